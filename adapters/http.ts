@@ -1,0 +1,83 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Logger } from 'pino';
+import type { Config } from '../src/config.js';
+import type { Pipeline } from '../src/pipeline/pipeline.js';
+import type { Registry } from '../tools/registry.js';
+import { McpAdapter } from './mcp.js';
+import { buildOpenApi } from './openapi.js';
+import { API_PREFIX, bodyErrorHandler, jsonBody, restRouter } from './rest.js';
+
+function hostName(hostHeader: string | undefined): string | undefined {
+  if (hostHeader === undefined) return undefined;
+  if (hostHeader.startsWith('[')) return hostHeader.slice(0, hostHeader.indexOf(']') + 1).toLowerCase();
+  return hostHeader.split(':')[0]?.toLowerCase();
+}
+
+/** DNS-rebinding protection: a page on another site that resolves its name to us is refused by Host. */
+function validateHost(allowed: readonly string[]) {
+  const hosts = new Set(allowed.map((h) => h.toLowerCase()));
+  return (req: Request, res: Response, next: NextFunction) => {
+    const host = hostName(req.headers.host);
+    if (host === undefined || !hosts.has(host)) {
+      res.status(403).json({ error: `host: ${req.headers.host ?? '(none)'} is not served here; set PUBLIC_URL or ALLOWED_HOSTS to accept it` });
+      return;
+    }
+    next();
+  };
+}
+
+/** A browser request from a page on a foreign origin is refused; requests without Origin (agents, curl) pass. */
+function validateOrigin(allowed: readonly string[]) {
+  const origins = new Set(allowed);
+  return (req: Request, res: Response, next: NextFunction) => {
+    const origin = req.headers.origin;
+    if (origin !== undefined && !origins.has(origin)) {
+      res.status(403).json({ error: `origin: ${origin} is not allowed; add it to ALLOWED_ORIGINS to accept it` });
+      return;
+    }
+    next();
+  };
+}
+
+export interface HttpAppDeps {
+  config: Config;
+  registry: Registry;
+  pipeline: Pipeline;
+  logger: Logger;
+  serverInfo: { name: string; version: string };
+}
+
+export function createHttpApp({ config, registry, pipeline, logger, serverInfo }: HttpAppDeps): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(validateHost(config.allowedHosts));
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ ok: true });
+  });
+
+  const openApi = buildOpenApi(registry);
+  app.get(`${API_PREFIX}/openapi.json`, (_req, res) => {
+    res.json(openApi);
+  });
+  app.use(API_PREFIX, restRouter(registry, pipeline));
+
+  const mcp = new McpAdapter(registry, pipeline, serverInfo);
+  app.post('/mcp', validateOrigin(config.allowedOrigins), ...jsonBody, (req: Request, res: Response) => mcp.handle(req, res));
+  app.all('/mcp', (req, res) => {
+    // Stateless server: no session stream to open (GET) or close (DELETE).
+    res.setHeader('Allow', 'POST');
+    res.status(405).json({ error: `method ${req.method} is not allowed on /mcp; this server is stateless, use POST` });
+  });
+
+  app.use((req, res) => {
+    res.status(404).json({ error: `no route ${req.method} ${req.path}` });
+  });
+  app.use(bodyErrorHandler);
+  app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    logger.error({ err: error }, 'unhandled request error');
+    if (!res.headersSent) res.status(500).json({ error: 'internal error; the failure was logged' });
+  });
+  return app;
+}

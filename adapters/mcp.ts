@@ -1,0 +1,129 @@
+import type { Request, Response } from 'express';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { BadInputError, ServiceError, toServiceError } from '../src/errors.js';
+import type { Pipeline } from '../src/pipeline/pipeline.js';
+import type { Principal } from '../src/pipeline/principal.js';
+import type { RegisteredOperation, Registry } from '../tools/registry.js';
+import { sendError } from './rest.js';
+
+const SERVER_INSTRUCTIONS =
+  'Sightline tracks how AI answer engines and search engines see one website (this workspace) and runs its content. ' +
+  'Every tool acts on the workspace the credential is bound to. Tools that change things outside a single record are dry runs ' +
+  'unless called again with confirm: true; the dry run says what would happen.';
+
+/** What a connection asks to see: `?toolsets=brand,team` and `?readonly=1`. */
+export interface ToolFilter {
+  toolsets: ReadonlySet<string> | null;
+  readOnly: boolean;
+}
+
+export function parseToolFilter(query: Request['query'], registry: Registry): ToolFilter {
+  const { toolsets, readonly } = query;
+  if (toolsets !== undefined && typeof toolsets !== 'string') throw BadInputError.field('toolsets', 'must be given once, as a comma list');
+  if (readonly !== undefined && typeof readonly !== 'string') throw BadInputError.field('readonly', 'must be given once');
+  let selected: Set<string> | null = null;
+  if (toolsets !== undefined) {
+    selected = new Set(toolsets.split(',').map((t) => t.trim()).filter((t) => t !== ''));
+    for (const name of selected) {
+      if (!registry.toolsets.includes(name)) throw BadInputError.field('toolsets', `unknown toolset "${name}"; known: ${registry.toolsets.join(', ')}`);
+    }
+  }
+  if (readonly !== undefined && !['1', '0', 'true', 'false'].includes(readonly)) throw BadInputError.field('readonly', 'must be 1, 0, true or false');
+  return { toolsets: selected, readOnly: readonly === '1' || readonly === 'true' };
+}
+
+function toTool(operation: RegisteredOperation): Tool {
+  return {
+    name: operation.operationId,
+    title: operation.annotations.title,
+    description: operation.description,
+    inputSchema: operation.inputJsonSchema as Tool['inputSchema'],
+    annotations: { ...operation.annotations },
+  };
+}
+
+export function errorResult(error: ServiceError): CallToolResult {
+  return {
+    isError: true,
+    content: [{ type: 'text', text: error.message }],
+    structuredContent: { status: error.status, ...error.toBody() },
+  };
+}
+
+/**
+ * MCP over Streamable HTTP, stateless: a fresh SDK server and transport per request (they cannot be
+ * reused), built only after the caller is authenticated so refused requests cost nothing. Everything that
+ * does not depend on the caller (tool descriptors, JSON schemas) is computed once.
+ */
+export class McpAdapter {
+  private readonly tools = new Map<string, Tool>();
+  private readonly listCache = new Map<string, Tool[]>();
+
+  constructor(
+    private readonly registry: Registry,
+    private readonly pipeline: Pipeline,
+    private readonly serverInfo: { name: string; version: string },
+  ) {
+    for (const operation of registry.operations) this.tools.set(operation.operationId, toTool(operation));
+  }
+
+  private isVisible(operation: RegisteredOperation, principal: Principal, filter: ToolFilter): boolean {
+    return this.isEnabled(operation, filter) && principal.scopes.has(operation.scope);
+  }
+
+  private isEnabled(operation: RegisteredOperation, filter: ToolFilter): boolean {
+    return (filter.toolsets === null || filter.toolsets.has(operation.toolset)) && (!filter.readOnly || operation.annotations.readOnlyHint);
+  }
+
+  /** The tools a caller may call on this connection; cached per scope set and filter. */
+  listTools(principal: Principal, filter: ToolFilter): Tool[] {
+    const key = `${[...principal.scopes].sort().join(' ')}|${filter.toolsets === null ? '*' : [...filter.toolsets].sort().join(',')}|${filter.readOnly}`;
+    let tools = this.listCache.get(key);
+    if (tools === undefined) {
+      tools = this.registry.operations.filter((op) => this.isVisible(op, principal, filter)).map((op) => this.tools.get(op.operationId)!);
+      this.listCache.set(key, tools);
+    }
+    return tools;
+  }
+
+  async callTool(principal: Principal, filter: ToolFilter, name: string, args: unknown): Promise<CallToolResult> {
+    const operation = this.registry.get(name);
+    if (operation === undefined) return errorResult(new ServiceError(404, `unknown tool ${name}`));
+    if (!this.isEnabled(operation, filter)) {
+      return errorResult(new ServiceError(404, `tool ${name} is not enabled on this connection (see its toolsets and readonly parameters)`));
+    }
+    const result = await this.pipeline.call(operation, principal, args ?? {});
+    if (!result.ok) return errorResult(result.error);
+    return { content: [{ type: 'text', text: JSON.stringify(result.data) }], structuredContent: result.data };
+  }
+
+  private buildServer(principal: Principal, filter: ToolFilter): Server {
+    const server = new Server(this.serverInfo, { capabilities: { tools: { listChanged: false } }, instructions: SERVER_INSTRUCTIONS });
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.listTools(principal, filter) }));
+    server.setRequestHandler(CallToolRequestSchema, (request) => this.callTool(principal, filter, request.params.name, request.params.arguments));
+    return server;
+  }
+
+  /** POST /mcp */
+  async handle(req: Request, res: Response): Promise<void> {
+    let principal: Principal;
+    let filter: ToolFilter;
+    try {
+      principal = await this.pipeline.authenticate(req.headers.authorization);
+      filter = parseToolFilter(req.query, this.registry);
+    } catch (error) {
+      sendError(res, toServiceError(error));
+      return;
+    }
+    const server = this.buildServer(principal, filter);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, req.body);
+  }
+}

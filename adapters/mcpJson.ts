@@ -1,0 +1,22 @@
+import type { JsonSchema, Registry } from '../tools/registry.js';
+
+/** mcp.json: every tool keyed by its name, with what an MCP host needs plus the REST facts of the same operation. */
+export function buildMcpJson(registry: Registry): JsonSchema {
+  const tools: JsonSchema = {};
+  for (const operation of registry.operations) {
+    tools[operation.operationId] = {
+      name: operation.operationId,
+      title: operation.annotations.title,
+      description: operation.description,
+      inputSchema: operation.inputJsonSchema,
+      annotations: operation.annotations,
+      toolset: operation.toolset,
+      method: operation.method,
+      path: operation.path,
+      scope: operation.scope,
+      cap: operation.cap,
+      confirm: operation.confirm,
+    };
+  }
+  return tools;
+}

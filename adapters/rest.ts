@@ -1,0 +1,132 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Principal } from '../src/pipeline/principal.js';
+import type { CallResult, Pipeline } from '../src/pipeline/pipeline.js';
+import type { PolicyState } from '../src/pipeline/rateLimits.js';
+import { BadInputError, ServiceError, toServiceError } from '../src/errors.js';
+import type { JsonSchema, RegisteredOperation, Registry } from '../tools/registry.js';
+
+const BODY_LIMIT = '256kb';
+export const API_PREFIX = '/api/v1';
+
+/** IETF RateLimit headers (draft-ietf-httpapi-ratelimit-headers-09+): every policy, and the tightest one's state. */
+export function setRateLimitHeaders(res: Response, limits: readonly PolicyState[]): void {
+  if (limits.length === 0) return;
+  res.setHeader('RateLimit-Policy', limits.map((p) => `"${p.name}";q=${p.quota};w=${p.windowSeconds}`).join(', '));
+  const tightest = limits.reduce((a, b) => (b.remaining < a.remaining ? b : a));
+  res.setHeader('RateLimit', `"${tightest.name}";r=${Math.max(0, tightest.remaining)};t=${Math.ceil(tightest.resetMs / 1000)}`);
+}
+
+export function sendError(res: Response, error: ServiceError): void {
+  if (error.status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
+  if (error.status === 429) {
+    const body = error.toBody();
+    res.setHeader('Retry-After', String(Math.ceil((body.retryAfterMs ?? 1000) / 1000)));
+  }
+  res.status(error.status).json(error.toBody());
+}
+
+function propertyType(schema: JsonSchema, name: string): unknown {
+  const properties = schema.properties as Record<string, JsonSchema> | undefined;
+  return properties?.[name]?.type;
+}
+
+/** GET inputs arrive as query strings: each value is coerced to the type the operation's schema declares. */
+function queryInput(query: Request['query'], schema: JsonSchema): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(query)) {
+    if (typeof value !== 'string') throw BadInputError.field(name, 'must be given once, as a plain query value');
+    const type = propertyType(schema, name);
+    if ((type === 'number' || type === 'integer') && value.trim() !== '' && Number.isFinite(Number(value))) input[name] = Number(value);
+    else if (type === 'boolean' && (value === 'true' || value === 'false')) input[name] = value === 'true';
+    else input[name] = value;
+  }
+  return input;
+}
+
+function send(res: Response, result: CallResult): void {
+  setRateLimitHeaders(res, result.limits);
+  if (result.ok) res.status(200).json({ data: result.data });
+  else sendError(res, result.error);
+}
+
+function route(pipeline: Pipeline, operation: RegisteredOperation) {
+  return async (req: Request, res: Response) => {
+    let principal: Principal;
+    try {
+      principal = await pipeline.authenticate(req.headers.authorization);
+    } catch (error) {
+      sendError(res, toServiceError(error));
+      return;
+    }
+    let input: unknown;
+    try {
+      input = operation.method === 'GET' ? queryInput(req.query, operation.inputJsonSchema) : (req.body ?? {});
+    } catch (error) {
+      sendError(res, toServiceError(error));
+      return;
+    }
+    send(res, await pipeline.call(operation, principal, input));
+  };
+}
+
+/** Refuses a request body that is not JSON before the parser sees it. */
+function requireJsonBody(req: Request, res: Response, next: NextFunction): void {
+  const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+  if (hasBody && !req.is('application/json')) {
+    res.status(415).json({ error: 'content-type: request bodies must be sent as application/json' });
+    return;
+  }
+  next();
+}
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+  message?: string;
+}
+
+/** Body-parser failures as `{ error }` JSON: malformed JSON 400, oversized 413, unsupported encodings 415. */
+export function bodyErrorHandler(error: unknown, _req: Request, res: Response, next: NextFunction): void {
+  const parserError = error as BodyParserError;
+  switch (parserError.type) {
+    case 'entity.parse.failed':
+      res.status(400).json({ error: `body: is not valid JSON (${parserError.message ?? 'parse error'})` });
+      return;
+    case 'entity.too.large':
+      res.status(413).json({ error: `body: larger than the ${BODY_LIMIT} limit` });
+      return;
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      res.status(415).json({ error: `content-type: ${parserError.message ?? 'unsupported encoding'}` });
+      return;
+    default:
+      next(error);
+  }
+}
+
+export const jsonBody = [requireJsonBody, express.json({ limit: BODY_LIMIT, type: 'application/json' })];
+
+/** One route per operation, to be mounted at API_PREFIX, and JSON 404/405 answers for everything else under it. */
+export function restRouter(registry: Registry, pipeline: Pipeline): express.Router {
+  const router = express.Router();
+  router.use(jsonBody);
+  const methodsByPath = new Map<string, string[]>();
+  for (const operation of registry.operations) {
+    const handler = route(pipeline, operation);
+    const localPath = operation.path.slice(API_PREFIX.length);
+    if (operation.method === 'GET') router.get(localPath, handler);
+    else router.post(localPath, handler);
+    methodsByPath.set(operation.path, [...(methodsByPath.get(operation.path) ?? []), operation.method]);
+  }
+  router.use((req, res) => {
+    const path = `${req.baseUrl}${req.path}`.replace(/\/+$/, '');
+    const allowed = methodsByPath.get(path);
+    if (allowed !== undefined) {
+      res.setHeader('Allow', allowed.join(', '));
+      res.status(405).json({ error: `method ${req.method} is not allowed on ${path}; use ${allowed.join(' or ')}` });
+      return;
+    }
+    res.status(404).json({ error: `no route ${req.method} ${path}; the operations are listed at /api/v1/openapi.json` });
+  });
+  return router;
+}

@@ -1,0 +1,68 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  /** Where the data lives, for start-up messages (never includes a password). */
+  location: string;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_SQLITE_PATH = './data/sightline.db';
+
+// int8 (bigint) columns hold epoch milliseconds, far below 2^53: read them as numbers, as SQLite does.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+export interface OpenOptions {
+  /** PostgreSQL only: the schema to use (the tests give each run its own). */
+  schema?: string;
+}
+
+/**
+ * `DATABASE_URL` unset: the embedded SQLite file; a path or `file:` URL: that SQLite file;
+ * `:memory:`: a private in-memory SQLite database; `postgres://`: PostgreSQL.
+ */
+export function openDatabase(url: string | undefined, options: OpenOptions = {}): DatabaseHandle {
+  if (url !== undefined && /^postgres(ql)?:\/\//.test(url)) return openPostgres(url, options.schema);
+  return openSqlite(sqlitePath(url));
+}
+
+function sqlitePath(url: string | undefined): string {
+  if (url === undefined || url === '') return resolve(DEFAULT_SQLITE_PATH);
+  if (url === ':memory:') return url;
+  if (url.startsWith('file://')) return fileURLToPath(url);
+  if (url.startsWith('file:')) return resolve(url.slice('file:'.length));
+  return resolve(url);
+}
+
+function openSqlite(path: string): DatabaseHandle {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const sqlite = new SqliteDatabase(path);
+  sqlite.pragma('journal_mode = WAL');
+  // NORMAL under WAL keeps every acknowledged commit across process crashes; only power loss can drop the last ones.
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', location: path, close: () => db.destroy() };
+}
+
+function openPostgres(url: string, schema: string | undefined): DatabaseHandle {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }),
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const parsed = new URL(url);
+  parsed.password = '';
+  return { db, dialect: 'postgres', location: parsed.href, close: () => db.destroy() };
+}

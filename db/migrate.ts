@@ -1,0 +1,18 @@
+import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import type { DatabaseHandle } from './database.js';
+import * as foundation from './migrations/2026_11_21_0001_foundation.js';
+
+/** Every migration, in order. Names are timestamped so that they sort in the order they were written. */
+const MIGRATIONS: Record<string, Migration> = {
+  '2026_11_21_0001_foundation': foundation,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+
+export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
+  const { error, results } = await new Migrator({ db: handle.db, provider }).migrateToLatest();
+  if (error !== undefined) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+}

@@ -1,0 +1,60 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { createApiKey, revokeApiKey, type CreatedApiKey } from './auth/apiKeys.js';
+import { hashPassword } from './auth/passwords.js';
+import type { Clock } from './clock.js';
+import { newId } from './ids.js';
+import type { Scope } from './scopes.js';
+import { workspaceExists } from './domain/workspaces.js';
+
+/** Operator actions behind `sightline admin …`: they act across workspaces, so they are not API operations. */
+export class OperatorError extends Error {}
+
+async function requireWorkspace(db: Kysely<Database>, workspaceId: string): Promise<void> {
+  if (!(await workspaceExists(db, workspaceId))) throw new OperatorError(`workspace ${workspaceId} does not exist`);
+}
+
+export interface CreatedUser {
+  userId: string;
+  /** True when the email already had an account: it joins the workspace and keeps its password. */
+  existingUser: boolean;
+}
+
+export async function createUser(
+  db: Kysely<Database>,
+  clock: Clock,
+  input: { email: string; password: string; workspaceId: string; role: 'owner' | 'member' },
+): Promise<CreatedUser> {
+  await requireWorkspace(db, input.workspaceId);
+  const email = input.email.trim().toLowerCase();
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new OperatorError('email: must be an email address');
+  if (input.password.length < 10) throw new OperatorError('password: must have at least 10 characters');
+  const existing = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+  const userId = existing?.id ?? newId('usr');
+  const passwordHash = existing === undefined ? await hashPassword(input.password) : undefined;
+  await db.transaction().execute(async (trx) => {
+    if (passwordHash !== undefined) {
+      await trx.insertInto('users').values({ id: userId, email, password_hash: passwordHash, created_at: clock.now() }).execute();
+    }
+    const member = await trx.selectFrom('memberships').select('role').where('workspace_id', '=', input.workspaceId).where('user_id', '=', userId).executeTakeFirst();
+    if (member === undefined) {
+      await trx.insertInto('memberships').values({ workspace_id: input.workspaceId, user_id: userId, role: input.role, created_at: clock.now() }).execute();
+    } else {
+      await trx.updateTable('memberships').set({ role: input.role }).where('workspace_id', '=', input.workspaceId).where('user_id', '=', userId).execute();
+    }
+  });
+  return { userId, existingUser: existing !== undefined };
+}
+
+export async function createKey(
+  db: Kysely<Database>,
+  clock: Clock,
+  input: { workspaceId: string; scopes: readonly Scope[]; name?: string },
+): Promise<CreatedApiKey> {
+  await requireWorkspace(db, input.workspaceId);
+  return createApiKey(db, clock, { workspaceId: input.workspaceId, scopes: input.scopes, name: input.name ?? 'operator key' });
+}
+
+export async function revokeKey(db: Kysely<Database>, clock: Clock, keyId: string): Promise<void> {
+  if (!(await revokeApiKey(db, clock, keyId))) throw new OperatorError(`key ${keyId} does not exist or is already revoked`);
+}

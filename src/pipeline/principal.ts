@@ -1,0 +1,51 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { hashApiKey, isWellFormedApiKey } from '../auth/apiKeys.js';
+import type { Clock } from '../clock.js';
+import { UnauthorizedError } from '../errors.js';
+import { DEFAULT_PLAN, isPlanName, type PlanName } from '../plans.js';
+import { isScope, type Scope } from '../scopes.js';
+
+/** Who is calling: always bound to exactly one workspace. */
+export interface Principal {
+  /** The identity the rate limits count against. */
+  credentialId: string;
+  apiKeyId: string | null;
+  userId: string | null;
+  workspaceId: string;
+  plan: PlanName;
+  scopes: ReadonlySet<Scope>;
+}
+
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export function bearerToken(authorization: string | undefined): string | undefined {
+  if (authorization === undefined) return undefined;
+  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization);
+  return match?.[1];
+}
+
+export async function authenticateApiKey(db: Kysely<Database>, clock: Clock, key: string): Promise<Principal> {
+  if (!isWellFormedApiKey(key)) throw new UnauthorizedError('invalid API key');
+  const row = await db
+    .selectFrom('api_keys')
+    .innerJoin('workspaces', 'workspaces.id', 'api_keys.workspace_id')
+    .select(['api_keys.id', 'api_keys.user_id', 'api_keys.workspace_id', 'api_keys.scopes', 'api_keys.last_used_at', 'workspaces.plan'])
+    .where('api_keys.key_hash', '=', hashApiKey(key))
+    .where('api_keys.revoked_at', 'is', null)
+    .executeTakeFirst();
+  if (row === undefined) throw new UnauthorizedError('invalid API key');
+  const now = clock.now();
+  // Written at most once a minute per key: a write on every request would serialise all reads behind it.
+  if (row.last_used_at === null || now - row.last_used_at >= LAST_USED_RESOLUTION_MS) {
+    await db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', row.id).execute();
+  }
+  return {
+    credentialId: row.id,
+    apiKeyId: row.id,
+    userId: row.user_id,
+    workspaceId: row.workspace_id,
+    plan: isPlanName(row.plan) ? row.plan : DEFAULT_PLAN,
+    scopes: new Set(row.scopes.split(' ').filter(isScope)),
+  };
+}

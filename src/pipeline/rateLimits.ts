@@ -1,0 +1,78 @@
+import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimitedError } from '../errors.js';
+import { PLANS } from '../plans.js';
+import type { Operation } from '../../tools/define.js';
+import type { Principal } from './principal.js';
+
+const WINDOW_SECONDS = 60;
+
+export interface PolicyState {
+  /** `plan` or `route`, the names used in the RateLimit headers. */
+  name: 'plan' | 'route';
+  quota: number;
+  windowSeconds: number;
+  remaining: number;
+  resetMs: number;
+}
+
+interface Policy {
+  name: PolicyState['name'];
+  quota: number;
+  limiter: RateLimiterAbstract;
+}
+
+export class RateLimitExceeded extends RateLimitedError {
+  constructor(
+    message: string,
+    retryAfterMs: number,
+    readonly policies: PolicyState[],
+  ) {
+    super(message, retryAfterMs);
+  }
+}
+
+/**
+ * Per-key limits: the plan's requests per minute and the route's own cap, both consumed on every call.
+ * One instance serves every surface, so REST and MCP calls spend the same budget.
+ */
+export class RateLimits {
+  private readonly limiters = new Map<string, RateLimiterAbstract>();
+
+  private policy(name: Policy['name'], key: string, quota: number): Policy {
+    let limiter = this.limiters.get(key);
+    if (limiter === undefined) {
+      limiter = new RateLimiterMemory({ points: quota, duration: WINDOW_SECONDS, keyPrefix: key });
+      this.limiters.set(key, limiter);
+    }
+    return { name, quota, limiter };
+  }
+
+  /** Consumes one point from each policy that applies; throws a 429 carrying the longest wait when any is spent. */
+  async consume(principal: Principal, operation: Operation): Promise<PolicyState[]> {
+    const planQuota = PLANS[principal.plan].requestsPerMinute;
+    const policies = [this.policy('plan', `plan:${planQuota}`, planQuota)];
+    if (typeof operation.cap === 'number') policies.push(this.policy('route', `route:${operation.operationId}`, operation.cap));
+
+    const results = await Promise.allSettled(policies.map((p) => p.limiter.consume(principal.credentialId)));
+    const states: PolicyState[] = [];
+    let exhausted: { policy: Policy; waitMs: number } | undefined;
+    results.forEach((result, i) => {
+      const policy = policies[i]!;
+      const res: unknown = result.status === 'fulfilled' ? result.value : result.reason;
+      if (!(res instanceof RateLimiterRes)) throw res;
+      states.push({ name: policy.name, quota: policy.quota, windowSeconds: WINDOW_SECONDS, remaining: res.remainingPoints, resetMs: res.msBeforeNext });
+      if (result.status === 'rejected' && (exhausted === undefined || res.msBeforeNext > exhausted.waitMs)) {
+        exhausted = { policy, waitMs: res.msBeforeNext };
+      }
+    });
+    if (exhausted !== undefined) {
+      const { policy, waitMs } = exhausted;
+      const what =
+        policy.name === 'plan'
+          ? `the plan limit of ${policy.quota} requests per minute for this key`
+          : `the cap of ${policy.quota} calls per minute on ${operation.operationId}`;
+      throw new RateLimitExceeded(`rate limited: ${what} is used up; retry in ${Math.ceil(waitMs / 1000)} s`, Math.max(1, waitMs), states);
+    }
+    return states;
+  }
+}

@@ -1,0 +1,71 @@
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pino, type Logger } from 'pino';
+import type { Express } from 'express';
+import packageJson from '../package.json' with { type: 'json' };
+import { createHttpApp } from '../adapters/http.js';
+import type { DatabaseHandle } from '../db/database.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { registry as defaultRegistry } from '../tools/index.js';
+import type { Registry } from '../tools/registry.js';
+import type { Clock } from './clock.js';
+import type { Config } from './config.js';
+import { Pipeline } from './pipeline/pipeline.js';
+import { RateLimits } from './pipeline/rateLimits.js';
+
+export const SERVER_INFO = { name: 'sightline', version: packageJson.version };
+
+export interface ServiceOptions {
+  config: Config;
+  database: DatabaseHandle;
+  clock: Clock;
+  logger?: Logger;
+  registry?: Registry;
+}
+
+export interface Service {
+  app: Express;
+  pipeline: Pipeline;
+  registry: Registry;
+  logger: Logger;
+  /** Starts listening on the configured host and port (port 0 picks a free one); resolves to the base URL. */
+  listen(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function createService(options: ServiceOptions): Promise<Service> {
+  const { config, database, clock } = options;
+  const logger = options.logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info' });
+  const registry = options.registry ?? defaultRegistry;
+  await migrateToLatest(database);
+  const pipeline = new Pipeline({
+    db: database.db,
+    clock,
+    publicUrl: config.publicUrl,
+    limits: new RateLimits(),
+    onFault: (error, operation) => logger.error({ err: error, operationId: operation.operationId }, 'operation failed'),
+  });
+  const app = createHttpApp({ config, registry, pipeline, logger, serverInfo: SERVER_INFO });
+  let server: Server | undefined;
+  return {
+    app,
+    pipeline,
+    registry,
+    logger,
+    async listen() {
+      server = app.listen(config.port, config.host);
+      await once(server, 'listening');
+      const { port } = server.address() as AddressInfo;
+      const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+      return `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`;
+    },
+    async close() {
+      if (server !== undefined) {
+        server.closeIdleConnections();
+        await new Promise<void>((resolve, reject) => server!.close((error) => (error ? reject(error) : resolve())));
+      }
+      await database.close();
+    },
+  };
+}

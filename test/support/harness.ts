@@ -1,0 +1,124 @@
+import { pino } from 'pino';
+import type { DatabaseHandle } from '../../db/database.js';
+import { createApiKey } from '../../src/auth/apiKeys.js';
+import { ManualClock } from '../../src/clock.js';
+import { loadConfig } from '../../src/config.js';
+import { createWorkspace } from '../../src/domain/workspaces.js';
+import { createUser } from '../../src/operator.js';
+import type { PlanName } from '../../src/plans.js';
+import { ALL_SCOPES, type Scope } from '../../src/scopes.js';
+import { createService, type Service } from '../../src/service.js';
+import type { Registry } from '../../tools/registry.js';
+import { openTestDatabase } from './database.js';
+
+export const START_TIME = Date.parse('2026-11-21T09:00:00.000Z');
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  body: Record<string, unknown>;
+}
+
+export interface McpToolAnswer {
+  isError: boolean;
+  structuredContent: Record<string, unknown>;
+  text: string;
+}
+
+export interface TestWorkspace {
+  workspaceId: string;
+  key: string;
+  keyId: string;
+}
+
+/** A real service on a free loopback port, its database, and helpers to call it over both surfaces. */
+export class TestService {
+  private constructor(
+    readonly service: Service,
+    readonly database: DatabaseHandle,
+    readonly clock: ManualClock,
+    readonly baseUrl: string,
+  ) {}
+
+  static async start(options: { registry?: Registry } = {}): Promise<TestService> {
+    const database = await openTestDatabase();
+    const clock = new ManualClock(START_TIME);
+    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1' });
+    const service = await createService({
+      config,
+      database,
+      clock,
+      logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+      ...(options.registry ? { registry: options.registry } : {}),
+    });
+    const baseUrl = await service.listen();
+    return new TestService(service, database, clock, baseUrl);
+  }
+
+  get db() {
+    return this.database.db;
+  }
+
+  async close(): Promise<void> {
+    await this.service.close();
+  }
+
+  /** A workspace with one key; `scale` by default so that plan limits stay out of the way of other assertions. */
+  async workspace(options: { plan?: PlanName; scopes?: readonly Scope[]; name?: string; site?: string } = {}): Promise<TestWorkspace> {
+    const workspaceId = await createWorkspace(this.db, this.clock, {
+      name: options.name ?? 'Acme Analytics',
+      websiteUrl: options.site ?? 'https://acme.example',
+      plan: options.plan ?? 'scale',
+    });
+    const { key, keyId } = await createApiKey(this.db, this.clock, { workspaceId, scopes: options.scopes ?? ALL_SCOPES, name: 'test' });
+    return { workspaceId, key, keyId };
+  }
+
+  async key(workspaceId: string, scopes: readonly Scope[]): Promise<string> {
+    return (await createApiKey(this.db, this.clock, { workspaceId, scopes, name: 'test' })).key;
+  }
+
+  async user(workspaceId: string, email: string, role: 'owner' | 'member'): Promise<string> {
+    return (await createUser(this.db, this.clock, { email, password: 'correct horse battery', workspaceId, role })).userId;
+  }
+
+  /** Calls an operation over REST: GET inputs go in the query string, POST inputs in a JSON body. */
+  async rest(key: string | undefined, method: 'GET' | 'POST', path: string, input?: Record<string, unknown>): Promise<Answer> {
+    const url = new URL(path, this.baseUrl);
+    const headers: Record<string, string> = {};
+    if (key !== undefined) headers.authorization = `Bearer ${key}`;
+    let body: string | undefined;
+    if (method === 'GET') {
+      for (const [name, value] of Object.entries(input ?? {})) url.searchParams.set(name, String(value));
+    } else if (input !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(input);
+    }
+    const response = await fetch(url, { method, headers, ...(body === undefined ? {} : { body }) });
+    return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, unknown> };
+  }
+
+  /** One JSON-RPC request to /mcp (stateless: no session is needed). */
+  async mcpRequest(key: string | undefined, method: string, params: Record<string, unknown> = {}, query = ''): Promise<{ status: number; body: Record<string, unknown> }> {
+    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    if (key !== undefined) headers.authorization = `Bearer ${key}`;
+    const response = await fetch(new URL(`/mcp${query}`, this.baseUrl), {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  }
+
+  async mcpTool(key: string, name: string, args: Record<string, unknown> = {}, query = ''): Promise<McpToolAnswer> {
+    const { status, body } = await this.mcpRequest(key, 'tools/call', { name, arguments: args }, query);
+    if (status !== 200 || body.result === undefined) throw new Error(`tools/call ${name} answered ${status}: ${JSON.stringify(body)}`);
+    const result = body.result as { isError?: boolean; structuredContent: Record<string, unknown>; content: Array<{ text: string }> };
+    return { isError: result.isError === true, structuredContent: result.structuredContent, text: result.content[0]?.text ?? '' };
+  }
+
+  async mcpToolNames(key: string, query = ''): Promise<string[]> {
+    const { body } = await this.mcpRequest(key, 'tools/list', {}, query);
+    return ((body.result as { tools: Array<{ name: string }> }).tools ?? []).map((t) => t.name);
+  }
+}

@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { readBrand } from '../../src/domain/brand/readBrand.js';
+import { defineTool } from '../define.js';
+
+export default defineTool({
+  operationId: 'get_brand',
+  method: 'GET',
+  path: '/api/v1/brand',
+  scope: 'read:content',
+  cap: 60,
+  description:
+    "Read the workspace's brand memory in one call: identity (name, website, industry, authors, aliases), profile (tone, colors, locale, scheduling), " +
+    'links, products, buyer profiles (ICPs) and writing guidelines. Call it before writing or editing brand data: write operations replace lists, so send back the full updated list.',
+  annotations: { title: 'Get brand memory', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  input: z.strictObject({}),
+  confirm: 'none',
+  handler: (ctx) => readBrand(ctx.db, ctx.workspaceId),
+});

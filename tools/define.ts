@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { Clock } from '../src/clock.js';
+import type { Scope } from '../src/scopes.js';
+
+export type HttpMethod = 'GET' | 'POST';
+/** Requests per key per minute on this route, on top of the plan limit; `plan`: the plan limit only; `none`: uncapped. */
+export type Cap = number | 'plan' | 'none';
+/** `dry-run`: without `confirm: true` the call only describes what it would do. `required`: without it the call is refused. */
+export type ConfirmPolicy = 'none' | 'dry-run' | 'required';
+
+/** All four hints are explicit: an omitted destructiveHint defaults to true and makes hosts show delete-grade prompts. */
+export interface ToolAnnotations {
+  title: string;
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/** What a handler sees: the caller-bound values come from the credential, never from the arguments. */
+export interface OperationContext {
+  db: Kysely<Database>;
+  workspaceId: string;
+  clock: Clock;
+  caller: { apiKeyId: string | null; userId: string | null };
+  publicUrl: string;
+}
+
+export type JsonObject = { [key: string]: unknown };
+
+type InputSchema = z.ZodObject;
+
+interface DefinitionBase<S extends InputSchema> {
+  operationId: string;
+  method: HttpMethod;
+  path: `/api/v1/${string}`;
+  scope: Scope;
+  cap: Cap;
+  /** For a model: a one-line summary, then when to use it and what it returns. */
+  description: string;
+  annotations: ToolAnnotations;
+  input: S;
+  handler(ctx: OperationContext, input: z.output<S>): Promise<JsonObject>;
+}
+
+interface PlainDefinition<S extends InputSchema> extends DefinitionBase<S> {
+  confirm: 'none';
+}
+
+interface ConfirmedDefinition<S extends InputSchema> extends DefinitionBase<S> {
+  confirm: 'dry-run' | 'required';
+  /** Says concretely what the confirmed call would do; runs the same lookups, so foreign ids are 404 here too. */
+  describe(ctx: OperationContext, input: z.output<S>): Promise<string>;
+}
+
+export type ToolDefinition<S extends InputSchema> = PlainDefinition<S> | ConfirmedDefinition<S>;
+
+/** The registry's erased view of a definition: input already parsed by `input`. */
+export interface Operation {
+  operationId: string;
+  method: HttpMethod;
+  path: string;
+  scope: Scope;
+  cap: Cap;
+  description: string;
+  annotations: ToolAnnotations;
+  confirm: ConfirmPolicy;
+  /** The schema clients see and the pipeline parses with, `confirm` included where the policy needs it. */
+  input: InputSchema;
+  describe?: (ctx: OperationContext, input: JsonObject) => Promise<string>;
+  handler(ctx: OperationContext, input: JsonObject): Promise<JsonObject>;
+}
+
+const CONFIRM_FIELD = {
+  'dry-run': z
+    .boolean()
+    .default(false)
+    .describe('false (default): dry run, nothing changes and the answer says what would happen. true: do it.'),
+  required: z.boolean().default(false).describe('Must be true: without it nothing happens and the call is refused.'),
+} as const;
+
+export function defineTool<S extends InputSchema>(definition: ToolDefinition<S>): Operation {
+  const { handler, input } = definition;
+  const base = {
+    operationId: definition.operationId,
+    method: definition.method,
+    path: definition.path,
+    scope: definition.scope,
+    cap: definition.cap,
+    description: definition.description,
+    annotations: definition.annotations,
+    confirm: definition.confirm,
+    // The pipeline parses with `input` (or its extension) before calling, so the parsed value has this type.
+    handler: (ctx: OperationContext, parsed: JsonObject) => handler(ctx, parsed as z.output<S>),
+  };
+  if (definition.confirm === 'none') return { ...base, input };
+  const { describe } = definition;
+  return {
+    ...base,
+    input: input.extend({ confirm: CONFIRM_FIELD[definition.confirm] }),
+    describe: (ctx, parsed) => describe(ctx, parsed as z.output<S>),
+  };
+}
