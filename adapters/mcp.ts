@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { BadInputError, ServiceError, toServiceError } from '../src/errors.js';
 import type { Pipeline } from '../src/pipeline/pipeline.js';
@@ -60,6 +61,8 @@ export function errorResult(error: ServiceError): CallToolResult {
 export class McpAdapter {
   private readonly tools = new Map<string, Tool>();
   private readonly listCache = new Map<string, Tool[]>();
+  // Building a validator costs more than the rest of a request; one serves every per-request server.
+  private readonly validator = new AjvJsonSchemaValidator();
 
   constructor(
     private readonly registry: Registry,
@@ -100,7 +103,11 @@ export class McpAdapter {
   }
 
   private buildServer(principal: Principal, filter: ToolFilter): Server {
-    const server = new Server(this.serverInfo, { capabilities: { tools: { listChanged: false } }, instructions: SERVER_INSTRUCTIONS });
+    const server = new Server(this.serverInfo, {
+      capabilities: { tools: { listChanged: false } },
+      instructions: SERVER_INSTRUCTIONS,
+      jsonSchemaValidator: this.validator,
+    });
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.listTools(principal, filter) }));
     server.setRequestHandler(CallToolRequestSchema, (request) => this.callTool(principal, filter, request.params.name, request.params.arguments));
     return server;

@@ -109,13 +109,12 @@ export const jsonBody = [requireJsonBody, express.json({ limit: BODY_LIMIT, type
 /** One route per operation, to be mounted at API_PREFIX, and JSON 404/405 answers for everything else under it. */
 export function restRouter(registry: Registry, pipeline: Pipeline): express.Router {
   const router = express.Router();
-  router.use(jsonBody);
   const methodsByPath = new Map<string, string[]>();
   for (const operation of registry.operations) {
     const handler = route(pipeline, operation);
     const localPath = operation.path.slice(API_PREFIX.length);
     if (operation.method === 'GET') router.get(localPath, handler);
-    else router.post(localPath, handler);
+    else router.post(localPath, ...jsonBody, handler);
     methodsByPath.set(operation.path, [...(methodsByPath.get(operation.path) ?? []), operation.method]);
   }
   router.use((req, res) => {

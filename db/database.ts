@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 
@@ -13,6 +13,8 @@ export interface DatabaseHandle {
   dialect: Dialect;
   /** Where the data lives, for start-up messages (never includes a password). */
   location: string;
+  /** PostgreSQL schema the handle is confined to, when not the server's default. */
+  schema?: string;
   close(): Promise<void>;
 }
 
@@ -43,15 +45,46 @@ function sqlitePath(url: string | undefined): string {
   return resolve(url);
 }
 
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * kysely prepares every statement afresh; preparing costs more than running a small indexed query, so statements
+ * are kept by SQL text (a bounded, least-recently-used map). A statement is busy while it is iterated, so
+ * streamed queries get a statement of their own.
+ */
+function withStatementCache(sqlite: SqliteDatabase): SqliteDatabase {
+  const cache = new Map<string, SqliteStatement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string): SqliteStatement {
+      let statement = cache.get(sql);
+      if (statement === undefined) {
+        statement = sqlite.prepare(sql);
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      } else {
+        cache.delete(sql);
+      }
+      cache.set(sql, statement);
+      const cached = statement;
+      return {
+        reader: cached.reader,
+        all: (parameters) => cached.all(parameters),
+        run: (parameters) => cached.run(parameters),
+        iterate: (parameters) => sqlite.prepare(sql).iterate(parameters),
+      };
+    },
+  };
+}
+
 function openSqlite(path: string): DatabaseHandle {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const sqlite = new SqliteDatabase(path);
+  const sqlite = new BetterSqlite3(path);
   sqlite.pragma('journal_mode = WAL');
   // NORMAL under WAL keeps every acknowledged commit across process crashes; only power loss can drop the last ones.
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', location: path, close: () => db.destroy() };
 }
 
@@ -64,5 +97,5 @@ function openPostgres(url: string, schema: string | undefined): DatabaseHandle {
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const parsed = new URL(url);
   parsed.password = '';
-  return { db, dialect: 'postgres', location: parsed.href, close: () => db.destroy() };
+  return { db, dialect: 'postgres', location: parsed.href, ...(schema === undefined ? {} : { schema }), close: () => db.destroy() };
 }

@@ -10,7 +10,9 @@ const MIGRATIONS: Record<string, Migration> = {
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 
 export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
-  const { error, results } = await new Migrator({ db: handle.db, provider }).migrateToLatest();
+  // kysely looks for its bookkeeping tables in every schema; confined to one, it must be told which.
+  const migrator = new Migrator({ db: handle.db, provider, ...(handle.schema === undefined ? {} : { migrationTableSchema: handle.schema }) });
+  const { error, results } = await migrator.migrateToLatest();
   if (error !== undefined) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });

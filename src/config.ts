@@ -7,7 +7,7 @@ export interface Config {
   databaseUrl: string | undefined;
   /** Host names accepted in the Host header (DNS-rebinding protection). */
   allowedHosts: string[];
-  /** Origins accepted in the Origin header; requests without Origin pass. */
+  /** Cross-origin pages allowed to call /mcp; same-origin requests and requests without Origin always pass. */
   allowedOrigins: string[];
   bootstrap: { workspaceName: string; siteUrl: string };
 }
@@ -46,13 +46,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const publicUrl = parsePublicUrl(env.PUBLIC_URL || `http://${displayHost}:${port}`);
   const publicHost = new URL(publicUrl).hostname;
   const allowedHosts = [...new Set([...LOOPBACK_HOSTS, publicHost, ...list(env.ALLOWED_HOSTS)])];
-  const allowedOrigins = [
-    ...new Set([
-      new URL(publicUrl).origin,
-      ...LOOPBACK_HOSTS.map((h) => `http://${h}:${port}`),
-      ...list(env.ALLOWED_ORIGINS),
-    ]),
-  ];
+  const allowedOrigins = [...new Set([new URL(publicUrl).origin, ...list(env.ALLOWED_ORIGINS)])];
   return {
     port,
     host,

@@ -4,6 +4,7 @@ import { createWorkspace } from '../domain/workspaces.js';
 import { createKey, createUser, OperatorError, revokeKey } from '../operator.js';
 import { isPlanName, PLAN_NAMES, type PlanName } from '../plans.js';
 import { parseScopeList } from '../scopes.js';
+import { registerBillingCommands } from './billing.js';
 import { registerSupportCommands } from './support.js';
 import { report, withDatabase } from './common.js';
 
@@ -82,6 +83,7 @@ admin
   });
 
 registerSupportCommands(admin);
+registerBillingCommands(admin);
 
 try {
   await program.parseAsync(process.argv);

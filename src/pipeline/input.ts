@@ -15,14 +15,24 @@ function unit(origin: string | undefined, count: number | bigint): string {
   return '';
 }
 
-const ARTICLE: Record<string, string> = { string: 'a string', number: 'a number', int: 'a whole number', boolean: 'true or false', object: 'an object', array: 'a list' };
+const ARTICLE: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+  object: 'an object',
+  record: 'an object',
+  array: 'a list',
+};
 
 /** One issue as `rule`, written for the person or agent who has to fix the call. */
 function rule(issue: Issue): string {
+  if ('input' in issue && issue.input === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_value')) {
+    return issue.code === 'invalid_type' && issue.expected === 'never' ? issue.message : 'is required';
+  }
   switch (issue.code) {
     case 'invalid_type':
       if (issue.expected === 'never') return issue.message;
-      if (/received undefined$/.test(issue.message)) return 'is required';
       return `must be ${ARTICLE[issue.expected] ?? issue.expected}`;
     case 'too_big':
       if (issue.origin === 'string' || issue.origin === 'array' || issue.origin === 'set') {
@@ -61,7 +71,8 @@ export function describeIssues(issues: readonly Issue[]): string {
 
 export function parseInput(schema: z.ZodObject, raw: unknown): JsonObject {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw BadInputError.field('body', 'must be a JSON object');
-  const result = schema.safeParse(raw);
+  // reportInput tells a missing field (input undefined) from a wrong one; the input never leaves this module.
+  const result = schema.safeParse(raw, { reportInput: true });
   if (!result.success) throw new BadInputError(describeIssues(result.error.issues));
   return result.data;
 }

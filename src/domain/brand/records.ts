@@ -12,6 +12,10 @@ export function fromJson<T>(text: string): T {
   return JSON.parse(text) as T;
 }
 
+export function toJson(value: unknown): string {
+  return JSON.stringify(value);
+}
+
 export function toIso(epochMs: number | null): string | null {
   return epochMs === null ? null : new Date(epochMs).toISOString();
 }

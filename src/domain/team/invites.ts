@@ -1,0 +1,136 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../db/schema.js';
+import type { Clock } from '../../clock.js';
+import { BadInputError, NotFoundError } from '../../errors.js';
+import { newId } from '../../ids.js';
+import { counted, loadTeamWorkspace, pendingInvites, seatUsage, type TeamWorkspace } from './seats.js';
+
+export const INVITE_VALID_DAYS = 7;
+const DAY_MS = 86_400_000;
+
+export type InviteRole = 'owner' | 'member';
+
+export interface InviteRequest {
+  email: string;
+  role: InviteRole;
+}
+
+/** The token only ever travels in the accept link; the table keeps its hash, so a database leak opens no invite. */
+export function hashInviteToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+interface InvitePlan {
+  email: string;
+  role: InviteRole;
+  workspace: TeamWorkspace;
+  /** The pending invite for the same email that the new one replaces. */
+  replaces: { id: string; createdAt: number } | undefined;
+  seatsAfter: number;
+  seatLimit: number;
+}
+
+/** Every check a confirmed invite makes, shared by the dry run so that both refuse the same things with the same words. */
+async function planInvite(db: Kysely<Database>, workspaceId: string, now: number, request: InviteRequest): Promise<InvitePlan> {
+  // Sign-in emails are stored lower-cased (see createUser), so invites are too, or the member check would miss.
+  const email = request.email.toLowerCase();
+  const workspace = await loadTeamWorkspace(db, workspaceId);
+  const member = await db
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.user_id')
+    .select('memberships.role')
+    .where('memberships.workspace_id', '=', workspaceId)
+    .where('users.email', '=', email)
+    .executeTakeFirst();
+  if (member !== undefined) throw BadInputError.field('email', `${email} is already a member of "${workspace.name}" (as ${member.role})`);
+
+  const [previous, seats] = await Promise.all([
+    pendingInvites(db, workspaceId, now).select(['id', 'created_at']).where('email', '=', email).orderBy('created_at', 'desc').executeTakeFirst(),
+    seatUsage(db, workspaceId, workspace.plan, now),
+  ]);
+  // A replacement takes over the seat its predecessor holds.
+  const seatsAfter = previous === undefined ? seats.used + 1 : seats.used;
+  if (seatsAfter > seats.limit) {
+    throw BadInputError.field(
+      'email',
+      `no seat left for ${email}: the ${workspace.plan} plan allows ${counted(seats.limit, 'seat')} and ${seats.used} ${seats.used === 1 ? 'is' : 'are'} taken ` +
+        `(${counted(seats.members, 'member')}, ${counted(seats.pendingInvites, 'pending invite')}); revoke a pending invite or remove a member first`,
+    );
+  }
+  return {
+    email,
+    role: request.role,
+    workspace,
+    replaces: previous === undefined ? undefined : { id: previous.id, createdAt: previous.created_at },
+    seatsAfter,
+    seatLimit: seats.limit,
+  };
+}
+
+export async function describeInvite(db: Kysely<Database>, clock: Clock, workspaceId: string, request: InviteRequest): Promise<string> {
+  const plan = await planInvite(db, workspaceId, clock.now(), request);
+  const replacing =
+    plan.replaces === undefined
+      ? ''
+      : ` It replaces the pending invite ${plan.replaces.id} of ${new Date(plan.replaces.createdAt).toISOString()}, whose link stops working.`;
+  return (
+    `Would invite ${plan.email} as ${plan.role} of "${plan.workspace.name}" (${plan.workspace.websiteUrl}); ` +
+    `the accept link is valid for ${INVITE_VALID_DAYS} days.${replacing} Seats in use afterwards: ${plan.seatsAfter} of ${plan.seatLimit}. ` +
+    'Repeat with confirm: true to create it.'
+  );
+}
+
+export async function createInvite(db: Kysely<Database>, clock: Clock, publicUrl: string, workspaceId: string, request: InviteRequest) {
+  const now = clock.now();
+  const plan = await planInvite(db, workspaceId, now, request);
+  if (plan.replaces !== undefined) {
+    await db
+      .updateTable('team_invites')
+      .set({ revoked_at: now })
+      .where('workspace_id', '=', workspaceId)
+      .where('email', '=', plan.email)
+      .where('accepted_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now)
+      .execute();
+  }
+  const token = randomBytes(32).toString('base64url');
+  const inviteId = newId('inv');
+  const expiresAt = now + INVITE_VALID_DAYS * DAY_MS;
+  await db
+    .insertInto('team_invites')
+    .values({
+      id: inviteId,
+      workspace_id: workspaceId,
+      email: plan.email,
+      role: plan.role,
+      token_hash: hashInviteToken(token),
+      created_at: now,
+      expires_at: expiresAt,
+      accepted_at: null,
+      revoked_at: null,
+    })
+    .execute();
+  return { inviteId, email: plan.email, role: plan.role, expiresAt: new Date(expiresAt).toISOString(), acceptUrl: `${publicUrl}/invite/${token}` };
+}
+
+/** Only a pending invite can be revoked; anything else is refused with the reason, so the caller knows where it stands. */
+export async function revokeInvite(db: Kysely<Database>, clock: Clock, workspaceId: string, inviteId: string) {
+  const now = clock.now();
+  const invite = await db
+    .selectFrom('team_invites')
+    .select(['email', 'accepted_at', 'revoked_at', 'expires_at'])
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', inviteId)
+    .executeTakeFirst();
+  if (invite === undefined) throw new NotFoundError('invite', inviteId);
+  const at = (ms: number) => new Date(ms).toISOString();
+  if (invite.accepted_at !== null) {
+    throw BadInputError.field('inviteId', `invite ${inviteId} was already accepted on ${at(invite.accepted_at)}; remove the member with remove_team_member instead`);
+  }
+  if (invite.revoked_at !== null) throw BadInputError.field('inviteId', `invite ${inviteId} was already revoked on ${at(invite.revoked_at)}`);
+  if (invite.expires_at <= now) throw BadInputError.field('inviteId', `invite ${inviteId} expired on ${at(invite.expires_at)}; its link no longer works`);
+  await db.updateTable('team_invites').set({ revoked_at: now }).where('workspace_id', '=', workspaceId).where('id', '=', inviteId).execute();
+  return { inviteId, revoked: true };
+}

@@ -1,0 +1,413 @@
+/**
+ * `npm run bench`: requests per second and p50/p99 latency, on this machine and in one run, of
+ *   1. a bare express 5 hello-world JSON route (the baseline),
+ *   2. GET /api/v1/brand on the real service with a valid API key,
+ *   3. the MCP tools/call of get_brand (POST /mcp, stateless, JSON response),
+ * and the ratios against the aims: REST at least half the baseline's rate, MCP at least half REST's.
+ *
+ * Each server runs in its own child process; autocannon runs here, so load generator and server do not
+ * share an event loop (on a small machine they still share the cores: read the figures as ratios).
+ *
+ * Nothing in the service is bypassed. Every request is authenticated and passes the rate limiter, whose
+ * route cap on get_brand is 60 calls per key per minute; a 429 is cheap and would inflate the figures, so
+ * each target gets its own pool of keys, sized from the measured baseline rate so that no key makes more
+ * than SAFE_CALLS_PER_KEY calls, requests rotate through the pool, and any non-2xx answer (or, for MCP,
+ * a tool error inside a 200) fails the run.
+ *
+ * Settings (bounded): BENCH_SECONDS (default 8), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (48);
+ * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of each server process there (open in Chrome DevTools).
+ * The last line of output is `bench-result {json}`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { cpus, loadavg } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(HERE, '../..');
+
+/** The tightest limit a benchmark request meets is get_brand's route cap: 60 per key per minute. */
+const ROUTE_CAP_PER_MINUTE = 60;
+const SAFE_CALLS_PER_KEY = 50;
+/** The service cannot outrun bare express; the margin covers noise between runs. */
+const RATE_CEILING_MARGIN = 1.5;
+const MIN_RATE_CEILING = 2000;
+const START_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 5_000;
+
+function setting(name: string, fallback: number, min: number, max: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name}: a whole number from ${min} to ${max}, got "${raw}"`);
+  return value;
+}
+
+const SECONDS = setting('BENCH_SECONDS', 8, 1, 20);
+const WARMUP_SECONDS = setting('BENCH_WARMUP_SECONDS', 2, 0, 5);
+const CONNECTIONS = setting('BENCH_CONNECTIONS', 48, 1, 256);
+// A key's window opens at its first call; each target's phase (warm-up + measurement) must fit in one.
+if (WARMUP_SECONDS + SECONDS >= 60) throw new Error('warm-up plus measurement must stay under a minute');
+const CPU_PROF_DIR = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : undefined;
+
+// ---------------------------------------------------------------------------------------------------------
+// Child processes
+
+const children = new Set<ChildProcess>();
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Starts `node --import tsx <file> ...args` and resolves to the JSON object it prints on its first line. */
+async function startChild(name: string, file: string, args: readonly string[] = []): Promise<{ proc: ChildProcess; info: Record<string, unknown> }> {
+  const profile = CPU_PROF_DIR === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${join(CPU_PROF_DIR, name)}`];
+  const proc = spawn(process.execPath, [...profile, '--import', 'tsx', join(HERE, file), ...args], {
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  children.add(proc);
+  proc.on('exit', () => children.delete(proc));
+  const lines = createInterface({ input: proc.stdout! });
+  try {
+    const line = await new Promise<string>((resolveLine, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${name}: no address within ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS);
+      const settle = () => clearTimeout(timer);
+      lines.once('line', (text) => {
+        settle();
+        resolveLine(text);
+      });
+      proc.once('error', (error) => {
+        settle();
+        reject(new Error(`${name}: could not start: ${error.message}`));
+      });
+      proc.once('exit', (code, signal) => {
+        settle();
+        reject(new Error(`${name}: exited before listening (code ${String(code)}, signal ${String(signal)})`));
+      });
+    });
+    const info: unknown = JSON.parse(line);
+    if (!isRecord(info) || typeof info.url !== 'string' || !info.url.startsWith('http://127.0.0.1:')) {
+      throw new Error(`${name}: expected a JSON line with a 127.0.0.1 url, got ${line.slice(0, 200)}`);
+    }
+    // Anything else it prints is drained so that a full pipe never blocks it.
+    lines.on('line', () => {});
+    return { proc, info };
+  } catch (error) {
+    await stopChild(proc);
+    throw error;
+  }
+}
+
+async function stopChild(proc: ChildProcess): Promise<void> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
+  const exited = once(proc, 'exit');
+  proc.stdin?.end();
+  proc.kill('SIGTERM');
+  const timer = setTimeout(() => proc.kill('SIGKILL'), STOP_TIMEOUT_MS);
+  await exited;
+  clearTimeout(timer);
+}
+
+async function stopAll(): Promise<void> {
+  await Promise.all([...children].map(stopChild));
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    process.stderr.write(`\nbench: ${signal}, stopping the servers\n`);
+    void stopAll().finally(() => process.exit(130));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Targets and load
+
+interface Target {
+  name: 'baseline' | 'rest' | 'mcp';
+  label: string;
+  url: string;
+  method: 'GET' | 'POST';
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+  /** Authorization rotates through these, one request after another (round-robin over all connections). */
+  keys: readonly string[];
+  /** A cheap check of each answer's body; failures count as mismatches. */
+  verify(body: string): boolean;
+}
+
+interface Measurement {
+  target: Target['name'];
+  label: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  seconds: number;
+  non2xx: number;
+  mismatches: number;
+  errors: number;
+  timeouts: number;
+  statusCodes: Record<string, number>;
+  /** Highest per-second sample, used to size the key pools. */
+  maxRps: number;
+}
+
+const MCP_BODY = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_brand', arguments: {} } });
+const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+function statusCodes(result: autocannon.Result): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) out[code] = Number(stat.count ?? 0);
+  return out;
+}
+
+/** A run bounded by time, or by a number of requests (autocannon ignores the duration when given an amount). */
+type Bound = { seconds: number } | { amount: number };
+
+async function load(target: Target, bound: Bound): Promise<Measurement> {
+  let next = 0;
+  const { keys } = target;
+  const result = await autocannon({
+    url: target.url,
+    connections: CONNECTIONS,
+    pipelining: 1,
+    ...('seconds' in bound ? { duration: bound.seconds } : { amount: bound.amount }),
+    timeout: 10,
+    requests: [
+      {
+        method: target.method,
+        path: target.path,
+        headers: target.headers,
+        ...(target.body === undefined ? {} : { body: target.body }),
+        setupRequest: (request) => {
+          const key = keys[next++ % keys.length];
+          request.headers = { ...request.headers, authorization: `Bearer ${key ?? ''}` };
+          return request;
+        },
+      },
+    ],
+    verifyBody: (body) => target.verify(typeof body === 'string' ? body : String(body ?? '')),
+  });
+  return {
+    target: target.name,
+    label: target.label,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    seconds: result.duration,
+    non2xx: result.non2xx,
+    mismatches: result.mismatches,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    statusCodes: statusCodes(result),
+    maxRps: result.requests.max,
+  };
+}
+
+function problems(m: Measurement, phase: string): string[] {
+  const out: string[] = [];
+  if (m.requests === 0) out.push(`${m.label} (${phase}): no requests completed`);
+  if (m.non2xx > 0) out.push(`${m.label} (${phase}): ${m.non2xx} non-2xx answers, by status ${JSON.stringify(m.statusCodes)}`);
+  if (m.mismatches > 0) out.push(`${m.label} (${phase}): ${m.mismatches} answers failed the body check`);
+  if (m.errors > 0) out.push(`${m.label} (${phase}): ${m.errors} connection errors (${m.timeouts} timeouts)`);
+  return out;
+}
+
+/**
+ * Warm-up, then the measurement; all must be clean. The warm-up starts with one pass over the key pool, so
+ * that each key's first use (which records last_used_at, a write made at most once a minute per key) falls
+ * outside the measurement, as it does for a client that keeps using one key.
+ */
+async function bench(target: Target): Promise<Measurement> {
+  log(`${target.label}: one pass over ${target.keys.length} keys, warming up ${WARMUP_SECONDS} s, measuring ${SECONDS} s with ${CONNECTIONS} connections`);
+  const found: string[] = [];
+  // Each autocannon connection builds one request ahead, so the pass goes a little past the pool's end.
+  found.push(...problems(await load(target, { amount: target.keys.length + 2 * CONNECTIONS }), 'pass over the keys'));
+  if (WARMUP_SECONDS > 0) found.push(...problems(await load(target, { seconds: WARMUP_SECONDS }), 'warm-up'));
+  const measured = await load(target, { seconds: SECONDS });
+  found.push(...problems(measured, 'measurement'));
+  if (found.length > 0) throw new BenchFailure(found);
+  return measured;
+}
+
+class BenchFailure extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join('\n'));
+  }
+}
+
+/** One request outside the measurement, checked in full, so a broken setup fails with a readable reason. */
+async function sanityCheck(target: Target, key: string, check: (status: number, body: unknown) => string | undefined): Promise<void> {
+  const response = await fetch(`${target.url}${target.path}`, {
+    method: target.method,
+    headers: { ...target.headers, authorization: `Bearer ${key}` },
+    ...(target.body === undefined ? {} : { body: target.body }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  const problem = body === undefined ? 'the answer is not JSON' : check(response.status, body);
+  if (problem !== undefined) throw new BenchFailure([`${target.label}: sanity check failed: ${problem}; status ${response.status}, body ${text.slice(0, 300)}`]);
+  if (!target.verify(text)) throw new BenchFailure([`${target.label}: sanity check: the body check used under load rejects a good answer: ${text.slice(0, 300)}`]);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Output
+
+function log(message: string): void {
+  process.stdout.write(`bench: ${message}\n`);
+}
+
+const round = (value: number, digits = 0) => Number(value.toFixed(digits));
+
+function table(rows: readonly Measurement[]): string {
+  const header = ['target', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx'];
+  const body = rows.map((m) => [m.label, String(Math.round(m.rps)), String(m.p50), String(m.p99), String(m.requests), String(m.non2xx)]);
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
+  const line = (cells: readonly string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The run
+
+function keyList(info: Record<string, unknown>, field: string): string[] {
+  const value = info[field];
+  if (!Array.isArray(value) || !value.every((k): k is string => typeof k === 'string')) throw new Error(`service: "${field}" is not a list of keys`);
+  return value;
+}
+
+async function main(): Promise<void> {
+  const cpuList = cpus();
+  const loadBefore = loadavg()[0] ?? 0;
+  log(`node ${process.version}, ${cpuList.length} CPU(s) (${cpuList[0]?.model.trim() ?? 'unknown'}); load generator in this process`);
+  if (loadBefore > cpuList.length / 2) {
+    log(`warning: load average ${loadBefore.toFixed(2)} before starting; other work on this machine will skew the figures (ratios less so)`);
+  }
+
+  // 1. Baseline. The generator does the same per-request work (a rotated Authorization header, a body check)
+  //    for every target, so that its own cost, on the same cores, is the same in each row.
+  const baselineChild = await startChild('baseline', 'baseline-server.ts');
+  const baseline: Target = {
+    name: 'baseline',
+    label: 'express 5 hello world',
+    url: String(baselineChild.info.url),
+    method: 'GET',
+    path: '/',
+    headers: {},
+    keys: Array.from({ length: 1000 }, (_, i) => `slk_${String(i).padStart(49, '0')}`),
+    verify: (body) => body === '{"hello":"world"}',
+  };
+  await sanityCheck(baseline, 'unused', (status, body) => (status === 200 && isRecord(body) && body.hello === 'world' ? undefined : 'expected 200 {"hello":"world"}'));
+  const baselineResult = await bench(baseline);
+  await stopChild(baselineChild.proc);
+
+  // 2 and 3. The service, with one key pool per target.
+  // Per key: at most 2 calls in the pass over the pool, then at most SAFE_CALLS_PER_KEY - 2 over the timed phases.
+  const rateCeiling = Math.max(MIN_RATE_CEILING, Math.max(baselineResult.rps, baselineResult.maxRps) * RATE_CEILING_MARGIN);
+  const poolSize = Math.ceil(((WARMUP_SECONDS + SECONDS) * rateCeiling) / (SAFE_CALLS_PER_KEY - 2));
+  log(`service: ${2 * poolSize + 1} API keys (${poolSize} per target, at most ${SAFE_CALLS_PER_KEY} calls each below ${Math.round(rateCeiling)} req/s; cap ${ROUTE_CAP_PER_MINUTE}/min)`);
+  const serviceChild = await startChild('service', 'service-server.ts', [`--keys=${2 * poolSize}`]);
+  const { info } = serviceChild;
+  const url = String(info.url);
+  const sanityKey = info.key;
+  if (typeof sanityKey !== 'string') throw new Error('service: no "key" in its announcement');
+  const keys = keyList(info, 'keys');
+  if (keys.length !== 2 * poolSize) throw new Error(`service: expected ${2 * poolSize} keys, got ${keys.length}`);
+
+  const rest: Target = {
+    name: 'rest',
+    label: 'REST GET /api/v1/brand',
+    url,
+    method: 'GET',
+    path: '/api/v1/brand',
+    headers: {},
+    keys: keys.slice(0, poolSize),
+    verify: (body) => body.startsWith('{"data":{'),
+  };
+  const mcp: Target = {
+    name: 'mcp',
+    label: 'MCP tools/call get_brand',
+    url,
+    method: 'POST',
+    path: '/mcp',
+    headers: MCP_HEADERS,
+    body: MCP_BODY,
+    keys: keys.slice(poolSize),
+    // A refused tool call (429 from the limiter included) is a JSON-RPC result with isError inside an HTTP 200.
+    verify: (body) => body.includes('"result":{') && body.includes('"structuredContent":') && !body.includes('"isError":true'),
+  };
+
+  await sanityCheck(rest, sanityKey, (status, body) => (status === 200 && isRecord(body) && isRecord(body.data) ? undefined : 'expected 200 { data: {...} }'));
+  await sanityCheck(mcp, sanityKey, (status, body) => {
+    if (status !== 200 || !isRecord(body) || !isRecord(body.result)) return 'expected 200 with a JSON-RPC result';
+    if (body.result.isError === true) return 'the tool call returned an error';
+    return isRecord(body.result.structuredContent) ? undefined : 'expected structuredContent';
+  });
+
+  const restResult = await bench(rest);
+  const mcpResult = await bench(mcp);
+  await stopChild(serviceChild.proc);
+
+  // Report.
+  const rows = [baselineResult, restResult, mcpResult];
+  const restRatio = restResult.rps / baselineResult.rps;
+  const mcpRatio = mcpResult.rps / restResult.rps;
+  const restMet = restRatio >= 0.5;
+  const mcpMet = mcpRatio >= 0.5;
+  process.stdout.write(`\n${table(rows)}\n\n`);
+  process.stdout.write(`REST / baseline  ${restRatio.toFixed(2)}  (aim >= 0.50)  ${restMet ? 'met' : 'NOT MET'}\n`);
+  process.stdout.write(`MCP / REST       ${mcpRatio.toFixed(2)}  (aim >= 0.50)  ${mcpMet ? 'met' : 'NOT MET'}\n`);
+  const loadAfter = loadavg()[0] ?? 0;
+  process.stdout.write(`every response was 200 with the expected body; ${CONNECTIONS} connections, pipelining 1, ${WARMUP_SECONDS} s warm-up + ${SECONDS} s per target\n`);
+  process.stdout.write(`load average (1 min) before ${loadBefore.toFixed(2)}, after ${loadAfter.toFixed(2)} (includes the bench) on ${cpuList.length} CPU(s)\n\n`);
+
+  const summary = {
+    node: process.version,
+    cpus: cpuList.length,
+    cpuModel: cpuList[0]?.model.trim() ?? null,
+    connections: CONNECTIONS,
+    pipelining: 1,
+    warmupSeconds: WARMUP_SECONDS,
+    seconds: SECONDS,
+    keysPerTarget: poolSize,
+    loadAverage: { before: round(loadBefore, 2), after: round(loadAfter, 2) },
+    targets: Object.fromEntries(
+      rows.map((m) => [m.target, { label: m.label, rps: round(m.rps), p50Ms: m.p50, p99Ms: m.p99, requests: m.requests, non2xx: m.non2xx }]),
+    ),
+    ratios: { restToBaseline: round(restRatio, 3), mcpToRest: round(mcpRatio, 3) },
+    aims: { restAtLeastHalfBaseline: restMet, mcpAtLeastHalfRest: mcpMet },
+  };
+  process.stdout.write(`bench-result ${JSON.stringify(summary)}\n`);
+}
+
+const hardStop = setTimeout(() => {
+  process.stderr.write('bench: did not finish within 150 s; stopping\n');
+  void stopAll().finally(() => process.exit(1));
+}, 150_000);
+hardStop.unref();
+
+try {
+  await main();
+} catch (error) {
+  if (error instanceof BenchFailure) {
+    process.stderr.write(`\nbench FAILED:\n${error.problems.map((p) => `  - ${p}`).join('\n')}\n`);
+  } else {
+    process.stderr.write(`\nbench FAILED: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  }
+  process.exitCode = 1;
+} finally {
+  await stopAll();
+}

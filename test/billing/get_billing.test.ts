@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addBillingAddon, addBillingPayment, updateBillingAccount } from '../../src/domain/billing/maintenance.js';
+import { OperatorError } from '../../src/operator.js';
+import { PLANS } from '../../src/plans.js';
+import { TestService } from '../support/harness.js';
+
+const DAY_MS = 86_400_000;
+
+describe('billing: get_billing and the operator upkeep behind it', () => {
+  let t: TestService;
+  beforeAll(async () => {
+    t = await TestService.start();
+  });
+  afterAll(() => t.close());
+
+  it('a new workspace reads as a trial with no charges, seat usage and the plan limits', async () => {
+    const ws = await t.workspace({ plan: 'starter' });
+    const answer = await t.rest(ws.key, 'GET', '/api/v1/billing');
+    expect(answer.status).toBe(200);
+    expect(answer.body.data).toEqual({
+      plan: 'starter',
+      status: 'trial',
+      cycle: 'monthly',
+      currency: 'USD',
+      trialEndsAt: new Date(t.clock.now() + 14 * DAY_MS).toISOString(),
+      nextCharge: null,
+      addOns: [],
+      recentPayments: [],
+      usage: { seats: { used: 0, limit: 3 } },
+      limits: PLANS.starter,
+    });
+    const mcp = await t.mcpTool(ws.key, 'get_billing');
+    expect(mcp.structuredContent).toEqual(answer.body.data);
+  });
+
+  it('reflects what the operator records: status, next charge, add-ons, the latest 10 payments newest first, seats', async () => {
+    const ws = await t.workspace({ plan: 'growth' });
+    await t.user(ws.workspaceId, `owner-${ws.workspaceId}@x.com`, 'owner');
+    await t.rest(ws.key, 'POST', '/api/v1/team/invite', { email: 'ann@x.com', confirm: true });
+    const nextChargeAt = Date.parse('2026-12-21T00:00:00.000Z');
+    await updateBillingAccount(t.db, t.clock, ws.workspaceId, { status: 'active', cycle: 'yearly', nextChargeAt, nextChargeCents: 99_000 });
+    const { addOnId } = await addBillingAddon(t.db, t.clock, ws.workspaceId, { name: 'Extra seats', quantity: 3, unitPriceCents: 900 });
+    const paymentIds: string[] = [];
+    for (let month = 0; month < 12; month++) {
+      const paidAt = Date.parse(`2025-${String(month + 1).padStart(2, '0')}-15T00:00:00.000Z`);
+      const status = month === 11 ? 'refunded' : 'paid';
+      paymentIds.push((await addBillingPayment(t.db, t.clock, ws.workspaceId, { amountCents: 1000 + month, status, paidAt })).paymentId);
+    }
+    const other = await t.workspace();
+    await addBillingPayment(t.db, t.clock, other.workspaceId, { amountCents: 5, status: 'paid', paidAt: Date.parse('2025-12-31T00:00:00.000Z') });
+
+    const data = (await t.rest(ws.key, 'GET', '/api/v1/billing')).body.data as Record<string, unknown> & { recentPayments: Array<{ paymentId: string }> };
+    expect(data).toMatchObject({
+      plan: 'growth',
+      status: 'active',
+      cycle: 'yearly',
+      trialEndsAt: null,
+      nextCharge: { at: '2026-12-21T00:00:00.000Z', amountCents: 99_000, currency: 'USD' },
+      addOns: [{ addOnId, name: 'Extra seats', quantity: 3, unitPriceCents: 900, totalCents: 2700, currency: 'USD', addedAt: new Date(t.clock.now()).toISOString() }],
+      usage: { seats: { used: 2, limit: 10 } },
+      limits: PLANS.growth,
+    });
+    expect(data.recentPayments.map((p) => p.paymentId)).toEqual(paymentIds.slice(2).reverse());
+    expect(data.recentPayments[0]).toEqual({
+      paymentId: paymentIds[11],
+      amountCents: 1011,
+      currency: 'USD',
+      status: 'refunded',
+      description: 'yearly subscription',
+      paidAt: '2025-12-15T00:00:00.000Z',
+    });
+  });
+
+  it('clearing the next charge and changing currency show up; payments keep their own currency', async () => {
+    const ws = await t.workspace();
+    await updateBillingAccount(t.db, t.clock, ws.workspaceId, { nextChargeAt: t.clock.now() + DAY_MS, nextChargeCents: 100 });
+    await updateBillingAccount(t.db, t.clock, ws.workspaceId, { status: 'cancelling', currency: 'EUR', nextChargeAt: null, nextChargeCents: null });
+    await addBillingPayment(t.db, t.clock, ws.workspaceId, { amountCents: 100, status: 'paid', currency: 'GBP', description: 'setup fee' });
+    const data = (await t.rest(ws.key, 'GET', '/api/v1/billing')).body.data;
+    expect(data).toMatchObject({
+      status: 'cancelling',
+      currency: 'EUR',
+      nextCharge: null,
+      recentPayments: [{ amountCents: 100, currency: 'GBP', description: 'setup fee', paidAt: new Date(t.clock.now()).toISOString() }],
+    });
+  });
+
+  it('the operator functions refuse an unknown workspace and a half-set next charge', async () => {
+    const ws = await t.workspace();
+    await expect(addBillingPayment(t.db, t.clock, 'ws_nope', { amountCents: 1, status: 'paid' })).rejects.toThrow(new OperatorError('workspace ws_nope does not exist'));
+    await expect(addBillingAddon(t.db, t.clock, 'ws_nope', { name: 'x', quantity: 1, unitPriceCents: 1 })).rejects.toBeInstanceOf(OperatorError);
+    await expect(updateBillingAccount(t.db, t.clock, ws.workspaceId, { nextChargeCents: 100 })).rejects.toThrow(/needs both a date and an amount/);
+    expect((await t.rest(ws.key, 'GET', '/api/v1/billing')).body.data).toMatchObject({ nextCharge: null });
+  });
+
+  it('requires manage:org', async () => {
+    const ws = await t.workspace();
+    const key = await t.key(ws.workspaceId, ['read:content', 'write:content']);
+    expect((await t.rest(key, 'GET', '/api/v1/billing')).status).toBe(403);
+  });
+});

@@ -1,0 +1,77 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../../src/exports/artifacts.js';
+import { registry } from '../../tools/index.js';
+import { readdirSync } from 'node:fs';
+
+const CATALOGUE = `${ROOT}../shared/spec/operations.md`;
+
+interface CatalogueRow {
+  method: string;
+  path: string;
+  scope: string;
+  cap: string;
+}
+
+/** The rows of the specification's operation catalogue, keyed by operationId. */
+function readCatalogue(): Map<string, CatalogueRow> {
+  const rows = new Map<string, CatalogueRow>();
+  for (const line of readFileSync(CATALOGUE, 'utf8').split('\n')) {
+    const cells = line.split('|').map((c) => c.trim().replace(/`/g, ''));
+    if (cells.length < 7 || !/^[a-z_]+$/.test(cells[1] ?? '')) continue;
+    rows.set(cells[1]!, { method: cells[2]!, path: cells[3]!, scope: cells[4]!, cap: cells[5]! });
+  }
+  return rows;
+}
+
+describe('registry against the specification', () => {
+  it.skipIf(!existsSync(CATALOGUE))('every operation has the id, method, path, scope and cap of operations.md', () => {
+    const catalogue = readCatalogue();
+    expect(catalogue.size).toBe(91);
+    for (const op of registry.operations) {
+      const row = catalogue.get(op.operationId);
+      expect(row, `${op.operationId} is not in operations.md`).toBeDefined();
+      expect({ method: op.method, path: op.path, scope: op.scope, cap: String(op.cap) }).toEqual(row);
+    }
+  });
+
+  it('each operation lives in tools/<toolset>/<operationId>.ts', () => {
+    for (const op of registry.operations) {
+      expect(existsSync(`${ROOT}tools/${op.toolset}/${op.operationId}.ts`), `tools/${op.toolset}/${op.operationId}.ts`).toBe(true);
+    }
+  });
+
+  it('every operation file under tools/ is registered', () => {
+    const declared = new Set(registry.operations.map((op) => `${op.toolset}/${op.operationId}`));
+    for (const toolset of registry.toolsets) {
+      for (const file of readdirSync(`${ROOT}tools/${toolset}`)) {
+        if (file === 'index.ts' || file.endsWith('.test.ts')) continue;
+        expect(declared.has(`${toolset}/${file.replace(/\.ts$/, '')}`), `tools/${toolset}/${file} is not in the registry`).toBe(true);
+      }
+    }
+  });
+
+  it('annotations are all explicit, GET means read-only, and inputs have no unions', () => {
+    for (const op of registry.operations) {
+      for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) {
+        expect(typeof op.annotations[hint], `${op.operationId}.${hint}`).toBe('boolean');
+      }
+      expect(op.annotations.readOnlyHint, `${op.operationId}: GET must be read-only and only GET is`).toBe(op.method === 'GET');
+      if (op.annotations.readOnlyHint) expect(op.annotations.destructiveHint).toBe(false);
+      const schema = JSON.stringify(op.inputJsonSchema);
+      expect(schema, `${op.operationId} input uses a union`).not.toMatch(/"(anyOf|oneOf)"/);
+      expect(op.inputJsonSchema.type).toBe('object');
+      expect(op.inputJsonSchema.additionalProperties, `${op.operationId} input must refuse unknown fields`).toBe(false);
+    }
+  });
+
+  it('descriptions are written for a model and stay within budget', () => {
+    for (const op of registry.operations) {
+      expect(op.description.length, op.operationId).toBeGreaterThan(60);
+      expect(op.description.length, op.operationId).toBeLessThanOrEqual(1200);
+      for (const [name, property] of Object.entries((op.inputJsonSchema.properties ?? {}) as Record<string, { description?: string }>)) {
+        expect(property.description, `${op.operationId}.${name} has no description`).toBeTruthy();
+      }
+    }
+  });
+});

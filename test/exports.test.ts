@@ -1,0 +1,22 @@
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { expectedArtifacts, ROOT } from '../src/exports/artifacts.js';
+import { registry } from '../tools/index.js';
+
+describe('generated files', () => {
+  it('mcp.json, openapi.json and the README operations table match the registry (run npm run export)', async () => {
+    for (const [file, expected] of Object.entries(await expectedArtifacts(registry))) {
+      const committed = await readFile(`${ROOT}${file}`, 'utf8');
+      expect(committed, `${file} is stale: run npm run export`).toBe(expected);
+    }
+  });
+
+  it('mcp.json is keyed by operationId with every field a host needs', async () => {
+    const mcp = JSON.parse(await readFile(`${ROOT}mcp.json`, 'utf8')) as Record<string, Record<string, unknown>>;
+    expect(Object.keys(mcp).sort()).toEqual(registry.operations.map((op) => op.operationId).sort());
+    for (const [name, tool] of Object.entries(mcp)) {
+      expect(tool.name).toBe(name);
+      for (const field of ['description', 'inputSchema', 'annotations', 'method', 'path', 'scope', 'cap', 'confirm']) expect(tool).toHaveProperty(field);
+    }
+  });
+});

@@ -1,0 +1,135 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registry } from '../tools/index.js';
+import { TestService } from './support/harness.js';
+
+let t: TestService;
+beforeAll(async () => {
+  t = await TestService.start();
+});
+afterAll(() => t.close());
+
+async function raw(path: string, init: RequestInit & { headers?: Record<string, string> } = {}) {
+  const response = await fetch(`${t.baseUrl}${path}`, init);
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, text, json: () => JSON.parse(text) as Record<string, unknown> };
+}
+
+describe('REST transport rules', () => {
+  it('answers unknown routes with a JSON 404, and a known path with the wrong method with 405', async () => {
+    const { key } = await t.workspace();
+    const unknown = await raw('/api/v1/nope', { headers: { authorization: `Bearer ${key}` } });
+    expect(unknown.status).toBe(404);
+    expect(unknown.json().error).toContain('/api/v1/nope');
+    const outside = await raw('/nowhere');
+    expect(outside.status).toBe(404);
+    expect(outside.json()).toHaveProperty('error');
+    const wrongMethod = await raw('/api/v1/billing', { method: 'DELETE' });
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get('allow')).toBe('GET');
+  });
+
+  it('refuses malformed JSON (400), other content types (415) and oversized bodies (413) with JSON errors', async () => {
+    const { key } = await t.workspace();
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const malformed = await raw('/api/v1/brand/profile', { method: 'POST', headers, body: '{"tone": ' });
+    expect(malformed.status).toBe(400);
+    expect(malformed.json().error).toMatch(/^body: /);
+    const form = await raw('/api/v1/brand/profile', { method: 'POST', headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, body: 'tone=friendly' });
+    expect(form.status).toBe(415);
+    expect(form.json().error).toContain('application/json');
+    const huge = await raw('/api/v1/support', { method: 'POST', headers, body: JSON.stringify({ message: 'x'.repeat(300_000) }) });
+    expect(huge.status).toBe(413);
+    expect(huge.json()).toHaveProperty('error');
+    const array = await raw('/api/v1/brand/profile', { method: 'POST', headers, body: '[1]' });
+    expect(array.status).toBe(400);
+    expect(array.json().error).toBe('body: must be a JSON object');
+  });
+
+  it('refuses a repeated query parameter', async () => {
+    const { key } = await t.workspace();
+    const answer = await raw('/api/v1/brand?a=1&a=2', { headers: { authorization: `Bearer ${key}` } });
+    expect(answer.status).toBe(400);
+    expect(answer.json().error).toMatch(/^a: /);
+  });
+
+  it('serves the OpenAPI document without a key', async () => {
+    const answer = await raw('/api/v1/openapi.json');
+    expect(answer.status).toBe(200);
+    const document = answer.json() as { openapi: string; info: { version: string }; paths: Record<string, Record<string, { operationId: string }>> };
+    expect(document.openapi).toBe('3.1.0');
+    expect(document.info.version).toBe('1.0.0');
+    const ids = Object.values(document.paths).flatMap((methods) => Object.values(methods).map((o) => o.operationId));
+    expect(ids.sort()).toEqual(registry.operations.map((op) => op.operationId).sort());
+  });
+
+  it('refuses a foreign Host header (DNS rebinding) on every route', async () => {
+    const { status } = await new Promise<{ status: number }>((resolve, reject) => {
+      import('node:http').then(({ request }) => {
+        const req = request(`${t.baseUrl}/healthz`, { headers: { host: 'evil.example:80' } }, (res) => {
+          res.resume();
+          resolve({ status: res.statusCode ?? 0 });
+        });
+        req.on('error', reject);
+        req.end();
+      }, reject);
+    });
+    expect(status).toBe(403);
+  });
+});
+
+describe('MCP transport rules', () => {
+  it('refuses a request from a foreign Origin with 403, and accepts its own origin', async () => {
+    const { key } = await t.workspace();
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const foreign = await raw('/mcp', { method: 'POST', headers: { ...headers, origin: 'https://evil.example' }, body });
+    expect(foreign.status).toBe(403);
+    const port = new URL(t.baseUrl).port;
+    const own = await raw('/mcp', { method: 'POST', headers: { ...headers, origin: `http://127.0.0.1:${port}` }, body });
+    expect(own.status).toBe(200);
+  });
+
+  it('answers GET and DELETE with 405: the server is stateless', async () => {
+    expect((await raw('/mcp')).status).toBe(405);
+    expect((await raw('/mcp', { method: 'DELETE' })).status).toBe(405);
+  });
+
+  it('narrows tools/list by toolsets and to read-only tools, and refuses unknown toolsets', async () => {
+    const { key } = await t.workspace();
+    const brand = await t.mcpToolNames(key, '?toolsets=brand');
+    expect(brand.sort()).toEqual(registry.operations.filter((op) => op.toolset === 'brand').map((op) => op.operationId).sort());
+    const readOnly = await t.mcpToolNames(key, '?readonly=1');
+    expect(readOnly.sort()).toEqual(registry.operations.filter((op) => op.annotations.readOnlyHint).map((op) => op.operationId).sort());
+    const unknown = await t.mcpRequest(key, 'tools/list', {}, '?toolsets=nope');
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error).toMatch(/^toolsets: /);
+  });
+
+  it('refuses to call a tool that the connection filtered out', async () => {
+    const { key } = await t.workspace();
+    const writer = registry.operations.find((op) => !op.annotations.readOnlyHint)!;
+    const answer = await t.mcpTool(key, writer.operationId, {}, '?readonly=1');
+    expect(answer.isError).toBe(true);
+    expect(answer.structuredContent.status).toBe(404);
+  });
+
+  it("works with the MCP SDK's own client: initialize, list, call", async () => {
+    const { key } = await t.workspace();
+    const client = new Client({ name: 'contract-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${t.baseUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+    expect(client.getServerVersion()?.name).toBe('sightline');
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(registry.operations.map((op) => op.operationId).sort());
+    for (const tool of tools) {
+      expect(tool.description).toBeTruthy();
+      expect(tool.annotations).toBeDefined();
+      expect(tool.inputSchema.type).toBe('object');
+    }
+    const result = await client.callTool({ name: 'get_brand', arguments: {} });
+    expect(result.isError).toBeFalsy();
+    expect((result.structuredContent as { identity: { websiteUrl: string } }).identity.websiteUrl).toBe('https://acme.example');
+    await client.close();
+  });
+});

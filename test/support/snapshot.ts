@@ -1,0 +1,18 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+
+/** Columns that move on reads (key use is recorded at most once a minute); a "nothing changed" check ignores them. */
+const VOLATILE = new Set(['last_used_at']);
+
+/** Every row of every table, for asserting that a refused or dry-run call changed nothing. */
+export async function snapshot(db: Kysely<Database>): Promise<Record<string, unknown[]>> {
+  const tables = (await db.introspection.getTables()).map((t) => t.name).filter((name) => !name.startsWith('kysely_')).sort();
+  const dump: Record<string, unknown[]> = {};
+  for (const table of tables) {
+    const rows = (await db.selectFrom(table as keyof Database).selectAll().execute()) as Array<Record<string, unknown>>;
+    dump[table] = rows
+      .map((row) => Object.fromEntries(Object.entries(row).filter(([column]) => !VOLATILE.has(column))))
+      .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+  }
+  return dump;
+}

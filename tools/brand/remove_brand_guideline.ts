@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { removeBrandGuideline } from '../../src/domain/brand/guidelines.js';
+import { defineTool } from '../define.js';
+import { recordId } from '../fields.js';
+
+export default defineTool({
+  operationId: 'remove_brand_guideline',
+  method: 'POST',
+  path: '/api/v1/brand/guidelines/remove',
+  scope: 'write:content',
+  cap: 20,
+  description:
+    'Delete a writing guideline permanently. ' +
+    'Use it when the user wants a guideline gone for good; to pause one instead, use set_brand_guideline_active with on: false. ' +
+    'guidelineId comes from get_brand or add_brand_guideline. An unknown id is 404. ' +
+    'Returns { guidelineId, removed: true }.',
+  annotations: { title: 'Remove brand guideline', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  input: z.strictObject({
+    guidelineId: recordId().describe('The guideline to delete.'),
+  }),
+  confirm: 'none',
+  handler: (ctx, input) => removeBrandGuideline(ctx, input.guidelineId),
+});

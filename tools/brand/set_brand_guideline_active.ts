@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { setBrandGuidelineActive } from '../../src/domain/brand/guidelines.js';
+import { defineTool } from '../define.js';
+import { recordId } from '../fields.js';
+
+export default defineTool({
+  operationId: 'set_brand_guideline_active',
+  method: 'POST',
+  path: '/api/v1/brand/guidelines/active',
+  scope: 'write:content',
+  cap: 20,
+  description:
+    'Switch a writing guideline on or off without deleting it. ' +
+    'Use it when the user wants a guideline paused or back in force; a switched-off guideline is kept but does not steer articles. ' +
+    'guidelineId comes from get_brand or add_brand_guideline; on is true or false. An unknown id is 404. ' +
+    'Returns { guidelineId, guideline } with the new on value.',
+  annotations: { title: 'Switch brand guideline on or off', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  input: z.strictObject({
+    guidelineId: recordId().describe('The guideline to switch.'),
+    on: z.boolean().describe('true: the guideline steers articles; false: it is kept but ignored.'),
+  }),
+  confirm: 'none',
+  handler: (ctx, input) => setBrandGuidelineActive(ctx, input.guidelineId, input.on),
+});

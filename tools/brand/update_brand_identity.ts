@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { INDUSTRY_NAMES, updateBrandIdentity } from '../../src/domain/brand/identity.js';
+import { defineTool } from '../define.js';
+import { httpUrl, textList, webUrl } from '../fields.js';
+
+const author = z.strictObject({
+  name: z.string().trim().min(1).max(200).describe('Author name as shown on articles.'),
+  bio: z.string().trim().max(1000).optional().describe('Short author bio, at most 1000 characters.'),
+  linkedinUrl: webUrl(/^https$/, 'must be an absolute https URL such as https://www.linkedin.com/in/name').optional().describe('LinkedIn profile, an absolute https URL.'),
+});
+
+export default defineTool({
+  operationId: 'update_brand_identity',
+  method: 'POST',
+  path: '/api/v1/brand',
+  scope: 'write:content',
+  cap: 20,
+  description:
+    "Change the brand's identity: name, industry, sub-industry, product description, authors, style references, aliases, exclusions. " +
+    'Use it when the user corrects who the brand is or who writes for it; call get_brand first. Only the fields sent change. ' +
+    'Each list (authors, styleReferenceUrls, brandAliases, brandExclusions) replaces the stored one: send the full updated list. ' +
+    'Changing industry without subIndustry clears the sub-industry; subIndustry must belong to the industry; null or an empty string clears it. ' +
+    'websiteUrl cannot be changed. A real name change queues the brand-mention search, at most once a day. ' +
+    'Returns { identity, mentionSearch: { queued, requestedAt | reason } }.',
+  annotations: { title: 'Update brand identity', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  input: z.strictObject({
+    name: z.string().trim().min(1).max(200).optional().describe('Brand name, 1 to 200 characters.'),
+    industry: z.enum(INDUSTRY_NAMES).optional().describe("Industry from the dashboard's list."),
+    // No length limits here: the domain checks the value against the industry's list, and limits would turn the nullable type into an anyOf.
+    subIndustry: z
+      .string()
+      .trim()
+      .nullable()
+      .optional()
+      .describe('Sub-industry under the industry sent (or the stored one); a wrong value is refused with the allowed list. null or an empty string clears it.'),
+    productDescription: z.string().trim().max(5000).optional().describe('What the brand sells, at most 5000 characters; an empty string clears it.'),
+    authors: z.array(author).max(20).optional().describe('Article authors, at most 20; replaces the stored list.'),
+    styleReferenceUrls: z.array(httpUrl()).max(20).optional().describe('Pages whose writing style to follow, absolute http(s) URLs, at most 20; replaces the stored list.'),
+    brandAliases: textList(50, 100).optional().describe('Other names the brand goes by, at most 50 of up to 100 characters; replaces the stored list.'),
+    brandExclusions: textList(50, 100).optional().describe('Names that look like the brand but are not it, at most 50 of up to 100 characters; replaces the stored list.'),
+    websiteUrl: z
+      .never({ error: 'cannot be changed: the website URL is fixed when the workspace is created' })
+      .optional()
+      .describe('Not accepted: the website URL is fixed when the workspace is created.'),
+  }),
+  confirm: 'none',
+  handler: (ctx, input) => updateBrandIdentity(ctx, input),
+});

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+// Field schemas several operations share, so the same kind of field gets the same rule text everywhere.
+
+/** An absolute URL whose scheme matches `protocol`; other problems (not a string) keep their usual rule text. */
+export function webUrl(protocol: RegExp, rule: string) {
+  return z.url({ protocol, error: (issue) => (issue.code === 'invalid_format' ? rule : undefined) });
+}
+
+const HTTP_URL_RULE = 'must be an absolute http(s) URL such as https://example.com/page';
+
+export const httpUrl = () => webUrl(/^https?$/, HTTP_URL_RULE);
+
+function isHttpUrl(value: string): boolean {
+  return URL.canParse(value) && ['http:', 'https:'].includes(new URL(value).protocol);
+}
+
+/**
+ * An http(s) URL, or an empty string that clears the stored one. Checked by a refinement rather than
+ * `httpUrl().or(z.literal(''))` because a union becomes anyOf in the JSON Schema, which some MCP hosts mishandle.
+ */
+export const httpUrlOrEmpty = () =>
+  z
+    .string()
+    .trim()
+    .refine((value) => value === '' || isHttpUrl(value), `${HTTP_URL_RULE}, or an empty string to clear it`);
+
+/** A list of short non-empty texts; surrounding spaces are trimmed before the limits apply. */
+export function textList(maxItems: number, maxChars: number) {
+  return z.array(z.string().trim().min(1).max(maxChars)).max(maxItems);
+}
+
+export const recordId = () => z.string().trim().min(1).max(100);
