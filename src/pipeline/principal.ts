@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { preparedQuery } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import { hashApiKey, isWellFormedApiKey } from '../auth/apiKeys.js';
 import type { Clock } from '../clock.js';
@@ -25,15 +26,18 @@ export function bearerToken(authorization: string | undefined): string | undefin
   return match?.[1];
 }
 
-export async function authenticateApiKey(db: Kysely<Database>, clock: Clock, key: string): Promise<Principal> {
-  if (!isWellFormedApiKey(key)) throw new UnauthorizedError('invalid API key');
-  const row = await db
+const liveKeyByHash = preparedQuery((db, p: Record<'keyHash', string>) =>
+  db
     .selectFrom('api_keys')
     .innerJoin('workspaces', 'workspaces.id', 'api_keys.workspace_id')
     .select(['api_keys.id', 'api_keys.user_id', 'api_keys.workspace_id', 'api_keys.scopes', 'api_keys.last_used_at', 'workspaces.plan'])
-    .where('api_keys.key_hash', '=', hashApiKey(key))
-    .where('api_keys.revoked_at', 'is', null)
-    .executeTakeFirst();
+    .where('api_keys.key_hash', '=', p.keyHash)
+    .where('api_keys.revoked_at', 'is', null),
+);
+
+export async function authenticateApiKey(db: Kysely<Database>, clock: Clock, key: string): Promise<Principal> {
+  if (!isWellFormedApiKey(key)) throw new UnauthorizedError('invalid API key');
+  const [row] = await liveKeyByHash(db, { keyHash: hashApiKey(key) });
   if (row === undefined) throw new UnauthorizedError('invalid API key');
   const now = clock.now();
   // Written at most once a minute per key: a write on every request would serialise all reads behind it.

@@ -1,25 +1,42 @@
 import type { Kysely } from 'kysely';
+import { preparedQuery } from '../../../db/prepared.js';
 import type { Database } from '../../../db/schema.js';
 import { guidelineRecord, icpRecord, identityRecord, productRecord, profileRecord, toIso } from './records.js';
 
-/** Loads the brand row with the workspace's immutable website URL; every workspace has one from its creation. */
-export async function loadBrandRow(db: Kysely<Database>, workspaceId: string) {
-  return db
+type WorkspaceParam = Record<'workspaceId', string>;
+
+const brandRow = preparedQuery((db, p: WorkspaceParam) =>
+  db
     .selectFrom('brands')
     .innerJoin('workspaces', 'workspaces.id', 'brands.workspace_id')
     .selectAll('brands')
     .select('workspaces.website_url')
-    .where('brands.workspace_id', '=', workspaceId)
-    .executeTakeFirstOrThrow();
+    .where('brands.workspace_id', '=', p.workspaceId),
+);
+const guidelineRows = preparedQuery((db, p: WorkspaceParam) =>
+  db.selectFrom('brand_guidelines').selectAll().where('workspace_id', '=', p.workspaceId).orderBy('created_at').orderBy('id'),
+);
+const productRows = preparedQuery((db, p: WorkspaceParam) =>
+  db.selectFrom('brand_products').selectAll().where('workspace_id', '=', p.workspaceId).orderBy('created_at').orderBy('id'),
+);
+const icpRows = preparedQuery((db, p: WorkspaceParam) =>
+  db.selectFrom('brand_icps').selectAll().where('workspace_id', '=', p.workspaceId).orderBy('created_at').orderBy('id'),
+);
+
+/** Loads the brand row with the workspace's immutable website URL; every workspace has one from its creation. */
+export async function loadBrandRow(db: Kysely<Database>, workspaceId: string) {
+  const [row] = await brandRow(db, { workspaceId });
+  if (row === undefined) throw new Error(`workspace ${workspaceId} has no brand record`);
+  return row;
 }
 
 /** Everything brand memory holds, in one read: what steers every article the writer produces. */
 export async function readBrand(db: Kysely<Database>, workspaceId: string) {
   const [brand, guidelines, products, icps] = await Promise.all([
     loadBrandRow(db, workspaceId),
-    db.selectFrom('brand_guidelines').selectAll().where('workspace_id', '=', workspaceId).orderBy('created_at').orderBy('id').execute(),
-    db.selectFrom('brand_products').selectAll().where('workspace_id', '=', workspaceId).orderBy('created_at').orderBy('id').execute(),
-    db.selectFrom('brand_icps').selectAll().where('workspace_id', '=', workspaceId).orderBy('created_at').orderBy('id').execute(),
+    guidelineRows(db, { workspaceId }),
+    productRows(db, { workspaceId }),
+    icpRows(db, { workspaceId }),
   ]);
   const productRecords = products.map(productRecord);
   return {
