@@ -85,3 +85,12 @@ export async function countWorkspaces(db: Kysely<Database>): Promise<number> {
   const row = await db.selectFrom('workspaces').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/**
+ * Serialises writers that check a workspace-wide count before adding (seats, competitors): a no-op update takes
+ * the workspace row's lock on PostgreSQL (SQLite already runs one write transaction at a time). Call it first
+ * inside the transaction.
+ */
+export async function lockWorkspace(db: Kysely<Database>, workspaceId: string): Promise<void> {
+  await db.updateTable('workspaces').set((eb) => ({ plan: eb.ref('plan') })).where('id', '=', workspaceId).execute();
+}

@@ -4,6 +4,7 @@ import type { Database } from '../../../db/schema.js';
 import type { Clock } from '../../clock.js';
 import { BadInputError, NotFoundError } from '../../errors.js';
 import { newId } from '../../ids.js';
+import { lockWorkspace } from '../workspaces.js';
 import { counted, loadTeamWorkspace, pendingInvites, seatUsage, type TeamWorkspace } from './seats.js';
 
 export const INVITE_VALID_DAYS = 7;
@@ -83,6 +84,7 @@ export async function describeInvite(db: Kysely<Database>, clock: Clock, workspa
 
 export async function createInvite(db: Kysely<Database>, clock: Clock, publicUrl: string, workspaceId: string, request: InviteRequest) {
   const now = clock.now();
+  await lockWorkspace(db, workspaceId);
   const plan = await planInvite(db, workspaceId, now, request);
   if (plan.replaces !== undefined) {
     await db
