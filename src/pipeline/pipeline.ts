@@ -27,7 +27,7 @@ export interface DryRunAnswer extends JsonObject {
 
 /**
  * The one path every call takes, whatever surface it came in on: authenticate, check scope, apply limits,
- * parse input, dry-run gate, handler (writes in one transaction). Adapters only translate to and from it.
+ * parse input, dry-run gate, handler (in one transaction). Adapters only translate to and from it.
  */
 export class Pipeline {
   constructor(private readonly deps: PipelineDeps) {}
@@ -69,7 +69,7 @@ export class Pipeline {
       if (operation.confirm === 'required') throw BadInputError.field('confirm', `must be true to proceed; ${note}`);
       return { dryRun: true, note } satisfies DryRunAnswer;
     }
-    if (operation.annotations.readOnlyHint) return operation.handler(context(this.deps.db), input);
+    // Reads too: their several statements see one state, and SQLite takes its WAL read lock once instead of per statement.
     return this.deps.db.transaction().execute((trx) => operation.handler(context(trx), input));
   }
 }
