@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import type { Clock } from '../../clock.js';
 import { BadInputError, NotFoundError } from '../../errors.js';
+import { lockWorkspace } from '../workspaces.js';
 import { counted, loadTeamWorkspace } from './seats.js';
 
 /** Keys a member created in this workspace that still authenticate. */
@@ -49,6 +50,8 @@ export async function describeRemoval(db: Kysely<Database>, workspaceId: string,
 
 /** Removes the membership and revokes the member's keys here; the account itself and its other workspaces are untouched. */
 export async function removeMember(db: Kysely<Database>, clock: Clock, workspaceId: string, userId: string) {
+  // Two owners removing each other at once must not both pass the last-owner check.
+  await lockWorkspace(db, workspaceId);
   await planRemoval(db, workspaceId, userId);
   await db.deleteFrom('memberships').where('workspace_id', '=', workspaceId).where('user_id', '=', userId).execute();
   const revoked = await db

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config.js';
+
+describe('configuration from the environment', () => {
+  it('defaults to 127.0.0.1:8787 on the embedded database', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ port: 8787, host: '127.0.0.1', publicUrl: 'http://127.0.0.1:8787', databaseUrl: undefined });
+    expect(config.allowedHosts).toEqual(expect.arrayContaining(['localhost', '127.0.0.1', '[::1]']));
+  });
+
+  it('accepts the PUBLIC_URL host and origin, and the extra lists', () => {
+    const config = loadConfig({ PUBLIC_URL: 'https://sightline.example.com/', ALLOWED_HOSTS: 'a.example, b.example', ALLOWED_ORIGINS: 'https://app.example' });
+    expect(config.publicUrl).toBe('https://sightline.example.com');
+    expect(config.allowedHosts).toEqual(expect.arrayContaining(['sightline.example.com', 'a.example', 'b.example']));
+    expect(config.allowedOrigins).toEqual(['https://sightline.example.com', 'https://app.example']);
+  });
+
+  it('refuses a bad PORT or PUBLIC_URL naming the setting', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/^PORT: /);
+    expect(() => loadConfig({ PORT: '70000' })).toThrow(/^PORT: /);
+    expect(() => loadConfig({ PUBLIC_URL: 'not a url' })).toThrow(/^PUBLIC_URL: /);
+    expect(() => loadConfig({ PUBLIC_URL: 'ftp://x.example' })).toThrow(/^PUBLIC_URL: /);
+  });
+});
