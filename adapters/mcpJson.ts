@@ -16,6 +16,7 @@ export function buildMcpJson(registry: Registry): JsonSchema {
       scope: operation.scope,
       cap: operation.cap,
       confirm: operation.confirm,
+      approval: operation.approval,
     };
   }
   return tools;

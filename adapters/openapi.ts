@@ -53,6 +53,7 @@ function operationObject(operation: RegisteredOperation): JsonSchema {
     'x-scope': operation.scope,
     'x-cap': operation.cap,
     'x-confirm': operation.confirm,
+    'x-approval': operation.approval,
     'x-mcp-annotations': operation.annotations,
   };
 }

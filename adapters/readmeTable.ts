@@ -18,6 +18,7 @@ function cap(operation: RegisteredOperation): string {
 }
 
 function confirm(operation: RegisteredOperation): string {
+  if (operation.approval === 'owner') return 'owner approval';
   return operation.confirm === 'none' ? '' : operation.confirm === 'dry-run' ? 'dry run' : 'confirm required';
 }
 

@@ -152,6 +152,30 @@ export interface SupportMessagesTable {
   created_at: number;
 }
 
+export type ApprovalState = 'pending' | 'running' | 'done' | 'failed' | 'declined' | 'expired';
+
+export interface ApprovalsTable {
+  id: string;
+  workspace_id: string;
+  operation_id: string;
+  /** The parsed input, JSON: what runs once the owner approves. */
+  input: string;
+  /** What the change does, in words, as shown to the owner. */
+  summary: string;
+  state: ApprovalState;
+  requested_by_key_id: string | null;
+  requested_by_user_id: string | null;
+  created_at: number;
+  expires_at: number;
+  decided_at: number | null;
+  decided_by_user_id: string | null;
+  finished_at: number | null;
+  /** The operation's answer, JSON, once done. */
+  result: string | null;
+  /** Why it failed. */
+  error: string | null;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -166,4 +190,5 @@ export interface Database {
   billing_addons: BillingAddonsTable;
   billing_payments: BillingPaymentsTable;
   support_messages: SupportMessagesTable;
+  approvals: ApprovalsTable;
 }

@@ -44,6 +44,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     clock,
     publicUrl: config.publicUrl,
     limits: new RateLimits(),
+    lookup: (operationId) => registry.get(operationId),
     onFault: (error, operation) => logger.error({ err: error, operationId: operation.operationId }, 'operation failed'),
   });
   const app = createHttpApp({ config, registry, pipeline, logger, serverInfo: SERVER_INFO });

@@ -47,15 +47,25 @@ interface DefinitionBase<S extends InputSchema> {
 
 interface PlainDefinition<S extends InputSchema> extends DefinitionBase<S> {
   confirm: 'none';
+  approval?: undefined;
 }
 
 interface ConfirmedDefinition<S extends InputSchema> extends DefinitionBase<S> {
   confirm: 'dry-run' | 'required';
+  approval?: undefined;
   /** Says concretely what the confirmed call would do; runs the same lookups, so foreign ids are 404 here too. */
   describe(ctx: OperationContext, input: z.output<S>): Promise<string>;
 }
 
-export type ToolDefinition<S extends InputSchema> = PlainDefinition<S> | ConfirmedDefinition<S>;
+/** A change that waits for the workspace owner: the call records it, the owner approves it in the dashboard, then it runs. */
+interface ApprovalDefinition<S extends InputSchema> extends DefinitionBase<S> {
+  confirm: 'none';
+  approval: 'owner';
+  /** Says what the change will do, for the owner deciding; runs the same lookups, so foreign ids are 404 at request time. */
+  describe(ctx: OperationContext, input: z.output<S>): Promise<string>;
+}
+
+export type ToolDefinition<S extends InputSchema> = PlainDefinition<S> | ConfirmedDefinition<S> | ApprovalDefinition<S>;
 
 /** The registry's erased view of a definition: input already parsed by `input`. */
 export interface Operation {
@@ -67,8 +77,11 @@ export interface Operation {
   description: string;
   annotations: ToolAnnotations;
   confirm: ConfirmPolicy;
+  /** `owner`: the call records a pending approval and the handler runs once the owner approves. */
+  approval: 'owner' | 'none';
   /** The schema clients see and the pipeline parses with, `confirm` included where the policy needs it. */
   input: InputSchema;
+  /** The dry-run note (confirm policies) or the summary the owner sees (approvals). */
   describe?: (ctx: OperationContext, input: JsonObject) => Promise<string>;
   handler(ctx: OperationContext, input: JsonObject): Promise<JsonObject>;
 }
@@ -92,9 +105,14 @@ export function defineTool<S extends InputSchema>(definition: ToolDefinition<S>)
     description: definition.description,
     annotations: definition.annotations,
     confirm: definition.confirm,
+    approval: definition.approval ?? ('none' as const),
     // The pipeline parses with `input` (or its extension) before calling, so the parsed value has this type.
     handler: (ctx: OperationContext, parsed: JsonObject) => handler(ctx, parsed as z.output<S>),
   };
+  if (definition.approval === 'owner') {
+    const { describe } = definition;
+    return { ...base, input, describe: (ctx, parsed) => describe(ctx, parsed as z.output<S>) };
+  }
   if (definition.confirm === 'none') return { ...base, input };
   const { describe } = definition;
   return {

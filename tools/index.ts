@@ -1,3 +1,4 @@
+import { approvalTools } from './approvals/index.js';
 import { billingTools } from './billing/index.js';
 import { brandTools } from './brand/index.js';
 import { buildRegistry } from './registry.js';
@@ -10,4 +11,5 @@ export const registry = buildRegistry({
   team: teamTools,
   billing: billingTools,
   support: supportTools,
+  approvals: approvalTools,
 });

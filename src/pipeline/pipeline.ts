@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { JsonObject, Operation, OperationContext } from '../../tools/define.js';
 import type { Clock } from '../clock.js';
+import { approvalUrl, decide, finishApproval, requestApproval, type Decision } from '../domain/approvals/approvals.js';
 import { BadInputError, ForbiddenError, ServiceError, UnauthorizedError, toServiceError } from '../errors.js';
 import { parseInput } from './input.js';
 import { authenticateApiKey, bearerToken, type Principal } from './principal.js';
@@ -12,6 +13,8 @@ export interface PipelineDeps {
   clock: Clock;
   publicUrl: string;
   limits: RateLimits;
+  /** The operations an approved change may name. */
+  lookup(operationId: string): Operation | undefined;
   /** Faults that are not the caller's: logged, answered as a bare 500. */
   onFault(error: unknown, operation: Operation): void;
 }
@@ -23,6 +26,20 @@ export type CallResult =
 export interface DryRunAnswer extends JsonObject {
   dryRun: true;
   note: string;
+}
+
+/** A change waiting for the owner: a 200 answer, not an error; progress is read with get_approval. */
+export interface ApprovalAnswer extends JsonObject {
+  approval_required: true;
+  approvalId: string;
+  approvalUrl: string;
+  summary: string;
+  expiresAt: string;
+}
+
+interface Caller {
+  apiKeyId: string | null;
+  userId: string | null;
 }
 
 /**
@@ -56,14 +73,24 @@ export class Pipeline {
     }
   }
 
+  private context(db: Kysely<Database>, workspaceId: string, caller: Caller): OperationContext {
+    return { db, workspaceId, clock: this.deps.clock, caller, publicUrl: this.deps.publicUrl };
+  }
+
   private async run(operation: Operation, principal: Principal, input: JsonObject): Promise<JsonObject> {
-    const context = (db: Kysely<Database>): OperationContext => ({
-      db,
-      workspaceId: principal.workspaceId,
-      clock: this.deps.clock,
-      caller: { apiKeyId: principal.apiKeyId, userId: principal.userId },
-      publicUrl: this.deps.publicUrl,
-    });
+    const caller = { apiKeyId: principal.apiKeyId, userId: principal.userId };
+    const context = (db: Kysely<Database>) => this.context(db, principal.workspaceId, caller);
+    if (operation.describe !== undefined && operation.approval === 'owner') {
+      const summary = await operation.describe(context(this.deps.db), input);
+      const { approvalId, expiresAt } = await requestApproval(this.deps.db, this.deps.clock, {
+        workspaceId: principal.workspaceId,
+        operationId: operation.operationId,
+        input,
+        summary,
+        requestedBy: caller,
+      });
+      return { approval_required: true, approvalId, approvalUrl: approvalUrl(this.deps.publicUrl, approvalId), summary, expiresAt } satisfies ApprovalAnswer;
+    }
     if (operation.describe !== undefined && input.confirm !== true) {
       const note = await operation.describe(context(this.deps.db), input);
       if (operation.confirm === 'required') throw BadInputError.field('confirm', `must be true to proceed; ${note}`);
@@ -71,5 +98,29 @@ export class Pipeline {
     }
     // Reads too: their several statements see one state, and SQLite takes its WAL read lock once instead of per statement.
     return this.deps.db.transaction().execute((trx) => operation.handler(context(trx), input));
+  }
+
+  /**
+   * An owner's decision, taken in the dashboard (never through the API). Approving runs the queued change now,
+   * as the caller who asked for it: the approval reads running, then done with the answer or failed with the reason.
+   */
+  async decideApproval(decision: { workspaceId: string; approvalId: string; userId: string; choice: Decision }): Promise<void> {
+    const { db, clock } = this.deps;
+    const claimed = await db.transaction().execute((trx) => decide(trx, clock, decision));
+    if (claimed === null) return;
+    const operation = this.deps.lookup(claimed.operationId);
+    if (operation === undefined) {
+      await finishApproval(db, clock, decision.approvalId, { error: `the operation ${claimed.operationId} no longer exists` });
+      return;
+    }
+    try {
+      // Parsed again: the operation's rules may have changed since the request was recorded.
+      const input = parseInput(operation.input, claimed.input);
+      const result = await db.transaction().execute((trx) => operation.handler(this.context(trx, decision.workspaceId, claimed.requestedBy), input));
+      await finishApproval(db, clock, decision.approvalId, { result });
+    } catch (error) {
+      if (!(error instanceof ServiceError)) this.deps.onFault(error, operation);
+      await finishApproval(db, clock, decision.approvalId, { error: toServiceError(error).message });
+    }
   }
 }

@@ -1,3 +1,4 @@
+import { requestApproval } from '../../src/domain/approvals/approvals.js';
 import type { TestService, TestWorkspace } from '../support/harness.js';
 
 type Input = Record<string, unknown>;
@@ -26,6 +27,14 @@ const buyerProfile = (t: TestService, ws: TestWorkspace) =>
   data(t, ws, '/api/v1/brand/icp', { title: 'Ops lead', industry: 'Logistics', demographics: { seniority: 'senior' } }).then((d) => String(d.profileId));
 const invite = (t: TestService, ws: TestWorkspace) =>
   data(t, ws, '/api/v1/team/invite', { email: `invitee-${Math.random().toString(36).slice(2)}@example.com`, confirm: true }).then((d) => String(d.inviteId));
+const approval = (t: TestService, ws: TestWorkspace) =>
+  requestApproval(t.db, t.clock, {
+    workspaceId: ws.workspaceId,
+    operationId: 'remove_competitor',
+    input: { competitorId: 'cmp_x' },
+    summary: 'Would stop tracking a competitor',
+    requestedBy: { apiKeyId: ws.keyId, userId: null },
+  }).then((a) => a.approvalId);
 const member = (t: TestService, ws: TestWorkspace) => t.user(ws.workspaceId, `member-${Math.random().toString(36).slice(2)}@example.com`, 'member');
 
 export const fixtures: Record<string, Fixture> = {
@@ -61,5 +70,9 @@ export const fixtures: Record<string, Fixture> = {
     foreign: async (t, other) => ({ userId: await member(t, other) }),
   },
   get_billing: { valid: async () => ({}) },
+  get_approval: {
+    valid: async (t, ws) => ({ approvalId: await approval(t, ws) }),
+    foreign: async (t, other) => ({ approvalId: await approval(t, other) }),
+  },
   send_support_message: { valid: async () => ({ message: 'The dashboard shows no data', subject: 'No data' }) },
 };

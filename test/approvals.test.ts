@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BadInputError } from '../src/errors.js';
+import { loadBrandRow } from '../src/domain/brand/readBrand.js';
+import { defineTool } from '../tools/define.js';
+import { registry } from '../tools/index.js';
+import { buildRegistry } from '../tools/registry.js';
+import { TestService, type TestWorkspace } from './support/harness.js';
+
+const DAY_MS = 86_400_000;
+
+// Registered only here: a change that waits for the owner, to exercise the mechanism before its first real user.
+const renameBrandForTest = defineTool({
+  operationId: 'rename_brand_for_test',
+  method: 'POST',
+  path: '/api/v1/test/rename-brand',
+  scope: 'write:content',
+  cap: 'plan',
+  description: 'Test-only operation: renames the brand once the workspace owner approves the change.',
+  annotations: { title: 'Rename brand (test)', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  input: z.strictObject({ name: z.string().min(1).describe('New brand name; "fail" makes the approved run fail.') }),
+  confirm: 'none',
+  approval: 'owner',
+  describe: async (ctx, input) => `Would rename the brand "${(await loadBrandRow(ctx.db, ctx.workspaceId)).name}" to "${input.name}".`,
+  handler: async (ctx, input) => {
+    if (input.name === 'fail') throw BadInputError.field('name', 'this name is refused when the change runs');
+    await ctx.db.updateTable('brands').set({ name: input.name }).where('workspace_id', '=', ctx.workspaceId).execute();
+    return { renamed: input.name };
+  },
+});
+
+let t: TestService;
+beforeAll(async () => {
+  t = await TestService.start({ registry: buildRegistry({ ...Object.fromEntries(registry.toolsets.map((name) => [name, registry.operations.filter((op) => op.toolset === name)])), test: [renameBrandForTest] }) });
+});
+afterAll(() => t.close());
+
+async function brandName(ws: TestWorkspace): Promise<string> {
+  return (await loadBrandRow(t.db, ws.workspaceId)).name;
+}
+
+async function approvalState(ws: TestWorkspace, approvalId: string): Promise<Record<string, unknown>> {
+  const answer = await t.rest(ws.key, 'GET', '/api/v1/approvals', { approvalId });
+  expect(answer.status).toBe(200);
+  return answer.body.data as Record<string, unknown>;
+}
+
+async function request(ws: TestWorkspace, name: string, surface: 'rest' | 'mcp' = 'rest'): Promise<string> {
+  const data =
+    surface === 'rest'
+      ? ((await t.rest(ws.key, 'POST', '/api/v1/test/rename-brand', { name })).body.data as Record<string, unknown>)
+      : (await t.mcpTool(ws.key, 'rename_brand_for_test', { name })).structuredContent;
+  expect(data).toMatchObject({ approval_required: true, approvalId: expect.stringMatching(/^apr_/), summary: `Would rename the brand "Acme Analytics" to "${name}".` });
+  expect(data.approvalUrl).toBe(`http://127.0.0.1:0/approvals/${String(data.approvalId)}`);
+  return String(data.approvalId);
+}
+
+async function owned(): Promise<{ ws: TestWorkspace; owner: string; member: string }> {
+  const ws = await t.workspace();
+  const owner = await t.user(ws.workspaceId, `owner-${ws.workspaceId}@acme.example`, 'owner');
+  const member = await t.user(ws.workspaceId, `member-${ws.workspaceId}@acme.example`, 'member');
+  return { ws, owner, member };
+}
+
+describe('changes that wait for the owner', () => {
+  it('are recorded, not carried out, on both surfaces, and answer 200 with the approval', async () => {
+    const { ws } = await owned();
+    for (const surface of ['rest', 'mcp'] as const) {
+      const approvalId = await request(ws, `Renamed via ${surface}`, surface);
+      expect(await approvalState(ws, approvalId)).toMatchObject({ state: 'pending', operationId: 'rename_brand_for_test', result: null, error: null });
+    }
+    expect(await brandName(ws)).toBe('Acme Analytics');
+  });
+
+  it('run when an owner approves: running, then done with the answer', async () => {
+    const { ws, owner } = await owned();
+    const approvalId = await request(ws, 'Acme Two');
+    await t.service.pipeline.decideApproval({ workspaceId: ws.workspaceId, approvalId, userId: owner, choice: 'approve' });
+    expect(await brandName(ws)).toBe('Acme Two');
+    expect(await approvalState(ws, approvalId)).toMatchObject({ state: 'done', result: { renamed: 'Acme Two' }, decidedAt: expect.any(String), finishedAt: expect.any(String) });
+  });
+
+  it('fail with the reason when the approved change cannot be carried out', async () => {
+    const { ws, owner } = await owned();
+    const approvalId = await request(ws, 'fail');
+    await t.service.pipeline.decideApproval({ workspaceId: ws.workspaceId, approvalId, userId: owner, choice: 'approve' });
+    expect(await approvalState(ws, approvalId)).toMatchObject({ state: 'failed', error: 'name: this name is refused when the change runs', result: null });
+    expect(await brandName(ws)).toBe('Acme Analytics');
+  });
+
+  it('are declined by an owner and can then no longer be approved', async () => {
+    const { ws, owner } = await owned();
+    const approvalId = await request(ws, 'Never');
+    await t.service.pipeline.decideApproval({ workspaceId: ws.workspaceId, approvalId, userId: owner, choice: 'decline' });
+    expect((await approvalState(ws, approvalId)).state).toBe('declined');
+    await expect(t.service.pipeline.decideApproval({ workspaceId: ws.workspaceId, approvalId, userId: owner, choice: 'approve' })).rejects.toThrow(/is declined/);
+    expect(await brandName(ws)).toBe('Acme Analytics');
+  });
+
+  it('expire after 7 days undecided', async () => {
+    const { ws, owner } = await owned();
+    const approvalId = await request(ws, 'Too late');
+    t.clock.advance(7 * DAY_MS - 1);
+    expect((await approvalState(ws, approvalId)).state).toBe('pending');
+    t.clock.advance(1);
+    expect((await approvalState(ws, approvalId)).state).toBe('expired');
+    await expect(t.service.pipeline.decideApproval({ workspaceId: ws.workspaceId, approvalId, userId: owner, choice: 'approve' })).rejects.toThrow(/is expired/);
+    expect(await brandName(ws)).toBe('Acme Analytics');
+  });
+
+  it('are decided by owners only: a member is refused, an outsider does not see it', async () => {
+    const { ws, member } = await owned();
+    const other = await owned();
+    const approvalId = await request(ws, 'Not yours');
+    await expect(t.service.pipeline.decideApproval({ workspaceId: ws.workspaceId, approvalId, userId: member, choice: 'approve' })).rejects.toThrow(/only an owner/);
+    await expect(t.service.pipeline.decideApproval({ workspaceId: ws.workspaceId, approvalId, userId: other.owner, choice: 'approve' })).rejects.toThrow(/not found/);
+    await expect(t.service.pipeline.decideApproval({ workspaceId: other.ws.workspaceId, approvalId, userId: other.owner, choice: 'approve' })).rejects.toThrow(/not found/);
+    expect((await approvalState(ws, approvalId)).state).toBe('pending');
+  });
+
+  it('refuses a request whose input is bad before recording anything', async () => {
+    const { ws } = await owned();
+    const answer = await t.rest(ws.key, 'POST', '/api/v1/test/rename-brand', { name: '' });
+    expect(answer).toMatchObject({ status: 400, body: { error: 'name: must not be empty' } });
+    expect(await t.db.selectFrom('approvals').select('id').where('workspace_id', '=', ws.workspaceId).execute()).toEqual([]);
+  });
+});

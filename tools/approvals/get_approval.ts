@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { readApproval } from '../../src/domain/approvals/approvals.js';
+import { defineTool } from '../define.js';
+import { recordId } from '../fields.js';
+
+export default defineTool({
+  operationId: 'get_approval',
+  method: 'GET',
+  path: '/api/v1/approvals',
+  scope: 'read:content',
+  cap: 60,
+  description:
+    'Read the state of a change that waits for the workspace owner, by the approvalId an approval_required answer gave you.\n' +
+    'States: pending (the owner has not decided; pending approvals expire after 7 days), running (approved, being carried out), ' +
+    'done (carried out; result holds the answer the operation gave), failed (approved but it could not be carried out; error says why), ' +
+    'declined (the owner said no), expired (nobody decided in time). Only the owner decides, in the dashboard at approvalUrl; no tool can approve.\n' +
+    'Returns { approvalId, operationId, state, summary, requestedAt, expiresAt, decidedAt, finishedAt, result, error }.',
+  annotations: { title: 'Get approval', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  input: z.strictObject({
+    approvalId: recordId().describe('The approvalId from an approval_required answer.'),
+  }),
+  confirm: 'none',
+  handler: (ctx, input) => readApproval(ctx.db, ctx.clock, ctx.workspaceId, input.approvalId),
+});

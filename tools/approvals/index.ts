@@ -1,0 +1,3 @@
+import getApproval from './get_approval.js';
+
+export const approvalTools = [getApproval];
