@@ -1,7 +1,11 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
+import type { Database } from '../db/schema.js';
+import type { Clock } from '../src/clock.js';
 import type { Config } from '../src/config.js';
 import type { Pipeline } from '../src/pipeline/pipeline.js';
+import { dashboardRouter } from '../src/web/dashboard.js';
 import type { Registry } from '../tools/registry.js';
 import { McpAdapter } from './mcp.js';
 import { buildOpenApi } from './openapi.js';
@@ -52,13 +56,15 @@ function validateOrigin(allowed: readonly string[]) {
 
 export interface HttpAppDeps {
   config: Config;
+  db: Kysely<Database>;
+  clock: Clock;
   registry: Registry;
   pipeline: Pipeline;
   logger: Logger;
   serverInfo: { name: string; version: string };
 }
 
-export function createHttpApp({ config, registry, pipeline, logger, serverInfo }: HttpAppDeps): express.Express {
+export function createHttpApp({ config, db, clock, registry, pipeline, logger, serverInfo }: HttpAppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -81,6 +87,8 @@ export function createHttpApp({ config, registry, pipeline, logger, serverInfo }
     res.setHeader('Allow', 'POST');
     res.status(405).json({ error: `method ${req.method} is not allowed on /mcp; this server is stateless, use POST` });
   });
+
+  app.use(dashboardRouter({ db, clock, config, pipeline }));
 
   app.use((req, res) => {
     res.status(404).json({ error: `no route ${req.method} ${req.path}` });

@@ -2,11 +2,13 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { DatabaseHandle } from './database.js';
 import * as foundation from './migrations/2026_11_21_0001_foundation.js';
 import * as approvals from './migrations/2026_11_21_0002_approvals.js';
+import * as sessions from './migrations/2026_11_21_0003_sessions.js';
 
 /** Every migration, in order. Names are timestamped so that they sort in the order they were written. */
 const MIGRATIONS: Record<string, Migration> = {
   '2026_11_21_0001_foundation': foundation,
   '2026_11_21_0002_approvals': approvals,
+  '2026_11_21_0003_sessions': sessions,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -176,6 +176,14 @@ export interface ApprovalsTable {
   error: string | null;
 }
 
+export interface SessionsTable {
+  /** SHA-256 of the cookie value: a database leak opens no session. */
+  token_hash: string;
+  user_id: string;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -191,4 +199,5 @@ export interface Database {
   billing_payments: BillingPaymentsTable;
   support_messages: SupportMessagesTable;
   approvals: ApprovalsTable;
+  sessions: SessionsTable;
 }

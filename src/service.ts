@@ -47,7 +47,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     lookup: (operationId) => registry.get(operationId),
     onFault: (error, operation) => logger.error({ err: error, operationId: operation.operationId }, 'operation failed'),
   });
-  const app = createHttpApp({ config, registry, pipeline, logger, serverInfo: SERVER_INFO });
+  const app = createHttpApp({ config, db: database.db, clock, registry, pipeline, logger, serverInfo: SERVER_INFO });
   let server: Server | undefined;
   return {
     app,

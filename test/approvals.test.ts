@@ -1,37 +1,13 @@
-import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BadInputError } from '../src/errors.js';
 import { loadBrandRow } from '../src/domain/brand/readBrand.js';
-import { defineTool } from '../tools/define.js';
-import { registry } from '../tools/index.js';
-import { buildRegistry } from '../tools/registry.js';
 import { TestService, type TestWorkspace } from './support/harness.js';
+import { registryWithTestOperations } from './support/testOperations.js';
 
 const DAY_MS = 86_400_000;
 
-// Registered only here: a change that waits for the owner, to exercise the mechanism before its first real user.
-const renameBrandForTest = defineTool({
-  operationId: 'rename_brand_for_test',
-  method: 'POST',
-  path: '/api/v1/test/rename-brand',
-  scope: 'write:content',
-  cap: 'plan',
-  description: 'Test-only operation: renames the brand once the workspace owner approves the change.',
-  annotations: { title: 'Rename brand (test)', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-  input: z.strictObject({ name: z.string().min(1).describe('New brand name; "fail" makes the approved run fail.') }),
-  confirm: 'none',
-  approval: 'owner',
-  describe: async (ctx, input) => `Would rename the brand "${(await loadBrandRow(ctx.db, ctx.workspaceId)).name}" to "${input.name}".`,
-  handler: async (ctx, input) => {
-    if (input.name === 'fail') throw BadInputError.field('name', 'this name is refused when the change runs');
-    await ctx.db.updateTable('brands').set({ name: input.name }).where('workspace_id', '=', ctx.workspaceId).execute();
-    return { renamed: input.name };
-  },
-});
-
 let t: TestService;
 beforeAll(async () => {
-  t = await TestService.start({ registry: buildRegistry({ ...Object.fromEntries(registry.toolsets.map((name) => [name, registry.operations.filter((op) => op.toolset === name)])), test: [renameBrandForTest] }) });
+  t = await TestService.start({ registry: registryWithTestOperations() });
 });
 afterAll(() => t.close());
 

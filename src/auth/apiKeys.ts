@@ -82,13 +82,38 @@ export async function createApiKey(
   return { key, keyId, displayPrefix };
 }
 
-/** Revocation takes effect on the next request: every request looks the key up. Returns false when no live key matched. */
-export async function revokeApiKey(db: Kysely<Database>, clock: Clock, keyId: string): Promise<boolean> {
-  const result = await db
-    .updateTable('api_keys')
-    .set({ revoked_at: clock.now() })
-    .where('id', '=', keyId)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
+/**
+ * Revocation takes effect on the next request: every request looks the key up. Returns false when no live key
+ * matched (within `workspaceId` when given).
+ */
+export async function revokeApiKey(db: Kysely<Database>, clock: Clock, keyId: string, workspaceId?: string): Promise<boolean> {
+  let query = db.updateTable('api_keys').set({ revoked_at: clock.now() }).where('id', '=', keyId).where('revoked_at', 'is', null);
+  if (workspaceId !== undefined) query = query.where('workspace_id', '=', workspaceId);
+  const result = await query.executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+export interface ApiKeySummary {
+  keyId: string;
+  name: string;
+  displayPrefix: string;
+  scopes: string[];
+  userId: string | null;
+  createdAt: number;
+  lastUsedAt: number | null;
+  revokedAt: number | null;
+}
+
+export async function listApiKeys(db: Kysely<Database>, workspaceId: string): Promise<ApiKeySummary[]> {
+  const rows = await db.selectFrom('api_keys').selectAll().where('workspace_id', '=', workspaceId).orderBy('created_at', 'desc').orderBy('id').execute();
+  return rows.map((r) => ({
+    keyId: r.id,
+    name: r.name,
+    displayPrefix: r.display_prefix,
+    scopes: r.scopes.split(' '),
+    userId: r.user_id,
+    createdAt: r.created_at,
+    lastUsedAt: r.last_used_at,
+    revokedAt: r.revoked_at,
+  }));
 }

@@ -138,3 +138,21 @@ export async function finishApproval(
     .where('id', '=', approvalId)
     .execute();
 }
+
+export async function listApprovals(db: Kysely<Database>, clock: Clock, workspaceId: string) {
+  const rows = await db.selectFrom('approvals').selectAll().where('workspace_id', '=', workspaceId).orderBy('created_at', 'desc').orderBy('id').limit(100).execute();
+  const now = clock.now();
+  return rows.map((row) => ({ approvalId: row.id, operationId: row.operation_id, summary: row.summary, state: effectiveState(row, now), requestedAt: row.created_at }));
+}
+
+/** The workspace of an approval, if the user is a member of it (an approvalUrl names no workspace). */
+export async function approvalWorkspaceFor(db: Kysely<Database>, approvalId: string, userId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('approvals')
+    .innerJoin('memberships', 'memberships.workspace_id', 'approvals.workspace_id')
+    .select('approvals.workspace_id')
+    .where('approvals.id', '=', approvalId)
+    .where('memberships.user_id', '=', userId)
+    .executeTakeFirst();
+  return row?.workspace_id;
+}

@@ -3,7 +3,9 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import type { Clock } from '../../clock.js';
 import { BadInputError, NotFoundError } from '../../errors.js';
+import { hashPassword } from '../../auth/passwords.js';
 import { newId } from '../../ids.js';
+import { checkCredentials } from '../accounts/sessions.js';
 import { lockWorkspace } from '../workspaces.js';
 import { counted, loadTeamWorkspace, pendingInvites, seatUsage, type TeamWorkspace } from './seats.js';
 
@@ -135,4 +137,68 @@ export async function revokeInvite(db: Kysely<Database>, clock: Clock, workspace
   if (invite.expires_at <= now) throw BadInputError.field('inviteId', `invite ${inviteId} expired on ${at(invite.expires_at)}; its link no longer works`);
   await db.updateTable('team_invites').set({ revoked_at: now }).where('workspace_id', '=', workspaceId).where('id', '=', inviteId).execute();
   return { inviteId, revoked: true };
+}
+
+export interface OpenInvite {
+  inviteId: string;
+  workspaceId: string;
+  workspaceName: string;
+  email: string;
+  role: InviteRole;
+  /** True when the email already has an account: accepting then takes that account's password. */
+  existingAccount: boolean;
+}
+
+/** The pending invite behind an accept link, or undefined when the link is unknown, used, revoked or expired. */
+export async function openInvite(db: Kysely<Database>, clock: Clock, token: string): Promise<OpenInvite | undefined> {
+  const invite = await db
+    .selectFrom('team_invites')
+    .innerJoin('workspaces', 'workspaces.id', 'team_invites.workspace_id')
+    .select(['team_invites.id', 'team_invites.workspace_id', 'team_invites.email', 'team_invites.role', 'workspaces.name'])
+    .where('team_invites.token_hash', '=', hashInviteToken(token))
+    .where('team_invites.accepted_at', 'is', null)
+    .where('team_invites.revoked_at', 'is', null)
+    .where('team_invites.expires_at', '>', clock.now())
+    .executeTakeFirst();
+  if (invite === undefined) return undefined;
+  const account = await db.selectFrom('users').select('id').where('email', '=', invite.email).executeTakeFirst();
+  return {
+    inviteId: invite.id,
+    workspaceId: invite.workspace_id,
+    workspaceName: invite.name,
+    email: invite.email,
+    role: invite.role,
+    existingAccount: account !== undefined,
+  };
+}
+
+/**
+ * Accepts an invite: a new email gets an account with this password; an existing account must prove it with its
+ * own. The membership and the used invite are written together. Returns the user id, or undefined for a wrong password.
+ */
+export async function acceptInvite(db: Kysely<Database>, clock: Clock, invite: OpenInvite, password: string): Promise<string | undefined> {
+  const now = clock.now();
+  let userId: string;
+  if (invite.existingAccount) {
+    const user = await checkCredentials(db, invite.email, password);
+    if (user === undefined) return undefined;
+    userId = user.userId;
+  } else {
+    if (password.length < 10) throw BadInputError.field('password', 'must have at least 10 characters');
+    userId = newId('usr');
+    await db.insertInto('users').values({ id: userId, email: invite.email, password_hash: await hashPassword(password), created_at: now }).execute();
+  }
+  const used = await db
+    .updateTable('team_invites')
+    .set({ accepted_at: now })
+    .where('id', '=', invite.inviteId)
+    .where('accepted_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  if (used.numUpdatedRows === 0n) throw BadInputError.field('invite', 'was used or revoked in the meantime');
+  const member = await db.selectFrom('memberships').select('role').where('workspace_id', '=', invite.workspaceId).where('user_id', '=', userId).executeTakeFirst();
+  if (member === undefined) {
+    await db.insertInto('memberships').values({ workspace_id: invite.workspaceId, user_id: userId, role: invite.role, created_at: now }).execute();
+  }
+  return userId;
 }

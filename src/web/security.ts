@@ -1,0 +1,59 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { parseCookie, stringifySetCookie } from 'cookie';
+import type { NextFunction, Request, Response } from 'express';
+
+export const SESSION_COOKIE = 'sl_session';
+const CSRF_COOKIE = 'sl_csrf';
+export const CSRF_FIELD = '_csrf';
+
+/** Pages load nothing from elsewhere, run no script, and cannot be framed. */
+export function pageHeaders(_req: Request, res: Response, next: NextFunction): void {
+  res.setHeader(
+    'Content-Security-Policy',
+    "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  );
+  res.setHeader('X-Frame-Options', 'DENY');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Referrer-Policy', 'same-origin');
+  res.setHeader('Cache-Control', 'no-store');
+  next();
+}
+
+export function readCookie(req: Request, name: string): string | undefined {
+  const header = req.headers.cookie;
+  return header === undefined ? undefined : parseCookie(header)[name];
+}
+
+export function setCookie(res: Response, name: string, value: string, options: { secure: boolean; maxAgeSeconds?: number; sameSite: 'lax' | 'strict' }): void {
+  res.append(
+    'Set-Cookie',
+    stringifySetCookie({
+      name,
+      value,
+      httpOnly: true,
+      secure: options.secure,
+      sameSite: options.sameSite,
+      path: '/',
+      ...(options.maxAgeSeconds === undefined ? {} : { maxAge: options.maxAgeSeconds }),
+    }),
+  );
+}
+
+/**
+ * Double-submit CSRF protection: a random token in a strict same-site cookie and in every form; a POST whose two
+ * copies differ is refused. It covers the sign-in form too, where no session exists yet.
+ */
+export function csrfToken(req: Request, res: Response, secure: boolean): string {
+  const existing = readCookie(req, CSRF_COOKIE);
+  if (existing !== undefined && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
+  const token = randomBytes(32).toString('base64url');
+  setCookie(res, CSRF_COOKIE, token, { secure, sameSite: 'strict' });
+  return token;
+}
+
+export function csrfValid(req: Request): boolean {
+  const cookie = readCookie(req, CSRF_COOKIE);
+  const field: unknown = (req.body as Record<string, unknown> | undefined)?.[CSRF_FIELD];
+  if (cookie === undefined || typeof field !== 'string' || cookie.length !== field.length) return false;
+  return timingSafeEqual(Buffer.from(cookie), Buffer.from(field));
+}

@@ -1,0 +1,143 @@
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requestApproval } from '../../src/domain/approvals/approvals.js';
+import { loadBrandRow } from '../../src/domain/brand/readBrand.js';
+import { TestService, type TestWorkspace } from '../support/harness.js';
+import { registryWithTestOperations } from '../support/testOperations.js';
+
+// Debian's chromium; .ci/run installs it when missing. A machine without it skips these tests.
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const PASSWORD = 'correct horse battery';
+
+let t: TestService;
+let browser: Browser;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) return;
+  t = await TestService.start({ registry: registryWithTestOperations() });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+async function signIn(page: Page, email: string, password = PASSWORD): Promise<void> {
+  await page.goto(`${t.baseUrl}/`);
+  await page.waitForURL(/\/signin\?next=/);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+async function ownerWorkspace(): Promise<{ ws: TestWorkspace; email: string }> {
+  const ws = await t.workspace();
+  const email = `owner-${ws.workspaceId}@acme.example`;
+  await t.user(ws.workspaceId, email, 'owner');
+  return { ws, email };
+}
+
+describe.skipIf(!existsSync(CHROMIUM))('dashboard in a real browser', () => {
+  it('signs in, refuses a wrong password, and signs out', async () => {
+    const { ws, email } = await ownerWorkspace();
+    const page = await browser.newPage();
+    await signIn(page, email, 'wrong password!');
+    expect(await page.getByRole('alert').textContent()).toBe('That email and password do not match an account.');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${t.baseUrl}/w/${ws.workspaceId}`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Acme Analytics');
+    const headers = (await page.request.get(`${t.baseUrl}/w/${ws.workspaceId}`)).headers();
+    expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/signin$/);
+    await page.goto(`${t.baseUrl}/w/${ws.workspaceId}/keys`);
+    await page.waitForURL(/\/signin\?next=/);
+    await page.close();
+  });
+
+  it('creates a key that works once shown, and revokes it', async () => {
+    const { ws, email } = await ownerWorkspace();
+    const page = await browser.newPage();
+    await signIn(page, email);
+    await page.goto(`${t.baseUrl}/w/${ws.workspaceId}/keys`);
+    await page.getByLabel('Name').fill('Browser key');
+    await page.getByLabel('read:content').check();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const key = (await page.locator('#new-key').textContent())!.trim();
+    expect(key).toMatch(/^slk_/);
+    expect((await t.rest(key, 'GET', '/api/v1/brand')).status).toBe(200);
+    expect((await t.rest(key, 'GET', '/api/v1/team')).status).toBe(403);
+    const row = page.getByRole('row', { name: /Browser key/ });
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    await page.getByRole('row', { name: /Browser key.*revoked/ }).waitFor();
+    expect((await t.rest(key, 'GET', '/api/v1/brand')).status).toBe(401);
+    await page.close();
+  });
+
+  it('lets the owner approve a pending change at its approvalUrl, which then runs', async () => {
+    const { ws, email } = await ownerWorkspace();
+    const requested = await t.rest(ws.key, 'POST', '/api/v1/test/rename-brand', { name: 'Approved Name' });
+    const approvalId = String((requested.body.data as { approvalId: string }).approvalId);
+    const page = await browser.newPage();
+    await signIn(page, email);
+    await page.goto(`${t.baseUrl}/approvals/${approvalId}`);
+    await page.waitForURL(`${t.baseUrl}/w/${ws.workspaceId}/approvals/${approvalId}`);
+    expect(await page.locator('#approval-state').textContent()).toBe('pending');
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.locator('#approval-state', { hasText: 'done' }).waitFor();
+    expect((await loadBrandRow(t.db, ws.workspaceId)).name).toBe('Approved Name');
+    await page.close();
+  });
+
+  it('shows a member the state of a pending change without the buttons', async () => {
+    const { ws } = await ownerWorkspace();
+    const memberEmail = `member-${ws.workspaceId}@acme.example`;
+    await t.user(ws.workspaceId, memberEmail, 'member');
+    const { approvalId } = await requestApproval(t.db, t.clock, {
+      workspaceId: ws.workspaceId,
+      operationId: 'rename_brand_for_test',
+      input: { name: 'Member cannot' },
+      summary: 'Would rename the brand',
+      requestedBy: { apiKeyId: ws.keyId, userId: null },
+    });
+    const page = await browser.newPage();
+    await signIn(page, memberEmail);
+    await page.goto(`${t.baseUrl}/w/${ws.workspaceId}/approvals/${approvalId}`);
+    await page.getByText('Waiting for an owner of this workspace to decide.').waitFor();
+    expect(await page.getByRole('button', { name: 'Approve' }).count()).toBe(0);
+    await page.close();
+  });
+
+  it('accepts an invite: the link creates the account and joins the workspace', async () => {
+    const { ws } = await ownerWorkspace();
+    const invited = await t.rest(ws.key, 'POST', '/api/v1/team/invite', { email: 'newcomer@acme.example', confirm: true });
+    const acceptPath = new URL(String((invited.body.data as { acceptUrl: string }).acceptUrl)).pathname;
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${t.baseUrl}${acceptPath}`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Join Acme Analytics');
+    await page.getByLabel(/Choose a password/).fill('a long new password');
+    await page.getByRole('button', { name: 'Accept and join' }).click();
+    await page.waitForURL(`${t.baseUrl}/w/${ws.workspaceId}`);
+    await page.goto(`${t.baseUrl}/w/${ws.workspaceId}/team`);
+    await page.getByRole('row', { name: /newcomer@acme\.example member/ }).waitFor();
+    await page.goto(`${t.baseUrl}${acceptPath}`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Invite not valid');
+    await context.close();
+  });
+
+  it('refuses a form posted without its CSRF token', async () => {
+    const { ws, email } = await ownerWorkspace();
+    const page = await browser.newPage();
+    await signIn(page, email);
+    const answer = await page.request.post(`${t.baseUrl}/w/${ws.workspaceId}/keys`, { form: { name: 'x', scope: 'read:content' } });
+    expect(answer.status()).toBe(403);
+    await page.close();
+  });
+});

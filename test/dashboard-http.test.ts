@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestService } from './support/harness.js';
+
+let t: TestService;
+beforeAll(async () => {
+  t = await TestService.start();
+});
+afterAll(() => t.close());
+
+/** A cookie jar of one: what a browser would send back. */
+class Visitor {
+  private readonly cookies = new Map<string, string>();
+
+  async request(path: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<Response> {
+    const headers: Record<string, string> = { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') };
+    let body: string | undefined;
+    if (init.form !== undefined) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(init.form).toString();
+    }
+    const response = await fetch(`${t.baseUrl}${path}`, { method: init.method ?? 'GET', headers, redirect: 'manual', ...(body === undefined ? {} : { body }) });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const [name, value] = pair!.split('=');
+      if (value === '') this.cookies.delete(name!);
+      else this.cookies.set(name!, value!);
+    }
+    return response;
+  }
+
+  async csrf(path: string): Promise<string> {
+    const page = await (await this.request(path)).text();
+    return /name="_csrf" value="([^"]+)"/.exec(page)![1]!;
+  }
+
+  async signIn(email: string, password: string): Promise<Response> {
+    const csrf = await this.csrf('/signin');
+    return this.request('/signin', { method: 'POST', form: { _csrf: csrf, email, password, next: '/' } });
+  }
+}
+
+describe('dashboard sessions over HTTP', () => {
+  it('signs in with a session cookie that is httpOnly and SameSite, then reaches only its own workspaces', async () => {
+    const ws = await t.workspace();
+    const other = await t.workspace({ name: 'Other', site: 'https://other.example' });
+    await t.user(ws.workspaceId, 'ann@acme.example', 'owner');
+    const visitor = new Visitor();
+    expect((await visitor.request(`/w/${ws.workspaceId}`)).status).toBe(303);
+    const signedIn = await visitor.signIn('ann@acme.example', 'correct horse battery');
+    expect(signedIn.status).toBe(303);
+    const cookie = signedIn.headers.getSetCookie().find((c) => c.startsWith('sl_session='))!;
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+    const home = await visitor.request('/');
+    expect(home.status).toBe(303);
+    expect(home.headers.get('location')).toBe(`/w/${ws.workspaceId}`);
+    expect((await visitor.request(`/w/${ws.workspaceId}/keys`)).status).toBe(200);
+    expect((await visitor.request(`/w/${other.workspaceId}/keys`)).status).toBe(404);
+  });
+
+  it('refuses a form without the CSRF token and changes nothing', async () => {
+    const ws = await t.workspace();
+    await t.user(ws.workspaceId, 'bob@acme.example', 'owner');
+    const visitor = new Visitor();
+    await visitor.signIn('bob@acme.example', 'correct horse battery');
+    const before = await t.db.selectFrom('api_keys').select('id').where('workspace_id', '=', ws.workspaceId).execute();
+    const answer = await visitor.request(`/w/${ws.workspaceId}/keys`, { method: 'POST', form: { name: 'x', scope: 'read:content', _csrf: 'forged' } });
+    expect(answer.status).toBe(403);
+    expect(await t.db.selectFrom('api_keys').select('id').where('workspace_id', '=', ws.workspaceId).execute()).toEqual(before);
+  });
+
+  it('limits sign-in attempts per account', async () => {
+    const ws = await t.workspace();
+    await t.user(ws.workspaceId, 'cy@acme.example', 'owner');
+    const visitor = new Visitor();
+    for (let i = 0; i < 10; i++) expect((await visitor.signIn('cy@acme.example', 'wrong password')).status).toBe(401);
+    expect((await visitor.signIn('cy@acme.example', 'correct horse battery')).status).toBe(429);
+  });
+
+  it('lets a member create keys but not with manage:org', async () => {
+    const ws = await t.workspace();
+    await t.user(ws.workspaceId, 'dee@acme.example', 'member');
+    const visitor = new Visitor();
+    await visitor.signIn('dee@acme.example', 'correct horse battery');
+    const csrf = await visitor.csrf(`/w/${ws.workspaceId}/keys`);
+    const refused = await visitor.request(`/w/${ws.workspaceId}/keys`, { method: 'POST', form: { _csrf: csrf, name: 'admin', scope: 'manage:org' } });
+    expect(refused.status).toBe(400);
+    const made = await visitor.request(`/w/${ws.workspaceId}/keys`, { method: 'POST', form: { _csrf: csrf, name: 'reader', scope: 'read:content' } });
+    expect(made.status).toBe(200);
+    const key = /id="new-key">(slk_[0-9A-Za-z]+)</.exec(await made.text())![1]!;
+    expect((await t.rest(key, 'GET', '/api/v1/brand')).status).toBe(200);
+  });
+});
