@@ -6,6 +6,8 @@ import type { Clock } from '../src/clock.js';
 import type { Config } from '../src/config.js';
 import type { Pipeline } from '../src/pipeline/pipeline.js';
 import { dashboardRouter } from '../src/web/dashboard.js';
+import { oauthEndpoints } from '../src/web/oauthEndpoints.js';
+import type { OAuthIssuer } from '../src/oauth/issuer.js';
 import type { Registry } from '../tools/registry.js';
 import { McpAdapter } from './mcp.js';
 import { buildOpenApi } from './openapi.js';
@@ -60,11 +62,12 @@ export interface HttpAppDeps {
   clock: Clock;
   registry: Registry;
   pipeline: Pipeline;
+  issuer: OAuthIssuer;
   logger: Logger;
   serverInfo: { name: string; version: string };
 }
 
-export function createHttpApp({ config, db, clock, registry, pipeline, logger, serverInfo }: HttpAppDeps): express.Express {
+export function createHttpApp({ config, db, clock, registry, pipeline, issuer, logger, serverInfo }: HttpAppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -74,13 +77,15 @@ export function createHttpApp({ config, db, clock, registry, pipeline, logger, s
     res.json({ ok: true });
   });
 
+  app.use(oauthEndpoints({ db, clock, issuer }));
+
   const openApi = buildOpenApi(registry);
   app.get(`${API_PREFIX}/openapi.json`, (_req, res) => {
     res.json(openApi);
   });
   app.use(API_PREFIX, restRouter(registry, pipeline));
 
-  const mcp = new McpAdapter(registry, pipeline, serverInfo);
+  const mcp = new McpAdapter(registry, pipeline, serverInfo, issuer);
   app.post('/mcp', validateOrigin(config.allowedOrigins), ...jsonBody, (req: Request, res: Response) => mcp.handle(req, res));
   app.all('/mcp', (req, res) => {
     // Stateless server: no session stream to open (GET) or close (DELETE).
@@ -88,7 +93,7 @@ export function createHttpApp({ config, db, clock, registry, pipeline, logger, s
     res.status(405).json({ error: `method ${req.method} is not allowed on /mcp; this server is stateless, use POST` });
   });
 
-  app.use(dashboardRouter({ db, clock, config, pipeline }));
+  app.use(dashboardRouter({ db, clock, config, pipeline, issuer }));
 
   app.use((req, res) => {
     res.status(404).json({ error: `no route ${req.method} ${req.path}` });

@@ -6,8 +6,10 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, typ
 import { BadInputError, ServiceError, toServiceError } from '../src/errors.js';
 import type { Pipeline } from '../src/pipeline/pipeline.js';
 import type { Principal } from '../src/pipeline/principal.js';
+import type { OAuthIssuer } from '../src/oauth/issuer.js';
+import { ALL_SCOPES } from '../src/scopes.js';
 import type { RegisteredOperation, Registry } from '../tools/registry.js';
-import { sendError } from './rest.js';
+
 
 const SERVER_INSTRUCTIONS =
   'Sightline tracks how AI answer engines and search engines see one website (this workspace) and runs its content. ' +
@@ -68,6 +70,7 @@ export class McpAdapter {
     private readonly registry: Registry,
     private readonly pipeline: Pipeline,
     private readonly serverInfo: { name: string; version: string },
+    private readonly issuer: OAuthIssuer,
   ) {
     for (const operation of registry.operations) this.tools.set(operation.operationId, toTool(operation));
   }
@@ -113,15 +116,44 @@ export class McpAdapter {
     return server;
   }
 
+  /** RFC 6750 / RFC 9728 challenge: where to find the authorization server, and the scopes worth asking for. */
+  private challenge(res: Response, status: 401 | 403, message: string, extra: string, scopes: readonly string[] = ALL_SCOPES): void {
+    res.setHeader('WWW-Authenticate', `Bearer ${extra}resource_metadata="${this.issuer.resourceMetadataUrl}", scope="${scopes.join(' ')}"`);
+    res.status(status).json({ error: message });
+  }
+
+  /** A tools/call an OAuth token lacks the scope for is refused at the HTTP level, so the client can ask for more. */
+  private missingScope(principal: Principal, filter: ToolFilter, body: unknown): string | undefined {
+    if (principal.via !== 'oauth' || typeof body !== 'object' || body === null) return undefined;
+    const { method, params } = body as { method?: unknown; params?: { name?: unknown } };
+    if (method !== 'tools/call' || typeof params?.name !== 'string') return undefined;
+    const operation = this.registry.get(params.name);
+    if (operation === undefined || !this.isEnabled(operation, filter) || principal.scopes.has(operation.scope)) return undefined;
+    return operation.scope;
+  }
+
   /** POST /mcp */
   async handle(req: Request, res: Response): Promise<void> {
+    const presented = req.headers.authorization !== undefined;
     let principal: Principal;
-    let filter: ToolFilter;
     try {
       principal = await this.pipeline.authenticate(req.headers.authorization);
+    } catch (error) {
+      const failure = toServiceError(error);
+      this.challenge(res, 401, failure.message, presented ? 'error="invalid_token", ' : '');
+      return;
+    }
+    let filter: ToolFilter;
+    try {
       filter = parseToolFilter(req.query, this.registry);
     } catch (error) {
-      sendError(res, toServiceError(error));
+      const failure = toServiceError(error);
+      res.status(failure.status).json(failure.toBody());
+      return;
+    }
+    const scope = this.missingScope(principal, filter, req.body);
+    if (scope !== undefined) {
+      this.challenge(res, 403, `this token lacks the scope ${scope}`, 'error="insufficient_scope", ', [...principal.scopes, scope]);
       return;
     }
     const server = this.buildServer(principal, filter);

@@ -184,6 +184,54 @@ export interface SessionsTable {
   expires_at: number;
 }
 
+export interface OAuthSigningKeysTable {
+  kid: string;
+  private_jwk: string;
+  public_jwk: string;
+  created_at: number;
+}
+
+export interface OAuthClientsTable {
+  client_id: string;
+  client_name: string;
+  /** JSON list of exact redirect URIs. */
+  redirect_uris: string;
+  created_at: number;
+}
+
+export interface OAuthCodesTable {
+  code_hash: string;
+  client_id: string;
+  user_id: string;
+  workspace_id: string;
+  redirect_uri: string;
+  code_challenge: string;
+  scopes: string;
+  resource: string;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface OAuthGrantsTable {
+  id: string;
+  client_id: string;
+  user_id: string;
+  workspace_id: string;
+  scopes: string;
+  resource: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface OAuthRefreshTokensTable {
+  token_hash: string;
+  grant_id: string;
+  scopes: string;
+  created_at: number;
+  expires_at: number;
+  rotated_at: number | null;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -200,4 +248,9 @@ export interface Database {
   support_messages: SupportMessagesTable;
   approvals: ApprovalsTable;
   sessions: SessionsTable;
+  oauth_signing_keys: OAuthSigningKeysTable;
+  oauth_clients: OAuthClientsTable;
+  oauth_codes: OAuthCodesTable;
+  oauth_grants: OAuthGrantsTable;
+  oauth_refresh_tokens: OAuthRefreshTokensTable;
 }

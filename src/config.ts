@@ -10,6 +10,8 @@ export interface Config {
   /** Cross-origin pages allowed to call /mcp; same-origin requests and requests without Origin always pass. */
   allowedOrigins: string[];
   bootstrap: { workspaceName: string; siteUrl: string };
+  /** Private-use URI schemes desktop MCP hosts may register as OAuth redirect URIs (besides https and loopback http). */
+  oauthRedirectSchemes: string[];
 }
 
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
@@ -54,6 +56,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL || undefined,
     allowedHosts,
     allowedOrigins,
+    oauthRedirectSchemes: env.OAUTH_REDIRECT_SCHEMES === undefined ? ['cursor', 'vscode', 'vscode-insiders', 'claude', 'windsurf'] : list(env.OAUTH_REDIRECT_SCHEMES),
     bootstrap: {
       workspaceName: env.BOOTSTRAP_WORKSPACE_NAME || 'My site',
       siteUrl: env.BOOTSTRAP_SITE_URL || 'https://example.com',

@@ -11,6 +11,7 @@ import { registry as defaultRegistry } from '../tools/index.js';
 import type { Registry } from '../tools/registry.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
+import { OAuthIssuer } from './oauth/issuer.js';
 import { Pipeline } from './pipeline/pipeline.js';
 import { RateLimits } from './pipeline/rateLimits.js';
 
@@ -39,15 +40,17 @@ export async function createService(options: ServiceOptions): Promise<Service> {
   const logger = options.logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info' });
   const registry = options.registry ?? defaultRegistry;
   await migrateToLatest(database);
+  const issuer = new OAuthIssuer(database.db, clock, config.publicUrl, new Set(config.oauthRedirectSchemes));
   const pipeline = new Pipeline({
     db: database.db,
     clock,
     publicUrl: config.publicUrl,
     limits: new RateLimits(),
     lookup: (operationId) => registry.get(operationId),
+    accessToken: (token) => issuer.principal(token),
     onFault: (error, operation) => logger.error({ err: error, operationId: operation.operationId }, 'operation failed'),
   });
-  const app = createHttpApp({ config, db: database.db, clock, registry, pipeline, logger, serverInfo: SERVER_INFO });
+  const app = createHttpApp({ config, db: database.db, clock, registry, pipeline, issuer, logger, serverInfo: SERVER_INFO });
   let server: Server | undefined;
   return {
     app,

@@ -27,7 +27,7 @@ async function request(ws: TestWorkspace, name: string, surface: 'rest' | 'mcp' 
       ? ((await t.rest(ws.key, 'POST', '/api/v1/test/rename-brand', { name })).body.data as Record<string, unknown>)
       : (await t.mcpTool(ws.key, 'rename_brand_for_test', { name })).structuredContent;
   expect(data).toMatchObject({ approval_required: true, approvalId: expect.stringMatching(/^apr_/), summary: `Would rename the brand "Acme Analytics" to "${name}".` });
-  expect(data.approvalUrl).toBe(`http://127.0.0.1:0/approvals/${String(data.approvalId)}`);
+  expect(data.approvalUrl).toBe(`${t.baseUrl}/approvals/${String(data.approvalId)}`);
   return String(data.approvalId);
 }
 

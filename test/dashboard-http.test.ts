@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestService } from './support/harness.js';
+import { Visitor } from './support/visitor.js';
 
 let t: TestService;
 beforeAll(async () => {
@@ -7,44 +8,12 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** A cookie jar of one: what a browser would send back. */
-class Visitor {
-  private readonly cookies = new Map<string, string>();
-
-  async request(path: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<Response> {
-    const headers: Record<string, string> = { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') };
-    let body: string | undefined;
-    if (init.form !== undefined) {
-      headers['content-type'] = 'application/x-www-form-urlencoded';
-      body = new URLSearchParams(init.form).toString();
-    }
-    const response = await fetch(`${t.baseUrl}${path}`, { method: init.method ?? 'GET', headers, redirect: 'manual', ...(body === undefined ? {} : { body }) });
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const [name, value] = pair!.split('=');
-      if (value === '') this.cookies.delete(name!);
-      else this.cookies.set(name!, value!);
-    }
-    return response;
-  }
-
-  async csrf(path: string): Promise<string> {
-    const page = await (await this.request(path)).text();
-    return /name="_csrf" value="([^"]+)"/.exec(page)![1]!;
-  }
-
-  async signIn(email: string, password: string): Promise<Response> {
-    const csrf = await this.csrf('/signin');
-    return this.request('/signin', { method: 'POST', form: { _csrf: csrf, email, password, next: '/' } });
-  }
-}
-
 describe('dashboard sessions over HTTP', () => {
   it('signs in with a session cookie that is httpOnly and SameSite, then reaches only its own workspaces', async () => {
     const ws = await t.workspace();
     const other = await t.workspace({ name: 'Other', site: 'https://other.example' });
     await t.user(ws.workspaceId, 'ann@acme.example', 'owner');
-    const visitor = new Visitor();
+    const visitor = new Visitor(t.baseUrl);
     expect((await visitor.request(`/w/${ws.workspaceId}`)).status).toBe(303);
     const signedIn = await visitor.signIn('ann@acme.example', 'correct horse battery');
     expect(signedIn.status).toBe(303);
@@ -61,7 +30,7 @@ describe('dashboard sessions over HTTP', () => {
   it('refuses a form without the CSRF token and changes nothing', async () => {
     const ws = await t.workspace();
     await t.user(ws.workspaceId, 'bob@acme.example', 'owner');
-    const visitor = new Visitor();
+    const visitor = new Visitor(t.baseUrl);
     await visitor.signIn('bob@acme.example', 'correct horse battery');
     const before = await t.db.selectFrom('api_keys').select('id').where('workspace_id', '=', ws.workspaceId).execute();
     const answer = await visitor.request(`/w/${ws.workspaceId}/keys`, { method: 'POST', form: { name: 'x', scope: 'read:content', _csrf: 'forged' } });
@@ -72,7 +41,7 @@ describe('dashboard sessions over HTTP', () => {
   it('limits sign-in attempts per account', async () => {
     const ws = await t.workspace();
     await t.user(ws.workspaceId, 'cy@acme.example', 'owner');
-    const visitor = new Visitor();
+    const visitor = new Visitor(t.baseUrl);
     for (let i = 0; i < 10; i++) expect((await visitor.signIn('cy@acme.example', 'wrong password')).status).toBe(401);
     expect((await visitor.signIn('cy@acme.example', 'correct horse battery')).status).toBe(429);
   });
@@ -80,7 +49,7 @@ describe('dashboard sessions over HTTP', () => {
   it('lets a member create keys but not with manage:org', async () => {
     const ws = await t.workspace();
     await t.user(ws.workspaceId, 'dee@acme.example', 'member');
-    const visitor = new Visitor();
+    const visitor = new Visitor(t.baseUrl);
     await visitor.signIn('dee@acme.example', 'correct horse battery');
     const csrf = await visitor.csrf(`/w/${ws.workspaceId}/keys`);
     const refused = await visitor.request(`/w/${ws.workspaceId}/keys`, { method: 'POST', form: { _csrf: csrf, name: 'admin', scope: 'manage:org' } });

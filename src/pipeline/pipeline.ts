@@ -13,6 +13,8 @@ export interface PipelineDeps {
   clock: Clock;
   publicUrl: string;
   limits: RateLimits;
+  /** The caller behind an OAuth access token (a JWT); API keys are looked up here. */
+  accessToken(token: string): Promise<Principal>;
   /** The operations an approved change may name. */
   lookup(operationId: string): Operation | undefined;
   /** Faults that are not the caller's: logged, answered as a bare 500. */
@@ -52,6 +54,7 @@ export class Pipeline {
   async authenticate(authorization: string | undefined): Promise<Principal> {
     const token = bearerToken(authorization);
     if (token === undefined) throw new UnauthorizedError();
+    if (token.split('.').length === 3) return this.deps.accessToken(token);
     return authenticateApiKey(this.deps.db, this.deps.clock, token);
   }
 

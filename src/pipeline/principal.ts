@@ -11,6 +11,8 @@ import { isScope, type Scope } from '../scopes.js';
 export interface Principal {
   /** The identity the rate limits count against. */
   credentialId: string;
+  /** An OAuth token can step up (re-authorise with more scopes); an API key cannot. */
+  via: 'api_key' | 'oauth';
   apiKeyId: string | null;
   userId: string | null;
   workspaceId: string;
@@ -46,6 +48,7 @@ export async function authenticateApiKey(db: Kysely<Database>, clock: Clock, key
   }
   return {
     credentialId: row.id,
+    via: 'api_key',
     apiKeyId: row.id,
     userId: row.user_id,
     workspaceId: row.workspace_id,

@@ -7,7 +7,9 @@ import type { Config } from '../config.js';
 import { checkCredentials, endSession, memberships, sessionUser, startSession, SESSION_TTL_MS, type Membership, type SignedInUser } from '../domain/accounts/sessions.js';
 import { acceptInvite, openInvite } from '../domain/team/invites.js';
 import { ServiceError } from '../errors.js';
+import type { OAuthIssuer } from '../oauth/issuer.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
+import { consentPages } from './consentPages.js';
 import { html, type SafeHtml } from './html.js';
 import { csrfField, page, STYLESHEET, type PageContext } from './layout.js';
 import { csrfToken, csrfValid, pageHeaders, readCookie, SESSION_COOKIE, setCookie } from './security.js';
@@ -18,6 +20,7 @@ export interface DashboardDeps {
   clock: Clock;
   config: Config;
   pipeline: Pipeline;
+  issuer: OAuthIssuer;
 }
 
 /** What every page handler gets once the session and, under /w/:ws, the membership are checked. */
@@ -196,5 +199,6 @@ ${problem === undefined ? '' : html`<p class="notice error" role="alert">${probl
   });
 
   router.use(workspacePages(deps, signedIn));
+  router.use(consentPages(deps, signedIn));
   return router;
 }

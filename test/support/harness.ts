@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import { pino } from 'pino';
 import type { DatabaseHandle } from '../../db/database.js';
 import { createApiKey } from '../../src/auth/apiKeys.js';
@@ -10,6 +11,17 @@ import { ALL_SCOPES, type Scope } from '../../src/scopes.js';
 import { createService, type Service } from '../../src/service.js';
 import type { Registry } from '../../tools/registry.js';
 import { openTestDatabase } from './database.js';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
 
 export const START_TIME = Date.parse('2026-11-21T09:00:00.000Z');
 
@@ -43,7 +55,8 @@ export class TestService {
   static async start(options: { registry?: Registry } = {}): Promise<TestService> {
     const database = await openTestDatabase();
     const clock = new ManualClock(START_TIME);
-    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1' });
+    // A real port up front, so that PUBLIC_URL (the OAuth issuer, links handed out) is the address clients use.
+    const config = loadConfig({ PORT: String(await freePort()), HOST: '127.0.0.1' });
     const service = await createService({
       config,
       database,

@@ -1,0 +1,285 @@
+import { createHash } from 'node:crypto';
+import { jwtVerify } from 'jose';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { Clock } from '../clock.js';
+import { newId } from '../ids.js';
+import { isScope, type Scope } from '../scopes.js';
+import { OAuthError, randomToken, REFRESH_TOKEN_TTL_MS, sha256, signAccessToken, ACCESS_TOKEN_TTL_SECONDS, type SigningKey } from './tokens.js';
+
+const CODE_TTL_MS = 5 * 60_000;
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+const MAX_REDIRECT_URIS = 10;
+
+/**
+ * Redirect URIs a client may register: https, http on a loopback host (RFC 8252), or a private-use scheme of a known
+ * desktop MCP host. Anything else is refused rather than trusted.
+ */
+export function redirectUriProblem(value: string, privateSchemes: ReadonlySet<string>): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return `${value} is not an absolute URI`;
+  }
+  if (url.hash !== '') return `${value} must not have a fragment`;
+  const scheme = url.protocol.slice(0, -1);
+  if (scheme === 'https') return undefined;
+  if (scheme === 'http') return LOOPBACK_HOSTS.has(url.hostname) ? undefined : `${value}: http is allowed only on a loopback host`;
+  return privateSchemes.has(scheme) ? undefined : `${value}: the scheme ${scheme} is not accepted`;
+}
+
+/** Loopback redirect URIs match whatever port the client listens on at request time (RFC 8252 §7.3). */
+function redirectMatches(registered: string, requested: string): boolean {
+  if (registered === requested) return true;
+  const a = new URL(registered);
+  const b = new URL(requested);
+  return a.protocol === 'http:' && LOOPBACK_HOSTS.has(a.hostname) && a.hostname === b.hostname && a.pathname === b.pathname && a.search === b.search;
+}
+
+/** RFC 8707 resource: scheme and host lower-cased, no fragment, one trailing slash dropped. */
+export function normaliseResource(value: string): string | undefined {
+  try {
+    const url = new URL(value);
+    url.hash = '';
+    return url.href.replace(/\/$/, '');
+  } catch {
+    return undefined;
+  }
+}
+
+export interface RegisteredClient {
+  clientId: string;
+  clientName: string;
+  redirectUris: string[];
+}
+
+export async function registerClient(db: Kysely<Database>, clock: Clock, body: unknown, privateSchemes: ReadonlySet<string>) {
+  const metadata = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  const uris = metadata.redirect_uris;
+  if (!Array.isArray(uris) || uris.length === 0 || uris.length > MAX_REDIRECT_URIS || !uris.every((u) => typeof u === 'string')) {
+    throw new OAuthError('invalid_redirect_uri', `redirect_uris: give 1 to ${MAX_REDIRECT_URIS} redirect URIs`);
+  }
+  const problems = (uris as string[]).map((u) => redirectUriProblem(u, privateSchemes)).filter((p) => p !== undefined);
+  if (problems.length > 0) throw new OAuthError('invalid_redirect_uri', problems.join('; '));
+  const method = metadata.token_endpoint_auth_method ?? 'none';
+  if (method !== 'none') throw new OAuthError('invalid_client_metadata', 'token_endpoint_auth_method: only none (public clients with PKCE) is supported');
+  const grantTypes = (metadata.grant_types ?? ['authorization_code', 'refresh_token']) as unknown;
+  if (!Array.isArray(grantTypes) || !grantTypes.every((g) => g === 'authorization_code' || g === 'refresh_token')) {
+    throw new OAuthError('invalid_client_metadata', 'grant_types: only authorization_code and refresh_token');
+  }
+  const name = typeof metadata.client_name === 'string' && metadata.client_name.trim() !== '' ? metadata.client_name.trim().slice(0, 100) : 'Unnamed MCP client';
+  const clientId = newId('mcpc');
+  const now = clock.now();
+  await db.insertInto('oauth_clients').values({ client_id: clientId, client_name: name, redirect_uris: JSON.stringify(uris), created_at: now }).execute();
+  return {
+    client_id: clientId,
+    client_id_issued_at: Math.floor(now / 1000),
+    client_name: name,
+    redirect_uris: uris as string[],
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    token_endpoint_auth_method: 'none',
+  };
+}
+
+export async function findClient(db: Kysely<Database>, clientId: string): Promise<RegisteredClient | undefined> {
+  const row = await db.selectFrom('oauth_clients').selectAll().where('client_id', '=', clientId).executeTakeFirst();
+  return row === undefined ? undefined : { clientId: row.client_id, clientName: row.client_name, redirectUris: JSON.parse(row.redirect_uris) as string[] };
+}
+
+export interface AuthorizeRequest {
+  client: RegisteredClient;
+  redirectUri: string;
+  state: string | undefined;
+  codeChallenge: string;
+  scopes: Scope[];
+  resource: string;
+}
+
+/** Problems the user must see (the redirect target itself is in doubt): no redirect is made. */
+export class AuthorizePageError extends Error {}
+
+/**
+ * Validates an authorization request. Errors about the client or its redirect URI are shown on a page; every
+ * other error goes back to the client's redirect URI, as RFC 6749 §4.1.2.1 requires.
+ */
+export async function parseAuthorizeRequest(
+  db: Kysely<Database>,
+  params: Record<string, unknown>,
+  expected: { resource: string },
+): Promise<AuthorizeRequest> {
+  const text = (name: string) => (typeof params[name] === 'string' ? (params[name] as string) : undefined);
+  const clientId = text('client_id');
+  const client = clientId === undefined ? undefined : await findClient(db, clientId);
+  if (client === undefined) throw new AuthorizePageError('This application is not registered here (unknown client_id).');
+  const redirectUri = text('redirect_uri') ?? (client.redirectUris.length === 1 ? client.redirectUris[0] : undefined);
+  if (redirectUri === undefined || !client.redirectUris.some((r) => redirectMatches(r, redirectUri))) {
+    throw new AuthorizePageError('The redirect_uri is not one this application registered.');
+  }
+  const state = text('state');
+  const fail = (error: string, description: string) => new OAuthRedirectError(redirectUri, state, error, description);
+  if (text('response_type') !== 'code') throw fail('unsupported_response_type', 'response_type must be code');
+  const challenge = text('code_challenge');
+  if (challenge === undefined) throw fail('invalid_request', 'code_challenge is required (PKCE)');
+  if (text('code_challenge_method') !== 'S256') throw fail('invalid_request', 'code_challenge_method must be S256');
+  if (!/^[A-Za-z0-9_-]{43}$/.test(challenge)) throw fail('invalid_request', 'code_challenge must be a base64url SHA-256 value');
+  const requestedResource = text('resource');
+  const resource = requestedResource === undefined ? expected.resource : normaliseResource(requestedResource);
+  if (resource !== expected.resource) throw fail('invalid_target', `resource must be ${expected.resource}`);
+  const scopeText = text('scope');
+  const requested = scopeText === undefined || scopeText.trim() === '' ? [] : scopeText.trim().split(/\s+/);
+  const unknown = requested.filter((s) => !isScope(s));
+  if (unknown.length > 0) throw fail('invalid_scope', `unknown scopes: ${unknown.join(' ')}`);
+  return { client, redirectUri, state, codeChallenge: challenge, scopes: requested.filter(isScope), resource };
+}
+
+export class OAuthRedirectError extends Error {
+  constructor(
+    readonly redirectUri: string,
+    readonly state: string | undefined,
+    readonly error: string,
+    readonly description: string,
+  ) {
+    super(description);
+  }
+}
+
+export async function issueCode(
+  db: Kysely<Database>,
+  clock: Clock,
+  request: AuthorizeRequest,
+  consent: { userId: string; workspaceId: string; scopes: readonly Scope[] },
+): Promise<string> {
+  const code = randomToken();
+  await db
+    .insertInto('oauth_codes')
+    .values({
+      code_hash: sha256(code),
+      client_id: request.client.clientId,
+      user_id: consent.userId,
+      workspace_id: consent.workspaceId,
+      redirect_uri: request.redirectUri,
+      code_challenge: request.codeChallenge,
+      scopes: consent.scopes.join(' '),
+      resource: request.resource,
+      expires_at: clock.now() + CODE_TTL_MS,
+      used_at: null,
+    })
+    .execute();
+  return code;
+}
+
+export interface TokenContext {
+  db: Kysely<Database>;
+  clock: Clock;
+  key: SigningKey;
+  issuer: string;
+  resource: string;
+}
+
+async function tokenResponse(ctx: TokenContext, grant: { id: string; client_id: string; user_id: string; workspace_id: string }, scopes: readonly string[]) {
+  const refresh = randomToken();
+  const now = ctx.clock.now();
+  await ctx.db
+    .insertInto('oauth_refresh_tokens')
+    .values({ token_hash: sha256(refresh), grant_id: grant.id, scopes: scopes.join(' '), created_at: now, expires_at: now + REFRESH_TOKEN_TTL_MS, rotated_at: null })
+    .execute();
+  const accessToken = await signAccessToken(ctx.key, ctx.issuer, ctx.resource, { grantId: grant.id, clientId: grant.client_id, userId: grant.user_id, workspaceId: grant.workspace_id, scopes }, now);
+  return { access_token: accessToken, token_type: 'Bearer', expires_in: ACCESS_TOKEN_TTL_SECONDS, refresh_token: refresh, scope: scopes.join(' ') };
+}
+
+function field(params: Record<string, unknown>, name: string): string | undefined {
+  return typeof params[name] === 'string' ? (params[name] as string) : undefined;
+}
+
+async function exchangeCode(ctx: TokenContext, params: Record<string, unknown>) {
+  const code = field(params, 'code');
+  const clientId = field(params, 'client_id');
+  const verifier = field(params, 'code_verifier');
+  if (code === undefined || clientId === undefined) throw new OAuthError('invalid_request', 'code and client_id are required');
+  if (verifier === undefined) throw new OAuthError('invalid_request', 'code_verifier is required (PKCE)');
+  const now = ctx.clock.now();
+  const row = await ctx.db.selectFrom('oauth_codes').selectAll().where('code_hash', '=', sha256(code)).executeTakeFirst();
+  if (row === undefined || row.expires_at <= now || row.client_id !== clientId) throw new OAuthError('invalid_grant', 'the code is unknown, expired or for another client');
+  if (field(params, 'redirect_uri') !== row.redirect_uri) throw new OAuthError('invalid_grant', 'redirect_uri does not match the authorization request');
+  const challenge = createHash('sha256').update(verifier).digest('base64url');
+  if (challenge !== row.code_challenge) throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
+  const resource = field(params, 'resource');
+  if (resource !== undefined && normaliseResource(resource) !== row.resource) throw new OAuthError('invalid_target', `resource must be ${row.resource}`);
+  // Single use: a second redemption fails even when it races the first.
+  const claimed = await ctx.db.updateTable('oauth_codes').set({ used_at: now }).where('code_hash', '=', row.code_hash).where('used_at', 'is', null).executeTakeFirst();
+  if (claimed.numUpdatedRows === 0n) throw new OAuthError('invalid_grant', 'the code was already used');
+  const grant = { id: newId('grt'), client_id: row.client_id, user_id: row.user_id, workspace_id: row.workspace_id };
+  await ctx.db.insertInto('oauth_grants').values({ ...grant, scopes: row.scopes, resource: row.resource, created_at: now, revoked_at: null }).execute();
+  return tokenResponse(ctx, grant, row.scopes.split(' ').filter((s) => s !== ''));
+}
+
+/** A rotated refresh token came back: it leaked. Its grant is revoked outside the failed request's transaction. */
+class RefreshTokenReuse extends OAuthError {
+  constructor(readonly grantId: string) {
+    super('invalid_grant', 'the refresh token was already used; every token of its grant is revoked');
+  }
+}
+
+async function revokeGrant(db: Kysely<Database>, clock: Clock, grantId: string): Promise<void> {
+  await db.updateTable('oauth_grants').set({ revoked_at: clock.now() }).where('id', '=', grantId).where('revoked_at', 'is', null).execute();
+}
+
+/** The token endpoint: each grant type in one transaction; a detected refresh-token reuse revokes the grant after it. */
+export async function tokenRequest(db: Kysely<Database>, settings: Omit<TokenContext, 'db'>, params: Record<string, unknown>) {
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const ctx = { ...settings, db: trx };
+      if (params.grant_type === 'authorization_code') return exchangeCode(ctx, params);
+      if (params.grant_type === 'refresh_token') return refreshTokens(ctx, params);
+      throw new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
+    });
+  } catch (error) {
+    if (error instanceof RefreshTokenReuse) await revokeGrant(db, settings.clock, error.grantId);
+    throw error;
+  }
+}
+
+/** Rotates a refresh token. Presenting one that was already rotated means it leaked: the whole grant is revoked. */
+async function refreshTokens(ctx: TokenContext, params: Record<string, unknown>) {
+  const token = field(params, 'refresh_token');
+  const clientId = field(params, 'client_id');
+  if (token === undefined || clientId === undefined) throw new OAuthError('invalid_request', 'refresh_token and client_id are required');
+  const now = ctx.clock.now();
+  const row = await ctx.db
+    .selectFrom('oauth_refresh_tokens')
+    .innerJoin('oauth_grants', 'oauth_grants.id', 'oauth_refresh_tokens.grant_id')
+    .select(['oauth_refresh_tokens.token_hash', 'oauth_refresh_tokens.scopes', 'oauth_refresh_tokens.expires_at', 'oauth_refresh_tokens.rotated_at'])
+    .select(['oauth_grants.id', 'oauth_grants.client_id', 'oauth_grants.user_id', 'oauth_grants.workspace_id', 'oauth_grants.revoked_at'])
+    .where('oauth_refresh_tokens.token_hash', '=', sha256(token))
+    .executeTakeFirst();
+  if (row === undefined || row.client_id !== clientId || row.revoked_at !== null || row.expires_at <= now) {
+    throw new OAuthError('invalid_grant', 'the refresh token is unknown, expired, revoked or for another client');
+  }
+  const rotated = await ctx.db.updateTable('oauth_refresh_tokens').set({ rotated_at: now }).where('token_hash', '=', row.token_hash).where('rotated_at', 'is', null).executeTakeFirst();
+  if (row.rotated_at !== null || rotated.numUpdatedRows === 0n) throw new RefreshTokenReuse(row.id);
+  const granted = row.scopes.split(' ').filter((s) => s !== '');
+  const asked = field(params, 'scope');
+  // A refresh may narrow the scopes, never widen them.
+  const scopes = asked === undefined ? granted : asked.split(/\s+/).filter((s) => s !== '');
+  const wider = scopes.filter((s) => !granted.includes(s));
+  if (wider.length > 0) throw new OAuthError('invalid_scope', `not granted: ${wider.join(' ')}`);
+  return tokenResponse(ctx, row, scopes);
+}
+
+/** RFC 7009: revoking a refresh token, or an access token, ends its whole grant. Unknown tokens are not an error. */
+export async function revokeToken(ctx: TokenContext, token: string): Promise<void> {
+  const now = ctx.clock.now();
+  const refresh = await ctx.db.selectFrom('oauth_refresh_tokens').select('grant_id').where('token_hash', '=', sha256(token)).executeTakeFirst();
+  let grantId = refresh?.grant_id;
+  if (grantId === undefined) {
+    try {
+      const { payload } = await jwtVerify(token, ctx.key.publicKey, { issuer: ctx.issuer, currentDate: new Date(now) });
+      grantId = typeof payload.gid === 'string' ? payload.gid : undefined;
+    } catch {
+      return;
+    }
+  }
+  if (grantId !== undefined) await revokeGrant(ctx.db, ctx.clock, grantId);
+}

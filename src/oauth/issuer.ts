@@ -1,0 +1,73 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { Clock } from '../clock.js';
+import type { Principal } from '../pipeline/principal.js';
+import { ALL_SCOPES } from '../scopes.js';
+import type { TokenContext } from './authorization.js';
+import { loadSigningKey, principalFromAccessToken, type SigningKey } from './tokens.js';
+
+/**
+ * This service as its own OAuth 2.1 authorization server for the MCP resource. The issuer, the resource metadata's
+ * authorization server and the token `iss` are the same string, byte for byte: the public URL, no trailing slash.
+ */
+export class OAuthIssuer {
+  readonly issuer: string;
+  readonly resource: string;
+  readonly resourceMetadataUrl: string;
+  private key: Promise<SigningKey> | undefined;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+    publicUrl: string,
+    readonly privateRedirectSchemes: ReadonlySet<string>,
+  ) {
+    this.issuer = publicUrl;
+    this.resource = `${publicUrl}/mcp`;
+    this.resourceMetadataUrl = `${publicUrl}/.well-known/oauth-protected-resource/mcp`;
+  }
+
+  signingKey(): Promise<SigningKey> {
+    this.key ??= loadSigningKey(this.db, this.clock);
+    return this.key;
+  }
+
+  /** Resolved before any transaction opens: on SQLite the key's first load needs the one connection a transaction holds. */
+  async tokenSettings(): Promise<Omit<TokenContext, 'db'>> {
+    return { clock: this.clock, key: await this.signingKey(), issuer: this.issuer, resource: this.resource };
+  }
+
+  async principal(token: string): Promise<Principal> {
+    return principalFromAccessToken(this.db, this.clock, await this.signingKey(), { issuer: this.issuer, audience: this.resource }, token);
+  }
+
+  authorizationServerMetadata() {
+    return {
+      issuer: this.issuer,
+      authorization_endpoint: `${this.issuer}/oauth/authorize`,
+      token_endpoint: `${this.issuer}/oauth/token`,
+      registration_endpoint: `${this.issuer}/oauth/register`,
+      revocation_endpoint: `${this.issuer}/oauth/revoke`,
+      jwks_uri: `${this.issuer}/oauth/jwks`,
+      response_types_supported: ['code'],
+      grant_types_supported: ['authorization_code', 'refresh_token'],
+      code_challenge_methods_supported: ['S256'],
+      token_endpoint_auth_methods_supported: ['none'],
+      revocation_endpoint_auth_methods_supported: ['none'],
+      scopes_supported: ALL_SCOPES,
+      authorization_response_iss_parameter_supported: true,
+      service_documentation: `${this.issuer}/api/v1/openapi.json`,
+    };
+  }
+
+  protectedResourceMetadata() {
+    return {
+      resource: this.resource,
+      authorization_servers: [this.issuer],
+      scopes_supported: ALL_SCOPES,
+      bearer_methods_supported: ['header'],
+      resource_name: 'Sightline MCP',
+      resource_documentation: `${this.issuer}/api/v1/openapi.json`,
+    };
+  }
+}

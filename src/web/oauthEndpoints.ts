@@ -1,0 +1,73 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { Clock } from '../clock.js';
+import { registerClient, revokeToken, tokenRequest } from '../oauth/authorization.js';
+import type { OAuthIssuer } from '../oauth/issuer.js';
+import { OAuthError } from '../oauth/tokens.js';
+
+/** Metadata, registration, token and revocation answer any origin: browser-based MCP clients call them directly. */
+function openCors(req: Request, res: Response, next: NextFunction): void {
+  res.setHeader('Access-Control-Allow-Origin', '*');
+  res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
+  res.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type, MCP-Protocol-Version');
+  if (req.method === 'OPTIONS') {
+    res.status(204).end();
+    return;
+  }
+  next();
+}
+
+function oauthError(res: Response, error: unknown): void {
+  if (!(error instanceof OAuthError)) throw error;
+  res.status(error.status).setHeader('Cache-Control', 'no-store').json({ error: error.error, error_description: error.description });
+}
+
+export function oauthEndpoints(deps: { db: Kysely<Database>; clock: Clock; issuer: OAuthIssuer }): express.Router {
+  const { db, clock, issuer } = deps;
+  const router = express.Router();
+  const form = express.urlencoded({ extended: false, limit: '16kb' });
+
+  router.use(['/.well-known/oauth-authorization-server', '/.well-known/oauth-protected-resource', '/oauth/register', '/oauth/token', '/oauth/revoke', '/oauth/jwks'], openCors);
+
+  router.get('/.well-known/oauth-authorization-server', (_req, res) => {
+    res.json(issuer.authorizationServerMetadata());
+  });
+  // Both the path-suffixed URL of RFC 9728 and the bare one, which some clients try first.
+  router.get(['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource'], (_req, res) => {
+    res.json(issuer.protectedResourceMetadata());
+  });
+  router.get('/oauth/jwks', async (_req, res) => {
+    res.json({ keys: [(await issuer.signingKey()).publicJwk] });
+  });
+
+  router.post('/oauth/register', express.json({ limit: '16kb' }), async (req, res) => {
+    try {
+      res.status(201).setHeader('Cache-Control', 'no-store').json(await registerClient(db, clock, req.body, issuer.privateRedirectSchemes));
+    } catch (error) {
+      oauthError(res, error);
+    }
+  });
+
+  router.post('/oauth/token', form, async (req, res) => {
+    const params = (req.body ?? {}) as Record<string, unknown>;
+    try {
+      const tokens = await tokenRequest(db, await issuer.tokenSettings(), params);
+      res.setHeader('Cache-Control', 'no-store').json(tokens);
+    } catch (error) {
+      oauthError(res, error);
+    }
+  });
+
+  router.post('/oauth/revoke', form, async (req, res) => {
+    const token = (req.body as Record<string, unknown> | undefined)?.token;
+    if (typeof token !== 'string') {
+      oauthError(res, new OAuthError('invalid_request', 'token is required'));
+      return;
+    }
+    await revokeToken({ ...(await issuer.tokenSettings()), db }, token);
+    res.status(200).end();
+  });
+
+  return router;
+}
