@@ -56,6 +56,29 @@ function validateOrigin(allowed: readonly string[]) {
   };
 }
 
+/**
+ * CORS for /mcp: browser-based MCP clients on an allowed origin may call it. Preflight is answered before any
+ * authentication; the challenge and session headers are exposed to the page.
+ */
+function mcpCors(allowed: readonly string[]) {
+  const origins = new Set(allowed);
+  return (req: Request, res: Response, next: NextFunction) => {
+    const origin = req.headers.origin;
+    if (origin !== undefined && (origins.has(origin) || originHost(origin) === req.headers.host)) {
+      res.setHeader('Access-Control-Allow-Origin', origin);
+      res.setHeader('Vary', 'Origin');
+      res.setHeader('Access-Control-Expose-Headers', 'WWW-Authenticate, Mcp-Session-Id, MCP-Protocol-Version');
+    }
+    if (req.method === 'OPTIONS') {
+      res.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS');
+      res.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type, Accept, MCP-Protocol-Version, Mcp-Session-Id, Last-Event-ID');
+      res.status(204).end();
+      return;
+    }
+    next();
+  };
+}
+
 export interface HttpAppDeps {
   config: Config;
   db: Kysely<Database>;
@@ -86,7 +109,8 @@ export function createHttpApp({ config, db, clock, registry, pipeline, issuer, l
   app.use(API_PREFIX, restRouter(registry, pipeline));
 
   const mcp = new McpAdapter(registry, pipeline, serverInfo, issuer);
-  app.post('/mcp', validateOrigin(config.allowedOrigins), ...jsonBody, (req: Request, res: Response) => mcp.handle(req, res));
+  app.use('/mcp', validateOrigin(config.allowedOrigins), mcpCors(config.allowedOrigins));
+  app.post('/mcp', ...jsonBody, (req: Request, res: Response) => mcp.handle(req, res));
   app.all('/mcp', (req, res) => {
     // Stateless server: no session stream to open (GET) or close (DELETE).
     res.setHeader('Allow', 'POST');

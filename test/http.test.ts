@@ -133,3 +133,19 @@ describe('MCP transport rules', () => {
     await client.close();
   });
 });
+
+describe('CORS on /mcp', () => {
+  it('answers a preflight from an allowed origin before authentication, and refuses a foreign one', async () => {
+    const port = new URL(t.baseUrl).port;
+    const own = `http://127.0.0.1:${port}`;
+    const preflight = await raw('/mcp', { method: 'OPTIONS', headers: { origin: own, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(own);
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('Authorization');
+    const unauthenticated = await raw('/mcp', { method: 'POST', headers: { origin: own, 'content-type': 'application/json' }, body: '{}' });
+    expect(unauthenticated.status).toBe(401);
+    expect(unauthenticated.headers.get('access-control-expose-headers')).toContain('WWW-Authenticate');
+    const foreign = await raw('/mcp', { method: 'OPTIONS', headers: { origin: 'https://evil.example' } });
+    expect(foreign.status).toBe(403);
+  });
+});

@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestApproval } from '../../src/domain/approvals/approvals.js';
@@ -139,5 +141,41 @@ describe.skipIf(!existsSync(CHROMIUM))('dashboard in a real browser', () => {
     const answer = await page.request.post(`${t.baseUrl}/w/${ws.workspaceId}/keys`, { form: { name: 'x', scope: 'read:content' } });
     expect(answer.status()).toBe(403);
     await page.close();
+  });
+
+  it('consents to an MCP client: the browser returns to the client with a code', async () => {
+    const { ws, email } = await ownerWorkspace();
+    const callbacks: string[] = [];
+    const receiver = createServer((req, res) => {
+      callbacks.push(req.url ?? '');
+      res.end('ok');
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const redirectUri = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/callback`;
+    try {
+      const registered = await fetch(`${t.baseUrl}/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ redirect_uris: [redirectUri], client_name: 'Browser MCP client' }),
+      });
+      const { client_id: clientId } = (await registered.json()) as { client_id: string };
+      const page = await browser.newPage();
+      await signIn(page, email);
+      const query = new URLSearchParams({ client_id: clientId, redirect_uri: redirectUri, response_type: 'code', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', state: 'xyz' });
+      await page.goto(`${t.baseUrl}/oauth/authorize?${query.toString()}`);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Connect Browser MCP client');
+      await page.getByLabel('manage:org').uncheck();
+      await page.getByRole('button', { name: 'Allow' }).click();
+      await page.waitForURL(/\/callback\?/);
+      const back = new URL(callbacks[0]!, redirectUri);
+      expect(back.searchParams.get('state')).toBe('xyz');
+      expect(back.searchParams.get('iss')).toBe(t.baseUrl);
+      const code = await t.db.selectFrom('oauth_codes').select(['scopes', 'workspace_id']).executeTakeFirstOrThrow();
+      expect(code.workspace_id).toBe(ws.workspaceId);
+      expect(code.scopes.split(' ')).not.toContain('manage:org');
+      await page.close();
+    } finally {
+      receiver.close();
+    }
   });
 });
