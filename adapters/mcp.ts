@@ -8,7 +8,7 @@ import type { Pipeline } from '../src/pipeline/pipeline.js';
 import type { Principal } from '../src/pipeline/principal.js';
 import type { OAuthIssuer } from '../src/oauth/issuer.js';
 import { ALL_SCOPES } from '../src/scopes.js';
-import type { RegisteredOperation, Registry } from '../tools/registry.js';
+import type { RegisteredMcpOperation, Registry } from '../tools/registry.js';
 
 
 const SERVER_INSTRUCTIONS =
@@ -37,7 +37,7 @@ export function parseToolFilter(query: Request['query'], registry: Registry): To
   return { toolsets: selected, readOnly: readonly === '1' || readonly === 'true' };
 }
 
-function toTool(operation: RegisteredOperation): Tool {
+function toTool(operation: RegisteredMcpOperation): Tool {
   return {
     name: operation.operationId,
     title: operation.annotations.title,
@@ -62,6 +62,7 @@ export function errorResult(error: ServiceError): CallToolResult {
  */
 export class McpAdapter {
   private readonly tools = new Map<string, Tool>();
+  private readonly operations = new Map<string, RegisteredMcpOperation>();
   private readonly listCache = new Map<string, Tool[]>();
   // Building a validator costs more than the rest of a request; one serves every per-request server.
   private readonly validator = new AjvJsonSchemaValidator();
@@ -72,14 +73,17 @@ export class McpAdapter {
     private readonly serverInfo: { name: string; version: string },
     private readonly issuer: OAuthIssuer,
   ) {
-    for (const operation of registry.operations) this.tools.set(operation.operationId, toTool(operation));
+    for (const operation of registry.tools) {
+      this.tools.set(operation.operationId, toTool(operation));
+      this.operations.set(operation.operationId, operation);
+    }
   }
 
-  private isVisible(operation: RegisteredOperation, principal: Principal, filter: ToolFilter): boolean {
+  private isVisible(operation: RegisteredMcpOperation, principal: Principal, filter: ToolFilter): boolean {
     return this.isEnabled(operation, filter) && principal.scopes.has(operation.scope);
   }
 
-  private isEnabled(operation: RegisteredOperation, filter: ToolFilter): boolean {
+  private isEnabled(operation: RegisteredMcpOperation, filter: ToolFilter): boolean {
     return (filter.toolsets === null || filter.toolsets.has(operation.toolset)) && (!filter.readOnly || operation.annotations.readOnlyHint);
   }
 
@@ -88,14 +92,14 @@ export class McpAdapter {
     const key = `${[...principal.scopes].sort().join(' ')}|${filter.toolsets === null ? '*' : [...filter.toolsets].sort().join(',')}|${filter.readOnly}`;
     let tools = this.listCache.get(key);
     if (tools === undefined) {
-      tools = this.registry.operations.filter((op) => this.isVisible(op, principal, filter)).map((op) => this.tools.get(op.operationId)!);
+      tools = this.registry.tools.filter((op) => this.isVisible(op, principal, filter)).map((op) => this.tools.get(op.operationId)!);
       this.listCache.set(key, tools);
     }
     return tools;
   }
 
   async callTool(principal: Principal, filter: ToolFilter, name: string, args: unknown): Promise<CallToolResult> {
-    const operation = this.registry.get(name);
+    const operation = this.operations.get(name);
     if (operation === undefined) return errorResult(new ServiceError(404, `unknown tool ${name}`));
     if (!this.isEnabled(operation, filter)) {
       return errorResult(new ServiceError(404, `tool ${name} is not enabled on this connection (see its toolsets and readonly parameters)`));
@@ -127,7 +131,7 @@ export class McpAdapter {
     if (principal.via !== 'oauth' || typeof body !== 'object' || body === null) return undefined;
     const { method, params } = body as { method?: unknown; params?: { name?: unknown } };
     if (method !== 'tools/call' || typeof params?.name !== 'string') return undefined;
-    const operation = this.registry.get(params.name);
+    const operation = this.operations.get(params.name);
     if (operation === undefined || !this.isEnabled(operation, filter) || principal.scopes.has(operation.scope)) return undefined;
     return operation.scope;
   }

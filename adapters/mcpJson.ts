@@ -1,9 +1,9 @@
 import type { JsonSchema, Registry } from '../tools/registry.js';
 
-/** mcp.json: every tool keyed by its name, with what an MCP host needs plus the REST facts of the same operation. */
+/** mcp.json: every MCP tool keyed by its name, with what an MCP host needs plus the REST facts of the same operation. */
 export function buildMcpJson(registry: Registry): JsonSchema {
   const tools: JsonSchema = {};
-  for (const operation of registry.operations) {
+  for (const operation of registry.tools) {
     tools[operation.operationId] = {
       name: operation.operationId,
       title: operation.annotations.title,

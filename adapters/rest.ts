@@ -1,5 +1,4 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
-import type { Principal } from '../src/pipeline/principal.js';
 import type { CallResult, Pipeline } from '../src/pipeline/pipeline.js';
 import type { PolicyState } from '../src/pipeline/rateLimits.js';
 import { BadInputError, ServiceError, toServiceError } from '../src/errors.js';
@@ -50,22 +49,18 @@ function send(res: Response, result: CallResult): void {
 }
 
 function route(pipeline: Pipeline, operation: RegisteredOperation) {
+  const readInput = (req: Request) => (operation.method === 'GET' ? queryInput(req.query, operation.inputJsonSchema) : (req.body ?? {}));
   return async (req: Request, res: Response) => {
-    let principal: Principal;
     try {
-      principal = await pipeline.authenticate(req.headers.authorization);
+      if (operation.scope === 'public') {
+        send(res, await pipeline.callPublic(operation, req.ip ?? 'unknown', readInput(req)));
+        return;
+      }
+      const principal = await pipeline.authenticate(req.headers.authorization);
+      send(res, await pipeline.call(operation, principal, readInput(req)));
     } catch (error) {
       sendError(res, toServiceError(error));
-      return;
     }
-    let input: unknown;
-    try {
-      input = operation.method === 'GET' ? queryInput(req.query, operation.inputJsonSchema) : (req.body ?? {});
-    } catch (error) {
-      sendError(res, toServiceError(error));
-      return;
-    }
-    send(res, await pipeline.call(operation, principal, input));
   };
 }
 

@@ -4,6 +4,7 @@ import * as foundation from './migrations/2026_11_21_0001_foundation.js';
 import * as approvals from './migrations/2026_11_21_0002_approvals.js';
 import * as sessions from './migrations/2026_11_21_0003_sessions.js';
 import * as oauth from './migrations/2026_11_21_0004_oauth.js';
+import * as deviceLogin from './migrations/2026_11_21_0005_device_login.js';
 
 /** Every migration, in order. Names are timestamped so that they sort in the order they were written. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -11,6 +12,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_21_0002_approvals': approvals,
   '2026_11_21_0003_sessions': sessions,
   '2026_11_21_0004_oauth': oauth,
+  '2026_11_21_0005_device_login': deviceLogin,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -232,6 +232,22 @@ export interface OAuthRefreshTokensTable {
   rotated_at: number | null;
 }
 
+export interface DeviceAuthorizationsTable {
+  device_code_hash: string;
+  /** What the person types on the verification page, e.g. BCDF-GHJK. */
+  user_code: string;
+  client_id: string;
+  scopes: string;
+  status: 'pending' | 'approved' | 'denied' | 'used';
+  interval_seconds: number;
+  created_at: number;
+  expires_at: number;
+  last_polled_at: number | null;
+  user_id: string | null;
+  workspace_id: string | null;
+  granted_scopes: string | null;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -253,4 +269,5 @@ export interface Database {
   oauth_codes: OAuthCodesTable;
   oauth_grants: OAuthGrantsTable;
   oauth_refresh_tokens: OAuthRefreshTokensTable;
+  device_authorizations: DeviceAuthorizationsTable;
 }

@@ -46,7 +46,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     clock,
     publicUrl: config.publicUrl,
     limits: new RateLimits(),
-    lookup: (operationId) => registry.get(operationId),
+    lookup: (operationId) => registry.tools.find((op) => op.operationId === operationId),
     accessToken: (token) => issuer.principal(token),
     onFault: (error, operation) => logger.error({ err: error, operationId: operation.operationId }, 'operation failed'),
   });

@@ -13,7 +13,7 @@ describe('generated files', () => {
 
   it('mcp.json is keyed by operationId with every field a host needs', async () => {
     const mcp = JSON.parse(await readFile(`${ROOT}mcp.json`, 'utf8')) as Record<string, Record<string, unknown>>;
-    expect(Object.keys(mcp).sort()).toEqual(registry.operations.map((op) => op.operationId).sort());
+    expect(Object.keys(mcp).sort()).toEqual(registry.tools.map((op) => op.operationId).sort());
     for (const [name, tool] of Object.entries(mcp)) {
       expect(tool.name).toBe(name);
       for (const field of ['description', 'inputSchema', 'annotations', 'method', 'path', 'scope', 'cap', 'confirm']) expect(tool).toHaveProperty(field);

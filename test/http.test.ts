@@ -101,7 +101,7 @@ describe('MCP transport rules', () => {
     const brand = await t.mcpToolNames(key, '?toolsets=brand');
     expect(brand.sort()).toEqual(registry.operations.filter((op) => op.toolset === 'brand').map((op) => op.operationId).sort());
     const readOnly = await t.mcpToolNames(key, '?readonly=1');
-    expect(readOnly.sort()).toEqual(registry.operations.filter((op) => op.annotations.readOnlyHint).map((op) => op.operationId).sort());
+    expect(readOnly.sort()).toEqual(registry.tools.filter((op) => op.annotations.readOnlyHint).map((op) => op.operationId).sort());
     const unknown = await t.mcpRequest(key, 'tools/list', {}, '?toolsets=nope');
     expect(unknown.status).toBe(400);
     expect(unknown.body.error).toMatch(/^toolsets: /);
@@ -109,7 +109,7 @@ describe('MCP transport rules', () => {
 
   it('refuses to call a tool that the connection filtered out', async () => {
     const { key } = await t.workspace();
-    const writer = registry.operations.find((op) => !op.annotations.readOnlyHint)!;
+    const writer = registry.tools.find((op) => !op.annotations.readOnlyHint)!;
     const answer = await t.mcpTool(key, writer.operationId, {}, '?readonly=1');
     expect(answer.isError).toBe(true);
     expect(answer.structuredContent.status).toBe(404);
@@ -121,7 +121,7 @@ describe('MCP transport rules', () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(`${t.baseUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
     expect(client.getServerVersion()?.name).toBe('sightline');
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(registry.operations.map((op) => op.operationId).sort());
+    expect(tools.map((tool) => tool.name).sort()).toEqual(registry.tools.map((op) => op.operationId).sort());
     for (const tool of tools) {
       expect(tool.description).toBeTruthy();
       expect(tool.annotations).toBeDefined();

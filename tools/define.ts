@@ -19,14 +19,23 @@ export interface ToolAnnotations {
   openWorldHint: boolean;
 }
 
-/** What a handler sees: the caller-bound values come from the credential, never from the arguments. */
-export interface OperationContext {
+/**
+ * What a `public` operation's handler sees: no caller, no workspace. Its `db` is not inside a transaction: a
+ * public operation keeps what must outlive a refusal (a device poll's time) and opens its own where it needs one.
+ */
+export interface PublicContext {
   db: Kysely<Database>;
-  workspaceId: string;
   clock: Clock;
-  caller: { apiKeyId: string | null; userId: string | null };
   publicUrl: string;
 }
+
+/** What a handler sees: the caller-bound values come from the credential, never from the arguments. */
+export interface OperationContext extends PublicContext {
+  workspaceId: string;
+  caller: { apiKeyId: string | null; userId: string | null };
+}
+
+export type Surface = 'rest' | 'mcp';
 
 export type JsonObject = { [key: string]: unknown };
 
@@ -67,12 +76,10 @@ interface ApprovalDefinition<S extends InputSchema> extends DefinitionBase<S> {
 
 export type ToolDefinition<S extends InputSchema> = PlainDefinition<S> | ConfirmedDefinition<S> | ApprovalDefinition<S>;
 
-/** The registry's erased view of a definition: input already parsed by `input`. */
-export interface Operation {
+interface OperationBase {
   operationId: string;
   method: HttpMethod;
   path: string;
-  scope: Scope;
   cap: Cap;
   description: string;
   annotations: ToolAnnotations;
@@ -83,8 +90,22 @@ export interface Operation {
   input: InputSchema;
   /** The dry-run note (confirm policies) or the summary the owner sees (approvals). */
   describe?: (ctx: OperationContext, input: JsonObject) => Promise<string>;
+  surfaces: readonly Surface[];
+}
+
+/** The registry's erased view of a definition: input already parsed by `input`. */
+export interface AuthenticatedOperation extends OperationBase {
+  scope: Scope;
   handler(ctx: OperationContext, input: JsonObject): Promise<JsonObject>;
 }
+
+/** An operation anyone may call without a credential (device login): REST only, capped per client address. */
+export interface PublicOperation extends OperationBase {
+  scope: 'public';
+  handler(ctx: PublicContext, input: JsonObject): Promise<JsonObject>;
+}
+
+export type Operation = AuthenticatedOperation | PublicOperation;
 
 const CONFIRM_FIELD = {
   'dry-run': z
@@ -94,7 +115,7 @@ const CONFIRM_FIELD = {
   required: z.boolean().default(false).describe('Must be true: without it nothing happens and the call is refused.'),
 } as const;
 
-export function defineTool<S extends InputSchema>(definition: ToolDefinition<S>): Operation {
+export function defineTool<S extends InputSchema>(definition: ToolDefinition<S>): AuthenticatedOperation {
   const { handler, input } = definition;
   const base = {
     operationId: definition.operationId,
@@ -106,6 +127,7 @@ export function defineTool<S extends InputSchema>(definition: ToolDefinition<S>)
     annotations: definition.annotations,
     confirm: definition.confirm,
     approval: definition.approval ?? ('none' as const),
+    surfaces: ['rest', 'mcp'] as const,
     // The pipeline parses with `input` (or its extension) before calling, so the parsed value has this type.
     handler: (ctx: OperationContext, parsed: JsonObject) => handler(ctx, parsed as z.output<S>),
   };
@@ -119,5 +141,29 @@ export function defineTool<S extends InputSchema>(definition: ToolDefinition<S>)
     ...base,
     input: input.extend({ confirm: CONFIRM_FIELD[definition.confirm] }),
     describe: (ctx, parsed) => describe(ctx, parsed as z.output<S>),
+  };
+}
+
+export interface PublicDefinition<S extends InputSchema> {
+  operationId: string;
+  method: HttpMethod;
+  path: `/api/v1/${string}`;
+  cap: Cap;
+  description: string;
+  annotations: ToolAnnotations;
+  input: S;
+  handler(ctx: PublicContext, input: z.output<S>): Promise<JsonObject>;
+}
+
+/** A `public` operation: no credential, no workspace, served on REST only. */
+export function definePublicOperation<S extends InputSchema>(definition: PublicDefinition<S>): PublicOperation {
+  const { handler } = definition;
+  return {
+    ...definition,
+    scope: 'public',
+    confirm: 'none',
+    approval: 'none',
+    surfaces: ['rest'],
+    handler: (ctx: PublicContext, parsed: JsonObject) => handler(ctx, parsed as z.output<S>),
   };
 }

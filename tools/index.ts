@@ -1,4 +1,5 @@
 import { approvalTools } from './approvals/index.js';
+import { authOperations } from './auth/index.js';
 import { billingTools } from './billing/index.js';
 import { brandTools } from './brand/index.js';
 import { buildRegistry } from './registry.js';
@@ -12,4 +13,5 @@ export const registry = buildRegistry({
   billing: billingTools,
   support: supportTools,
   approvals: approvalTools,
+  auth: authOperations,
 });

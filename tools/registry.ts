@@ -1,17 +1,22 @@
 import { z } from 'zod';
-import type { Operation } from './define.js';
+import type { AuthenticatedOperation, Operation } from './define.js';
 
 export type JsonSchema = { [key: string]: unknown };
 
-export interface RegisteredOperation extends Operation {
+interface Registration {
   /** The domain folder the operation lives in; MCP clients narrow `tools/list` by it (`?toolsets=`). */
   toolset: string;
   /** JSON Schema (2020-12) of the input as clients send it, computed once. */
   inputJsonSchema: JsonSchema;
 }
 
+export type RegisteredOperation = Operation & Registration;
+export type RegisteredMcpOperation = AuthenticatedOperation & Registration;
+
 export interface Registry {
   operations: readonly RegisteredOperation[];
+  /** The operations served as MCP tools: every authenticated one. */
+  tools: readonly RegisteredMcpOperation[];
   toolsets: readonly string[];
   get(operationId: string): RegisteredOperation | undefined;
 }
@@ -22,6 +27,7 @@ export function inputJsonSchema(operation: Operation): JsonSchema {
 }
 
 export function buildRegistry(toolsets: Record<string, readonly Operation[]>): Registry {
+  // Public operations (device login) live in the registry too; they are REST only, so not MCP tools.
   const operations: RegisteredOperation[] = [];
   const byId = new Map<string, RegisteredOperation>();
   for (const [toolset, members] of Object.entries(toolsets)) {
@@ -32,5 +38,6 @@ export function buildRegistry(toolsets: Record<string, readonly Operation[]>): R
       byId.set(operation.operationId, registered);
     }
   }
-  return { operations, toolsets: Object.keys(toolsets), get: (id) => byId.get(id) };
+  const tools = operations.filter((op): op is RegisteredMcpOperation => op.scope !== 'public');
+  return { operations, tools, toolsets: Object.keys(toolsets), get: (id) => byId.get(id) };
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { JsonObject, Operation, OperationContext } from '../../tools/define.js';
+import type { AuthenticatedOperation, JsonObject, OperationContext, PublicOperation } from '../../tools/define.js';
 import type { Clock } from '../clock.js';
 import { approvalUrl, decide, finishApproval, requestApproval, type Decision } from '../domain/approvals/approvals.js';
 import { BadInputError, ForbiddenError, ServiceError, UnauthorizedError, toServiceError } from '../errors.js';
@@ -16,9 +16,9 @@ export interface PipelineDeps {
   /** The caller behind an OAuth access token (a JWT); API keys are looked up here. */
   accessToken(token: string): Promise<Principal>;
   /** The operations an approved change may name. */
-  lookup(operationId: string): Operation | undefined;
+  lookup(operationId: string): AuthenticatedOperation | undefined;
   /** Faults that are not the caller's: logged, answered as a bare 500. */
-  onFault(error: unknown, operation: Operation): void;
+  onFault(error: unknown, operation: AuthenticatedOperation | PublicOperation): void;
 }
 
 export type CallResult =
@@ -59,19 +59,34 @@ export class Pipeline {
   }
 
   /** Runs one operation for an authenticated principal. */
-  async call(operation: Operation, principal: Principal, rawInput: unknown): Promise<CallResult> {
-    let limits: PolicyState[] = [];
-    try {
+  call(operation: AuthenticatedOperation, principal: Principal, rawInput: unknown): Promise<CallResult> {
+    return this.guard(operation, async (limits) => {
       if (!principal.scopes.has(operation.scope)) {
         throw new ForbiddenError(`this key lacks the scope ${operation.scope}, which ${operation.operationId} requires`);
       }
-      limits = await this.deps.limits.consume(principal, operation);
+      limits.push(...(await this.deps.limits.consume(RateLimits.subject(principal), operation)));
+      return this.run(operation, principal, parseInput(operation.input, rawInput));
+    });
+  }
+
+  /** Runs a `public` operation (no credential): only its cap applies, counted per client address. */
+  callPublic(operation: PublicOperation, address: string, rawInput: unknown): Promise<CallResult> {
+    return this.guard(operation, async (limits) => {
+      limits.push(...(await this.deps.limits.consume(RateLimits.subject({ address }), operation)));
       const input = parseInput(operation.input, rawInput);
-      const data = await this.run(operation, principal, input);
-      return { ok: true, data, limits };
+      const { db, clock, publicUrl } = this.deps;
+      return operation.handler({ db, clock, publicUrl }, input);
+    });
+  }
+
+  /** Maps the outcome of a call: typed errors keep their status, anything else is logged and answered as a bare 500. */
+  private async guard(operation: AuthenticatedOperation | PublicOperation, body: (limits: PolicyState[]) => Promise<JsonObject>): Promise<CallResult> {
+    const limits: PolicyState[] = [];
+    try {
+      return { ok: true, data: await body(limits), limits };
     } catch (error) {
-      if (error instanceof RateLimitExceeded) limits = error.policies;
-      else if (!(error instanceof ServiceError)) this.deps.onFault(error, operation);
+      if (error instanceof RateLimitExceeded) return { ok: false, error, limits: error.policies };
+      if (!(error instanceof ServiceError)) this.deps.onFault(error, operation);
       return { ok: false, error: toServiceError(error), limits };
     }
   }
@@ -80,7 +95,7 @@ export class Pipeline {
     return { db, workspaceId, clock: this.deps.clock, caller, publicUrl: this.deps.publicUrl };
   }
 
-  private async run(operation: Operation, principal: Principal, input: JsonObject): Promise<JsonObject> {
+  private async run(operation: AuthenticatedOperation, principal: Principal, input: JsonObject): Promise<JsonObject> {
     const caller = { apiKeyId: principal.apiKeyId, userId: principal.userId };
     const context = (db: Kysely<Database>) => this.context(db, principal.workspaceId, caller);
     if (operation.describe !== undefined && operation.approval === 'owner') {

@@ -15,6 +15,12 @@ export interface PolicyState {
   resetMs: number;
 }
 
+export interface LimitSubject {
+  key: string;
+  /** Requests per minute of the plan, or null when only route caps apply. */
+  planQuota: number | null;
+}
+
 interface Policy {
   name: PolicyState['name'];
   quota: number;
@@ -47,13 +53,18 @@ export class RateLimits {
     return { name, quota, limiter };
   }
 
+  /** A caller's budget: the plan's for a credential; a `public` operation's calls count per client address, route cap only. */
+  static subject(caller: Principal | { address: string }): LimitSubject {
+    return 'address' in caller ? { key: `address:${caller.address}`, planQuota: null } : { key: caller.credentialId, planQuota: PLANS[caller.plan].requestsPerMinute };
+  }
+
   /** Consumes one point from each policy that applies; throws a 429 carrying the longest wait when any is spent. */
-  async consume(principal: Principal, operation: Operation): Promise<PolicyState[]> {
-    const planQuota = PLANS[principal.plan].requestsPerMinute;
-    const policies = [this.policy('plan', `plan:${planQuota}`, planQuota)];
+  async consume(subject: LimitSubject, operation: Operation): Promise<PolicyState[]> {
+    const policies: Policy[] = [];
+    if (subject.planQuota !== null) policies.push(this.policy('plan', `plan:${subject.planQuota}`, subject.planQuota));
     if (typeof operation.cap === 'number') policies.push(this.policy('route', `route:${operation.operationId}`, operation.cap));
 
-    const results = await Promise.allSettled(policies.map((p) => p.limiter.consume(principal.credentialId)));
+    const results = await Promise.allSettled(policies.map((p) => p.limiter.consume(subject.key)));
     const states: PolicyState[] = [];
     let exhausted: { policy: Policy; waitMs: number } | undefined;
     results.forEach((result, i) => {

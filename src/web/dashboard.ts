@@ -10,6 +10,7 @@ import { ServiceError } from '../errors.js';
 import type { OAuthIssuer } from '../oauth/issuer.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
 import { consentPages } from './consentPages.js';
+import { devicePages } from './devicePages.js';
 import { html, type SafeHtml } from './html.js';
 import { csrfField, page, STYLESHEET, type PageContext } from './layout.js';
 import { csrfToken, csrfValid, pageHeaders, readCookie, SESSION_COOKIE, setCookie } from './security.js';
@@ -200,5 +201,6 @@ ${problem === undefined ? '' : html`<p class="notice error" role="alert">${probl
 
   router.use(workspacePages(deps, signedIn));
   router.use(consentPages(deps, signedIn));
+  router.use(devicePages(deps, signedIn));
   return router;
 }

@@ -4,6 +4,7 @@ import type { Database } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import { registerClient, revokeToken, tokenRequest } from '../oauth/authorization.js';
 import type { OAuthIssuer } from '../oauth/issuer.js';
+import { DeviceFlowError, pollDeviceAuthorization, startDeviceAuthorization } from '../oauth/device.js';
 import { OAuthError } from '../oauth/tokens.js';
 
 /** Metadata, registration, token and revocation answer any origin: browser-based MCP clients call them directly. */
@@ -18,17 +19,26 @@ function openCors(req: Request, res: Response, next: NextFunction): void {
   next();
 }
 
+const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+
 function oauthError(res: Response, error: unknown): void {
+  res.setHeader('Cache-Control', 'no-store');
+  if (error instanceof DeviceFlowError) {
+    res.status(400).json(error.toBody());
+    return;
+  }
   if (!(error instanceof OAuthError)) throw error;
-  res.status(error.status).setHeader('Cache-Control', 'no-store').json({ error: error.error, error_description: error.description });
+  res.status(error.status).json({ error: error.error, error_description: error.description });
 }
+
+const text = (params: Record<string, unknown>, name: string) => (typeof params[name] === 'string' ? (params[name] as string) : undefined);
 
 export function oauthEndpoints(deps: { db: Kysely<Database>; clock: Clock; issuer: OAuthIssuer }): express.Router {
   const { db, clock, issuer } = deps;
   const router = express.Router();
   const form = express.urlencoded({ extended: false, limit: '16kb' });
 
-  router.use(['/.well-known/oauth-authorization-server', '/.well-known/oauth-protected-resource', '/oauth/register', '/oauth/token', '/oauth/revoke', '/oauth/jwks'], openCors);
+  router.use(['/.well-known/oauth-authorization-server', '/.well-known/oauth-protected-resource', '/oauth/register', '/oauth/token', '/oauth/revoke', '/oauth/jwks', '/oauth/device_authorization'], openCors);
 
   router.get('/.well-known/oauth-authorization-server', (_req, res) => {
     res.json(issuer.authorizationServerMetadata());
@@ -49,9 +59,30 @@ export function oauthEndpoints(deps: { db: Kysely<Database>; clock: Clock; issue
     }
   });
 
+  // The same device login as POST /api/v1/auth/device/*, at the standard endpoints, so any OAuth client completes it.
+  router.post('/oauth/device_authorization', form, async (req, res) => {
+    const params = (req.body ?? {}) as Record<string, unknown>;
+    try {
+      const clientId = text(params, 'client_id');
+      const scope = text(params, 'scope');
+      res.setHeader('Cache-Control', 'no-store').json(
+        await startDeviceAuthorization(db, clock, issuer.issuer, { ...(clientId ? { clientId } : {}), ...(scope !== undefined ? { scope } : {}) }),
+      );
+    } catch (error) {
+      oauthError(res, error);
+    }
+  });
+
   router.post('/oauth/token', form, async (req, res) => {
     const params = (req.body ?? {}) as Record<string, unknown>;
     try {
+      if (params.grant_type === DEVICE_CODE_GRANT) {
+        const deviceCode = text(params, 'device_code');
+        if (deviceCode === undefined) throw new OAuthError('invalid_request', 'device_code is required');
+        const { access_token, token_type, scope } = await pollDeviceAuthorization(db, clock, deviceCode);
+        res.setHeader('Cache-Control', 'no-store').json({ access_token, token_type, scope });
+        return;
+      }
       const tokens = await tokenRequest(db, await issuer.tokenSettings(), params);
       res.setHeader('Cache-Control', 'no-store').json(tokens);
     } catch (error) {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_SCOPES } from '../../src/scopes.js';
 import { registry } from '../../tools/index.js';
-import type { JsonSchema, RegisteredOperation } from '../../tools/registry.js';
+import type { JsonSchema, RegisteredMcpOperation, RegisteredOperation } from '../../tools/registry.js';
 import { TestService, type Answer, type McpToolAnswer } from '../support/harness.js';
 import { snapshot } from '../support/snapshot.js';
 import { fixtures } from './fixtures.js';
@@ -15,6 +15,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const call = (key: string | undefined, op: RegisteredOperation, input: Input = {}): Promise<Answer> => t.rest(key, op.method, op.path, input);
+const publicOperations = registry.operations.filter((op) => op.scope === 'public');
 
 function properties(op: RegisteredOperation): Record<string, JsonSchema> {
   return (op.inputJsonSchema.properties ?? {}) as Record<string, JsonSchema>;
@@ -42,7 +43,7 @@ function expectMcpError(answer: McpToolAnswer, status: number): void {
 
 describe('fixtures cover the registry', () => {
   it('every operation has a valid-input fixture, and one naming a foreign object when it takes an id', () => {
-    for (const op of registry.operations) {
+    for (const op of registry.tools) {
       const fixture = fixtures[op.operationId];
       expect(fixture, `test/contract/fixtures.ts has no entry for ${op.operationId}`).toBeDefined();
       const takesId = Object.keys(properties(op)).some((name) => /Id$/.test(name));
@@ -51,7 +52,7 @@ describe('fixtures cover the registry', () => {
   });
 });
 
-describe.each(registry.operations.map((op) => [op.operationId, op] as const))('%s', (_id, op) => {
+describe.each(registry.tools.map((op) => [op.operationId, op] as const))('%s', (_id, op: RegisteredMcpOperation) => {
   const fixture = fixtures[op.operationId]!;
 
   it('is a REST route and an MCP tool, and refuses a missing or invalid key with 401 on both', async () => {
@@ -178,7 +179,7 @@ describe('plan limit', () => {
     const ws = await t.workspace({ plan: 'trial' });
     const used = new Map<string, number>();
     const quota = 60;
-    const readable = registry.operations.filter((op) => op.annotations.readOnlyHint && Object.keys(properties(op)).length === 0);
+    const readable = registry.tools.filter((op) => op.annotations.readOnlyHint && Object.keys(properties(op)).length === 0);
     for (let i = 0; i < quota; i++) {
       const op = readable.find((o) => o.cap === 'plan' || o.cap === 'none' || (used.get(o.operationId) ?? 0) < (o.cap as number) - 1)!;
       used.set(op.operationId, (used.get(op.operationId) ?? 0) + 1);
@@ -190,5 +191,30 @@ describe('plan limit', () => {
     expect(answer.status).toBe(429);
     expect(answer.body.error).toContain('plan limit of 60');
     expect(answer.headers.get('ratelimit-policy')).toContain('"plan";q=60;w=60');
+  });
+});
+
+describe.each(publicOperations.map((op) => [op.operationId, op] as const))('public %s', (_id, op) => {
+  // Calls of this operation from this test's address so far: its cap counts them all.
+  let made = 0;
+  const publicCall = (input: Input) => {
+    made++;
+    return call(undefined, op, input);
+  };
+
+  it('is a REST route that needs no key, and no MCP tool', async () => {
+    const ws = await t.workspace();
+    const answer = await publicCall({ notAField: 1 });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toMatch(/notAField/);
+    expect(await t.mcpToolNames(ws.key)).not.toContain(op.operationId);
+    expect((await t.mcpTool(ws.key, op.operationId)).structuredContent.status).toBe(404);
+  });
+
+  it.runIf(typeof op.cap === 'number')(`allows ${String(op.cap)} calls a minute per client address, then 429`, async () => {
+    while (made < (op.cap as number)) expect((await publicCall({})).status).not.toBe(429);
+    const refused = await publicCall({});
+    expect(refused.status).toBe(429);
+    expect(refused.body.retryAfterMs).toBeGreaterThan(0);
   });
 });

@@ -1,0 +1,107 @@
+import express, { type Request, type RequestHandler, type Response } from 'express';
+import type { Kysely } from 'kysely';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import type { Database } from '../../db/schema.js';
+import type { Clock } from '../clock.js';
+import { decideDevice, findPendingDevice, type PendingDevice } from '../oauth/device.js';
+import { ALL_SCOPES, isScope, SCOPES, type Scope } from '../scopes.js';
+import { sendPage } from './dashboard.js';
+import { html } from './html.js';
+import { csrfField } from './layout.js';
+
+const WRONG_CODES_PER_USER = 10;
+const WRONG_CODE_WINDOW_SECONDS = 15 * 60;
+
+/** The device-login verification page: enter the code the CLI shows, see who asks for what, approve or deny. */
+export function devicePages(deps: { db: Kysely<Database>; clock: Clock }, signedIn: RequestHandler[]): express.Router {
+  const { db, clock } = deps;
+  const router = express.Router();
+  const wrongCodes = new RateLimiterMemory({ points: WRONG_CODES_PER_USER, duration: WRONG_CODE_WINDOW_SECONDS, keyPrefix: 'device-code' });
+
+  const entryForm = (res: Response, status: number, problem?: string, code = '') => {
+    const visit = res.locals.visit!;
+    sendPage(
+      res,
+      status,
+      'Connect a device',
+      visit,
+      html`${problem === undefined ? '' : html`<p class="notice error" role="alert">${problem}</p>`}
+<form method="get" action="/device">
+  <label>The code your command line shows <input type="text" name="user_code" value="${code}" autocomplete="off" required></label>
+  <button type="submit">Continue</button>
+</form>`,
+    );
+  };
+
+  const consentForm = (res: Response, device: PendingDevice) => {
+    const visit = res.locals.visit!;
+    const offered: readonly Scope[] = device.scopes.length > 0 ? device.scopes : ALL_SCOPES;
+    sendPage(
+      res,
+      200,
+      'Connect a device',
+      visit,
+      html`<p><strong>${device.clientId}</strong> asks for an API key (code <code>${device.userCode}</code>). Approve only if you started this login.</p>
+<form method="post" action="/device">
+  ${csrfField(visit.csrf)}
+  <input type="hidden" name="user_code" value="${device.userCode}">
+  <fieldset><legend>Workspace</legend>${visit.workspaces.map(
+    (w, i) => html`<label><input type="radio" name="workspace" value="${w.workspaceId}" ${i === 0 ? html`checked` : ''}> ${w.name} <span class="muted">${w.websiteUrl}</span></label>`,
+  )}</fieldset>
+  <fieldset><legend>What the key may do</legend>${offered.map(
+    (scope) => html`<label><input type="checkbox" name="grant" value="${scope}" checked> <code>${scope}</code> <span class="muted">${SCOPES[scope]}</span></label>`,
+  )}</fieldset>
+  <button type="submit" name="decision" value="approve">Approve</button>
+  <button class="secondary" type="submit" name="decision" value="deny">Deny</button>
+</form>`,
+    );
+  };
+
+  async function lookUp(req: Request, res: Response, code: string): Promise<PendingDevice | undefined> {
+    const userId = res.locals.visit!.user.userId;
+    const limit = await wrongCodes.get(userId);
+    if (limit !== null && limit.remainingPoints <= 0) {
+      entryForm(res, 429, 'Too many wrong codes. Wait a few minutes and start the login again.');
+      return undefined;
+    }
+    const device = await findPendingDevice(db, clock, code);
+    if (device === undefined) {
+      await wrongCodes.penalty(userId);
+      entryForm(res, 400, 'That code is not valid or has expired. Check it, or start the login again.', code);
+    }
+    return device;
+  }
+
+  router.get('/device', ...signedIn, async (req: Request, res: Response) => {
+    const code = typeof req.query.user_code === 'string' ? req.query.user_code : undefined;
+    if (code === undefined) {
+      entryForm(res, 200);
+      return;
+    }
+    const device = await lookUp(req, res, code);
+    if (device !== undefined) consentForm(res, device);
+  });
+
+  router.post('/device', ...signedIn, async (req: Request, res: Response) => {
+    const body = req.body as Record<string, unknown>;
+    const visit = res.locals.visit!;
+    const device = await lookUp(req, res, typeof body.user_code === 'string' ? body.user_code : '');
+    if (device === undefined) return;
+    if (body.decision !== 'approve') {
+      await decideDevice(db, clock, { userCode: device.userCode, approve: false, userId: visit.user.userId });
+      sendPage(res, 200, 'Login denied', visit, html`<p>The device login was denied; the command line gets no key.</p>`);
+      return;
+    }
+    const workspace = visit.workspaces.find((w) => w.workspaceId === body.workspace);
+    const offered: readonly Scope[] = device.scopes.length > 0 ? device.scopes : ALL_SCOPES;
+    const grant = ([] as unknown[]).concat(body.grant ?? []).filter((s): s is Scope => typeof s === 'string' && isScope(s) && offered.includes(s));
+    if (workspace === undefined || grant.length === 0) {
+      consentForm(res, device);
+      return;
+    }
+    await decideDevice(db, clock, { userCode: device.userCode, approve: true, userId: visit.user.userId, workspaceId: workspace.workspaceId, scopes: grant });
+    sendPage(res, 200, 'Device connected', visit, html`<p>Approved. Go back to your command line: it receives its key for <strong>${workspace.name}</strong> on its next poll.</p>`);
+  });
+
+  return router;
+}

@@ -1,0 +1,4 @@
+import postAuthDevicePoll from './post_auth_device_poll.js';
+import postAuthDeviceStart from './post_auth_device_start.js';
+
+export const authOperations = [postAuthDeviceStart, postAuthDevicePoll];
