@@ -5,6 +5,7 @@ import type { Database } from '../db/schema.js';
 import type { Clock } from '../src/clock.js';
 import type { Config } from '../src/config.js';
 import type { Pipeline } from '../src/pipeline/pipeline.js';
+import { developmentPrincipal } from '../src/pipeline/principal.js';
 import { dashboardRouter } from '../src/web/dashboard.js';
 import { oauthEndpoints } from '../src/web/oauthEndpoints.js';
 import type { OAuthIssuer } from '../src/oauth/issuer.js';
@@ -108,7 +109,8 @@ export function createHttpApp({ config, db, clock, registry, pipeline, issuer, l
   });
   app.use(API_PREFIX, restRouter(registry, pipeline));
 
-  const mcp = new McpAdapter(registry, pipeline, serverInfo, issuer);
+  const mcp = new McpAdapter(registry, pipeline, serverInfo, issuer, config.mcpDevNoAuth ? () => developmentPrincipal(db) : undefined);
+  if (config.mcpDevNoAuth) logger.warn('MCP_DEV_NO_AUTH is set: /mcp accepts requests without credentials (development only)');
   app.use('/mcp', validateOrigin(config.allowedOrigins), mcpCors(config.allowedOrigins));
   app.post('/mcp', ...jsonBody, (req: Request, res: Response) => mcp.handle(req, res));
   app.all('/mcp', (req, res) => {

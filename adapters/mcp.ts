@@ -72,6 +72,8 @@ export class McpAdapter {
     private readonly pipeline: Pipeline,
     private readonly serverInfo: { name: string; version: string },
     private readonly issuer: OAuthIssuer,
+    /** MCP_DEV_NO_AUTH: who a request without credentials is. */
+    private readonly anonymous?: () => Promise<Principal>,
   ) {
     for (const operation of registry.tools) {
       this.tools.set(operation.operationId, toTool(operation));
@@ -141,7 +143,7 @@ export class McpAdapter {
     const presented = req.headers.authorization !== undefined;
     let principal: Principal;
     try {
-      principal = await this.pipeline.authenticate(req.headers.authorization);
+      principal = !presented && this.anonymous !== undefined ? await this.anonymous() : await this.pipeline.authenticate(req.headers.authorization);
     } catch (error) {
       const failure = toServiceError(error);
       this.challenge(res, 401, failure.message, presented ? 'error="invalid_token", ' : '');

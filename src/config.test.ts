@@ -15,6 +15,12 @@ describe('configuration from the environment', () => {
     expect(config.allowedOrigins).toEqual(['https://sightline.example.com', 'https://app.example']);
   });
 
+  it('allows MCP_DEV_NO_AUTH only on a loopback address', () => {
+    expect(loadConfig({ MCP_DEV_NO_AUTH: '1' }).mcpDevNoAuth).toBe(true);
+    expect(() => loadConfig({ MCP_DEV_NO_AUTH: '1', HOST: '0.0.0.0' })).toThrow(/^MCP_DEV_NO_AUTH: refused unless HOST is a loopback address/);
+    expect(loadConfig({}).mcpDevNoAuth).toBe(false);
+  });
+
   it('refuses a bad PORT or PUBLIC_URL naming the setting', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/^PORT: /);
     expect(() => loadConfig({ PORT: '70000' })).toThrow(/^PORT: /);

@@ -10,6 +10,11 @@ export interface Config {
   /** Cross-origin pages allowed to call /mcp; same-origin requests and requests without Origin always pass. */
   allowedOrigins: string[];
   bootstrap: { workspaceName: string; siteUrl: string };
+  /**
+   * Development only: /mcp requests without credentials act with every scope in the first workspace. For the
+   * official conformance suite, which cannot send a token; refused unless the service is bound to loopback.
+   */
+  mcpDevNoAuth: boolean;
   /** Private-use URI schemes desktop MCP hosts may register as OAuth redirect URIs (besides https and loopback http). */
   oauthRedirectSchemes: string[];
 }
@@ -49,8 +54,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const publicHost = new URL(publicUrl).hostname;
   const allowedHosts = [...new Set([...LOOPBACK_HOSTS, publicHost, ...list(env.ALLOWED_HOSTS)])];
   const allowedOrigins = [...new Set([new URL(publicUrl).origin, ...list(env.ALLOWED_ORIGINS)])];
+  const mcpDevNoAuth = env.MCP_DEV_NO_AUTH === '1';
+  if (mcpDevNoAuth && !['127.0.0.1', 'localhost', '::1'].includes(host)) {
+    throw new Error('MCP_DEV_NO_AUTH: refused unless HOST is a loopback address (127.0.0.1, localhost or ::1)');
+  }
   return {
     port,
+    mcpDevNoAuth,
     host,
     publicUrl,
     databaseUrl: env.DATABASE_URL || undefined,

@@ -5,7 +5,7 @@ import { hashApiKey, isWellFormedApiKey } from '../auth/apiKeys.js';
 import type { Clock } from '../clock.js';
 import { UnauthorizedError } from '../errors.js';
 import { DEFAULT_PLAN, isPlanName, type PlanName } from '../plans.js';
-import { isScope, type Scope } from '../scopes.js';
+import { ALL_SCOPES, isScope, type Scope } from '../scopes.js';
 
 /** Who is calling: always bound to exactly one workspace. */
 export interface Principal {
@@ -54,5 +54,20 @@ export async function authenticateApiKey(db: Kysely<Database>, clock: Clock, key
     workspaceId: row.workspace_id,
     plan: isPlanName(row.plan) ? row.plan : DEFAULT_PLAN,
     scopes: new Set(row.scopes.split(' ').filter(isScope)),
+  };
+}
+
+/** The development principal of MCP_DEV_NO_AUTH: every scope in the oldest workspace. */
+export async function developmentPrincipal(db: Kysely<Database>): Promise<Principal> {
+  const workspace = await db.selectFrom('workspaces').select(['id', 'plan']).orderBy('created_at').orderBy('id').executeTakeFirst();
+  if (workspace === undefined) throw new UnauthorizedError('MCP_DEV_NO_AUTH is set but there is no workspace yet');
+  return {
+    credentialId: 'development',
+    via: 'api_key',
+    apiKeyId: null,
+    userId: null,
+    workspaceId: workspace.id,
+    plan: isPlanName(workspace.plan) ? workspace.plan : DEFAULT_PLAN,
+    scopes: new Set(ALL_SCOPES),
   };
 }
