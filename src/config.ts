@@ -15,6 +15,8 @@ export interface Config {
    * official conformance suite, which cannot send a token; refused unless the service is bound to loopback.
    */
   mcpDevNoAuth: boolean;
+  /** Outbound requests to addresses others choose (client metadata documents): private targets allowed? */
+  outboundAllowPrivate: boolean;
   /** Private-use URI schemes desktop MCP hosts may register as OAuth redirect URIs (besides https and loopback http). */
   oauthRedirectSchemes: string[];
 }
@@ -61,6 +63,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port,
     mcpDevNoAuth,
+    outboundAllowPrivate: env.OUTBOUND_ALLOW_PRIVATE_ADDRESSES === '1',
     host,
     publicUrl,
     databaseUrl: env.DATABASE_URL || undefined,

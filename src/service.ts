@@ -12,6 +12,7 @@ import type { Registry } from '../tools/registry.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import { OAuthIssuer } from './oauth/issuer.js';
+import { SafeFetcher, type OutboundOptions } from './outbound/safeFetch.js';
 import { Pipeline } from './pipeline/pipeline.js';
 import { RateLimits } from './pipeline/rateLimits.js';
 
@@ -23,6 +24,8 @@ export interface ServiceOptions {
   clock: Clock;
   logger?: Logger;
   registry?: Registry;
+  /** Overrides the outbound settings of the configuration (tests trust their own CA). */
+  outbound?: OutboundOptions;
 }
 
 export interface Service {
@@ -40,7 +43,8 @@ export async function createService(options: ServiceOptions): Promise<Service> {
   const logger = options.logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info' });
   const registry = options.registry ?? defaultRegistry;
   await migrateToLatest(database);
-  const issuer = new OAuthIssuer(database.db, clock, config.publicUrl, new Set(config.oauthRedirectSchemes));
+  const fetcher = new SafeFetcher(options.outbound ?? { allowPrivateAddresses: config.outboundAllowPrivate });
+  const issuer = new OAuthIssuer(database.db, clock, config.publicUrl, new Set(config.oauthRedirectSchemes), fetcher);
   const pipeline = new Pipeline({
     db: database.db,
     clock,
@@ -69,6 +73,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
         server.closeIdleConnections();
         await new Promise<void>((resolve, reject) => server!.close((error) => (error ? reject(error) : resolve())));
       }
+      await fetcher.close();
       await database.close();
     },
   };

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
+import type { SafeFetcher } from '../outbound/safeFetch.js';
 import { isScope, type Scope } from '../scopes.js';
 import { OAuthError, randomToken, REFRESH_TOKEN_TTL_MS, sha256, signAccessToken, ACCESS_TOKEN_TTL_SECONDS, type SigningKey } from './tokens.js';
 
@@ -83,9 +84,59 @@ export async function registerClient(db: Kysely<Database>, clock: Clock, body: u
   };
 }
 
-export async function findClient(db: Kysely<Database>, clientId: string): Promise<RegisteredClient | undefined> {
-  const row = await db.selectFrom('oauth_clients').selectAll().where('client_id', '=', clientId).executeTakeFirst();
-  return row === undefined ? undefined : { clientId: row.client_id, clientName: row.client_name, redirectUris: JSON.parse(row.redirect_uris) as string[] };
+const METADATA_DOCUMENT_TTL_MS = 5 * 60_000;
+
+/**
+ * Where clients come from: registered ones from the database, and clients whose client_id is an https URL from
+ * the Client ID Metadata Document served there (fetched safely, checked, kept for five minutes).
+ */
+export class ClientDirectory {
+  private readonly documents = new Map<string, { client: RegisteredClient; until: number }>();
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+    private readonly fetcher: SafeFetcher,
+    private readonly privateSchemes: ReadonlySet<string>,
+  ) {}
+
+  async find(clientId: string): Promise<RegisteredClient | undefined> {
+    if (clientId.startsWith('https://')) return this.fromMetadataDocument(clientId);
+    const row = await this.db.selectFrom('oauth_clients').selectAll().where('client_id', '=', clientId).executeTakeFirst();
+    return row === undefined ? undefined : { clientId: row.client_id, clientName: row.client_name, redirectUris: JSON.parse(row.redirect_uris) as string[] };
+  }
+
+  private async fromMetadataDocument(clientId: string): Promise<RegisteredClient> {
+    const cached = this.documents.get(clientId);
+    if (cached !== undefined && cached.until > this.clock.now()) return cached.client;
+    const url = new URL(clientId);
+    if (url.pathname === '/' || url.hash !== '') throw new AuthorizePageError('A client_id URL must name a document path and have no fragment.');
+    let document: unknown;
+    try {
+      document = await this.fetcher.json(url);
+    } catch (error) {
+      throw new AuthorizePageError(`The application's metadata document could not be loaded: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const metadata = (typeof document === 'object' && document !== null && !Array.isArray(document) ? document : {}) as Record<string, unknown>;
+    const problem =
+      metadata.client_id !== clientId
+        ? 'its client_id is not the URL it is served at'
+        : 'client_secret' in metadata
+          ? 'it carries a client_secret'
+          : metadata.token_endpoint_auth_method !== undefined && metadata.token_endpoint_auth_method !== 'none'
+            ? 'only public clients (token_endpoint_auth_method none) are supported'
+            : !Array.isArray(metadata.redirect_uris) || metadata.redirect_uris.length === 0 || !metadata.redirect_uris.every((u) => typeof u === 'string')
+              ? 'it lists no redirect_uris'
+              : (metadata.redirect_uris as string[]).map((u) => redirectUriProblem(u, this.privateSchemes)).find((p) => p !== undefined);
+    if (problem !== undefined) throw new AuthorizePageError(`The application's metadata document is not acceptable: ${problem}.`);
+    const client = {
+      clientId,
+      clientName: typeof metadata.client_name === 'string' && metadata.client_name.trim() !== '' ? metadata.client_name.trim().slice(0, 100) : url.host,
+      redirectUris: metadata.redirect_uris as string[],
+    };
+    this.documents.set(clientId, { client, until: this.clock.now() + METADATA_DOCUMENT_TTL_MS });
+    return client;
+  }
 }
 
 export interface AuthorizeRequest {
@@ -105,13 +156,13 @@ export class AuthorizePageError extends Error {}
  * other error goes back to the client's redirect URI, as RFC 6749 §4.1.2.1 requires.
  */
 export async function parseAuthorizeRequest(
-  db: Kysely<Database>,
+  clients: ClientDirectory,
   params: Record<string, unknown>,
   expected: { resource: string },
 ): Promise<AuthorizeRequest> {
   const text = (name: string) => (typeof params[name] === 'string' ? (params[name] as string) : undefined);
   const clientId = text('client_id');
-  const client = clientId === undefined ? undefined : await findClient(db, clientId);
+  const client = clientId === undefined ? undefined : await clients.find(clientId);
   if (client === undefined) throw new AuthorizePageError('This application is not registered here (unknown client_id).');
   const redirectUri = text('redirect_uri') ?? (client.redirectUris.length === 1 ? client.redirectUris[0] : undefined);
   if (redirectUri === undefined || !client.redirectUris.some((r) => redirectMatches(r, redirectUri))) {

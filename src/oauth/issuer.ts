@@ -3,7 +3,8 @@ import type { Database } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import type { Principal } from '../pipeline/principal.js';
 import { ALL_SCOPES } from '../scopes.js';
-import type { TokenContext } from './authorization.js';
+import { ClientDirectory, type TokenContext } from './authorization.js';
+import type { SafeFetcher } from '../outbound/safeFetch.js';
 import { loadSigningKey, principalFromAccessToken, type SigningKey } from './tokens.js';
 
 /**
@@ -14,6 +15,7 @@ export class OAuthIssuer {
   readonly issuer: string;
   readonly resource: string;
   readonly resourceMetadataUrl: string;
+  readonly clients: ClientDirectory;
   private key: Promise<SigningKey> | undefined;
 
   constructor(
@@ -21,7 +23,9 @@ export class OAuthIssuer {
     private readonly clock: Clock,
     publicUrl: string,
     readonly privateRedirectSchemes: ReadonlySet<string>,
+    fetcher: SafeFetcher,
   ) {
+    this.clients = new ClientDirectory(db, clock, fetcher, privateRedirectSchemes);
     this.issuer = publicUrl;
     this.resource = `${publicUrl}/mcp`;
     this.resourceMetadataUrl = `${publicUrl}/.well-known/oauth-protected-resource/mcp`;
@@ -57,6 +61,7 @@ export class OAuthIssuer {
       revocation_endpoint_auth_methods_supported: ['none'],
       scopes_supported: ALL_SCOPES,
       authorization_response_iss_parameter_supported: true,
+      client_id_metadata_document_supported: true,
       service_documentation: `${this.issuer}/api/v1/openapi.json`,
     };
   }

@@ -35,7 +35,7 @@ export function consentPages(deps: { db: Kysely<Database>; clock: Clock; issuer:
     const visit = res.locals.visit!;
     let request: AuthorizeRequest;
     try {
-      request = await parseAuthorizeRequest(db, params, { resource: issuer.resource });
+      request = await parseAuthorizeRequest(issuer.clients, params, { resource: issuer.resource });
     } catch (error) {
       if (error instanceof AuthorizePageError) {
         sendPage(res, 400, 'Cannot connect this application', visit, html`<p class="notice error" role="alert">${error.message}</p>`);

@@ -6,6 +6,7 @@ import { ManualClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { createWorkspace } from '../../src/domain/workspaces.js';
 import { createUser } from '../../src/operator.js';
+import type { OutboundOptions } from '../../src/outbound/safeFetch.js';
 import type { PlanName } from '../../src/plans.js';
 import { ALL_SCOPES, type Scope } from '../../src/scopes.js';
 import { createService, type Service } from '../../src/service.js';
@@ -52,7 +53,7 @@ export class TestService {
     readonly baseUrl: string,
   ) {}
 
-  static async start(options: { registry?: Registry } = {}): Promise<TestService> {
+  static async start(options: { registry?: Registry; outbound?: OutboundOptions } = {}): Promise<TestService> {
     const database = await openTestDatabase();
     const clock = new ManualClock(START_TIME);
     // A real port up front, so that PUBLIC_URL (the OAuth issuer, links handed out) is the address clients use.
@@ -63,6 +64,7 @@ export class TestService {
       clock,
       logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
       ...(options.registry ? { registry: options.registry } : {}),
+      ...(options.outbound ? { outbound: options.outbound } : {}),
     });
     const baseUrl = await service.listen();
     return new TestService(service, database, clock, baseUrl);

@@ -1,0 +1,116 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createHash, randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SafeFetcher } from '../src/outbound/safeFetch.js';
+import { TestService } from './support/harness.js';
+import { hiddenFields, Visitor } from './support/visitor.js';
+
+// A client that publishes its metadata on https: a local server with a certificate made for this run.
+const dir = mkdtempSync(join(tmpdir(), 'sightline-cimd-'));
+execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+const cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
+const REDIRECT_URI = 'http://127.0.0.1:47125/callback';
+
+let documents: Server;
+let base: string;
+let t: TestService;
+
+beforeAll(async () => {
+  documents = createServer({ key: readFileSync(join(dir, 'key.pem')), cert }, (req, res) => {
+    const clientId = `${base}${req.url ?? ''}`;
+    const body =
+      req.url === '/client.json'
+        ? { client_id: clientId, client_name: 'Metadata Client', redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none' }
+        : req.url === '/wrong-id.json'
+          ? { client_id: `${base}/other.json`, redirect_uris: [REDIRECT_URI] }
+          : req.url === '/secret.json'
+            ? { client_id: clientId, redirect_uris: [REDIRECT_URI], client_secret: 'x' }
+            : undefined;
+    res.writeHead(body === undefined ? 404 : 200, { 'content-type': 'application/json' }).end(JSON.stringify(body ?? {}));
+  });
+  await new Promise<void>((resolve) => documents.listen(0, '127.0.0.1', resolve));
+  base = `https://127.0.0.1:${(documents.address() as AddressInfo).port}`;
+  t = await TestService.start({ outbound: { allowPrivateAddresses: true, ca: cert } });
+});
+afterAll(async () => {
+  await t.close();
+  documents.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function signedIn(): Promise<{ visitor: Visitor; workspaceId: string }> {
+  const ws = await t.workspace();
+  const email = `owner-${ws.workspaceId}@acme.example`;
+  await t.user(ws.workspaceId, email, 'owner');
+  const visitor = new Visitor(t.baseUrl);
+  await visitor.signIn(email, 'correct horse battery');
+  return { visitor, workspaceId: ws.workspaceId };
+}
+
+function authorizePath(clientId: string, challenge: string): string {
+  return `/oauth/authorize?${new URLSearchParams({ client_id: clientId, redirect_uri: REDIRECT_URI, response_type: 'code', code_challenge: challenge, code_challenge_method: 'S256', state: 'st' }).toString()}`;
+}
+
+describe('Client ID Metadata Documents', () => {
+  it('authorises a client known only by its metadata URL, through consent to tokens', async () => {
+    const { visitor, workspaceId } = await signedIn();
+    const clientId = `${base}/client.json`;
+    const verifier = randomBytes(32).toString('base64url');
+    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    const page = await visitor.request(authorizePath(clientId, challenge));
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('Connect Metadata Client');
+    const form = new URLSearchParams({ ...hiddenFields(html), decision: 'allow', workspace: workspaceId, grant: 'read:content' });
+    const consent = await fetch(new URL('/oauth/authorize', t.baseUrl), {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: visitor.cookieHeader() },
+      body: form.toString(),
+    });
+    const code = new URL(consent.headers.get('location')!).searchParams.get('code')!;
+    const token = await fetch(new URL('/oauth/token', t.baseUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code, client_id: clientId, redirect_uri: REDIRECT_URI, code_verifier: verifier }).toString(),
+    });
+    expect(token.status).toBe(200);
+    const { access_token: accessToken } = (await token.json()) as { access_token: string };
+    expect((await t.rest(accessToken, 'GET', '/api/v1/brand')).status).toBe(200);
+  });
+
+  it.each([['/wrong-id.json', 'client_id is not the URL'], ['/secret.json', 'client_secret'], ['/missing.json', 'answered 404']])(
+    'refuses %s on a page, without redirecting',
+    async (path, reason) => {
+      const { visitor } = await signedIn();
+      const page = await visitor.request(authorizePath(`${base}${path}`, 'x'.repeat(43)));
+      expect(page.status).toBe(400);
+      expect(await page.text()).toContain(reason);
+    },
+  );
+
+  it('advertises support in the authorization-server metadata', async () => {
+    const metadata = (await (await fetch(new URL('/.well-known/oauth-authorization-server', t.baseUrl))).json()) as Record<string, unknown>;
+    expect(metadata.client_id_metadata_document_supported).toBe(true);
+  });
+});
+
+describe('safe outbound fetches', () => {
+  it('refuses private addresses (literal or resolved), plain http, and credentials in the URL', async () => {
+    const fetcher = new SafeFetcher({ allowPrivateAddresses: false, ca: cert });
+    try {
+      await expect(fetcher.json(new URL(`${base}/client.json`))).rejects.toThrow(/private address/);
+      await expect(fetcher.json(new URL(`https://localhost:${new URL(base).port}/client.json`))).rejects.toThrow(/private address/);
+      await expect(fetcher.json(new URL('https://0x7f.1/x'))).rejects.toThrow(/private address/);
+      await expect(fetcher.json(new URL('http://example.com/x'))).rejects.toThrow(/only https/);
+      await expect(fetcher.json(new URL('https://user:pw@example.com/x'))).rejects.toThrow(/credentials/);
+    } finally {
+      await fetcher.close();
+    }
+  });
+});
