@@ -16,12 +16,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function signedInOwner(): Promise<{ ws: TestWorkspace; visitor: Visitor }> {
-  const ws = await t.workspace();
-  const email = `owner-${ws.workspaceId}@acme.example`;
-  await t.user(ws.workspaceId, email, 'owner');
-  const visitor = new Visitor(t.baseUrl);
-  await visitor.signIn(email, 'correct horse battery');
-  return { ws, visitor };
+  const ws = await t.signedInOwner();
+  return { ws, visitor: ws.visitor };
 }
 
 /** The person at the verification page: types the code (in lower case, without the dash), then answers. */
@@ -30,11 +26,7 @@ async function decide(visitor: Visitor, ws: TestWorkspace, userCode: string, dec
   expect(page.status).toBe(200);
   const form = new URLSearchParams({ ...hiddenFields(await page.text()), decision, workspace: ws.workspaceId });
   for (const scope of grant) form.append('grant', scope);
-  const answer = await fetch(new URL('/device', t.baseUrl), {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: visitor.cookieHeader() },
-    body: form.toString(),
-  });
+  const answer = await visitor.request('/device', { method: 'POST', form });
   expect(answer.status).toBe(200);
 }
 

@@ -65,24 +65,15 @@ class TestProvider implements OAuthClientProvider {
     const form = new URLSearchParams({ ...hiddenFields(await page.text()), decision: 'allow', workspace: this.workspaceId });
     form.append('grant', 'read:content');
     form.append('grant', 'write:content');
-    const answer = await fetch(new URL('/oauth/authorize', url), {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: this.visitor.cookieHeader() },
-      body: form.toString(),
-    });
+    const answer = await this.visitor.request('/oauth/authorize', { method: 'POST', form });
     this.code = new URL(answer.headers.get('location')!).searchParams.get('code') ?? undefined;
   }
 }
 
 describe('the MCP SDK client with its OAuth provider', () => {
   it('discovers the server, registers, is authorised through consent, then lists and calls tools', async () => {
-    const ws = await t.workspace();
-    const email = `owner-${ws.workspaceId}@acme.example`;
-    await t.user(ws.workspaceId, email, 'owner');
-    const visitor = new Visitor(t.baseUrl);
-    await visitor.signIn(email, 'correct horse battery');
-    const provider = new TestProvider(visitor, ws.workspaceId);
+    const ws = await t.signedInOwner();
+    const provider = new TestProvider(ws.visitor, ws.workspaceId);
     const url = new URL(`${t.baseUrl}/mcp`);
 
     const first = new StreamableHTTPClientTransport(url, { authProvider: provider });

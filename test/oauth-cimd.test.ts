@@ -8,7 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SafeFetcher } from '../src/outbound/safeFetch.js';
 import { TestService } from './support/harness.js';
-import { hiddenFields, Visitor } from './support/visitor.js';
+import { hiddenFields } from './support/visitor.js';
 
 // A client that publishes its metadata on https: a local server with a certificate made for this run.
 const dir = mkdtempSync(join(tmpdir(), 'sightline-cimd-'));
@@ -43,14 +43,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function signedIn(): Promise<{ visitor: Visitor; workspaceId: string }> {
-  const ws = await t.workspace();
-  const email = `owner-${ws.workspaceId}@acme.example`;
-  await t.user(ws.workspaceId, email, 'owner');
-  const visitor = new Visitor(t.baseUrl);
-  await visitor.signIn(email, 'correct horse battery');
-  return { visitor, workspaceId: ws.workspaceId };
-}
+const signedIn = () => t.signedInOwner();
 
 function authorizePath(clientId: string, challenge: string): string {
   return `/oauth/authorize?${new URLSearchParams({ client_id: clientId, redirect_uri: REDIRECT_URI, response_type: 'code', code_challenge: challenge, code_challenge_method: 'S256', state: 'st' }).toString()}`;
@@ -67,12 +60,7 @@ describe('Client ID Metadata Documents', () => {
     const html = await page.text();
     expect(html).toContain('Connect Metadata Client');
     const form = new URLSearchParams({ ...hiddenFields(html), decision: 'allow', workspace: workspaceId, grant: 'read:content' });
-    const consent = await fetch(new URL('/oauth/authorize', t.baseUrl), {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: visitor.cookieHeader() },
-      body: form.toString(),
-    });
+    const consent = await visitor.request('/oauth/authorize', { method: 'POST', form });
     const code = new URL(consent.headers.get('location')!).searchParams.get('code')!;
     const token = await fetch(new URL('/oauth/token', t.baseUrl), {
       method: 'POST',

@@ -31,12 +31,8 @@ interface Setup {
 }
 
 async function setup(): Promise<Setup> {
-  const ws = await t.workspace();
-  const email = `owner-${ws.workspaceId}@acme.example`;
-  await t.user(ws.workspaceId, email, 'owner');
-  const visitor = new Visitor(t.baseUrl);
-  await visitor.signIn(email, 'correct horse battery');
-  return { ws, visitor, client: await register() };
+  const ws = await t.signedInOwner();
+  return { ws, visitor: ws.visitor, client: await register() };
 }
 
 function authorizeUrl(client: oauth.Client, extra: Record<string, string>): string {
@@ -52,12 +48,7 @@ async function consent(setup: Setup, extra: Record<string, string>, decision: 'a
   const fields = hiddenFields(await page.text());
   const form = new URLSearchParams({ ...fields, decision, workspace: setup.ws.workspaceId });
   for (const scope of grant) form.append('grant', scope);
-  const answer = await fetch(new URL('/oauth/authorize', t.baseUrl), {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: setup.visitor.cookieHeader() },
-    body: form.toString(),
-  });
+  const answer = await setup.visitor.request('/oauth/authorize', { method: 'POST', form });
   expect(answer.status).toBe(303);
   return new URL(answer.headers.get('location')!);
 }

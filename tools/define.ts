@@ -19,10 +19,7 @@ export interface ToolAnnotations {
   openWorldHint: boolean;
 }
 
-/**
- * What a `public` operation's handler sees: no caller, no workspace. Its `db` is not inside a transaction: a
- * public operation keeps what must outlive a refusal (a device poll's time) and opens its own where it needs one.
- */
+/** What a `public` operation's handler sees: no caller, no workspace. */
 export interface PublicContext {
   db: Kysely<Database>;
   clock: Clock;
@@ -99,7 +96,11 @@ export interface AuthenticatedOperation extends OperationBase {
   handler(ctx: OperationContext, input: JsonObject): Promise<JsonObject>;
 }
 
-/** An operation anyone may call without a credential (device login): REST only, capped per client address. */
+/**
+ * An operation anyone may call without a credential (device login): REST only, capped per client address. Its
+ * handler's `db` is not inside a transaction: it keeps what must outlive a refusal (a device poll's time) and opens
+ * its own where it needs one.
+ */
 export interface PublicOperation extends OperationBase {
   scope: 'public';
   handler(ctx: PublicContext, input: JsonObject): Promise<JsonObject>;

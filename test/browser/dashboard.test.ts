@@ -178,4 +178,23 @@ describe.skipIf(!existsSync(CHROMIUM))('dashboard in a real browser', () => {
       receiver.close();
     }
   });
+
+  it('approves a device login at /device by typing the code', async () => {
+    const { ws, email } = await ownerWorkspace();
+    const started = await t.rest(undefined, 'POST', '/api/v1/auth/device/start', { client_id: 'sightline-cli' });
+    const { device_code: deviceCode, user_code: userCode } = started.body.data as { device_code: string; user_code: string };
+    const page = await browser.newPage();
+    await signIn(page, email);
+    await page.goto(`${t.baseUrl}/device`);
+    await page.getByLabel('The code your command line shows').fill(userCode.toLowerCase());
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByText('sightline-cli asks for an API key').waitFor();
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.getByRole('heading', { name: 'Device connected' }).waitFor();
+    t.clock.advance(10_000);
+    const polled = await t.rest(undefined, 'POST', '/api/v1/auth/device/poll', { device_code: deviceCode });
+    expect(polled.status).toBe(200);
+    expect((polled.body.data as { workspace_id: string }).workspace_id).toBe(ws.workspaceId);
+    await page.close();
+  });
 });

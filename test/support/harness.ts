@@ -12,6 +12,7 @@ import { ALL_SCOPES, type Scope } from '../../src/scopes.js';
 import { createService, type Service } from '../../src/service.js';
 import type { Registry } from '../../tools/registry.js';
 import { openTestDatabase } from './database.js';
+import { Visitor } from './visitor.js';
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -87,6 +88,16 @@ export class TestService {
     });
     const { key, keyId } = await createApiKey(this.db, this.clock, { workspaceId, scopes: options.scopes ?? ALL_SCOPES, name: 'test' });
     return { workspaceId, key, keyId };
+  }
+
+  /** A workspace whose owner is signed in to the dashboard in `visitor`. */
+  async signedInOwner(): Promise<TestWorkspace & { email: string; visitor: Visitor }> {
+    const ws = await this.workspace();
+    const email = `owner-${ws.workspaceId}@acme.example`;
+    await this.user(ws.workspaceId, email, 'owner');
+    const visitor = new Visitor(this.baseUrl);
+    await visitor.signIn(email, 'correct horse battery');
+    return { ...ws, email, visitor };
   }
 
   async key(workspaceId: string, scopes: readonly Scope[]): Promise<string> {

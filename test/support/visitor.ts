@@ -17,7 +17,8 @@ export class Visitor {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   }
 
-  async request(path: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<Response> {
+  /** A page request; `form` posts it like a browser (URLSearchParams for repeated fields such as checkboxes). */
+  async request(path: string, init: { method?: string; form?: Record<string, string> | URLSearchParams } = {}): Promise<Response> {
     const headers: Record<string, string> = { cookie: this.cookieHeader() };
     let body: string | undefined;
     if (init.form !== undefined) {
