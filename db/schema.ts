@@ -210,6 +210,7 @@ export interface OAuthCodesTable {
   resource: string;
   expires_at: number;
   used_at: number | null;
+  grant_id: string | null;
 }
 
 export interface OAuthGrantsTable {

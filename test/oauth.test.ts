@@ -161,7 +161,7 @@ describe('OAuth 2.1 for /mcp', () => {
     expect(page.headers.get('location')).toBeNull();
   });
 
-  it('refuses a wrong verifier and a reused code', async () => {
+  it('refuses a wrong verifier, and a reused code (revoking the tokens it bought)', async () => {
     const s = await setup();
     const verifier = oauth.generateRandomCodeVerifier();
     const back = await consent(s, { code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state: 'st' });
@@ -169,9 +169,12 @@ describe('OAuth 2.1 for /mcp', () => {
     const wrong = await oauth.authorizationCodeGrantRequest(as, s.client, oauth.None(), params, REDIRECT_URI, oauth.generateRandomCodeVerifier(), insecure);
     await expect(oauth.processAuthorizationCodeResponse(as, s.client, wrong)).rejects.toMatchObject({ error: 'invalid_grant' });
     const right = await oauth.authorizationCodeGrantRequest(as, s.client, oauth.None(), params, REDIRECT_URI, verifier, insecure);
-    expect((await oauth.processAuthorizationCodeResponse(as, s.client, right)).access_token).toBeTruthy();
+    const tokens = await oauth.processAuthorizationCodeResponse(as, s.client, right);
+    expect((await listTools(tokens.access_token)).status).toBe(200);
     const reused = await oauth.authorizationCodeGrantRequest(as, s.client, oauth.None(), params, REDIRECT_URI, verifier, insecure);
     await expect(oauth.processAuthorizationCodeResponse(as, s.client, reused)).rejects.toMatchObject({ error: 'invalid_grant' });
+    // The code leaked: what it bought is revoked too.
+    expect((await listTools(tokens.access_token)).status).toBe(401);
   });
 
   it('refuses an expired token and a token for another audience', async () => {

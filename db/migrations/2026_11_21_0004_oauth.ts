@@ -29,6 +29,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('resource', 'text', (c) => c.notNull())
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
     .addColumn('used_at', 'bigint')
+    // The grant the code was exchanged for: a second use of the code revokes it.
+    .addColumn('grant_id', 'text')
     .execute();
 
   // A grant family: one consent's chain of refresh tokens. Reusing a rotated token revokes the whole family.

@@ -216,6 +216,7 @@ export async function issueCode(
       resource: request.resource,
       expires_at: clock.now() + CODE_TTL_MS,
       used_at: null,
+      grant_id: null,
     })
     .execute();
   return code;
@@ -258,18 +259,26 @@ async function exchangeCode(ctx: TokenContext, params: Record<string, unknown>) 
   if (challenge !== row.code_challenge) throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
   const resource = field(params, 'resource');
   if (resource !== undefined && normaliseResource(resource) !== row.resource) throw new OAuthError('invalid_target', `resource must be ${row.resource}`);
-  // Single use: a second redemption fails even when it races the first.
-  const claimed = await ctx.db.updateTable('oauth_codes').set({ used_at: now }).where('code_hash', '=', row.code_hash).where('used_at', 'is', null).executeTakeFirst();
-  if (claimed.numUpdatedRows === 0n) throw new OAuthError('invalid_grant', 'the code was already used');
+  // Single use: a second redemption fails even when it races the first, and ends what the first one obtained.
   const grant = { id: newId('grt'), client_id: row.client_id, user_id: row.user_id, workspace_id: row.workspace_id };
+  const claimed = await ctx.db
+    .updateTable('oauth_codes')
+    .set({ used_at: now, grant_id: grant.id })
+    .where('code_hash', '=', row.code_hash)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  if (claimed.numUpdatedRows === 0n) throw new LeakedCredential(row.grant_id, 'the code was already used; the tokens issued for it are revoked');
   await ctx.db.insertInto('oauth_grants').values({ ...grant, scopes: row.scopes, resource: row.resource, created_at: now, revoked_at: null }).execute();
   return tokenResponse(ctx, grant, row.scopes.split(' ').filter((s) => s !== ''));
 }
 
-/** A rotated refresh token came back: it leaked. Its grant is revoked outside the failed request's transaction. */
-class RefreshTokenReuse extends OAuthError {
-  constructor(readonly grantId: string) {
-    super('invalid_grant', 'the refresh token was already used; every token of its grant is revoked');
+/** A used code or a rotated refresh token came back: it leaked. Its grant is revoked outside the failed request's transaction. */
+class LeakedCredential extends OAuthError {
+  constructor(
+    readonly grantId: string | null,
+    description: string,
+  ) {
+    super('invalid_grant', description);
   }
 }
 
@@ -287,7 +296,7 @@ export async function tokenRequest(db: Kysely<Database>, settings: Omit<TokenCon
       throw new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
     });
   } catch (error) {
-    if (error instanceof RefreshTokenReuse) await revokeGrant(db, settings.clock, error.grantId);
+    if (error instanceof LeakedCredential && error.grantId !== null) await revokeGrant(db, settings.clock, error.grantId);
     throw error;
   }
 }
@@ -309,7 +318,9 @@ async function refreshTokens(ctx: TokenContext, params: Record<string, unknown>)
     throw new OAuthError('invalid_grant', 'the refresh token is unknown, expired, revoked or for another client');
   }
   const rotated = await ctx.db.updateTable('oauth_refresh_tokens').set({ rotated_at: now }).where('token_hash', '=', row.token_hash).where('rotated_at', 'is', null).executeTakeFirst();
-  if (row.rotated_at !== null || rotated.numUpdatedRows === 0n) throw new RefreshTokenReuse(row.id);
+  if (row.rotated_at !== null || rotated.numUpdatedRows === 0n) {
+    throw new LeakedCredential(row.id, 'the refresh token was already used; every token of its grant is revoked');
+  }
   const granted = row.scopes.split(' ').filter((s) => s !== '');
   const asked = field(params, 'scope');
   // A refresh may narrow the scopes, never widen them.
