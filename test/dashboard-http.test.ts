@@ -27,6 +27,15 @@ describe('dashboard sessions over HTTP', () => {
     expect((await visitor.request(`/w/${other.workspaceId}/keys`)).status).toBe(404);
   });
 
+  it('issues one CSRF cookie per page, matching the token in its forms', async () => {
+    const page = await fetch(`${t.baseUrl}/signin`);
+    const cookies = page.headers.getSetCookie().filter((c) => c.startsWith('sl_csrf='));
+    expect(cookies).toHaveLength(1);
+    expect(cookies[0]).toMatch(/HttpOnly/i);
+    expect(cookies[0]).toMatch(/SameSite=Strict/i);
+    expect(await page.text()).toContain(`name="_csrf" value="${cookies[0]!.split(';')[0]!.slice('sl_csrf='.length)}"`);
+  });
+
   it('refuses a form without the CSRF token and changes nothing', async () => {
     const ws = await t.workspace();
     await t.user(ws.workspaceId, 'bob@acme.example', 'owner');

@@ -44,11 +44,23 @@ export function setCookie(res: Response, name: string, value: string, options: {
  * copies differ is refused. It covers the sign-in form too, where no session exists yet.
  */
 export function csrfToken(req: Request, res: Response, secure: boolean): string {
+  // One token per response: a second call must not issue a second cookie that the first form would not match.
+  if (res.locals.csrfToken !== undefined) return res.locals.csrfToken;
   const existing = readCookie(req, CSRF_COOKIE);
-  if (existing !== undefined && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
-  const token = randomBytes(32).toString('base64url');
-  setCookie(res, CSRF_COOKIE, token, { secure, sameSite: 'strict' });
+  let token: string;
+  if (existing !== undefined && /^[A-Za-z0-9_-]{43}$/.test(existing)) token = existing;
+  else {
+    token = randomBytes(32).toString('base64url');
+    setCookie(res, CSRF_COOKIE, token, { secure, sameSite: 'strict' });
+  }
+  res.locals.csrfToken = token;
   return token;
+}
+
+declare module 'express-serve-static-core' {
+  interface Locals {
+    csrfToken?: string;
+  }
 }
 
 export function csrfValid(req: Request): boolean {
