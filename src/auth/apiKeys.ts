@@ -1,9 +1,10 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
+import { sha256Hex } from '../secrets.js';
 import type { Scope } from '../scopes.js';
 
 /**
@@ -47,7 +48,7 @@ export function isWellFormedApiKey(key: string): boolean {
 
 /** Keys carry 256 random bits, so a fast hash is enough; a slow one would cost ~40 ms per request. */
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return sha256Hex(key);
 }
 
 export interface CreatedApiKey {

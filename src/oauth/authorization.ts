@@ -6,7 +6,8 @@ import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
 import type { SafeFetcher } from '../outbound/safeFetch.js';
 import { isScope, type Scope } from '../scopes.js';
-import { OAuthError, randomToken, REFRESH_TOKEN_TTL_MS, sha256, signAccessToken, ACCESS_TOKEN_TTL_SECONDS, type SigningKey } from './tokens.js';
+import { randomToken, sha256Hex } from '../secrets.js';
+import { OAuthError, REFRESH_TOKEN_TTL_MS, signAccessToken, ACCESS_TOKEN_TTL_SECONDS, type SigningKey } from './tokens.js';
 
 const CODE_TTL_MS = 5 * 60_000;
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -206,7 +207,7 @@ export async function issueCode(
   await db
     .insertInto('oauth_codes')
     .values({
-      code_hash: sha256(code),
+      code_hash: sha256Hex(code),
       client_id: request.client.clientId,
       user_id: consent.userId,
       workspace_id: consent.workspaceId,
@@ -235,7 +236,7 @@ async function tokenResponse(ctx: TokenContext, grant: { id: string; client_id: 
   const now = ctx.clock.now();
   await ctx.db
     .insertInto('oauth_refresh_tokens')
-    .values({ token_hash: sha256(refresh), grant_id: grant.id, scopes: scopes.join(' '), created_at: now, expires_at: now + REFRESH_TOKEN_TTL_MS, rotated_at: null })
+    .values({ token_hash: sha256Hex(refresh), grant_id: grant.id, scopes: scopes.join(' '), created_at: now, expires_at: now + REFRESH_TOKEN_TTL_MS, rotated_at: null })
     .execute();
   const accessToken = await signAccessToken(ctx.key, ctx.issuer, ctx.resource, { grantId: grant.id, clientId: grant.client_id, userId: grant.user_id, workspaceId: grant.workspace_id, scopes }, now);
   return { access_token: accessToken, token_type: 'Bearer', expires_in: ACCESS_TOKEN_TTL_SECONDS, refresh_token: refresh, scope: scopes.join(' ') };
@@ -252,7 +253,7 @@ async function exchangeCode(ctx: TokenContext, params: Record<string, unknown>) 
   if (code === undefined || clientId === undefined) throw new OAuthError('invalid_request', 'code and client_id are required');
   if (verifier === undefined) throw new OAuthError('invalid_request', 'code_verifier is required (PKCE)');
   const now = ctx.clock.now();
-  const row = await ctx.db.selectFrom('oauth_codes').selectAll().where('code_hash', '=', sha256(code)).executeTakeFirst();
+  const row = await ctx.db.selectFrom('oauth_codes').selectAll().where('code_hash', '=', sha256Hex(code)).executeTakeFirst();
   if (row === undefined || row.expires_at <= now || row.client_id !== clientId) throw new OAuthError('invalid_grant', 'the code is unknown, expired or for another client');
   if (field(params, 'redirect_uri') !== row.redirect_uri) throw new OAuthError('invalid_grant', 'redirect_uri does not match the authorization request');
   const challenge = createHash('sha256').update(verifier).digest('base64url');
@@ -312,7 +313,7 @@ async function refreshTokens(ctx: TokenContext, params: Record<string, unknown>)
     .innerJoin('oauth_grants', 'oauth_grants.id', 'oauth_refresh_tokens.grant_id')
     .select(['oauth_refresh_tokens.token_hash', 'oauth_refresh_tokens.scopes', 'oauth_refresh_tokens.expires_at', 'oauth_refresh_tokens.rotated_at'])
     .select(['oauth_grants.id', 'oauth_grants.client_id', 'oauth_grants.user_id', 'oauth_grants.workspace_id', 'oauth_grants.revoked_at'])
-    .where('oauth_refresh_tokens.token_hash', '=', sha256(token))
+    .where('oauth_refresh_tokens.token_hash', '=', sha256Hex(token))
     .executeTakeFirst();
   if (row === undefined || row.client_id !== clientId || row.revoked_at !== null || row.expires_at <= now) {
     throw new OAuthError('invalid_grant', 'the refresh token is unknown, expired, revoked or for another client');
@@ -333,7 +334,7 @@ async function refreshTokens(ctx: TokenContext, params: Record<string, unknown>)
 /** RFC 7009: revoking a refresh token, or an access token, ends its whole grant. Unknown tokens are not an error. */
 export async function revokeToken(ctx: TokenContext, token: string): Promise<void> {
   const now = ctx.clock.now();
-  const refresh = await ctx.db.selectFrom('oauth_refresh_tokens').select('grant_id').where('token_hash', '=', sha256(token)).executeTakeFirst();
+  const refresh = await ctx.db.selectFrom('oauth_refresh_tokens').select('grant_id').where('token_hash', '=', sha256Hex(token)).executeTakeFirst();
   let grantId = refresh?.grant_id;
   if (grantId === undefined) {
     try {

@@ -5,7 +5,7 @@ import { createApiKey } from '../auth/apiKeys.js';
 import type { Clock } from '../clock.js';
 import { ServiceError, type ErrorBody } from '../errors.js';
 import { isScope, type Scope } from '../scopes.js';
-import { randomToken, sha256 } from './tokens.js';
+import { randomToken, sha256Hex } from '../secrets.js';
 
 /** RFC 8628 device login, whose credential is an API key minted for the approving user and workspace. */
 export const DEVICE_CODE_TTL_SECONDS = 600;
@@ -49,7 +49,7 @@ export async function startDeviceAuthorization(db: Kysely<Database>, clock: Cloc
   await db
     .insertInto('device_authorizations')
     .values({
-      device_code_hash: sha256(deviceCode),
+      device_code_hash: sha256Hex(deviceCode),
       user_code: code,
       client_id: (request.clientId ?? DEFAULT_DEVICE_CLIENT).slice(0, 100),
       scopes: requested.join(' '),
@@ -80,7 +80,7 @@ export async function startDeviceAuthorization(db: Kysely<Database>, clock: Cloc
  */
 export async function pollDeviceAuthorization(db: Kysely<Database>, clock: Clock, deviceCode: string) {
   const now = clock.now();
-  const row = await db.selectFrom('device_authorizations').selectAll().where('device_code_hash', '=', sha256(deviceCode)).executeTakeFirst();
+  const row = await db.selectFrom('device_authorizations').selectAll().where('device_code_hash', '=', sha256Hex(deviceCode)).executeTakeFirst();
   if (row === undefined) throw new DeviceFlowError('invalid_grant', 'unknown device_code');
   if (row.status === 'used') throw new DeviceFlowError('invalid_grant', 'this device_code was already exchanged for a key');
   if (row.expires_at <= now) throw new DeviceFlowError('expired_token', 'the device code expired; start the login again');

@@ -1,10 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { SignJWT, exportJWK, generateKeyPair, importJWK, jwtVerify, type JWK, type CryptoKey } from 'jose';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import { UnauthorizedError } from '../errors.js';
 import { newId } from '../ids.js';
+import { randomToken } from '../secrets.js';
 import { DEFAULT_PLAN, isPlanName } from '../plans.js';
 import type { Principal } from '../pipeline/principal.js';
 import { isScope, type Scope } from '../scopes.js';
@@ -25,8 +25,6 @@ export class OAuthError extends Error {
   }
 }
 
-export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
-export const randomToken = () => randomBytes(32).toString('base64url');
 
 export interface SigningKey {
   kid: string;

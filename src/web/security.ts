@@ -1,6 +1,7 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { parseCookie, stringifySetCookie } from 'cookie';
 import type { NextFunction, Request, Response } from 'express';
+import { randomToken } from '../secrets.js';
 
 export const SESSION_COOKIE = 'sl_session';
 const CSRF_COOKIE = 'sl_csrf';
@@ -50,7 +51,7 @@ export function csrfToken(req: Request, res: Response, secure: boolean): string 
   let token: string;
   if (existing !== undefined && /^[A-Za-z0-9_-]{43}$/.test(existing)) token = existing;
   else {
-    token = randomBytes(32).toString('base64url');
+    token = randomToken();
     setCookie(res, CSRF_COOKIE, token, { secure, sameSite: 'strict' });
   }
   res.locals.csrfToken = token;

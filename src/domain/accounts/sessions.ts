@@ -1,8 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import { hashPassword, verifyPassword } from '../../auth/passwords.js';
 import type { Clock } from '../../clock.js';
+import { randomToken, sha256Hex } from '../../secrets.js';
 
 /** A dashboard session lasts two weeks from sign-in; signing out ends it at once. */
 export const SESSION_TTL_MS = 14 * 86_400_000;
@@ -11,8 +11,6 @@ export interface SignedInUser {
   userId: string;
   email: string;
 }
-
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 // Compared against when the email is unknown, so that a wrong email costs as long as a wrong password.
 const UNKNOWN_USER_HASH = hashPassword('no account has this password');
@@ -25,9 +23,9 @@ export async function checkCredentials(db: Kysely<Database>, email: string, pass
 }
 
 export async function startSession(db: Kysely<Database>, clock: Clock, userId: string): Promise<string> {
-  const token = randomBytes(32).toString('base64url');
+  const token = randomToken();
   const now = clock.now();
-  await db.insertInto('sessions').values({ token_hash: hashToken(token), user_id: userId, created_at: now, expires_at: now + SESSION_TTL_MS }).execute();
+  await db.insertInto('sessions').values({ token_hash: sha256Hex(token), user_id: userId, created_at: now, expires_at: now + SESSION_TTL_MS }).execute();
   return token;
 }
 
@@ -36,14 +34,14 @@ export async function sessionUser(db: Kysely<Database>, clock: Clock, token: str
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .select(['users.id', 'users.email'])
-    .where('sessions.token_hash', '=', hashToken(token))
+    .where('sessions.token_hash', '=', sha256Hex(token))
     .where('sessions.expires_at', '>', clock.now())
     .executeTakeFirst();
   return row === undefined ? undefined : { userId: row.id, email: row.email };
 }
 
 export async function endSession(db: Kysely<Database>, token: string): Promise<void> {
-  await db.deleteFrom('sessions').where('token_hash', '=', hashToken(token)).execute();
+  await db.deleteFrom('sessions').where('token_hash', '=', sha256Hex(token)).execute();
 }
 
 export interface Membership {

@@ -1,10 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import type { Clock } from '../../clock.js';
 import { BadInputError, NotFoundError } from '../../errors.js';
 import { hashPassword } from '../../auth/passwords.js';
 import { newId } from '../../ids.js';
+import { randomToken, sha256Hex } from '../../secrets.js';
 import { checkCredentials } from '../accounts/sessions.js';
 import { lockWorkspace } from '../workspaces.js';
 import { counted, loadTeamWorkspace, pendingInvites, seatUsage, type TeamWorkspace } from './seats.js';
@@ -17,11 +17,6 @@ export type InviteRole = 'owner' | 'member';
 export interface InviteRequest {
   email: string;
   role: InviteRole;
-}
-
-/** The token only ever travels in the accept link; the table keeps its hash, so a database leak opens no invite. */
-export function hashInviteToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
 }
 
 interface InvitePlan {
@@ -99,7 +94,8 @@ export async function createInvite(db: Kysely<Database>, clock: Clock, publicUrl
       .where('expires_at', '>', now)
       .execute();
   }
-  const token = randomBytes(32).toString('base64url');
+  // The token only ever travels in the accept link; the table keeps its hash.
+  const token = randomToken();
   const inviteId = newId('inv');
   const expiresAt = now + INVITE_VALID_DAYS * DAY_MS;
   await db
@@ -109,7 +105,7 @@ export async function createInvite(db: Kysely<Database>, clock: Clock, publicUrl
       workspace_id: workspaceId,
       email: plan.email,
       role: plan.role,
-      token_hash: hashInviteToken(token),
+      token_hash: sha256Hex(token),
       created_at: now,
       expires_at: expiresAt,
       accepted_at: null,
@@ -155,7 +151,7 @@ export async function openInvite(db: Kysely<Database>, clock: Clock, token: stri
     .selectFrom('team_invites')
     .innerJoin('workspaces', 'workspaces.id', 'team_invites.workspace_id')
     .select(['team_invites.id', 'team_invites.workspace_id', 'team_invites.email', 'team_invites.role', 'workspaces.name'])
-    .where('team_invites.token_hash', '=', hashInviteToken(token))
+    .where('team_invites.token_hash', '=', sha256Hex(token))
     .where('team_invites.accepted_at', 'is', null)
     .where('team_invites.revoked_at', 'is', null)
     .where('team_invites.expires_at', '>', clock.now())
