@@ -4,9 +4,9 @@ import type { Database } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import { AuthorizePageError, issueCode, OAuthRedirectError, parseAuthorizeRequest, type AuthorizeRequest } from '../oauth/authorization.js';
 import type { OAuthIssuer } from '../oauth/issuer.js';
-import { ALL_SCOPES, isScope, SCOPES, type Scope } from '../scopes.js';
 import { sendPage } from './dashboard.js';
 import { html } from './html.js';
+import { chosenGrant, grantFields, offeredScopes } from './grantForm.js';
 import { csrfField } from './layout.js';
 
 const PASSED_ON = ['response_type', 'client_id', 'redirect_uri', 'state', 'code_challenge', 'code_challenge_method', 'resource', 'scope'] as const;
@@ -55,20 +55,17 @@ export function consentPages(deps: { db: Kysely<Database>; clock: Clock; issuer:
         back({ error: 'access_denied', error_description: 'the user denied the request' });
         return;
       }
-      const workspace = visit.workspaces.find((w) => w.workspaceId === body.workspace);
-      const offered: readonly Scope[] = request.scopes.length > 0 ? request.scopes : ALL_SCOPES;
-      const chosen = ([] as unknown[]).concat(body.grant ?? []).filter((s): s is Scope => typeof s === 'string' && isScope(s) && offered.includes(s));
-      if (workspace === undefined || chosen.length === 0) {
+      const chosen = chosenGrant(body, visit.workspaces, offeredScopes(request.scopes));
+      if (chosen === undefined) {
         sendPage(res, 400, 'Connect an application', visit, html`<p class="notice error" role="alert">Choose one of your workspaces and at least one permission: go back and try again.</p>`);
         return;
       }
-      const code = await issueCode(db, clock, request, { userId: visit.user.userId, workspaceId: workspace.workspaceId, scopes: chosen });
+      const code = await issueCode(db, clock, request, { userId: visit.user.userId, workspaceId: chosen.workspace.workspaceId, scopes: chosen.scopes });
       back({ code });
       return;
     }
 
     allowRedirectTarget(res, request.redirectUri);
-    const offered: readonly Scope[] = request.scopes.length > 0 ? request.scopes : ALL_SCOPES;
     const destination = new URL(request.redirectUri);
     sendPage(
       res,
@@ -81,12 +78,7 @@ export function consentPages(deps: { db: Kysely<Database>; clock: Clock; issuer:
 <form method="post" action="/oauth/authorize">
   ${csrfField(visit.csrf)}
   ${PASSED_ON.map((name) => (typeof params[name] === 'string' ? html`<input type="hidden" name="${name}" value="${params[name] as string}">` : ''))}
-  <fieldset><legend>Workspace it may use</legend>${visit.workspaces.map(
-    (w, i) => html`<label><input type="radio" name="workspace" value="${w.workspaceId}" ${i === 0 ? html`checked` : ''}> ${w.name} <span class="muted">${w.websiteUrl}</span></label>`,
-  )}</fieldset>
-  <fieldset><legend>What it may do</legend>${offered.map(
-    (scope) => html`<label><input type="checkbox" name="grant" value="${scope}" checked> <code>${scope}</code> <span class="muted">${SCOPES[scope]}</span></label>`,
-  )}</fieldset>
+  ${grantFields(visit.workspaces, offeredScopes(request.scopes), { workspace: 'Workspace it may use', scopes: 'What it may do' })}
   <button type="submit" name="decision" value="allow">Allow</button>
   <button class="secondary" type="submit" name="decision" value="deny">Deny</button>
 </form>`,

@@ -4,9 +4,9 @@ import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import { decideDevice, findPendingDevice, type PendingDevice } from '../oauth/device.js';
-import { ALL_SCOPES, isScope, SCOPES, type Scope } from '../scopes.js';
 import { sendPage } from './dashboard.js';
 import { html } from './html.js';
+import { chosenGrant, grantFields, offeredScopes } from './grantForm.js';
 import { csrfField } from './layout.js';
 
 const WRONG_CODES_PER_USER = 10;
@@ -35,7 +35,6 @@ export function devicePages(deps: { db: Kysely<Database>; clock: Clock }, signed
 
   const consentForm = (res: Response, device: PendingDevice) => {
     const visit = res.locals.visit!;
-    const offered: readonly Scope[] = device.scopes.length > 0 ? device.scopes : ALL_SCOPES;
     sendPage(
       res,
       200,
@@ -45,12 +44,7 @@ export function devicePages(deps: { db: Kysely<Database>; clock: Clock }, signed
 <form method="post" action="/device">
   ${csrfField(visit.csrf)}
   <input type="hidden" name="user_code" value="${device.userCode}">
-  <fieldset><legend>Workspace</legend>${visit.workspaces.map(
-    (w, i) => html`<label><input type="radio" name="workspace" value="${w.workspaceId}" ${i === 0 ? html`checked` : ''}> ${w.name} <span class="muted">${w.websiteUrl}</span></label>`,
-  )}</fieldset>
-  <fieldset><legend>What the key may do</legend>${offered.map(
-    (scope) => html`<label><input type="checkbox" name="grant" value="${scope}" checked> <code>${scope}</code> <span class="muted">${SCOPES[scope]}</span></label>`,
-  )}</fieldset>
+  ${grantFields(visit.workspaces, offeredScopes(device.scopes), { workspace: 'Workspace', scopes: 'What the key may do' })}
   <button type="submit" name="decision" value="approve">Approve</button>
   <button class="secondary" type="submit" name="decision" value="deny">Deny</button>
 </form>`,
@@ -92,15 +86,13 @@ export function devicePages(deps: { db: Kysely<Database>; clock: Clock }, signed
       sendPage(res, 200, 'Login denied', visit, html`<p>The device login was denied; the command line gets no key.</p>`);
       return;
     }
-    const workspace = visit.workspaces.find((w) => w.workspaceId === body.workspace);
-    const offered: readonly Scope[] = device.scopes.length > 0 ? device.scopes : ALL_SCOPES;
-    const grant = ([] as unknown[]).concat(body.grant ?? []).filter((s): s is Scope => typeof s === 'string' && isScope(s) && offered.includes(s));
-    if (workspace === undefined || grant.length === 0) {
+    const chosen = chosenGrant(body, visit.workspaces, offeredScopes(device.scopes));
+    if (chosen === undefined) {
       consentForm(res, device);
       return;
     }
-    await decideDevice(db, clock, { userCode: device.userCode, approve: true, userId: visit.user.userId, workspaceId: workspace.workspaceId, scopes: grant });
-    sendPage(res, 200, 'Device connected', visit, html`<p>Approved. Go back to your command line: it receives its key for <strong>${workspace.name}</strong> on its next poll.</p>`);
+    await decideDevice(db, clock, { userCode: device.userCode, approve: true, userId: visit.user.userId, workspaceId: chosen.workspace.workspaceId, scopes: chosen.scopes });
+    sendPage(res, 200, 'Device connected', visit, html`<p>Approved. Go back to your command line: it receives its key for <strong>${chosen.workspace.name}</strong> on its next poll.</p>`);
   });
 
   return router;

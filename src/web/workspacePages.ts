@@ -8,6 +8,7 @@ import { ALL_SCOPES, isScope, SCOPES, type Scope } from '../scopes.js';
 import type { DashboardDeps, Visit } from './dashboard.js';
 import { sendPage } from './dashboard.js';
 import { html, type SafeHtml } from './html.js';
+import { formValues } from './grantForm.js';
 import { csrfField } from './layout.js';
 
 declare module 'express-serve-static-core' {
@@ -88,7 +89,7 @@ export function workspacePages(deps: DashboardDeps, signedIn: RequestHandler[]):
   router.post('/w/:ws/keys', ...stack, async (req, res) => {
     const current = res.locals.current!;
     const body = req.body as Record<string, unknown>;
-    const requested = ([] as unknown[]).concat(body.scope ?? []).filter((s): s is string => typeof s === 'string');
+    const requested = formValues(body, 'scope');
     const name = typeof body.name === 'string' ? body.name.trim().slice(0, 100) : '';
     const scopes = requested.filter(isScope);
     const problem =
