@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -6,5 +7,8 @@ export default defineConfig({
     exclude: ['test/bench/**', 'node_modules/**'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
+    // Node reads NODE_EXTRA_CA_CERTS once, when a process starts; vitest starts its test workers with this env, so the
+    // local https receivers (certificates from test/support/tls) are trusted the way a real site's certificate is.
+    env: { NODE_EXTRA_CA_CERTS: fileURLToPath(new URL('./test/support/tls/ca.pem', import.meta.url)) },
   },
 });

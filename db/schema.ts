@@ -249,6 +249,184 @@ export interface DeviceAuthorizationsTable {
   granted_scopes: string | null;
 }
 
+export type ArticleStatus = 'planned' | 'draft' | 'published' | 'archived';
+
+export interface QueriesTable {
+  id: string;
+  workspace_id: string;
+  text: string;
+  /** Lower-cased, spaces collapsed: one tracked query per wording. */
+  text_key: string;
+  /** How it entered the pool: `user` (add_query), `idea` (planned from an idea), `returned` (a deleted planned title's keyword). */
+  source: 'user' | 'idea' | 'returned';
+  suggested_title: string | null;
+  /** Hidden from the content ideas; the query keeps its weekly checks. */
+  hidden_at: number | null;
+  created_at: number;
+}
+
+export interface ArticlesTable {
+  id: string;
+  workspace_id: string;
+  query_id: string | null;
+  keyword: string;
+  title: string;
+  slug: string;
+  content_type: string;
+  status: ArticleStatus;
+  /** The publish slot. */
+  scheduled_at: number;
+  /** JSON: the idea's numbers when it was planned from one. */
+  idea_metrics: string | null;
+  meta_title: string | null;
+  meta_description: string | null;
+  markdown: string | null;
+  /** JSON list of { question, answer }. */
+  faq: string;
+  /** JSON list of strings. */
+  keywords: string;
+  category_name: string | null;
+  /** BCP-47. */
+  language: string;
+  /** JSON { name, bio?, linkedinUrl? } or null. */
+  author: string | null;
+  word_count: number;
+  /** Set while a write job runs: the article is being written. */
+  writing_job_id: string | null;
+  write_requested_at: number | null;
+  written_at: number | null;
+  last_write_error: string | null;
+  published_at: number | null;
+  /** The live URL the active destination returned. */
+  url: string | null;
+  live_checked_at: number | null;
+  live_confirmed_at: number | null;
+  live_check_error: string | null;
+  archived_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface SitePagesTable {
+  id: string;
+  workspace_id: string;
+  url: string;
+  title: string | null;
+  /** JSON list of phrases that should link to this page. */
+  keywords: string;
+  source: 'manual' | 'sitemap' | 'blog';
+  created_at: number;
+}
+
+/** Links injected into an article when it was last rendered for publishing. */
+export interface InternalLinksTable {
+  id: string;
+  workspace_id: string;
+  from_article_id: string;
+  to_url: string;
+  /** Set when the target is one of the workspace's articles. */
+  to_article_id: string | null;
+  anchor_text: string;
+  rendered_at: number;
+}
+
+export interface ArticlePoliciesTable {
+  workspace_id: string;
+  /** JSON of the policy; defaults fill what is missing. */
+  policy: string;
+  updated_at: number;
+}
+
+export type DeliveryOutcome = 'delivered' | 'delivered_no_address' | 'failed' | 'timeout';
+
+export interface DestinationsTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  endpoint_url: string;
+  site_url: string | null;
+  publish_as: 'publish' | 'draft';
+  /** Kept to sign deliveries (HMAC needs the secret itself). */
+  signing_secret: string;
+  /** SHA-256 of the secret: finds the workspace of a crawler-visit report. */
+  secret_hash: string;
+  active: number;
+  last_delivery_at: number | null;
+  last_outcome: DeliveryOutcome | null;
+  last_status_code: number | null;
+  last_url: string | null;
+  last_message: string | null;
+  created_at: number;
+  removed_at: number | null;
+}
+
+export interface DeliveriesTable {
+  id: string;
+  workspace_id: string;
+  destination_id: string;
+  article_id: string | null;
+  event: 'article.published' | 'article.updated' | 'test';
+  /** The exact bytes sent and signed. */
+  body: string;
+  state: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  outcome: DeliveryOutcome | null;
+  status_code: number | null;
+  returned_url: string | null;
+  error: string | null;
+  created_at: number;
+  completed_at: number | null;
+}
+
+export interface DeliveryAttemptsTable {
+  id: string;
+  delivery_id: string;
+  attempt: number;
+  started_at: number;
+  finished_at: number | null;
+  outcome: DeliveryOutcome | null;
+  status_code: number | null;
+  error: string | null;
+}
+
+export type JobState = 'queued' | 'running' | 'done' | 'failed';
+
+export interface JobsTable {
+  id: string;
+  workspace_id: string;
+  kind: string;
+  /** The object the job works on (an article, a delivery). */
+  subject_id: string | null;
+  payload: string;
+  state: JobState;
+  attempts: number;
+  max_attempts: number;
+  run_at: number;
+  /** While running: when another worker may take the job over (the first one died). */
+  lease_until: number | null;
+  progress: string | null;
+  result: string | null;
+  error: string | null;
+  prompt_tokens: number;
+  completion_tokens: number;
+  created_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+}
+
+export interface CrawlerVisitsTable {
+  id: string;
+  workspace_id: string;
+  path: string;
+  article_id: string | null;
+  user_agent: string;
+  /** The matched crawler token, or `unknown`. */
+  crawler: string;
+  category: string;
+  operator: string | null;
+  visited_at: number;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -271,4 +449,14 @@ export interface Database {
   oauth_grants: OAuthGrantsTable;
   oauth_refresh_tokens: OAuthRefreshTokensTable;
   device_authorizations: DeviceAuthorizationsTable;
+  queries: QueriesTable;
+  articles: ArticlesTable;
+  site_pages: SitePagesTable;
+  internal_links: InternalLinksTable;
+  article_policies: ArticlePoliciesTable;
+  destinations: DestinationsTable;
+  deliveries: DeliveriesTable;
+  delivery_attempts: DeliveryAttemptsTable;
+  jobs: JobsTable;
+  crawler_visits: CrawlerVisitsTable;
 }

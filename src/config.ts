@@ -15,10 +15,21 @@ export interface Config {
    * official conformance suite, which cannot send a token; refused unless the service is bound to loopback.
    */
   mcpDevNoAuth: boolean;
-  /** Outbound requests to addresses others choose (client metadata documents): private targets allowed? */
-  outboundAllowPrivate: boolean;
+  /** Outbound requests to addresses others choose (client metadata documents, webhooks, customer pages): private targets allowed? Local testing only. */
+  allowPrivateTargets: boolean;
+  /** The OpenAI-compatible chat-completions server that writes; undefined when not configured. */
+  writer: WriterSettings | undefined;
+  /** How often the in-process worker looks for due jobs; 0 stops it (tests drive it by hand). */
+  jobsPollMs: number;
   /** Private-use URI schemes desktop MCP hosts may register as OAuth redirect URIs (besides https and loopback http). */
   oauthRedirectSchemes: string[];
+}
+
+export interface WriterSettings {
+  /** Base URL ending before `/chat/completions`, e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1 (Ollama). */
+  baseUrl: string;
+  apiKey: string | undefined;
+  model: string;
 }
 
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
@@ -48,6 +59,28 @@ function parsePublicUrl(value: string): string {
   return url.href.replace(/\/+$/, '');
 }
 
+function parseWriter(env: NodeJS.ProcessEnv): WriterSettings | undefined {
+  const baseUrl = env.WRITER_BASE_URL || undefined;
+  const model = env.WRITER_MODEL || undefined;
+  if (baseUrl === undefined && model === undefined) return undefined;
+  if (baseUrl === undefined || model === undefined) throw new Error('WRITER_BASE_URL and WRITER_MODEL: set both, or neither');
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new Error(`WRITER_BASE_URL: must be an absolute http(s) URL, got "${baseUrl}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('WRITER_BASE_URL: must use http or https');
+  return { baseUrl: url.href.replace(/\/+$/, ''), apiKey: env.WRITER_API_KEY || undefined, model };
+}
+
+function parseJobsPoll(value: string | undefined): number {
+  if (value === undefined || value === '') return 1000;
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms < 0) throw new Error(`JOBS_POLL_MS: must be a whole number of milliseconds (0 stops the worker), got "${value}"`);
+  return ms;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = parsePort(env.PORT);
   const host = env.HOST || '127.0.0.1';
@@ -63,7 +96,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port,
     mcpDevNoAuth,
-    outboundAllowPrivate: env.OUTBOUND_ALLOW_PRIVATE_ADDRESSES === '1',
+    allowPrivateTargets: env.ALLOW_PRIVATE_TARGETS === '1',
+    writer: parseWriter(env),
+    jobsPollMs: parseJobsPoll(env.JOBS_POLL_MS),
     host,
     publicUrl,
     databaseUrl: env.DATABASE_URL || undefined,

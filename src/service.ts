@@ -13,8 +13,12 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import { OAuthIssuer } from './oauth/issuer.js';
 import { SafeFetcher, type OutboundOptions } from './outbound/safeFetch.js';
+import { JOB_HANDLERS } from './jobs/handlers.js';
+import { JobWorker } from './jobs/worker.js';
 import { Pipeline } from './pipeline/pipeline.js';
 import { RateLimits } from './pipeline/rateLimits.js';
+import { SPECIFIED_TIMING, type Services, type Timing } from './services.js';
+import { OpenAiCompatibleWriter, type WriterTuning } from './writer/openaiCompatible.js';
 
 export const SERVER_INFO = { name: 'sightline', version: packageJson.version };
 
@@ -26,6 +30,10 @@ export interface ServiceOptions {
   registry?: Registry;
   /** Overrides the outbound settings of the configuration (tests trust their own CA). */
   outbound?: OutboundOptions;
+  /** Shortens the specification's delays (tests). */
+  timing?: Partial<Timing>;
+  /** Overrides the writer's timeouts and retries (tests). */
+  writerTuning?: Partial<WriterTuning>;
 }
 
 export interface Service {
@@ -33,6 +41,9 @@ export interface Service {
   pipeline: Pipeline;
   registry: Registry;
   logger: Logger;
+  services: Services;
+  /** The durable-job worker; it polls on its own once listening (JOBS_POLL_MS), tests drive it with drain(). */
+  jobs: JobWorker;
   /** Starts listening on the configured host and port (port 0 picks a free one); resolves to the base URL. */
   listen(): Promise<string>;
   close(): Promise<void>;
@@ -43,13 +54,17 @@ export async function createService(options: ServiceOptions): Promise<Service> {
   const logger = options.logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info' });
   const registry = options.registry ?? defaultRegistry;
   await migrateToLatest(database);
-  const fetcher = new SafeFetcher(options.outbound ?? { allowPrivateAddresses: config.outboundAllowPrivate });
+  const fetcher = new SafeFetcher(options.outbound ?? { allowPrivateAddresses: config.allowPrivateTargets });
+  const writer = config.writer === undefined ? undefined : new OpenAiCompatibleWriter(config.writer, options.writerTuning);
+  const services: Services = { writer, outbound: fetcher, timing: { ...SPECIFIED_TIMING, ...options.timing } };
+  const jobs = new JobWorker({ db: database.db, clock, services, logger, handlers: JOB_HANDLERS });
   const issuer = new OAuthIssuer(database.db, clock, config.publicUrl, new Set(config.oauthRedirectSchemes), fetcher);
   const pipeline = new Pipeline({
     db: database.db,
     clock,
     publicUrl: config.publicUrl,
     limits: new RateLimits(),
+    services,
     lookup: (operationId) => registry.tools.find((op) => op.operationId === operationId),
     accessToken: (token) => issuer.principal(token),
     onFault: (error, operation) => logger.error({ err: error, operationId: operation.operationId }, 'operation failed'),
@@ -61,19 +76,24 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     pipeline,
     registry,
     logger,
+    services,
+    jobs,
     async listen() {
       server = app.listen(config.port, config.host);
       await once(server, 'listening');
+      jobs.start(config.jobsPollMs);
       const { port } = server.address() as AddressInfo;
       const host = config.host.includes(':') ? `[${config.host}]` : config.host;
       return `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`;
     },
     async close() {
+      await jobs.stop();
       if (server !== undefined) {
         server.closeIdleConnections();
         await new Promise<void>((resolve, reject) => server!.close((error) => (error ? reject(error) : resolve())));
       }
       await fetcher.close();
+      await writer?.close();
       await database.close();
     },
   };

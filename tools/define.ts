@@ -3,12 +3,14 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../src/clock.js';
 import type { Scope } from '../src/scopes.js';
+import type { Services } from '../src/services.js';
 
 export type HttpMethod = 'GET' | 'POST';
 /** Requests per key per minute on this route, on top of the plan limit; `plan`: the plan limit only; `none`: uncapped. */
 export type Cap = number | 'plan' | 'none';
 /** `dry-run`: without `confirm: true` the call only describes what it would do. `required`: without it the call is refused. */
 export type ConfirmPolicy = 'none' | 'dry-run' | 'required';
+export type TransactionPolicy = 'per-call' | 'none';
 
 /** All four hints are explicit: an omitted destructiveHint defaults to true and makes hosts show delete-grade prompts. */
 export interface ToolAnnotations {
@@ -29,6 +31,7 @@ export interface PublicContext {
 /** What a handler sees: the caller-bound values come from the credential, never from the arguments. */
 export interface OperationContext extends PublicContext {
   workspaceId: string;
+  services: Services;
   caller: { apiKeyId: string | null; userId: string | null };
 }
 
@@ -48,6 +51,11 @@ interface DefinitionBase<S extends InputSchema> {
   description: string;
   annotations: ToolAnnotations;
   input: S;
+  /**
+   * `per-call` (default): the handler runs in one transaction. `none`: it calls an outside provider (the writer model,
+   * a customer's site) and opens its own short transactions, so a slow provider never holds the database.
+   */
+  transaction?: TransactionPolicy;
   handler(ctx: OperationContext, input: z.output<S>): Promise<JsonObject>;
 }
 
@@ -83,6 +91,7 @@ interface OperationBase {
   confirm: ConfirmPolicy;
   /** `owner`: the call records a pending approval and the handler runs once the owner approves. */
   approval: 'owner' | 'none';
+  transaction: TransactionPolicy;
   /** The schema clients see and the pipeline parses with, `confirm` included where the policy needs it. */
   input: InputSchema;
   /** The dry-run note (confirm policies) or the summary the owner sees (approvals). */
@@ -128,6 +137,7 @@ export function defineTool<S extends InputSchema>(definition: ToolDefinition<S>)
     annotations: definition.annotations,
     confirm: definition.confirm,
     approval: definition.approval ?? ('none' as const),
+    transaction: definition.transaction ?? ('per-call' as const),
     surfaces: ['rest', 'mcp'] as const,
     // The pipeline parses with `input` (or its extension) before calling, so the parsed value has this type.
     handler: (ctx: OperationContext, parsed: JsonObject) => handler(ctx, parsed as z.output<S>),
@@ -164,6 +174,7 @@ export function definePublicOperation<S extends InputSchema>(definition: PublicD
     scope: 'public',
     confirm: 'none',
     approval: 'none',
+    transaction: 'none',
     surfaces: ['rest'],
     handler: (ctx: PublicContext, parsed: JsonObject) => handler(ctx, parsed as z.output<S>),
   };

@@ -3,7 +3,7 @@ import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { Agent, request } from 'undici';
 
-/** How outbound requests to addresses that others chose (client metadata documents, later customer URLs) behave. */
+/** How outbound requests to addresses that others chose (client metadata documents, customer endpoints and pages) behave. */
 export interface OutboundOptions {
   /** Allows private, loopback and link-local targets: for deployments inside a private network, and for tests. */
   allowPrivateAddresses: boolean;
@@ -15,6 +15,8 @@ const TIMEOUT_MS = 5000;
 export const MAX_RESPONSE_BYTES = 64 * 1024;
 
 export class OutboundError extends Error {}
+/** The target did not answer in time. */
+export class OutboundTimeout extends OutboundError {}
 
 function isPublic(address: string): boolean {
   let parsed = ipaddr.parse(address);
@@ -39,41 +41,84 @@ function guardedLookup(allowPrivate: boolean): LookupFunction {
   };
 }
 
-/** GET of a JSON document on someone else's server: https only, no redirects, no private targets, small and quick. */
+export interface OutboundRequest {
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  /** The whole exchange, connect to last byte. */
+  timeoutMs?: number;
+  /** Larger answers are refused (read no further). */
+  maxBytes?: number;
+}
+
+export interface OutboundResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/** Requests to addresses that others chose: https only, no redirects, no private targets, bounded in time and size. */
 export class SafeFetcher {
   private readonly agent: Agent;
 
   constructor(private readonly options: OutboundOptions) {
     this.agent = new Agent({
       connect: { lookup: guardedLookup(options.allowPrivateAddresses), timeout: TIMEOUT_MS, ...(options.ca ? { ca: options.ca } : {}) },
-      headersTimeout: TIMEOUT_MS,
-      bodyTimeout: TIMEOUT_MS,
     });
   }
 
-  async json(url: URL): Promise<unknown> {
-    if (url.protocol !== 'https:') throw new OutboundError(`${url.href}: only https URLs are fetched`);
-    if (url.username !== '' || url.password !== '') throw new OutboundError(`${url.href}: URLs with credentials are not fetched`);
+  /** Refuses what must never be requested, before any connection: http, credentials in the URL, literal private IPs. */
+  check(url: URL): void {
+    if (url.protocol !== 'https:') throw new OutboundError(`${url.href}: only https URLs are requested`);
+    if (url.username !== '' || url.password !== '') throw new OutboundError(`${url.href}: URLs with credentials are not requested`);
     // A literal IP never goes through the lookup: check it here (the URL parser already normalised forms like 0x7f.1).
     const host = url.hostname.replace(/^\[|\]$/g, '');
     if (isIP(host) !== 0 && !this.options.allowPrivateAddresses && !isPublic(host)) throw new OutboundError(`${url.href}: private address`);
-    const response = await request(url, { dispatcher: this.agent, method: 'GET', headers: { accept: 'application/json' } });
-    if (response.statusCode !== 200) {
-      await response.body.dump();
-      throw new OutboundError(`${url.href} answered ${response.statusCode}`);
-    }
-    let size = 0;
-    const chunks: Buffer[] = [];
-    for await (const chunk of response.body) {
-      size += (chunk as Buffer).length;
-      if (size > MAX_RESPONSE_BYTES) {
-        await response.body.dump();
-        throw new OutboundError(`${url.href}: the document is larger than ${MAX_RESPONSE_BYTES} bytes`);
-      }
-      chunks.push(chunk as Buffer);
-    }
+  }
+
+  /** One request; a timeout throws OutboundTimeout, anything else that stops it throws OutboundError. Redirects are answers, never followed. */
+  async request(url: URL, init: OutboundRequest = {}): Promise<OutboundResponse> {
+    this.check(url);
+    const timeoutMs = init.timeoutMs ?? TIMEOUT_MS;
+    const maxBytes = init.maxBytes ?? MAX_RESPONSE_BYTES;
+    const signal = AbortSignal.timeout(timeoutMs);
     try {
-      return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+      const response = await request(url, {
+        dispatcher: this.agent,
+        method: init.method ?? 'GET',
+        headers: init.headers ?? {},
+        ...(init.body === undefined ? {} : { body: init.body }),
+        signal,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      let size = 0;
+      const chunks: Buffer[] = [];
+      for await (const chunk of response.body) {
+        size += (chunk as Buffer).length;
+        if (size > maxBytes) {
+          response.body.destroy();
+          throw new OutboundError(`${url.href}: the answer is larger than ${maxBytes} bytes`);
+        }
+        chunks.push(chunk as Buffer);
+      }
+      return { status: response.statusCode, headers: response.headers, body: Buffer.concat(chunks) };
+    } catch (error) {
+      if (error instanceof OutboundError) throw error;
+      if (signal.aborted || (error instanceof Error && /timeout/i.test(error.name + error.message))) {
+        throw new OutboundTimeout(`${url.href} did not answer within ${timeoutMs / 1000} seconds`);
+      }
+      const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
+      throw new OutboundError(`${url.href}: ${reason}`, { cause: error });
+    }
+  }
+
+  /** GET of a JSON document, answered 200. */
+  async json(url: URL): Promise<unknown> {
+    const response = await this.request(url, { headers: { accept: 'application/json' } });
+    if (response.status !== 200) throw new OutboundError(`${url.href} answered ${response.status}`);
+    try {
+      return JSON.parse(response.body.toString('utf8')) as unknown;
     } catch {
       throw new OutboundError(`${url.href}: not JSON`);
     }

@@ -4,6 +4,7 @@ import type { AuthenticatedOperation, JsonObject, OperationContext, PublicOperat
 import type { Clock } from '../clock.js';
 import { approvalUrl, decide, finishApproval, requestApproval, type Decision } from '../domain/approvals/approvals.js';
 import { BadInputError, ForbiddenError, ServiceError, UnauthorizedError, toServiceError } from '../errors.js';
+import type { Services } from '../services.js';
 import { parseInput } from './input.js';
 import { authenticateApiKey, bearerToken, type Principal } from './principal.js';
 import { RateLimitExceeded, RateLimits, type PolicyState } from './rateLimits.js';
@@ -13,6 +14,7 @@ export interface PipelineDeps {
   clock: Clock;
   publicUrl: string;
   limits: RateLimits;
+  services: Services;
   /** The caller behind an OAuth access token (a JWT); API keys are looked up here. */
   accessToken(token: string): Promise<Principal>;
   /** The operations an approved change may name. */
@@ -92,7 +94,7 @@ export class Pipeline {
   }
 
   private context(db: Kysely<Database>, workspaceId: string, caller: Caller): OperationContext {
-    return { db, workspaceId, clock: this.deps.clock, caller, publicUrl: this.deps.publicUrl };
+    return { db, workspaceId, clock: this.deps.clock, caller, publicUrl: this.deps.publicUrl, services: this.deps.services };
   }
 
   private async run(operation: AuthenticatedOperation, principal: Principal, input: JsonObject): Promise<JsonObject> {
@@ -114,6 +116,7 @@ export class Pipeline {
       if (operation.confirm === 'required') throw BadInputError.field('confirm', `must be true to proceed; ${note}`);
       return { dryRun: true, note } satisfies DryRunAnswer;
     }
+    if (operation.transaction === 'none') return operation.handler(context(this.deps.db), input);
     // Reads too: their several statements see one state, and SQLite takes its WAL read lock once instead of per statement.
     return this.deps.db.transaction().execute((trx) => operation.handler(context(trx), input));
   }
@@ -134,7 +137,11 @@ export class Pipeline {
     try {
       // Parsed again: the operation's rules may have changed since the request was recorded.
       const input = parseInput(operation.input, claimed.input);
-      const result = await db.transaction().execute((trx) => operation.handler(this.context(trx, decision.workspaceId, claimed.requestedBy), input));
+      const context = (handle: Kysely<Database>) => this.context(handle, decision.workspaceId, claimed.requestedBy);
+      const result =
+        operation.transaction === 'none'
+          ? await operation.handler(context(db), input)
+          : await db.transaction().execute((trx) => operation.handler(context(trx), input));
       await finishApproval(db, clock, decision.approvalId, { result });
     } catch (error) {
       if (!(error instanceof ServiceError)) this.deps.onFault(error, operation);

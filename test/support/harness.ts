@@ -11,6 +11,9 @@ import type { PlanName } from '../../src/plans.js';
 import { ALL_SCOPES, type Scope } from '../../src/scopes.js';
 import { createService, type Service } from '../../src/service.js';
 import type { Registry } from '../../tools/registry.js';
+import type { JobWorker } from '../../src/jobs/worker.js';
+import type { Timing } from '../../src/services.js';
+import { FakeWriter } from './fakeWriter.js';
 import { openTestDatabase } from './database.js';
 import { Visitor } from './visitor.js';
 
@@ -52,23 +55,49 @@ export class TestService {
     readonly database: DatabaseHandle,
     readonly clock: ManualClock,
     readonly baseUrl: string,
+    private readonly fakeWriter: FakeWriter | undefined,
   ) {}
 
-  static async start(options: { registry?: Registry; outbound?: OutboundOptions } = {}): Promise<TestService> {
+  /**
+   * The writer model is a local fake (FakeWriter) unless `writer: false`. The job worker does not poll: tests run
+   * due jobs with `t.jobs.drain()` after moving the clock.
+   */
+  static async start(
+    options: { registry?: Registry; outbound?: OutboundOptions; writer?: boolean; timing?: Partial<Timing>; env?: Record<string, string> } = {},
+  ): Promise<TestService> {
     const database = await openTestDatabase();
     const clock = new ManualClock(START_TIME);
+    const writer = options.writer === false ? undefined : await FakeWriter.start();
     // A real port up front, so that PUBLIC_URL (the OAuth issuer, links handed out) is the address clients use.
-    const config = loadConfig({ PORT: String(await freePort()), HOST: '127.0.0.1' });
+    const config = loadConfig({
+      PORT: String(await freePort()),
+      HOST: '127.0.0.1',
+      JOBS_POLL_MS: '0',
+      ...(writer ? { WRITER_BASE_URL: writer.baseUrl, WRITER_MODEL: 'fake-writer-1', WRITER_API_KEY: 'sk-test' } : {}),
+      ...options.env,
+    });
     const service = await createService({
       config,
       database,
       clock,
       logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+      writerTuning: { backoffMs: 5, timeoutMs: 2000 },
       ...(options.registry ? { registry: options.registry } : {}),
       ...(options.outbound ? { outbound: options.outbound } : {}),
+      ...(options.timing ? { timing: options.timing } : {}),
     });
     const baseUrl = await service.listen();
-    return new TestService(service, database, clock, baseUrl);
+    return new TestService(service, database, clock, baseUrl, writer);
+  }
+
+  /** The fake writer model; throws when the service was started without one. */
+  get writer(): FakeWriter {
+    if (this.fakeWriter === undefined) throw new Error('this TestService was started with writer: false');
+    return this.fakeWriter;
+  }
+
+  get jobs(): JobWorker {
+    return this.service.jobs;
   }
 
   get db() {
@@ -77,6 +106,7 @@ export class TestService {
 
   async close(): Promise<void> {
     await this.service.close();
+    await this.fakeWriter?.close();
   }
 
   /** A workspace with one key; `scale` by default so that plan limits stay out of the way of other assertions. */

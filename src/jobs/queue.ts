@@ -1,0 +1,51 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { Clock } from '../clock.js';
+import { newId } from '../ids.js';
+
+/** Every kind of durable job; each has one handler in src/jobs/handlers.ts. */
+export type JobKind = 'write_article' | 'deliver' | 'render_check';
+
+export interface NewJob {
+  workspaceId: string;
+  kind: JobKind;
+  /** The object the job works on (an article, a delivery): shown in list_jobs. */
+  subjectId?: string;
+  payload?: Record<string, unknown>;
+  /** Not before this time; default now. */
+  runAt?: number;
+  maxAttempts?: number;
+}
+
+/**
+ * Records a job in the caller's transaction, so that it exists exactly when the change that asked for it does. The
+ * worker picks it up on its next look.
+ */
+export async function enqueueJob(db: Kysely<Database>, clock: Clock, job: NewJob): Promise<string> {
+  const id = newId('job');
+  const now = clock.now();
+  await db
+    .insertInto('jobs')
+    .values({
+      id,
+      workspace_id: job.workspaceId,
+      kind: job.kind,
+      subject_id: job.subjectId ?? null,
+      payload: JSON.stringify(job.payload ?? {}),
+      state: 'queued',
+      attempts: 0,
+      max_attempts: job.maxAttempts ?? 3,
+      run_at: job.runAt ?? now,
+      lease_until: null,
+      progress: null,
+      result: null,
+      error: null,
+      prompt_tokens: 0,
+      completion_tokens: 0,
+      created_at: now,
+      started_at: null,
+      finished_at: null,
+    })
+    .execute();
+  return id;
+}

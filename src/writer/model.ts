@@ -1,0 +1,43 @@
+import type { z } from 'zod';
+import { BadInputError } from '../errors.js';
+
+export interface WriterUsage {
+  promptTokens: number;
+  completionTokens: number;
+}
+
+export interface WriterPrompt {
+  /** The brand memory and the rules of the task. */
+  system: string;
+  /** The task itself. */
+  user: string;
+  maxTokens?: number;
+  temperature?: number;
+}
+
+export interface StructuredPrompt<T> extends WriterPrompt {
+  /** Names the JSON schema sent as `response_format` (letters, digits, `_` and `-`). */
+  schemaName: string;
+  /** The answer must parse with it; its JSON Schema is what the model is asked for. */
+  schema: z.ZodType<T>;
+}
+
+/** Where usage of one piece of work (a job) is added up. */
+export interface UsageMeter {
+  add(usage: WriterUsage): void;
+}
+
+/** The model that writes: titles, buyer profiles, whole articles. */
+export interface WriterModel {
+  readonly model: string;
+  /** An answer in the shape of `schema`; one that does not validate is asked for once more, then the call fails with the reason. */
+  structured<T>(prompt: StructuredPrompt<T>, meter?: UsageMeter): Promise<T>;
+}
+
+export const WRITER_SETTINGS = 'WRITER_BASE_URL and WRITER_MODEL (and WRITER_API_KEY when the server needs one)';
+
+/** The writer, or the 400 that tells the caller which settings the operator has to configure. */
+export function requireWriter(writer: WriterModel | undefined): WriterModel {
+  if (writer === undefined) throw new BadInputError(`no writer model is configured: the operator sets ${WRITER_SETTINGS}`);
+  return writer;
+}

@@ -1,0 +1,163 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Agent, request } from 'undici';
+import { z } from 'zod';
+import type { WriterSettings } from '../config.js';
+import type { StructuredPrompt, UsageMeter, WriterModel, WriterUsage } from './model.js';
+
+/** The provider failed in a way another request will not fix, or kept failing. */
+export class WriterError extends Error {}
+
+export interface WriterTuning {
+  /** One request, connect to last byte; long articles take minutes on slow local models. */
+  timeoutMs: number;
+  /** Requests after the first on 429, 5xx, timeouts and broken connections. */
+  retries: number;
+  /** First backoff; doubled each time, with jitter, unless the server sends Retry-After. */
+  backoffMs: number;
+}
+
+const DEFAULT_TUNING: WriterTuning = { timeoutMs: 180_000, retries: 3, backoffMs: 1000 };
+const MAX_RETRY_AFTER_MS = 60_000;
+
+const completionSchema = z.object({
+  choices: z
+    .array(
+      z.object({
+        message: z.object({ content: z.string().nullable().optional(), refusal: z.string().nullable().optional() }),
+        finish_reason: z.string().nullable().optional(),
+      }),
+    )
+    .min(1),
+  usage: z.object({ prompt_tokens: z.number().optional(), completion_tokens: z.number().optional() }).optional(),
+});
+
+type Completion = z.infer<typeof completionSchema>;
+
+function retryAfterMs(header: string | string[] | undefined): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value === undefined) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.min(seconds * 1000, MAX_RETRY_AFTER_MS);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.min(Math.max(date - Date.now(), 0), MAX_RETRY_AFTER_MS);
+}
+
+/**
+ * OpenAI-compatible chat completions (OpenAI, Ollama, vLLM, llama.cpp server). Structure is asked for with
+ * `response_format: json_schema` (strict) and checked with the same zod schema, because not every server enforces it.
+ */
+export class OpenAiCompatibleWriter implements WriterModel {
+  readonly model: string;
+  private readonly agent = new Agent();
+  private readonly tuning: WriterTuning;
+
+  constructor(
+    private readonly settings: WriterSettings,
+    tuning: Partial<WriterTuning> = {},
+  ) {
+    this.model = settings.model;
+    this.tuning = { ...DEFAULT_TUNING, ...tuning };
+  }
+
+  async structured<T>(prompt: StructuredPrompt<T>, meter?: UsageMeter): Promise<T> {
+    const { $schema: _dialect, ...jsonSchema } = z.toJSONSchema(prompt.schema, { io: 'output', target: 'draft-7' }) as Record<string, unknown>;
+    const messages: Array<{ role: 'system' | 'user' | 'assistant'; content: string }> = [
+      { role: 'system', content: prompt.system },
+      { role: 'user', content: prompt.user },
+    ];
+    let lastProblem = '';
+    // An answer that does not validate is asked for once more, with the reason, then the call fails with it.
+    for (let round = 0; round < 2; round++) {
+      const completion = await this.complete({
+        model: this.model,
+        messages,
+        response_format: { type: 'json_schema', json_schema: { name: prompt.schemaName, strict: true, schema: jsonSchema } },
+        ...(prompt.maxTokens === undefined ? {} : { max_tokens: prompt.maxTokens }),
+        ...(prompt.temperature === undefined ? {} : { temperature: prompt.temperature }),
+      });
+      meter?.add(usageOf(completion));
+      const choice = completion.choices[0]!;
+      if (choice.message.refusal) throw new WriterError(`the writer model refused: ${choice.message.refusal}`);
+      const content = choice.message.content ?? '';
+      const parsed = parseAnswer(content, prompt.schema);
+      if (parsed.ok) return parsed.value;
+      lastProblem = choice.finish_reason === 'length' ? `the answer was cut off at the token limit (${parsed.problem})` : parsed.problem;
+      messages.push({ role: 'assistant', content }, { role: 'user', content: `That answer is not valid: ${lastProblem}. Answer again with JSON that matches the schema exactly.` });
+    }
+    throw new WriterError(`the writer model's answer did not match the ${prompt.schemaName} schema twice: ${lastProblem}`);
+  }
+
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+
+  private async complete(body: Record<string, unknown>): Promise<Completion> {
+    const url = `${this.settings.baseUrl}/chat/completions`;
+    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+    if (this.settings.apiKey !== undefined) headers.authorization = `Bearer ${this.settings.apiKey}`;
+    let problem = '';
+    for (let attempt = 0; attempt <= this.tuning.retries; attempt++) {
+      let wait = this.tuning.backoffMs * 2 ** attempt * (1 + Math.random() * 0.2);
+      try {
+        const response = await request(url, {
+          dispatcher: this.agent,
+          method: 'POST',
+          headers,
+          body: JSON.stringify(body),
+          headersTimeout: this.tuning.timeoutMs,
+          bodyTimeout: this.tuning.timeoutMs,
+          signal: AbortSignal.timeout(this.tuning.timeoutMs),
+        });
+        const text = await response.body.text();
+        if (response.statusCode === 200) {
+          let json: unknown;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            throw new WriterError(`the writer model at ${url} answered 200 with a body that is not JSON`);
+          }
+          const parsed = completionSchema.safeParse(json);
+          if (!parsed.success) throw new WriterError(`the writer model at ${url} answered 200 without choices[0].message`);
+          return parsed.data;
+        }
+        problem = `${url} answered ${response.statusCode}: ${errorMessage(text)}`;
+        if (response.statusCode !== 429 && response.statusCode < 500) throw new WriterError(`the writer model refused the request: ${problem}`);
+        wait = retryAfterMs(response.headers['retry-after']) ?? wait;
+      } catch (error) {
+        if (error instanceof WriterError) throw error;
+        problem = `${url}: ${error instanceof Error ? error.message : String(error)}`;
+      }
+      if (attempt < this.tuning.retries) await sleep(wait);
+    }
+    throw new WriterError(`the writer model kept failing after ${this.tuning.retries + 1} attempts: ${problem}`);
+  }
+}
+
+function usageOf(completion: Completion): WriterUsage {
+  return { promptTokens: completion.usage?.prompt_tokens ?? 0, completionTokens: completion.usage?.completion_tokens ?? 0 };
+}
+
+function errorMessage(body: string): string {
+  try {
+    const parsed = JSON.parse(body) as { error?: { message?: unknown } | string };
+    const message = typeof parsed.error === 'string' ? parsed.error : parsed.error?.message;
+    if (typeof message === 'string') return message.slice(0, 300);
+  } catch {
+    // not JSON: fall through to the raw text
+  }
+  return body.slice(0, 300);
+}
+
+function parseAnswer<T>(content: string, schema: z.ZodType<T>): { ok: true; value: T } | { ok: false; problem: string } {
+  let json: unknown;
+  try {
+    // Some servers wrap JSON in a Markdown fence even when asked for a schema.
+    json = JSON.parse(content.trim().replace(/^```(?:json)?\s*|\s*```$/g, ''));
+  } catch {
+    return { ok: false, problem: 'it is not JSON' };
+  }
+  const parsed = schema.safeParse(json);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const issue = parsed.error.issues[0]!;
+  return { ok: false, problem: `${issue.path.join('.') || '(root)'}: ${issue.message}` };
+}

@@ -1,0 +1,146 @@
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+type Schema = { [key: string]: unknown };
+
+export interface ChatRequest {
+  model: string;
+  messages: Array<{ role: string; content: string }>;
+  response_format?: { type: string; json_schema?: { name: string; strict?: boolean; schema: Schema } };
+  max_tokens?: number;
+  temperature?: number;
+}
+
+/** What the fake answers to one request: a JSON value for the content, or a raw HTTP answer. */
+export type FakeReply =
+  | { content: unknown; finishReason?: string }
+  | { status: number; body: unknown; headers?: Record<string, string> }
+  | { hang: true };
+
+/**
+ * A local OpenAI-compatible chat-completions server playing the writer model. It records every request; replies come
+ * from a queue the test fills, else from a value built from the requested JSON schema, so any structured call succeeds.
+ */
+export class FakeWriter {
+  readonly requests: ChatRequest[] = [];
+  private readonly queue: Array<FakeReply | ((request: ChatRequest) => FakeReply)> = [];
+  /** Answers for a schema name, used when the queue is empty (e.g. every "article" request). */
+  private readonly bySchema = new Map<string, (request: ChatRequest) => unknown>();
+
+  private constructor(
+    private readonly server: Server,
+    readonly baseUrl: string,
+  ) {}
+
+  static async start(): Promise<FakeWriter> {
+    let fake: FakeWriter | undefined;
+    const server = createServer((req, res) => void fake!.handle(req, res));
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const { port } = server.address() as AddressInfo;
+    fake = new FakeWriter(server, `http://127.0.0.1:${port}/v1`);
+    return fake;
+  }
+
+  /** The next request gets this reply. */
+  reply(...replies: Array<FakeReply | ((request: ChatRequest) => FakeReply)>): void {
+    this.queue.push(...replies);
+  }
+
+  /** Every request for this schema name (once the queue is empty) gets this content. */
+  answer(schemaName: string, content: (request: ChatRequest) => unknown): void {
+    this.bySchema.set(schemaName, content);
+  }
+
+  /** The system and user messages of the last request, joined: what the model was told. */
+  lastPrompt(): string {
+    return (this.requests.at(-1)?.messages ?? []).map((m) => m.content).join('\n');
+  }
+
+  reset(): void {
+    this.requests.length = 0;
+    this.queue.length = 0;
+    this.bySchema.clear();
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
+      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not found' } }));
+      return;
+    }
+    const request = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ChatRequest;
+    this.requests.push(request);
+    const queued = this.queue.shift();
+    const reply: FakeReply = typeof queued === 'function' ? queued(request) : (queued ?? this.fallback(request));
+    if ('hang' in reply) return;
+    if ('status' in reply) {
+      res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers }).end(JSON.stringify(reply.body));
+      return;
+    }
+    const content = typeof reply.content === 'string' ? reply.content : JSON.stringify(reply.content);
+    res.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        id: `chatcmpl-${this.requests.length}`,
+        object: 'chat.completion',
+        created: Math.floor(Date.now() / 1000),
+        model: request.model,
+        choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, finish_reason: reply.finishReason ?? 'stop' }],
+        usage: { prompt_tokens: 100 + JSON.stringify(request.messages).length, completion_tokens: content.length, total_tokens: 0 },
+      }),
+    );
+  }
+
+  private fallback(request: ChatRequest): FakeReply {
+    const format = request.response_format?.json_schema;
+    if (format === undefined) return { content: 'A plain answer.' };
+    const byName = this.bySchema.get(format.name);
+    return { content: byName ? byName(request) : instanceOf(format.schema, format.schema, format.name) };
+  }
+}
+
+/** A value that satisfies a JSON schema of the kinds zod produces (objects, arrays, strings, numbers, enums, refs). */
+export function instanceOf(schema: Schema, root: Schema, name: string): unknown {
+  if (typeof schema.$ref === 'string') {
+    const path = schema.$ref.replace(/^#\//, '').split('/');
+    let target: unknown = root;
+    for (const part of path) target = (target as Schema)[part];
+    return instanceOf(target as Schema, root, name);
+  }
+  if (Array.isArray(schema.enum)) return schema.enum[0];
+  if (schema.const !== undefined) return schema.const;
+  if (Array.isArray(schema.anyOf)) return instanceOf(schema.anyOf[0] as Schema, root, name);
+  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+  switch (type) {
+    case 'object': {
+      const properties = (schema.properties ?? {}) as Record<string, Schema>;
+      return Object.fromEntries(Object.entries(properties).map(([key, value]) => [key, instanceOf(value, root, key)]));
+    }
+    case 'array': {
+      const count = Math.max(Number(schema.minItems ?? 1), 1);
+      const items = (schema.items ?? {}) as Schema;
+      return Array.from({ length: Math.min(count, Number(schema.maxItems ?? count)) }, (_, i) => {
+        const item = instanceOf(items, root, name);
+        return typeof item === 'string' ? `${item} ${i + 1}` : item;
+      });
+    }
+    case 'integer':
+    case 'number':
+      return Number(schema.minimum ?? schema.exclusiveMinimum ?? 0) + (schema.exclusiveMinimum === undefined ? 0 : 1) || 1;
+    case 'boolean':
+      return false;
+    default: {
+      const text = `Sample ${name}`;
+      const min = Number(schema.minLength ?? 0);
+      const max = Number(schema.maxLength ?? 10_000);
+      return text.padEnd(min, '.').slice(0, max);
+    }
+  }
+}

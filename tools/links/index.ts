@@ -1,0 +1,3 @@
+import type { AuthenticatedOperation } from '../define.js';
+
+export const linksTools: readonly AuthenticatedOperation[] = [];
