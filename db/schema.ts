@@ -281,6 +281,10 @@ export interface ArticlesTable {
   meta_title: string | null;
   meta_description: string | null;
   markdown: string | null;
+  /** The body as rendered for its last publish (internal links injected, sanitised). */
+  html: string | null;
+  /** JSON-LD of its last publish render. */
+  schema_json_ld: string | null;
   /** JSON list of { question, answer }. */
   faq: string;
   /** JSON list of strings. */

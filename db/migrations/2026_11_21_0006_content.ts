@@ -30,6 +30,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('meta_title', 'text')
     .addColumn('meta_description', 'text')
     .addColumn('markdown', 'text')
+    .addColumn('html', 'text')
+    .addColumn('schema_json_ld', 'text')
     .addColumn('faq', 'text', (c) => c.notNull())
     .addColumn('keywords', 'text', (c) => c.notNull())
     .addColumn('category_name', 'text')

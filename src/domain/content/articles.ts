@@ -59,6 +59,8 @@ export async function insertPlannedArticle(db: Kysely<Database>, clock: Clock, a
       meta_title: null,
       meta_description: null,
       markdown: null,
+      html: null,
+      schema_json_ld: null,
       faq: '[]',
       keywords: JSON.stringify([article.keyword]),
       category_name: null,
