@@ -27,4 +27,24 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig({ PUBLIC_URL: 'not a url' })).toThrow(/^PUBLIC_URL: /);
     expect(() => loadConfig({ PUBLIC_URL: 'ftp://x.example' })).toThrow(/^PUBLIC_URL: /);
   });
+
+  it('reads the writer model settings: both or neither, a real URL, the key optional', () => {
+    expect(loadConfig({}).writer).toBeUndefined();
+    expect(loadConfig({ WRITER_BASE_URL: 'http://127.0.0.1:11434/v1/', WRITER_MODEL: 'llama3.1' }).writer).toEqual({
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      apiKey: undefined,
+      model: 'llama3.1',
+    });
+    expect(loadConfig({ WRITER_BASE_URL: 'https://api.openai.com/v1', WRITER_MODEL: 'gpt-4.1', WRITER_API_KEY: 'sk-x' }).writer?.apiKey).toBe('sk-x');
+    expect(() => loadConfig({ WRITER_MODEL: 'gpt-4.1' })).toThrow(/^WRITER_BASE_URL and WRITER_MODEL: set both/);
+    expect(() => loadConfig({ WRITER_BASE_URL: 'api.openai.com', WRITER_MODEL: 'x' })).toThrow(/^WRITER_BASE_URL: /);
+  });
+
+  it('reads ALLOW_PRIVATE_TARGETS and JOBS_POLL_MS', () => {
+    expect(loadConfig({}).allowPrivateTargets).toBe(false);
+    expect(loadConfig({ ALLOW_PRIVATE_TARGETS: '1' }).allowPrivateTargets).toBe(true);
+    expect(loadConfig({}).jobsPollMs).toBe(1000);
+    expect(loadConfig({ JOBS_POLL_MS: '0' }).jobsPollMs).toBe(0);
+    expect(() => loadConfig({ JOBS_POLL_MS: 'often' })).toThrow(/^JOBS_POLL_MS: /);
+  });
 });

@@ -184,13 +184,15 @@ export class JobWorker {
           completion_tokens: eb('completion_tokens', '+', usage.completion_tokens()),
         }))
         .where('id', '=', job.id)
+        // A worker whose lease ran out and whose job was taken over records nothing: the new attempt owns the row.
+        .where('attempts', '=', job.attempt)
         .execute();
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       const retry = error instanceof RetryableJobError && job.attempt < job.maxAttempts;
       if (!(error instanceof RetryableJobError)) logger.warn({ err: error, jobId: job.id, kind: job.kind }, 'job failed');
       const now = clock.now();
-      await db
+      const recorded = await db
         .updateTable('jobs')
         .set((eb) => ({
           state: retry ? 'queued' : 'failed',
@@ -202,8 +204,9 @@ export class JobWorker {
           completion_tokens: eb('completion_tokens', '+', usage.completion_tokens()),
         }))
         .where('id', '=', job.id)
-        .execute();
-      if (!retry) await handlers[job.kind].onFailed?.(job, message, { db, clock });
+        .where('attempts', '=', job.attempt)
+        .executeTakeFirst();
+      if (!retry && recorded.numUpdatedRows === 1n) await handlers[job.kind].onFailed?.(job, message, { db, clock });
     } finally {
       clearInterval(heartbeat);
     }

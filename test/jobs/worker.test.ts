@@ -1,0 +1,144 @@
+import { pino } from 'pino';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '../../db/database.js';
+import { migrateToLatest } from '../../db/migrate.js';
+import { ManualClock } from '../../src/clock.js';
+import { createWorkspace } from '../../src/domain/workspaces.js';
+import { enqueueJob, type JobKind } from '../../src/jobs/queue.js';
+import { backoffMs, JobWorker, RetryableJobError, type ClaimedJob, type JobDeps, type JobHandler } from '../../src/jobs/worker.js';
+import { SafeFetcher } from '../../src/outbound/safeFetch.js';
+import { SPECIFIED_TIMING, type Services } from '../../src/services.js';
+import { openTestDatabase } from '../support/database.js';
+
+let database: DatabaseHandle;
+let workspaceId: string;
+const clock = new ManualClock(Date.parse('2026-11-21T09:00:00Z'));
+const services: Services = { writer: undefined, outbound: new SafeFetcher({ allowPrivateAddresses: false }), timing: SPECIFIED_TIMING };
+const logger = pino({ level: 'silent' });
+
+/** What the handlers of one test do for each kind; the worker under test is real. */
+let behaviour: (job: ClaimedJob, deps: JobDeps) => Promise<Record<string, unknown>>;
+const failures: Array<{ id: string; reason: string }> = [];
+const handler: JobHandler = {
+  run: (job, deps) => behaviour(job, deps),
+  onFailed: async (job, reason) => {
+    failures.push({ id: job.id, reason });
+  },
+};
+const handlers: Record<JobKind, JobHandler> = { write_article: handler, deliver: handler, render_check: handler };
+
+function worker(options: { leaseMs?: number; concurrency?: number } = {}): JobWorker {
+  return new JobWorker({ db: database.db, clock, services, logger, handlers, ...options });
+}
+
+const jobRow = (id: string) => database.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+  await migrateToLatest(database);
+  workspaceId = await createWorkspace(database.db, clock, { name: 'Jobs', websiteUrl: 'https://jobs.example' });
+});
+afterAll(async () => {
+  await services.outbound.close();
+  await database.close();
+});
+beforeEach(() => {
+  failures.length = 0;
+});
+
+describe('the durable-job worker', () => {
+  it('runs a due job once, records its result and the writer tokens it spent', async () => {
+    behaviour = async (_job, deps) => {
+      await deps.progress('halfway');
+      deps.usage.add({ promptTokens: 120, completionTokens: 30 });
+      deps.usage.add({ promptTokens: 80, completionTokens: 20 });
+      return { wrote: true };
+    };
+    const id = await enqueueJob(database.db, clock, { workspaceId, kind: 'write_article', subjectId: 'art_1' });
+    expect(await worker().drain()).toBe(1);
+    expect(await jobRow(id)).toMatchObject({ state: 'done', attempts: 1, progress: 'halfway', result: '{"wrote":true}', prompt_tokens: 200, completion_tokens: 50 });
+    expect(await worker().drain()).toBe(0);
+  });
+
+  it('leaves a job for later alone until the clock reaches it', async () => {
+    behaviour = async () => ({});
+    const id = await enqueueJob(database.db, clock, { workspaceId, kind: 'render_check', runAt: clock.now() + 120_000 });
+    expect(await worker().drain()).toBe(0);
+    clock.advance(120_000);
+    expect(await worker().drain()).toBe(1);
+    expect((await jobRow(id)).state).toBe('done');
+  });
+
+  it('retries a retryable failure after a backoff, up to the attempt limit, then fails and tells the handler', async () => {
+    behaviour = async (job) => {
+      throw new RetryableJobError(`endpoint answered 503 on attempt ${job.attempt}`);
+    };
+    const id = await enqueueJob(database.db, clock, { workspaceId, kind: 'deliver', maxAttempts: 3 });
+    await worker().drain();
+    let row = await jobRow(id);
+    expect(row).toMatchObject({ state: 'queued', attempts: 1, error: 'endpoint answered 503 on attempt 1' });
+    expect(row.run_at - clock.now()).toBeGreaterThanOrEqual(backoffMs(1, () => 0));
+    expect(await worker().drain()).toBe(0);
+    clock.advance(row.run_at - clock.now());
+    await worker().drain();
+    row = await jobRow(id);
+    expect(row).toMatchObject({ state: 'queued', attempts: 2 });
+    clock.advance(row.run_at - clock.now());
+    await worker().drain();
+    expect(await jobRow(id)).toMatchObject({ state: 'failed', attempts: 3, error: 'endpoint answered 503 on attempt 3' });
+    expect(failures).toEqual([{ id, reason: 'endpoint answered 503 on attempt 3' }]);
+  });
+
+  it('does not retry other errors', async () => {
+    behaviour = async () => {
+      throw new Error('the article no longer exists');
+    };
+    const id = await enqueueJob(database.db, clock, { workspaceId, kind: 'write_article', maxAttempts: 5 });
+    await worker().drain();
+    expect(await jobRow(id)).toMatchObject({ state: 'failed', attempts: 1 });
+    expect(failures).toHaveLength(1);
+  });
+
+  it('honours a retry-after longer than its own backoff', async () => {
+    behaviour = async () => {
+      throw new RetryableJobError('429', 3_600_000);
+    };
+    const id = await enqueueJob(database.db, clock, { workspaceId, kind: 'deliver' });
+    await worker().drain();
+    expect((await jobRow(id)).run_at).toBe(clock.now() + 3_600_000);
+  });
+
+  it('takes over a job whose worker died once its lease runs out, never before', async () => {
+    let calls = 0;
+    let release: () => void = () => {};
+    behaviour = async () => {
+      calls++;
+      if (calls === 1) await new Promise<void>((resolve) => (release = resolve));
+      return { run: calls };
+    };
+    const id = await enqueueJob(database.db, clock, { workspaceId, kind: 'deliver' });
+    const first = worker({ leaseMs: 60_000 });
+    const stuck = first.runDue();
+    await expect.poll(() => calls).toBe(1);
+    const second = worker({ leaseMs: 60_000 });
+    expect(await second.runDue()).toBe(0);
+    clock.advance(60_001);
+    expect(await second.runDue()).toBe(1);
+    expect(await jobRow(id)).toMatchObject({ state: 'done', attempts: 2, result: '{"run":2}' });
+    release();
+    await stuck;
+    // The first worker finished late: the attempt that took over keeps the record.
+    expect(await jobRow(id)).toMatchObject({ state: 'done', attempts: 2, result: '{"run":2}' });
+  });
+
+  it('never runs one job twice when two workers look at once', async () => {
+    let calls = 0;
+    behaviour = async () => {
+      calls++;
+      return {};
+    };
+    await enqueueJob(database.db, clock, { workspaceId, kind: 'deliver' });
+    await Promise.all([worker().runDue(), worker().runDue(), worker().runDue()]);
+    expect(calls).toBe(1);
+  });
+});
