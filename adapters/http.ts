@@ -10,6 +10,7 @@ import { dashboardRouter } from '../src/web/dashboard.js';
 import { oauthEndpoints } from '../src/web/oauthEndpoints.js';
 import type { OAuthIssuer } from '../src/oauth/issuer.js';
 import type { Registry } from '../tools/registry.js';
+import { crawlReportRouter } from './crawlReports.js';
 import { McpAdapter } from './mcp.js';
 import { buildOpenApi } from './openapi.js';
 import { API_PREFIX, bodyErrorHandler, jsonBody, restRouter } from './rest.js';
@@ -108,6 +109,7 @@ export function createHttpApp({ config, db, clock, registry, pipeline, issuer, l
     res.json(openApi);
   });
   app.use(API_PREFIX, restRouter(registry, pipeline));
+  app.use(crawlReportRouter({ db, clock }));
 
   const mcp = new McpAdapter(registry, pipeline, serverInfo, issuer, config.mcpDevNoAuth ? () => developmentPrincipal(db) : undefined);
   if (config.mcpDevNoAuth) logger.warn('MCP_DEV_NO_AUTH is set: /mcp accepts requests without credentials (development only)');

@@ -42,10 +42,22 @@ function queryInput(query: Request['query'], schema: JsonSchema): Record<string,
   return input;
 }
 
-function send(res: Response, result: CallResult): void {
+/**
+ * A GET answer that carries an `etag` (computed by the operation from its content) gets it as the ETag header, and
+ * a request whose If-None-Match names it gets 304 without a body: the data has not changed.
+ */
+function notModified(req: Request, res: Response, data: Record<string, unknown>): boolean {
+  if (req.method !== 'GET' || typeof data.etag !== 'string') return false;
+  res.setHeader('ETag', data.etag);
+  const known = req.headers['if-none-match']?.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
+  return known !== undefined && (known.includes('*') || known.includes(data.etag));
+}
+
+function send(req: Request, res: Response, result: CallResult): void {
   setRateLimitHeaders(res, result.limits);
-  if (result.ok) res.status(200).json({ data: result.data });
-  else sendError(res, result.error);
+  if (!result.ok) sendError(res, result.error);
+  else if (notModified(req, res, result.data)) res.status(304).end();
+  else res.status(200).json({ data: result.data });
 }
 
 function route(pipeline: Pipeline, operation: RegisteredOperation) {
@@ -53,11 +65,11 @@ function route(pipeline: Pipeline, operation: RegisteredOperation) {
   return async (req: Request, res: Response) => {
     try {
       if (operation.scope === 'public') {
-        send(res, await pipeline.callPublic(operation, req.ip ?? 'unknown', readInput(req)));
+        send(req, res, await pipeline.callPublic(operation, req.ip ?? 'unknown', readInput(req)));
         return;
       }
       const principal = await pipeline.authenticate(req.headers.authorization);
-      send(res, await pipeline.call(operation, principal, readInput(req)));
+      send(req, res, await pipeline.call(operation, principal, readInput(req)));
     } catch (error) {
       sendError(res, toServiceError(error));
     }

@@ -360,6 +360,8 @@ export interface DestinationsTable {
   last_status_code: number | null;
   last_url: string | null;
   last_message: string | null;
+  /** What the last answer had beside its outcome, e.g. a returned URL of another site that was ignored. */
+  last_note: string | null;
   created_at: number;
   removed_at: number | null;
 }
@@ -372,7 +374,8 @@ export interface DeliveriesTable {
   event: 'article.published' | 'article.updated' | 'test';
   /** The exact bytes sent and signed. */
   body: string;
-  state: 'pending' | 'delivered' | 'failed';
+  /** `cancelled`: never sent, because its destination was removed or a later publish superseded it. */
+  state: 'pending' | 'delivered' | 'failed' | 'cancelled';
   attempts: number;
   outcome: DeliveryOutcome | null;
   status_code: number | null;

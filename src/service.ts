@@ -13,6 +13,7 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import { OAuthIssuer } from './oauth/issuer.js';
 import { SafeFetcher, type OutboundOptions } from './outbound/safeFetch.js';
+import { runAutopilot } from './domain/content/autopilot.js';
 import { JOB_HANDLERS } from './jobs/handlers.js';
 import { JobWorker } from './jobs/worker.js';
 import { Pipeline } from './pipeline/pipeline.js';
@@ -57,7 +58,14 @@ export async function createService(options: ServiceOptions): Promise<Service> {
   const fetcher = new SafeFetcher(options.outbound ?? { allowPrivateAddresses: config.allowPrivateTargets });
   const writer = config.writer === undefined ? undefined : new OpenAiCompatibleWriter(config.writer, options.writerTuning);
   const services: Services = { writer, outbound: fetcher, timing: { ...SPECIFIED_TIMING, ...options.timing } };
-  const jobs = new JobWorker({ db: database.db, clock, services, logger, handlers: JOB_HANDLERS });
+  const jobs = new JobWorker({
+    db: database.db,
+    clock,
+    services,
+    logger,
+    handlers: JOB_HANDLERS,
+    sweep: { everyMs: 60_000, run: () => runAutopilot(database.db, clock, services, logger) },
+  });
   const issuer = new OAuthIssuer(database.db, clock, config.publicUrl, new Set(config.oauthRedirectSchemes), fetcher);
   const pipeline = new Pipeline({
     db: database.db,

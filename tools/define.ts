@@ -39,6 +39,17 @@ export type Surface = 'rest' | 'mcp';
 
 export type JsonObject = { [key: string]: unknown };
 
+/** A dry-run note with facts a client can act on (flags, dates); the dry-run answer carries `details` beside `note`. */
+export interface DryRunNote {
+  note: string;
+  details: JsonObject;
+}
+
+/** What a `describe` gave, as a note and its details (none for a plain text). */
+export function dryRunNote(described: string | DryRunNote): DryRunNote {
+  return typeof described === 'string' ? { note: described, details: {} } : described;
+}
+
 type InputSchema = z.ZodObject;
 
 interface DefinitionBase<S extends InputSchema> {
@@ -68,7 +79,7 @@ interface ConfirmedDefinition<S extends InputSchema> extends DefinitionBase<S> {
   confirm: 'dry-run' | 'required';
   approval?: undefined;
   /** Says concretely what the confirmed call would do; runs the same lookups, so foreign ids are 404 here too. */
-  describe(ctx: OperationContext, input: z.output<S>): Promise<string>;
+  describe(ctx: OperationContext, input: z.output<S>): Promise<string | DryRunNote>;
 }
 
 /** A change that waits for the workspace owner: the call records it, the owner approves it in the dashboard, then it runs. */
@@ -95,7 +106,7 @@ interface OperationBase {
   /** The schema clients see and the pipeline parses with, `confirm` included where the policy needs it. */
   input: InputSchema;
   /** The dry-run note (confirm policies) or the summary the owner sees (approvals). */
-  describe?: (ctx: OperationContext, input: JsonObject) => Promise<string>;
+  describe?: (ctx: OperationContext, input: JsonObject) => Promise<string | DryRunNote>;
   surfaces: readonly Surface[];
 }
 

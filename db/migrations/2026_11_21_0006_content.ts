@@ -103,6 +103,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('last_status_code', 'integer')
     .addColumn('last_url', 'text')
     .addColumn('last_message', 'text')
+    .addColumn('last_note', 'text')
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('removed_at', 'bigint')
     .execute();

@@ -64,6 +64,8 @@ export interface WorkerOptions {
   concurrency?: number;
   /** A running job whose worker died is taken over after this long; renewed while the job runs. */
   leaseMs?: number;
+  /** Work that looks at the whole database for things to start (auto-write, auto-publish), at most every `everyMs`. */
+  sweep?: { everyMs: number; run(): Promise<unknown> };
 }
 
 /**
@@ -76,6 +78,7 @@ export class JobWorker {
   private readonly concurrency: number;
   private readonly leaseMs: number;
   private stopped = false;
+  private lastSweep = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly options: WorkerOptions) {
     this.concurrency = options.concurrency ?? 4;
@@ -104,6 +107,11 @@ export class JobWorker {
 
   /** Claims and runs what is due now, up to the concurrency; resolves when those have finished. Returns how many ran. */
   async runDue(): Promise<number> {
+    const { sweep } = this.options;
+    if (sweep !== undefined && this.options.clock.now() - this.lastSweep >= sweep.everyMs) {
+      this.lastSweep = this.options.clock.now();
+      await sweep.run();
+    }
     const free = this.concurrency - this.running.size;
     if (free <= 0) return 0;
     const now = this.options.clock.now();

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { AuthenticatedOperation, JsonObject, OperationContext, PublicOperation } from '../../tools/define.js';
+import { dryRunNote, type AuthenticatedOperation, type JsonObject, type OperationContext, type PublicOperation } from '../../tools/define.js';
 import type { Clock } from '../clock.js';
 import { approvalUrl, decide, finishApproval, requestApproval, type Decision } from '../domain/approvals/approvals.js';
 import { BadInputError, ForbiddenError, ServiceError, UnauthorizedError, toServiceError } from '../errors.js';
@@ -101,7 +101,7 @@ export class Pipeline {
     const caller = { apiKeyId: principal.apiKeyId, userId: principal.userId };
     const context = (db: Kysely<Database>) => this.context(db, principal.workspaceId, caller);
     if (operation.describe !== undefined && operation.approval === 'owner') {
-      const summary = await operation.describe(context(this.deps.db), input);
+      const { note: summary } = dryRunNote(await operation.describe(context(this.deps.db), input));
       const { approvalId, expiresAt } = await requestApproval(this.deps.db, this.deps.clock, {
         workspaceId: principal.workspaceId,
         operationId: operation.operationId,
@@ -112,9 +112,9 @@ export class Pipeline {
       return { approval_required: true, approvalId, approvalUrl: approvalUrl(this.deps.publicUrl, approvalId), summary, expiresAt } satisfies ApprovalAnswer;
     }
     if (operation.describe !== undefined && input.confirm !== true) {
-      const note = await operation.describe(context(this.deps.db), input);
+      const { note, details } = dryRunNote(await operation.describe(context(this.deps.db), input));
       if (operation.confirm === 'required') throw BadInputError.field('confirm', `must be true to proceed; ${note}`);
-      return { dryRun: true, note } satisfies DryRunAnswer;
+      return { ...details, dryRun: true, note } satisfies DryRunAnswer;
     }
     if (operation.transaction === 'none') return operation.handler(context(this.deps.db), input);
     // Reads too: their several statements see one state, and SQLite takes its WAL read lock once instead of per statement.

@@ -26,7 +26,7 @@ describe('billing: get_billing and the operator upkeep behind it', () => {
       nextCharge: null,
       addOns: [],
       recentPayments: [],
-      usage: { seats: { used: 0, limit: 3 } },
+      usage: { seats: { used: 0, limit: 3 }, articles: { month: '2026-11', used: 0, limit: 12 }, trackedQueries: { used: 0, limit: 100 } },
       limits: PLANS.starter,
     });
     const mcp = await t.mcpTool(ws.key, 'get_billing');
@@ -57,7 +57,7 @@ describe('billing: get_billing and the operator upkeep behind it', () => {
       trialEndsAt: null,
       nextCharge: { at: '2026-12-21T00:00:00.000Z', amountCents: 99_000, currency: 'USD' },
       addOns: [{ addOnId, name: 'Extra seats', quantity: 3, unitPriceCents: 900, totalCents: 2700, currency: 'USD', addedAt: new Date(t.clock.now()).toISOString() }],
-      usage: { seats: { used: 2, limit: 10 } },
+      usage: { seats: { used: 2, limit: 10 }, articles: { month: '2026-11', used: 0, limit: 30 }, trackedQueries: { used: 0, limit: 300 } },
       limits: PLANS.growth,
     });
     expect(data.recentPayments.map((p) => p.paymentId)).toEqual(paymentIds.slice(2).reverse());
@@ -91,6 +91,22 @@ describe('billing: get_billing and the operator upkeep behind it', () => {
     await expect(addBillingAddon(t.db, t.clock, 'ws_nope', { name: 'x', quantity: 1, unitPriceCents: 1 })).rejects.toBeInstanceOf(OperatorError);
     await expect(updateBillingAccount(t.db, t.clock, ws.workspaceId, { nextChargeCents: 100 })).rejects.toThrow(/needs both a date and an amount/);
     expect((await t.rest(ws.key, 'GET', '/api/v1/billing')).body.data).toMatchObject({ nextCharge: null });
+  });
+
+  it('counts articles scheduled in the current UTC month and every tracked query against the plan', async () => {
+    const ws = await t.workspace({ plan: 'starter' });
+    await t.rest(ws.key, 'POST', '/api/v1/queries', { text: 'best crm for agencies' });
+    await t.rest(ws.key, 'POST', '/api/v1/queries', { text: 'crm pricing' });
+    await t.rest(ws.key, 'POST', '/api/v1/content/ideas/hide', {
+      queryId: ((await t.rest(ws.key, 'POST', '/api/v1/queries', { text: 'crm for dentists' })).body.data as { query: { id: string } }).query.id,
+    });
+    // Today is Saturday 21 November: the November slots left are 23, 25, 27 and 30, then December.
+    const committed = await t.rest(ws.key, 'POST', '/api/v1/content/plan/commit', {
+      titles: Array.from({ length: 6 }, (_, i) => ({ title: `Article ${i + 1}`, keyword: `keyword ${i + 1}` })),
+    });
+    expect(committed.status).toBe(200);
+    const usage = (await t.rest(ws.key, 'GET', '/api/v1/billing')).body.data as { usage: Record<string, unknown> };
+    expect(usage.usage).toMatchObject({ articles: { month: '2026-11', used: 4, limit: 12 }, trackedQueries: { used: 3, limit: 100 } });
   });
 
   it('requires manage:org', async () => {

@@ -24,13 +24,26 @@ function readCatalogue(): Map<string, CatalogueRow> {
   return rows;
 }
 
+/**
+ * Operations this service adds beyond the catalogue's 91 (operations.md allows additions with the same conventions);
+ * names, paths, scopes and caps as issue 4 fixed them. The README's API reference lists them too.
+ */
+const EXTENSIONS = new Map<string, CatalogueRow>([
+  ['list_destinations', { method: 'GET', path: '/api/v1/destinations', scope: 'read:content', cap: '10' }],
+  ['create_destination', { method: 'POST', path: '/api/v1/destinations', scope: 'manage:org', cap: '10' }],
+  ['activate_destination', { method: 'POST', path: '/api/v1/destinations/activate', scope: 'manage:org', cap: '10' }],
+  ['send_test_event', { method: 'POST', path: '/api/v1/destinations/test', scope: 'manage:org', cap: '10' }],
+  ['remove_destination', { method: 'POST', path: '/api/v1/destinations/remove', scope: 'manage:org', cap: '10' }],
+]);
+
 describe('registry against the specification', () => {
   it.skipIf(!existsSync(CATALOGUE))('every operation has the id, method, path, scope and cap of operations.md', () => {
     const catalogue = readCatalogue();
     expect(catalogue.size).toBe(91);
+    for (const id of EXTENSIONS.keys()) expect(catalogue.has(id), `${id} is in the catalogue now: drop it from EXTENSIONS`).toBe(false);
     for (const op of registry.operations) {
-      const row = catalogue.get(op.operationId);
-      expect(row, `${op.operationId} is not in operations.md`).toBeDefined();
+      const row = catalogue.get(op.operationId) ?? EXTENSIONS.get(op.operationId);
+      expect(row, `${op.operationId} is not in operations.md nor a documented extension`).toBeDefined();
       expect({ method: op.method, path: op.path, scope: op.scope, cap: String(op.cap) }).toEqual(row);
     }
   });

@@ -1,5 +1,7 @@
 import { requestApproval } from '../../src/domain/approvals/approvals.js';
+import { insertPlannedArticle } from '../../src/domain/content/articles.js';
 import type { TestService, TestWorkspace } from '../support/harness.js';
+import { type SitePage, startSite, urlset } from '../links/support.js';
 
 type Input = Record<string, unknown>;
 
@@ -35,6 +37,45 @@ const approval = (t: TestService, ws: TestWorkspace) =>
     summary: 'Would stop tracking a competitor',
     requestedBy: { apiKeyId: ws.keyId, userId: null },
   }).then((a) => a.approvalId);
+const plannedArticle = (t: TestService, ws: TestWorkspace) =>
+  insertPlannedArticle(t.db, t.clock, { workspaceId: ws.workspaceId, keyword: 'crm for dentists', title: 'How to pick a CRM for dentists', scheduledAt: t.clock.now() + 86_400_000, language: 'en' });
+const destination = (t: TestService, ws: TestWorkspace) =>
+  data(t, ws, '/api/v1/destinations', { name: 'Main blog', endpointUrl: 'https://receiver.example/hook', siteUrl: 'https://acme.example/blog' }).then((d) =>
+    String(d.destinationId),
+  );
+/** A planned article given a body directly, as the write job leaves it: a draft. */
+const writtenArticle = async (t: TestService, ws: TestWorkspace) => {
+  const id = await insertPlannedArticle(t.db, t.clock, { workspaceId: ws.workspaceId, keyword: 'crm for dentists', title: 'How to pick a CRM for dentists', scheduledAt: t.clock.now(), language: 'en' });
+  await t.db.updateTable('articles').set({ status: 'draft', markdown: '# CRM for dentists\n\nPick one that books appointments.', word_count: 7, written_at: t.clock.now() }).where('id', '=', id).execute();
+  return id;
+};
+const uniqueText = (prefix: string) => `${prefix} ${Math.random().toString(36).slice(2)}`;
+const trackedQuery = (t: TestService, ws: TestWorkspace) =>
+  data(t, ws, '/api/v1/queries', { text: uniqueText('crm for') }).then((d) => String((d.query as { id: string }).id));
+const committedTitle = (t: TestService, ws: TestWorkspace) =>
+  data(t, ws, '/api/v1/content/plan/commit', { titles: [{ title: uniqueText('How to choose a CRM'), keyword: 'crm' }] }).then((d) =>
+    String((d.planned as Array<{ contentId: string }>)[0]!.contentId),
+  );
+/** A planned article that may be moved: flexible scheduling on, up to 5 a day. */
+const movableTitle = async (t: TestService, ws: TestWorkspace) => {
+  await data(t, ws, '/api/v1/brand/profile', { flexibleScheduling: true });
+  await data(t, ws, '/api/v1/settings/articles', { articlesPerDay: 5 });
+  return committedTitle(t, ws);
+};
+/** One local https site with a sitemap for the whole run; detect_site_pages reads it as the workspace's website. */
+let sitemapSite: Promise<string> | undefined;
+const siteWithSitemap = async (t: TestService, ws: TestWorkspace) => {
+  sitemapSite ??= (async () => {
+    const routes: Record<string, SitePage> = {};
+    const site = await startSite(routes);
+    routes['/sitemap.xml'] = { body: urlset([`${site.origin}/guide`, `${site.origin}/pricing`]) };
+    return site.origin;
+  })();
+  const origin = await sitemapSite;
+  // The website is fixed at sign-up; the fixture points it at the local site so that its sitemap is on the workspace's site.
+  await t.db.updateTable('workspaces').set({ website_url: origin }).where('id', '=', ws.workspaceId).execute();
+  return `${origin}/sitemap.xml`;
+};
 const member = (t: TestService, ws: TestWorkspace) => t.user(ws.workspaceId, `member-${Math.random().toString(36).slice(2)}@example.com`, 'member');
 
 export const fixtures: Record<string, Fixture> = {
@@ -59,6 +100,12 @@ export const fixtures: Record<string, Fixture> = {
     foreign: async (t, other) => ({ profileId: await buyerProfile(t, other), title: 'Renamed' }),
   },
   confirm_brand_reviewed: { valid: async () => ({}) },
+  draft_brand_icp: { valid: async () => ({ describe: 'Practice managers at dental clinics', given: { companySize: '' } }) },
+  suggest_brand_icps: { valid: async () => ({ exclude: ['Founder'] }) },
+  generate_article: {
+    valid: async (t, ws) => ({ contentId: await plannedArticle(t, ws) }),
+    foreign: async (t, other) => ({ contentId: await plannedArticle(t, other) }),
+  },
   get_team: { valid: async () => ({}) },
   invite_team_member: { valid: async () => ({ email: 'new.person@example.com', role: 'member' }) },
   revoke_team_invite: {
@@ -74,5 +121,69 @@ export const fixtures: Record<string, Fixture> = {
     valid: async (t, ws) => ({ approvalId: await approval(t, ws) }),
     foreign: async (t, other) => ({ approvalId: await approval(t, other) }),
   },
+  list_destinations: { valid: async () => ({}) },
+  create_destination: { valid: async () => ({ name: 'Main blog', endpointUrl: 'https://receiver.example/hook', siteUrl: 'https://acme.example/blog' }) },
+  activate_destination: {
+    valid: async (t, ws) => ({ destinationId: await destination(t, ws) }),
+    foreign: async (t, other) => ({ destinationId: await destination(t, other) }),
+  },
+  send_test_event: {
+    valid: async (t, ws) => ({ destinationId: await destination(t, ws) }),
+    foreign: async (t, other) => ({ destinationId: await destination(t, other) }),
+  },
+  remove_destination: {
+    valid: async (t, ws) => ({ destinationId: await destination(t, ws) }),
+    foreign: async (t, other) => ({ destinationId: await destination(t, other) }),
+  },
+  get_articles: { valid: async () => ({ limit: 5 }) },
+  publish_content: {
+    valid: async (t, ws) => {
+      await destination(t, ws);
+      return { contentId: await writtenArticle(t, ws) };
+    },
+    foreign: async (t, other) => ({ contentId: await writtenArticle(t, other) }),
+  },
+  update_article_meta: {
+    valid: async (t, ws) => ({ contentId: await writtenArticle(t, ws), metaTitle: 'Choosing a CRM for a dental practice' }),
+    foreign: async (t, other) => ({ contentId: await writtenArticle(t, other), metaTitle: 'Renamed' }),
+  },
+  list_queries: { valid: async () => ({}) },
+  add_query: { valid: async () => ({ text: uniqueText('best crm for') }) },
+  get_content_ideas: { valid: async () => ({}) },
+  hide_content_idea: {
+    valid: async (t, ws) => ({ queryId: await trackedQuery(t, ws) }),
+    foreign: async (t, other) => ({ queryId: await trackedQuery(t, other) }),
+  },
+  plan_content_idea: { valid: async () => ({ queryText: uniqueText('crm for') }) },
+  plan_titles: { valid: async () => ({ count: 3, topic: 'CRM for small agencies' }) },
+  commit_planned_titles: { valid: async () => ({ titles: [{ title: uniqueText('Choosing a CRM'), keyword: 'choosing a crm' }] }) },
+  get_planning_capacity: { valid: async () => ({}) },
+  reschedule_content: {
+    valid: async (t, ws) => ({ contentId: await movableTitle(t, ws), scheduledAt: new Date(t.clock.now() + 86_400_000).toISOString() }),
+    foreign: async (t, other) => ({ contentId: await movableTitle(t, other), scheduledAt: new Date(t.clock.now() + 86_400_000).toISOString() }),
+  },
+  list_content: { valid: async () => ({}) },
+  delete_planned_title: {
+    valid: async (t, ws) => ({ contentId: await committedTitle(t, ws) }),
+    foreign: async (t, other) => ({ contentId: await committedTitle(t, other) }),
+  },
+  archive_content: {
+    valid: async (t, ws) => ({ contentId: await committedTitle(t, ws) }),
+    foreign: async (t, other) => ({ contentId: await committedTitle(t, other) }),
+  },
+  get_article_policy: { valid: async () => ({}) },
+  update_article_policy: { valid: async () => ({ publishDays: ['tue', 'thu'], publishTime: '10:30', targetWordCount: 1200 }) },
+  list_jobs: { valid: async () => ({ limit: 10, state: 'failed' }) },
   send_support_message: { valid: async () => ({ message: 'The dashboard shows no data', subject: 'No data' }) },
+  list_site_pages: { valid: async () => ({}) },
+  add_site_pages: { valid: async () => ({ pages: [{ url: `https://acme.example/${uniqueText('page').replace(' ', '-')}`, keywords: ['crm guide'] }] }) },
+  detect_site_pages: { valid: async (t, ws) => ({ url: await siteWithSitemap(t, ws) }) },
+  get_internal_links: {
+    valid: async (t, ws) => ({ contentId: await writtenArticle(t, ws) }),
+    foreign: async (t, other) => ({ contentId: await writtenArticle(t, other) }),
+  },
+  get_content_optimizer: {
+    valid: async (t, ws) => ({ contentId: await writtenArticle(t, ws) }),
+    foreign: async (t, other) => ({ contentId: await writtenArticle(t, other) }),
+  },
 };

@@ -1,3 +1,4 @@
 import type { AuthenticatedOperation } from '../define.js';
+import listJobs from './list_jobs.js';
 
-export const jobsTools: readonly AuthenticatedOperation[] = [];
+export const jobsTools: readonly AuthenticatedOperation[] = [listJobs];

@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import { PLANS } from '../../plans.js';
 import { toIso } from '../brand/records.js';
+import { articlesInMonth, monthKey } from '../content/calendar.js';
+import { queryUsage } from '../content/queries.js';
 import { loadTeamWorkspace, seatUsage } from '../team/seats.js';
 
 const RECENT_PAYMENTS = 10;
@@ -12,7 +14,7 @@ const RECENT_PAYMENTS = 10;
  */
 export async function readBilling(db: Kysely<Database>, workspaceId: string, now: number) {
   const workspace = await loadTeamWorkspace(db, workspaceId);
-  const [account, addOns, payments, seats] = await Promise.all([
+  const [account, addOns, payments, seats, articles, trackedQueries] = await Promise.all([
     db.selectFrom('billing_accounts').selectAll().where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow(),
     db.selectFrom('billing_addons').selectAll().where('workspace_id', '=', workspaceId).orderBy('created_at').orderBy('id').execute(),
     db
@@ -24,6 +26,8 @@ export async function readBilling(db: Kysely<Database>, workspaceId: string, now
       .limit(RECENT_PAYMENTS)
       .execute(),
     seatUsage(db, workspaceId, workspace.plan, now),
+    articlesInMonth(db, workspaceId, now),
+    queryUsage(db, workspaceId),
   ]);
   const { currency } = account;
   return {
@@ -54,7 +58,12 @@ export async function readBilling(db: Kysely<Database>, workspaceId: string, now
       description: p.description,
       paidAt: new Date(p.paid_at).toISOString(),
     })),
-    usage: { seats: { used: seats.used, limit: seats.limit } },
+    usage: {
+      seats: { used: seats.used, limit: seats.limit },
+      // Articles scheduled in the current UTC month, as the content calendar counts them against the allowance.
+      articles: { month: monthKey(now), used: articles, limit: PLANS[workspace.plan].articlesPerMonth },
+      trackedQueries,
+    },
     limits: PLANS[workspace.plan],
   };
 }

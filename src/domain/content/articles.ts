@@ -39,10 +39,33 @@ export interface NewPlannedArticle {
   language: string;
 }
 
+/**
+ * The title's slug, or the first of `slug-2`, `slug-3`, ... that no other article of the workspace has: the headless
+ * Content API finds articles by slug and receivers key posts by it. Callers hold the workspace lock.
+ */
+export async function uniqueSlug(db: Kysely<Database>, workspaceId: string, title: string): Promise<string> {
+  const base = slugify(title);
+  const taken = new Set(
+    (
+      await db
+        .selectFrom('articles')
+        .select('slug')
+        .where('workspace_id', '=', workspaceId)
+        .where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${base}-%`)]))
+        .execute()
+    ).map((row) => row.slug),
+  );
+  if (!taken.has(base)) return base;
+  let n = 2;
+  while (taken.has(`${base}-${n}`)) n++;
+  return `${base}-${n}`;
+}
+
 /** A planned row in the calendar: a title and a slot, no body yet. The caller has checked that the slot is free. */
 export async function insertPlannedArticle(db: Kysely<Database>, clock: Clock, article: NewPlannedArticle): Promise<string> {
   const id = newId('art');
   const now = clock.now();
+  const slug = await uniqueSlug(db, article.workspaceId, article.title);
   await db
     .insertInto('articles')
     .values({
@@ -51,7 +74,7 @@ export async function insertPlannedArticle(db: Kysely<Database>, clock: Clock, a
       query_id: article.queryId ?? null,
       keyword: article.keyword,
       title: article.title,
-      slug: slugify(article.title),
+      slug,
       content_type: article.contentType ?? DEFAULT_CONTENT_TYPE,
       status: 'planned',
       scheduled_at: article.scheduledAt,

@@ -1,0 +1,76 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Kysely } from 'kysely';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { z } from 'zod';
+import type { Database } from '../db/schema.js';
+import type { Clock } from '../src/clock.js';
+import { recordCrawlerVisit, workspaceForServiceKey } from '../src/domain/crawlers/visits.js';
+import { describeIssues } from '../src/pipeline/input.js';
+
+export const CRAWL_REPORT_PATH = '/api/site/crawl';
+const BODY_LIMIT = '8kb';
+/** Reports a minute per workspace: a busy crawl is bursty, but a loop in the site's code should not fill the table. */
+export const REPORTS_PER_WORKSPACE_PER_MINUTE = 600;
+/** Calls a minute per client address without a valid key. */
+export const REFUSALS_PER_ADDRESS_PER_MINUTE = 30;
+
+const report = z.strictObject({
+  user_agent: z.string().min(1).max(1000),
+  path: z.string().max(2048).refine((path) => path.startsWith('/'), 'must start with /'),
+  test: z.boolean().optional(),
+});
+
+async function within(limiter: RateLimiterMemory, key: string, res: Response): Promise<boolean> {
+  try {
+    await limiter.consume(key);
+    return true;
+  } catch (error) {
+    if (!(error instanceof RateLimiterRes)) throw error;
+    const retryAfterMs = Math.max(1, error.msBeforeNext);
+    res.setHeader('Retry-After', String(Math.ceil(retryAfterMs / 1000)));
+    res.status(429).json({ error: `rate limited: retry in ${Math.ceil(retryAfterMs / 1000)} s`, retryAfterMs });
+    return false;
+  }
+}
+
+/**
+ * POST /api/site/crawl: the customer's site reports a crawler's request. x-service-key (a destination's signing
+ * secret) names the workspace; { ok: true, test: true } for a test call, else one stored visit and
+ * { ok: true, crawler, category, articleId }. Errors are JSON { error }.
+ */
+export function crawlReportRouter({ db, clock }: { db: Kysely<Database>; clock: Clock }): express.Router {
+  const perWorkspace = new RateLimiterMemory({ points: REPORTS_PER_WORKSPACE_PER_MINUTE, duration: 60, keyPrefix: 'crawl-workspace' });
+  const refusals = new RateLimiterMemory({ points: REFUSALS_PER_ADDRESS_PER_MINUTE, duration: 60, keyPrefix: 'crawl-refused' });
+  const router = express.Router();
+
+  router.post(CRAWL_REPORT_PATH, express.json({ limit: BODY_LIMIT }), async (req: Request, res: Response) => {
+    const address = req.ip ?? 'unknown';
+    const key = req.get('x-service-key');
+    const workspaceId = key ? await workspaceForServiceKey(db, key) : null;
+    if (workspaceId === null) {
+      if (!(await within(refusals, address, res))) return;
+      res.status(401).json({ error: 'x-service-key: missing or not the signing secret of a destination' });
+      return;
+    }
+    if (!(await within(perWorkspace, workspaceId, res))) return;
+    const parsed = report.safeParse(req.body ?? {}, { reportInput: true });
+    if (!parsed.success) {
+      res.status(400).json({ error: describeIssues(parsed.error.issues) });
+      return;
+    }
+    if (parsed.data.test === true) {
+      res.json({ ok: true, test: true });
+      return;
+    }
+    const visit = await recordCrawlerVisit(db, clock, workspaceId, { userAgent: parsed.data.user_agent, path: parsed.data.path });
+    res.json({ ok: true, crawler: visit.crawler, category: visit.category, articleId: visit.articleId });
+  });
+
+  router.use(CRAWL_REPORT_PATH, (error: unknown, _req: Request, res: Response, next: NextFunction) => {
+    const type = (error as { type?: string }).type;
+    if (type === 'entity.too.large') res.status(413).json({ error: `body: larger than the ${BODY_LIMIT} limit` });
+    else if (type === 'entity.parse.failed') res.status(400).json({ error: 'body: is not valid JSON' });
+    else next(error);
+  });
+  return router;
+}

@@ -1,0 +1,76 @@
+import type { Kysely } from 'kysely';
+import type { Database, DeliveriesTable } from '../../../db/schema.js';
+import type { Clock } from '../../clock.js';
+import { newId } from '../../ids.js';
+import { enqueueJob } from '../../jobs/queue.js';
+import type { DestinationRow } from './destinations.js';
+
+/** Attempts of one article delivery: connection failures, timeouts, 429 and 5xx are retried with the worker's backoff. */
+export const ARTICLE_DELIVERY_ATTEMPTS = 5;
+/** A test event is sent once: the person testing the endpoint reads its outcome now, not after a retry schedule. */
+export const TEST_DELIVERY_ATTEMPTS = 1;
+
+export type DeliveryEvent = DeliveriesTable['event'];
+
+export interface NewDelivery {
+  workspaceId: string;
+  destination: DestinationRow;
+  articleId: string | null;
+  event: DeliveryEvent;
+  article: Record<string, unknown>;
+  maxAttempts: number;
+}
+
+/**
+ * The outbox: the delivery (with the exact bytes that will be signed and sent) and its job are recorded in the caller's
+ * transaction, so a delivery exists exactly when the change that asked for it does, and is sent after it commits.
+ */
+export async function recordDelivery(db: Kysely<Database>, clock: Clock, delivery: NewDelivery): Promise<string> {
+  const id = newId('dlv');
+  const now = clock.now();
+  const body = JSON.stringify({ event: delivery.event, timestamp: now, article: delivery.article });
+  await db
+    .insertInto('deliveries')
+    .values({
+      id,
+      workspace_id: delivery.workspaceId,
+      destination_id: delivery.destination.id,
+      article_id: delivery.articleId,
+      event: delivery.event,
+      body,
+      state: 'pending',
+      attempts: 0,
+      outcome: null,
+      status_code: null,
+      returned_url: null,
+      error: null,
+      created_at: now,
+      completed_at: null,
+    })
+    .execute();
+  await enqueueJob(db, clock, { workspaceId: delivery.workspaceId, kind: 'deliver', subjectId: id, maxAttempts: delivery.maxAttempts });
+  return id;
+}
+
+/** Deliveries not sent yet are cancelled, with their queued jobs (a job already sending finishes and records what happened). */
+export async function cancelPendingDeliveries(
+  db: Kysely<Database>,
+  clock: Clock,
+  which: { destinationId: string; articleId?: string },
+  reason: string,
+): Promise<number> {
+  let query = db.selectFrom('deliveries').select('id').where('destination_id', '=', which.destinationId).where('state', '=', 'pending');
+  if (which.articleId !== undefined) query = query.where('article_id', '=', which.articleId);
+  const ids = (await query.execute()).map((row) => row.id);
+  if (ids.length === 0) return 0;
+  const now = clock.now();
+  await db.updateTable('deliveries').set({ state: 'cancelled', error: reason, completed_at: now }).where('id', 'in', ids).execute();
+  await db
+    .updateTable('jobs')
+    .set({ state: 'failed', error: `cancelled: ${reason}`, finished_at: now })
+    .where('kind', '=', 'deliver')
+    .where('subject_id', 'in', ids)
+    .where('state', '=', 'queued')
+    .execute();
+  return ids.length;
+}

@@ -1,0 +1,204 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scoreIdea } from '../../src/domain/content/ideas.js';
+import { PLANS } from '../../src/plans.js';
+import { expectBadInput } from '../brand/support.js';
+import { TestService, START_TIME, type TestWorkspace } from '../support/harness.js';
+import { snapshot } from '../support/snapshot.js';
+import { article, commit, iso, ok } from './calendarSupport.js';
+
+interface Idea {
+  id: string;
+  queryText: string;
+  suggestedTitle: string | null;
+  score: number | null;
+  basedOn: string[];
+  scoreNote: string;
+}
+interface Ideas {
+  ideas: Idea[];
+}
+
+const addQuery = (t: TestService, ws: TestWorkspace, text: string) =>
+  ok<{ query: { id: string } }>(t, ws, 'POST', '/api/v1/queries', { text }).then((d) => d.query.id);
+
+describe('content ideas', () => {
+  let t: TestService;
+  beforeAll(async () => {
+    t = await TestService.start();
+  });
+  afterAll(() => t.close());
+
+  describe('get_content_ideas', () => {
+    it('lists uncovered, unhidden tracked queries, unscored because nothing has measured them, never with invented numbers', async () => {
+      const ws = await t.workspace();
+      const open = await addQuery(t, ws, 'crm for dentists');
+      await addQuery(t, ws, 'article keyword 1');
+      const hidden = await addQuery(t, ws, 'crm for vets');
+      await commit(t, ws, 1);
+      await ok(t, ws, 'POST', '/api/v1/content/ideas/hide', { queryId: hidden });
+      const data = await ok<Ideas & { weights: Record<string, number> }>(t, ws, 'GET', '/api/v1/content/ideas');
+      expect(data.ideas).toEqual([
+        {
+          id: open,
+          queryText: 'crm for dentists',
+          suggestedTitle: null,
+          source: 'user',
+          createdAt: iso(t.clock.now()),
+          score: null,
+          basedOn: [],
+          scoreNote: expect.stringContaining('no visibility or rank checks'),
+          metrics: { citationGapRate: null, competitorCitationRate: null, trendingScore: null, googlePosition: null },
+          rankingPage: null,
+          readPage: null,
+        },
+      ]);
+      expect(data.weights).toEqual({ citationGap: 0.35, competitorCitations: 0.25, quickWin: 0.25, trending: 0.15 });
+      expect((await t.mcpTool(ws.key, 'get_content_ideas')).structuredContent).toEqual(data);
+    });
+
+    it('scores from the signals measured only, and says which', () => {
+      expect(scoreIdea({ citationGapRate: null, competitorCitationRate: null, trendingScore: null, googlePosition: null })).toEqual({
+        score: null,
+        basedOn: [],
+        scoreNote: expect.any(String),
+      });
+      // Only the citation gap measured: the score is that rate, whatever the other weights.
+      expect(scoreIdea({ citationGapRate: 0.6, competitorCitationRate: null, trendingScore: null, googlePosition: null })).toMatchObject({ score: 60, basedOn: ['citationGap'] });
+      // Position 4 is the best quick win (value 1); 0.35*0.5 + 0.25*1 over 0.6.
+      expect(scoreIdea({ citationGapRate: 0.5, competitorCitationRate: null, trendingScore: null, googlePosition: 4 })).toMatchObject({
+        score: Math.round((100 * (0.35 * 0.5 + 0.25)) / 0.6),
+        basedOn: ['citationGap', 'quickWin'],
+      });
+      // Already in the top 3: no quick win left.
+      expect(scoreIdea({ citationGapRate: null, competitorCitationRate: null, trendingScore: null, googlePosition: 2 }).score).toBe(0);
+    });
+  });
+
+  describe('hide_content_idea', () => {
+    it('hides the idea but keeps the query tracked, listed and counted; hiding again keeps the first time', async () => {
+      const ws = await t.workspace();
+      const queryId = await addQuery(t, ws, 'crm for dentists');
+      const hidden = await ok(t, ws, 'POST', '/api/v1/content/ideas/hide', { queryId });
+      expect(hidden).toEqual({ queryId, queryText: 'crm for dentists', hidden: true, hiddenAt: iso(t.clock.now()), stillTracked: true });
+      expect((await ok<Ideas>(t, ws, 'GET', '/api/v1/content/ideas')).ideas).toEqual([]);
+      const queries = await ok<{ queries: Array<{ id: string; hidden: boolean }>; usage: { used: number } }>(t, ws, 'GET', '/api/v1/queries');
+      expect(queries.queries).toEqual([expect.objectContaining({ id: queryId, hidden: true })]);
+      expect(queries.usage.used).toBe(1);
+      t.clock.advance(60_000);
+      expect(await ok(t, ws, 'POST', '/api/v1/content/ideas/hide', { queryId })).toEqual(hidden);
+      t.clock.set(START_TIME);
+    });
+  });
+
+  describe('plan_content_idea', () => {
+    it('plans into the next open slot with a generated title when the idea has none, steered by brand memory, and keeps the title and numbers', async () => {
+      const ws = await t.workspace();
+      const queryId = await addQuery(t, ws, 'crm for dentists');
+      t.writer.reply({ content: { title: '  How dentists choose a CRM  ' } });
+      const before = t.writer.requests.length;
+      const planned = await ok(t, ws, 'POST', '/api/v1/content/ideas/plan', { queryText: 'CRM for dentists' });
+      // Saturday 21 November 09:00 now; the default policy publishes Monday, Wednesday and Friday at 09:00 UTC.
+      expect(planned).toEqual({ created: 1, contentId: expect.stringMatching(/^art_/), title: 'How dentists choose a CRM', titleGenerated: true, scheduledAt: '2026-11-23T09:00:00.000Z', queryId });
+      expect(t.writer.requests.length).toBe(before + 1);
+      expect(t.writer.lastPrompt()).toContain('Brand: Acme Analytics');
+      expect(t.writer.lastPrompt()).toContain('"CRM for dentists"');
+      const row = await article(t, String(planned.contentId));
+      expect(row).toMatchObject({ status: 'planned', keyword: 'crm for dentists', query_id: queryId, content_type: 'blog_post', language: 'en' });
+      expect(JSON.parse(row.idea_metrics!)).toEqual({
+        score: null,
+        basedOn: [],
+        metrics: { citationGapRate: null, competitorCitationRate: null, trendingScore: null, googlePosition: null },
+      });
+      const query = await t.db.selectFrom('queries').selectAll().where('id', '=', queryId).executeTakeFirstOrThrow();
+      expect(query.suggested_title).toBe('How dentists choose a CRM');
+      // Covered now: no longer an idea.
+      expect((await ok<Ideas>(t, ws, 'GET', '/api/v1/content/ideas')).ideas).toEqual([]);
+    });
+
+    it("uses the idea's own title without asking the model", async () => {
+      const ws = await t.workspace();
+      const [planned] = (await commit(t, ws, 1, 'Dental CRM guide')).planned;
+      await ok(t, ws, 'POST', '/api/v1/content/delete-planned', { contentId: planned!.contentId });
+      const idea = (await ok<Ideas>(t, ws, 'GET', '/api/v1/content/ideas')).ideas[0]!;
+      expect(idea.suggestedTitle).toBe('Dental CRM guide 1');
+      const before = t.writer.requests.length;
+      const again = await ok(t, ws, 'POST', '/api/v1/content/ideas/plan', { queryText: idea.queryText });
+      expect(again).toMatchObject({ created: 1, title: 'Dental CRM guide 1', titleGenerated: false, queryId: idea.id });
+      expect(t.writer.requests.length).toBe(before);
+    });
+
+    it('tracks a new queryText as an idea query, within the plan limit', async () => {
+      const ws = await t.workspace({ plan: 'trial' });
+      const planned = await ok<{ queryId: string }>(t, ws, 'POST', '/api/v1/content/ideas/plan', { queryText: 'crm for vets' });
+      const query = await t.db.selectFrom('queries').selectAll().where('id', '=', planned.queryId).executeTakeFirstOrThrow();
+      expect(query).toMatchObject({ text: 'crm for vets', source: 'idea' });
+
+      const limit = PLANS.trial.trackedQueries;
+      let key = ws.key;
+      for (let i = 1; i < limit; i++) {
+        if (i % 10 === 0) key = await t.key(ws.workspaceId, ['write:content']);
+        expect((await t.rest(key, 'POST', '/api/v1/queries', { text: `query ${i}` })).status).toBe(200);
+      }
+      const before = await snapshot(t.db);
+      const requests = t.writer.requests.length;
+      expectBadInput(await t.rest(ws.key, 'POST', '/api/v1/content/ideas/plan', { queryText: 'crm for farms' }), 'queryText', `the plan allows ${limit} tracked queries`);
+      expect(await snapshot(t.db)).toEqual(before);
+      expect(t.writer.requests.length).toBe(requests);
+    });
+
+    it('answers created: 0 when the query already has an article', async () => {
+      const ws = await t.workspace();
+      const { planned } = await commit(t, ws, 1);
+      const before = await snapshot(t.db);
+      const answer = await ok(t, ws, 'POST', '/api/v1/content/ideas/plan', { queryText: 'article keyword 1' });
+      expect(answer).toEqual({ created: 0, reason: expect.stringContaining('already planned'), contentId: planned[0]!.contentId });
+      expect(await snapshot(t.db)).toEqual(before);
+    });
+
+    it('plans a query once when two plans of it race', async () => {
+      const ws = await t.workspace();
+      const keys = [await t.key(ws.workspaceId, ['write:content']), await t.key(ws.workspaceId, ['write:content'])];
+      const answers = await Promise.all(keys.map((key) => t.rest(key, 'POST', '/api/v1/content/ideas/plan', { queryText: 'crm for opticians' })));
+      expect(answers.map((a) => a.status)).toEqual([200, 200]);
+      expect(answers.map((a) => (a.body.data as { created: number }).created).sort()).toEqual([0, 1]);
+      const queries = await t.db.selectFrom('queries').select('id').where('workspace_id', '=', ws.workspaceId).execute();
+      expect(queries).toHaveLength(1);
+    });
+
+    it('answers created: 0 when the calendar is full, without a model call and without changing anything', async () => {
+      const ws = await t.workspace({ plan: 'trial' });
+      // The trial's 4 a month: 4 November slots left (23, 25, 27, 30) and 4 in December.
+      expect((await commit(t, ws, 8)).created).toBe(8);
+      const queryId = await addQuery(t, ws, 'crm for dentists');
+      const before = await snapshot(t.db);
+      const requests = t.writer.requests.length;
+      const answer = await ok(t, ws, 'POST', '/api/v1/content/ideas/plan', { queryText: 'crm for dentists' });
+      expect(answer).toEqual({ created: 0, reason: expect.stringMatching(/^calendar full: no open publish slot before 2027-01-01T00:00:00.000Z/) });
+      expect(t.writer.requests.length).toBe(requests);
+      expect(await snapshot(t.db)).toEqual(before);
+      expect((await ok<Ideas>(t, ws, 'GET', '/api/v1/content/ideas')).ideas.map((i) => i.id)).toEqual([queryId]);
+    });
+  });
+});
+
+describe('content ideas without a writer model', () => {
+  let t: TestService;
+  beforeAll(async () => {
+    t = await TestService.start({ writer: false });
+  });
+  afterAll(() => t.close());
+
+  it('refuses to plan an idea that needs a generated title, naming the settings, and changes nothing; an idea with a title still plans', async () => {
+    const ws = await t.workspace();
+    await addQuery(t, ws, 'crm for dentists');
+    const before = await snapshot(t.db);
+    const refused = await t.rest(ws.key, 'POST', '/api/v1/content/ideas/plan', { queryText: 'crm for dentists' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toContain('WRITER_BASE_URL and WRITER_MODEL');
+    expect(await snapshot(t.db)).toEqual(before);
+
+    const [planned] = (await commit(t, ws, 1, 'Vet CRM')).planned;
+    await ok(t, ws, 'POST', '/api/v1/content/delete-planned', { contentId: planned!.contentId });
+    expect(await ok(t, ws, 'POST', '/api/v1/content/ideas/plan', { queryText: 'vet crm keyword 1' })).toMatchObject({ created: 1, title: 'Vet CRM 1' });
+  });
+});

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { commitPlannedTitles } from '../../src/domain/content/planning.js';
+import { defineTool } from '../define.js';
+
+export default defineTool({
+  operationId: 'commit_planned_titles',
+  method: 'POST',
+  path: '/api/v1/content/plan/commit',
+  scope: 'write:content',
+  cap: 10,
+  description:
+    'Plan approved titles (usually from plan_titles) into the calendar: each takes the next open publish slot, in the order given. ' +
+    'Titles beyond the last open slot (plan allowance per month, publish days, up to the end of next month) are returned in notPlanned, not saved. ' +
+    'A keyword matching a tracked query links the article to it.\n' +
+    'Returns { created, planned: [{ contentId, title, keyword, scheduledAt, queryId }], notPlanned: [{ title, keyword, reason }] }.',
+  annotations: { title: 'Commit planned titles', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  input: z.strictObject({
+    titles: z
+      .array(
+        z.strictObject({
+          title: z.string().trim().min(1).max(200).describe('Article title, 1 to 200 characters.'),
+          keyword: z.string().trim().min(1).max(200).describe('The search query the article targets, 1 to 200 characters.'),
+        }),
+      )
+      .min(1)
+      .max(20)
+      .describe('The titles to plan, 1 to 20, in the order their slots are given.'),
+  }),
+  confirm: 'none',
+  handler: (ctx, input) => commitPlannedTitles(ctx.db, ctx.clock, ctx.workspaceId, input.titles),
+});

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { listContentIdeas } from '../../src/domain/content/ideas.js';
+import { defineTool } from '../define.js';
+
+export default defineTool({
+  operationId: 'get_content_ideas',
+  method: 'GET',
+  path: '/api/v1/content/ideas',
+  scope: 'read:content',
+  cap: 30,
+  description:
+    'List content ideas: tracked queries that no non-archived article covers and that are not hidden, best score first, unscored ones last (oldest first).\n' +
+    'Use it to choose what to write next; plan one with plan_content_idea (its queryText), or hide it with hide_content_idea (its id as queryId).\n' +
+    'The score (0-100) weighs citation gaps, competitor citations, trending and quick-win Google positions (weights in `weights`) over the signals measured; ' +
+    'until visibility and rank checks have measured a query, score is null, basedOn is [] and every metric is null: nothing is guessed.\n' +
+    'Returns { ideas: [{ id, queryText, suggestedTitle, source, createdAt, score, basedOn, scoreNote, ' +
+    'metrics: { citationGapRate, competitorCitationRate, trendingScore, googlePosition }, rankingPage, readPage }], weights }.',
+  annotations: { title: 'Get content ideas', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  input: z.strictObject({}),
+  confirm: 'none',
+  handler: (ctx) => listContentIdeas(ctx.db, ctx.workspaceId),
+});

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { findArticle } from '../../src/domain/content/articles.js';
+import { citabilityReport, healthReport } from '../../src/domain/content/optimizer.js';
+import { readArticlePolicy } from '../../src/domain/content/policy.js';
+import { BadInputError } from '../../src/errors.js';
+import { internalLinksOutCount } from '../../src/domain/links/internalLinks.js';
+import { defineTool } from '../define.js';
+import { recordId } from '../fields.js';
+
+export default defineTool({
+  operationId: 'get_content_optimizer',
+  method: 'GET',
+  path: '/api/v1/content/optimizer',
+  scope: 'read:content',
+  cap: 'plan',
+  description:
+    'Citability report of one written article: how quotable it is for AI answer engines, from the article itself, with a reason for every point; plus its health.\n' +
+    'Points (weight): answerFirst (20: first paragraph, before any section heading, answers in at most 60 words, not a question), ' +
+    'headings (15: at least 3 H2, no level skipped), faq (15: at least 3 entries), structuredData (15: meta title and description present, ' +
+    'so the Article JSON-LD is complete), sources (15: at least 2 links to outside sources), statistics (10: at least 3 numbers, percentages or years in the prose), ' +
+    'freshness (10: written in the last 180 days). Score = sum of met weights, 0 to 100.\n' +
+    "Health (20 each): meta title present and at most 60 characters, meta description present and at most 155, words at least 80% of the policy's target; " +
+    'once published, an internal link out and the live check. Health score = met share of the checks that apply.\n' +
+    'A planned (unwritten) article is a 400 naming contentId.\n' +
+    'Returns { contentId, title, status, citability: { score, points: [{ key, label, weight, met, reason }] }, health: { score, issues: [{ check, message }] } }.',
+  annotations: { title: 'Get content optimizer report', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  input: z.strictObject({
+    contentId: recordId().describe('The written article (its id from list_content).'),
+  }),
+  confirm: 'none',
+  handler: async (ctx, input) => {
+    const article = await findArticle(ctx.db, ctx.workspaceId, input.contentId);
+    if (article.markdown === null) throw BadInputError.field('contentId', `article ${article.id} is not written yet; the optimizer reads a written article`);
+    const now = ctx.clock.now();
+    const linksOut = await internalLinksOutCount(ctx.db, ctx.workspaceId, article.id);
+    const policy = await readArticlePolicy(ctx.db, ctx.workspaceId);
+    return {
+      contentId: article.id,
+      title: article.title,
+      status: article.status,
+      citability: citabilityReport(article, now),
+      health: healthReport(article, { internalLinksOut: linksOut, now, targetWordCount: policy.targetWordCount }),
+    };
+  },
+});

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { hideContentIdea } from '../../src/domain/content/ideas.js';
+import { defineTool } from '../define.js';
+import { recordId } from '../fields.js';
+
+export default defineTool({
+  operationId: 'hide_content_idea',
+  method: 'POST',
+  path: '/api/v1/content/ideas/hide',
+  scope: 'write:content',
+  cap: 30,
+  description:
+    'Hide a content idea the user does not want to write about. The query stays tracked: it keeps its weekly checks, stays in list_queries and keeps its place in the plan limit. ' +
+    'Hiding a hidden idea changes nothing. Returns { queryId, queryText, hidden: true, hiddenAt, stillTracked: true }.',
+  annotations: { title: 'Hide content idea', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  input: z.strictObject({
+    queryId: recordId().describe('The idea to hide: its id from get_content_ideas (a tracked query id).'),
+  }),
+  confirm: 'none',
+  handler: (ctx, input) => hideContentIdea(ctx.db, ctx.clock, ctx.workspaceId, input.queryId),
+});

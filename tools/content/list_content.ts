@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { listContent } from '../../src/domain/content/listing.js';
+import { defineTool } from '../define.js';
+
+export default defineTool({
+  operationId: 'list_content',
+  method: 'GET',
+  path: '/api/v1/content',
+  scope: 'read:content',
+  cap: 30,
+  description:
+    'List every article of the content calendar, archived ones included, ordered by publish slot (scheduledAt).\n' +
+    'Use it to find a contentId, see what is planned, being written (writing: true), published or archived, and which articles need work.\n' +
+    'healthScore (meta, length, internal links, live check) and citabilityScore (see get_content_optimizer) are 0-100, null for articles not written yet. ' +
+    'google (search-console clicks, impressions, position) is null: no search console is connected.\n' +
+    'Returns { articles: [{ id, title, status (planned, draft, published, archived), contentType, slug, keyword, queryId, wordCount, scheduledAt, publishedAt, url, ' +
+    'writing, writtenAt, lastWriteError, liveConfirmedAt, archivedAt, healthScore, citabilityScore, google }] }.',
+  annotations: { title: 'List content', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  input: z.strictObject({}),
+  confirm: 'none',
+  handler: (ctx) => listContent(ctx.db, ctx.workspaceId, ctx.clock.now()),
+});

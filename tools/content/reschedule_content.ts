@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { rescheduleContent } from '../../src/domain/content/reschedule.js';
+import { defineTool } from '../define.js';
+import { recordId } from '../fields.js';
+
+export default defineTool({
+  operationId: 'reschedule_content',
+  method: 'POST',
+  path: '/api/v1/content/reschedule',
+  scope: 'write:content',
+  cap: 20,
+  description:
+    'Move a planned article to another publish time. Only planned articles, and only when flexibleScheduling is on in the brand profile. ' +
+    "The time must be in the future and before the end of next month (UTC); any weekday is allowed; the target day must have fewer articles than the policy's articlesPerDay (1 to 5) " +
+    "and the target month room in the plan's monthly allowance. Refusals are 400 naming the rule.\n" +
+    'Returns { contentId, title, previousScheduledAt, scheduledAt }.',
+  annotations: { title: 'Reschedule content', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  input: z.strictObject({
+    contentId: recordId().describe('The planned article to move (id from list_content).'),
+    scheduledAt: z.iso
+      .datetime({ offset: true, error: 'must be an ISO date-time such as 2026-12-01T09:00:00Z' })
+      .describe('The new publish time, an ISO date-time, e.g. 2026-12-01T09:00:00Z.'),
+  }),
+  confirm: 'none',
+  handler: (ctx, input) => rescheduleContent(ctx.db, ctx.clock, ctx.workspaceId, input.contentId, input.scheduledAt),
+});

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { activateDestination } from '../../src/domain/publishing/destinations.js';
+import { defineTool } from '../define.js';
+import { recordId } from '../fields.js';
+
+export default defineTool({
+  operationId: 'activate_destination',
+  method: 'POST',
+  path: '/api/v1/destinations/activate',
+  scope: 'manage:org',
+  cap: 10,
+  description:
+    'Make a destination the one that serves the site: later publishes go to it (and to every feed), and the URLs it returns become the articles\' addresses. ' +
+    'One destination is active at a time; the previously active one stops receiving articles (it stays, inactive). ' +
+    'Only a destination with a siteUrl can be active (400 for a feed). Activating the active one changes nothing. Addresses already recorded stay until articles are published again.\n' +
+    'Returns { destination } as list_destinations shows it.',
+  annotations: { title: 'Activate destination', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  input: z.strictObject({
+    destinationId: recordId().describe('The destination to activate, from list_destinations.'),
+  }),
+  confirm: 'none',
+  handler: (ctx, input) => activateDestination(ctx.db, ctx.workspaceId, input.destinationId),
+});
