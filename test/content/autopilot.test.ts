@@ -1,19 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestService } from '../support/harness.js';
-import { Receiver } from '../publishing/receiver.js';
+import type { TestService } from '../support/harness.js';
+import type { Receiver } from '../publishing/receiver.js';
 import { article, commit, DAY, ok } from './calendarSupport.js';
+import { startWithReceiver, stopWithReceiver } from '../publishing/support.js';
 
 let t: TestService;
 let receiver: Receiver;
 
 beforeAll(async () => {
-  t = await TestService.start({ outbound: { allowPrivateAddresses: true }, timing: { webhookTimeoutMs: 2000, renderCheckDelayMs: 120_000 } });
-  receiver = await Receiver.start({ clock: () => t.clock.now() });
+  ({ t, receiver } = await startWithReceiver({ webhookTimeoutMs: 2000 }));
 });
-afterAll(async () => {
-  await t.close();
-  await receiver.close();
-});
+afterAll(() => stopWithReceiver({ t, receiver }));
 
 const MINUTE = 60_000;
 

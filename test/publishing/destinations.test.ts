@@ -3,7 +3,7 @@ import { sha256Hex } from '../../src/secrets.js';
 import { TestService } from '../support/harness.js';
 import { snapshot } from '../support/snapshot.js';
 import { Receiver } from './receiver.js';
-import { deliveriesOf, destinationAt, destinationOf, ok, publish, writtenArticle } from './support.js';
+import { deliveriesOf, destinationAt, destinationOf, ok, publish, startWithReceiver, stopWithReceiver, writtenArticle } from './support.js';
 
 const DESTINATIONS = '/api/v1/destinations';
 
@@ -11,13 +11,9 @@ describe('destinations', () => {
   let t: TestService;
   let receiver: Receiver;
   beforeAll(async () => {
-    t = await TestService.start({ outbound: { allowPrivateAddresses: true }, timing: { webhookTimeoutMs: 500, renderCheckDelayMs: 120_000 } });
-    receiver = await Receiver.start({ clock: () => t.clock.now() });
+    ({ t, receiver } = await startWithReceiver());
   });
-  afterAll(async () => {
-    await receiver.close();
-    await t.close();
-  });
+  afterAll(() => stopWithReceiver({ t, receiver }));
 
   describe('create_destination', () => {
     it('returns the signing secret once, stores only what signing and crawler reports need, and never shows it again', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestService, type TestWorkspace } from '../support/harness.js';
-import { Receiver } from './receiver.js';
-import { destinationAt, ok, publish, writtenArticle } from './support.js';
+import type { TestService, TestWorkspace } from '../support/harness.js';
+import type { Receiver } from './receiver.js';
+import { destinationAt, ok, publish, startWithReceiver, stopWithReceiver, writtenArticle } from './support.js';
 
 const ARTICLES = '/api/v1/articles';
 
@@ -9,13 +9,9 @@ describe('get_articles, the headless Content API', () => {
   let t: TestService;
   let receiver: Receiver;
   beforeAll(async () => {
-    t = await TestService.start({ outbound: { allowPrivateAddresses: true }, timing: { webhookTimeoutMs: 500 } });
-    receiver = await Receiver.start({ clock: () => t.clock.now() });
+    ({ t, receiver } = await startWithReceiver());
   });
-  afterAll(async () => {
-    await receiver.close();
-    await t.close();
-  });
+  afterAll(() => stopWithReceiver({ t, receiver }));
 
   /** Publishes `titles` one minute apart (the last is the newest), plus a draft and an archived article that must never show. */
   async function siteWith(titles: string[]): Promise<{ ws: TestWorkspace; ids: string[] }> {

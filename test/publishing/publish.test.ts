@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestService, type TestWorkspace } from '../support/harness.js';
+import type { TestService, TestWorkspace } from '../support/harness.js';
 import { snapshot } from '../support/snapshot.js';
-import { Receiver, type Reply } from './receiver.js';
-import { article, deliveriesOf, destinationAt, destinationOf, ok, publish, writtenArticle } from './support.js';
+import type { Receiver, Reply } from './receiver.js';
+import { article, deliveriesOf, destinationAt, destinationOf, ok, publish, startWithReceiver, stopWithReceiver, writtenArticle } from './support.js';
 
 const PUBLISH = '/api/v1/content/publish';
 const HOUR = 3_600_000;
@@ -11,13 +11,9 @@ describe('publish_content and webhook deliveries', () => {
   let t: TestService;
   let receiver: Receiver;
   beforeAll(async () => {
-    t = await TestService.start({ outbound: { allowPrivateAddresses: true }, timing: { webhookTimeoutMs: 500, renderCheckDelayMs: 120_000 } });
-    receiver = await Receiver.start({ clock: () => t.clock.now() });
+    ({ t, receiver } = await startWithReceiver());
   });
-  afterAll(async () => {
-    await receiver.close();
-    await t.close();
-  });
+  afterAll(() => stopWithReceiver({ t, receiver }));
 
   let paths = 0;
   /** A workspace with an active site destination at a fresh receiver path. */

@@ -1,7 +1,27 @@
 import { expect } from 'vitest';
 import { insertPlannedArticle } from '../../src/domain/content/articles.js';
-import type { TestService, TestWorkspace } from '../support/harness.js';
-import type { Receiver } from './receiver.js';
+import type { Timing } from '../../src/services.js';
+import { TestService, type TestWorkspace } from '../support/harness.js';
+import { Receiver } from './receiver.js';
+
+export interface PublishingSetup {
+  t: TestService;
+  receiver: Receiver;
+}
+
+/**
+ * A service allowed to reach the local https receiver (it listens on 127.0.0.1), with short delivery timeouts, and the
+ * receiver on the service's clock (for the Standard Webhooks replay window).
+ */
+export async function startWithReceiver(timing: Partial<Timing> = {}): Promise<PublishingSetup> {
+  const t = await TestService.start({ outbound: { allowPrivateAddresses: true }, timing: { webhookTimeoutMs: 500, renderCheckDelayMs: 120_000, ...timing } });
+  return { t, receiver: await Receiver.start({ clock: () => t.clock.now() }) };
+}
+
+export async function stopWithReceiver({ t, receiver }: PublishingSetup): Promise<void> {
+  await receiver.close();
+  await t.close();
+}
 
 /** A planned article given a body directly, as the write job leaves it: a draft. */
 export async function writtenArticle(t: TestService, ws: TestWorkspace, title = 'How to pick a CRM for dentists'): Promise<string> {

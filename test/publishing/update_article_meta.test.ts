@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestService } from '../support/harness.js';
+import type { TestService } from '../support/harness.js';
 import { snapshot } from '../support/snapshot.js';
-import { Receiver } from './receiver.js';
-import { article, destinationAt, ok, publish, writtenArticle } from './support.js';
+import type { Receiver } from './receiver.js';
+import { article, destinationAt, ok, publish, startWithReceiver, stopWithReceiver, writtenArticle } from './support.js';
 
 const META = '/api/v1/content/meta';
 
@@ -10,13 +10,9 @@ describe('update_article_meta', () => {
   let t: TestService;
   let receiver: Receiver;
   beforeAll(async () => {
-    t = await TestService.start({ outbound: { allowPrivateAddresses: true }, timing: { webhookTimeoutMs: 500 } });
-    receiver = await Receiver.start({ clock: () => t.clock.now() });
+    ({ t, receiver } = await startWithReceiver());
   });
-  afterAll(async () => {
-    await receiver.close();
-    await t.close();
-  });
+  afterAll(() => stopWithReceiver({ t, receiver }));
 
   it('is a dry run by default: says what would change and changes nothing', async () => {
     const ws = await t.workspace();
