@@ -88,6 +88,15 @@ describe('content ideas', () => {
       expect(await ok(t, ws, 'POST', '/api/v1/content/ideas/hide', { queryId })).toEqual(hidden);
       t.clock.set(START_TIME);
     });
+
+    it('shows a hidden idea again when its query is added again', async () => {
+      const ws = await t.workspace();
+      const queryId = await addQuery(t, ws, 'crm for dentists');
+      await ok(t, ws, 'POST', '/api/v1/content/ideas/hide', { queryId });
+      const again = await ok<{ created: boolean; query: { id: string; hidden: boolean } }>(t, ws, 'POST', '/api/v1/queries', { text: 'CRM for Dentists' });
+      expect(again).toMatchObject({ created: false, query: { id: queryId, hidden: false } });
+      expect((await ok<Ideas>(t, ws, 'GET', '/api/v1/content/ideas')).ideas.map((idea) => idea.id)).toEqual([queryId]);
+    });
   });
 
   describe('plan_content_idea', () => {

@@ -11,7 +11,7 @@ export default defineTool({
   cap: 10,
   description:
     'Track a query (a question or search term buyers ask) in the weekly visibility checks; uncovered tracked queries become content ideas.\n' +
-    "The same wording, ignoring case and spacing, is tracked once: adding it again answers the existing query with created: false. Refused (400) when the pool is at the plan's trackedQueries limit.\n" +
+    "The same wording, ignoring case and spacing, is tracked once: adding it again answers the existing query with created: false, and shows it among the content ideas again if it was hidden. Refused (400) when the pool is at the plan's trackedQueries limit.\n" +
     `Returns { created, query: ${QUERY_FIELDS}, usage: { used, limit } }.`,
   annotations: { title: 'Add tracked query', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({

@@ -117,7 +117,10 @@ export async function listQueries(db: Kysely<Database>, workspaceId: string) {
   return { queries: rows.map((row) => queryRecord(row, coverage(row.id, row.text))), usage };
 }
 
-/** Tracks a query; the same wording (case and spacing aside) answers the query already tracked instead of adding a second. */
+/**
+ * Tracks a query; the same wording (case and spacing aside) answers the query already tracked instead of adding a
+ * second. Adding a hidden query again shows it among the ideas again: asking for it is the clearest sign it is wanted.
+ */
 export async function addQuery(db: Kysely<Database>, clock: Clock, workspaceId: string, text: string) {
   await lockWorkspace(db, workspaceId);
   const existing = await findQueryByText(db, workspaceId, text);
@@ -125,6 +128,9 @@ export async function addQuery(db: Kysely<Database>, clock: Clock, workspaceId: 
   if (row === undefined) {
     await checkQueryRoom(db, workspaceId, 'text');
     row = await insertQuery(db, clock, workspaceId, { text, source: 'user' });
+  } else if (row.hidden_at !== null) {
+    await db.updateTable('queries').set({ hidden_at: null }).where('id', '=', row.id).execute();
+    row = { ...row, hidden_at: null };
   }
   const coverage = await coverageOf(db, workspaceId);
   return { created: existing === undefined, query: queryRecord(row, coverage(row.id, row.text)), usage: await queryUsage(db, workspaceId) };
