@@ -6,6 +6,7 @@ import * as sessions from './migrations/2026_11_21_0003_sessions.js';
 import * as oauth from './migrations/2026_11_21_0004_oauth.js';
 import * as deviceLogin from './migrations/2026_11_21_0005_device_login.js';
 import * as content from './migrations/2026_11_21_0006_content.js';
+import * as visibility from './migrations/2026_11_21_0007_visibility.js';
 
 /** Every migration, in order. Names are timestamped so that they sort in the order they were written. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -15,6 +16,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_21_0004_oauth': oauth,
   '2026_11_21_0005_device_login': deviceLogin,
   '2026_11_21_0006_content': content,
+  '2026_11_21_0007_visibility': visibility,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -434,6 +434,147 @@ export interface CrawlerVisitsTable {
   visited_at: number;
 }
 
+export type EngineName = 'chatgpt' | 'perplexity' | 'gemini' | 'claude' | 'google_ai_overview' | 'copilot';
+/** How an answer treats a brand; a failed check is `failed`, never `none`. */
+export type MentionResult = 'cited' | 'mentioned' | 'none' | 'failed';
+
+export interface CompetitorsTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  website_url: string;
+  /** Registrable domain of the website (www. stripped): answers citing it or a subdomain count as citing the competitor. */
+  domain: string;
+  /** JSON list of other names the competitor goes by. */
+  aliases: string;
+  /** JSON of the positioning analysis, when made. */
+  positioning: string | null;
+  created_at: number;
+  /** Removed (after the owner's approval): no longer checked; past answers keep their classification. */
+  removed_at: number | null;
+}
+
+export interface CheckRunsTable {
+  id: string;
+  workspace_id: string;
+  trigger: 'schedule' | 'manual';
+  state: 'running' | 'done';
+  /** JSON list of the engines this run asks. */
+  engines: string;
+  runs_per_query: number;
+  /** Engine calls and rank checks planned, completed and failed. */
+  planned: number;
+  completed: number;
+  failed: number;
+  created_at: number;
+  finished_at: number | null;
+}
+
+export interface EngineAnswersTable {
+  id: string;
+  workspace_id: string;
+  run_id: string;
+  query_id: string;
+  engine: EngineName;
+  /** 1..runs per query: engines are noisy, so a check may ask several times. */
+  run_index: number;
+  model: string | null;
+  answer_text: string | null;
+  /** JSON list of { url, domain, title, rank }: the engine's final citation list, normalised. */
+  citations: string;
+  latency_ms: number | null;
+  /** Null when the engine answered; else timeout, rate_limited, provider_error, refused, bad_response. */
+  error_class: string | null;
+  error_message: string | null;
+  /** The brand's classification, kept on the answer for list_citations. */
+  brand_result: MentionResult;
+  checked_at: number;
+}
+
+/** One answer's classification for the brand (subject_id `brand`) or one competitor (its id). */
+export interface AnswerMentionsTable {
+  answer_id: string;
+  workspace_id: string;
+  subject_id: string;
+  result: MentionResult;
+  /** Order of the subject's first mention among the brands named in the answer (1 = first). */
+  position: number | null;
+  sentiment: 'positive' | 'neutral' | 'negative' | null;
+  sentiment_score: number | null;
+  /** The passage around the first mention, what the sentiment pass read. */
+  passage: string | null;
+}
+
+/** Per workspace, UTC day, engine and subject: the counts every metric is computed from. */
+export interface VisibilityDailyTable {
+  workspace_id: string;
+  day: number;
+  engine: EngineName;
+  subject_id: string;
+  answers: number;
+  answers_with_citations: number;
+  cited: number;
+  mentioned: number;
+  failed: number;
+  positive: number;
+  neutral: number;
+  negative: number;
+  sentiment_score_sum: number;
+}
+
+export interface CitedDomainsDailyTable {
+  workspace_id: string;
+  day: number;
+  engine: EngineName;
+  domain: string;
+  /** Answers that cite the domain at least once. */
+  answers: number;
+}
+
+export interface RankChecksTable {
+  id: string;
+  workspace_id: string;
+  run_id: string;
+  query_id: string;
+  search_engine: 'google' | 'bing';
+  /** Position of the workspace's best page in the top 30; null when not there (or the check failed). */
+  position: number | null;
+  url: string | null;
+  /** JSON list of the top 30 { position, url, domain, title }. */
+  results: string;
+  /** Google only: whether an AI overview showed, and whether it cited one of the workspace's pages. */
+  ai_overview_shown: number | null;
+  ai_overview_cites_us: number | null;
+  error_class: string | null;
+  error_message: string | null;
+  checked_at: number;
+}
+
+export interface SearchConsoleConnectionsTable {
+  workspace_id: string;
+  /** The Search Console property, e.g. sc-domain:example.com or https://example.com/. */
+  property: string | null;
+  refresh_token: string | null;
+  /** The OAuth state of a connection in progress (SHA-256), and when it expires. */
+  state_hash: string | null;
+  state_expires_at: number | null;
+  connected_at: number | null;
+  last_sync_at: number | null;
+  last_error: string | null;
+}
+
+export interface SearchConsoleRowsTable {
+  workspace_id: string;
+  query: string;
+  page: string;
+  clicks: number;
+  impressions: number;
+  /** Average position over the searches the site appeared in: never a rank. */
+  position: number;
+  start_date: string;
+  end_date: string;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -466,4 +607,13 @@ export interface Database {
   delivery_attempts: DeliveryAttemptsTable;
   jobs: JobsTable;
   crawler_visits: CrawlerVisitsTable;
+  competitors: CompetitorsTable;
+  check_runs: CheckRunsTable;
+  engine_answers: EngineAnswersTable;
+  answer_mentions: AnswerMentionsTable;
+  visibility_daily: VisibilityDailyTable;
+  cited_domains_daily: CitedDomainsDailyTable;
+  rank_checks: RankChecksTable;
+  search_console_connections: SearchConsoleConnectionsTable;
+  search_console_rows: SearchConsoleRowsTable;
 }

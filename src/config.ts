@@ -21,6 +21,14 @@ export interface Config {
   writer: WriterSettings | undefined;
   /** How often the in-process worker looks for due jobs; 0 stops it (tests drive it by hand). */
   jobsPollMs: number;
+  /** The answer engines with their own API (the other two come through the SERP provider); missing = not configured. */
+  engines: Partial<Record<ApiEngine, EngineSettings>>;
+  /** A SERP data provider with a DataForSEO-compatible API: Google and Bing ranks, AI overviews, Copilot. */
+  serp: SerpSettings | undefined;
+  /** Google Search Console (OAuth web flow): client id and secret set by the operator. */
+  searchConsole: SearchConsoleSettings | undefined;
+  /** Times each tracked query is asked of each engine per weekly check (engines are noisy). */
+  checkRunsPerQuery: number;
   /** Private-use URI schemes desktop MCP hosts may register as OAuth redirect URIs (besides https and loopback http). */
   oauthRedirectSchemes: string[];
 }
@@ -30,6 +38,38 @@ export interface WriterSettings {
   baseUrl: string;
   apiKey: string | undefined;
   model: string;
+}
+
+export const API_ENGINES = ['chatgpt', 'perplexity', 'gemini', 'claude'] as const;
+export type ApiEngine = (typeof API_ENGINES)[number];
+
+export interface EngineSettings {
+  baseUrl: string;
+  apiKey: string | undefined;
+  model: string;
+}
+
+/** Each engine's official endpoint and a current model with web search, used when only the key is set. */
+const ENGINE_DEFAULTS: Record<ApiEngine, { baseUrl: string; model: string }> = {
+  chatgpt: { baseUrl: 'https://api.openai.com/v1', model: 'gpt-4.1-mini' },
+  perplexity: { baseUrl: 'https://api.perplexity.ai', model: 'sonar' },
+  gemini: { baseUrl: 'https://generativelanguage.googleapis.com/v1beta', model: 'gemini-2.5-flash' },
+  claude: { baseUrl: 'https://api.anthropic.com/v1', model: 'claude-sonnet-4-5' },
+};
+
+export interface SerpSettings {
+  baseUrl: string;
+  login: string;
+  password: string;
+}
+
+export interface SearchConsoleSettings {
+  clientId: string;
+  clientSecret: string;
+  /** Google's endpoints; overridable so a local server can play them in tests. */
+  authUrl: string;
+  tokenUrl: string;
+  apiBaseUrl: string;
 }
 
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
@@ -74,6 +114,56 @@ function parseWriter(env: NodeJS.ProcessEnv): WriterSettings | undefined {
   return { baseUrl: url.href.replace(/\/+$/, ''), apiKey: env.WRITER_API_KEY || undefined, model };
 }
 
+function httpUrlSetting(name: string, value: string): string {
+  if (!URL.canParse(value) || !['http:', 'https:'].includes(new URL(value).protocol)) throw new Error(`${name}: must be an absolute http(s) URL, got "${value}"`);
+  return value.replace(/\/+$/, '');
+}
+
+/** An engine is configured by its key (official endpoint) or its base URL (a compatible server that needs no key). */
+function parseEngines(env: NodeJS.ProcessEnv): Partial<Record<ApiEngine, EngineSettings>> {
+  const engines: Partial<Record<ApiEngine, EngineSettings>> = {};
+  for (const engine of API_ENGINES) {
+    const prefix = `ENGINE_${engine.toUpperCase()}_`;
+    const apiKey = env[`${prefix}API_KEY`] || undefined;
+    const baseUrl = env[`${prefix}BASE_URL`] || undefined;
+    if (apiKey === undefined && baseUrl === undefined) continue;
+    engines[engine] = {
+      baseUrl: httpUrlSetting(`${prefix}BASE_URL`, baseUrl ?? ENGINE_DEFAULTS[engine].baseUrl),
+      apiKey,
+      model: env[`${prefix}MODEL`] || ENGINE_DEFAULTS[engine].model,
+    };
+  }
+  return engines;
+}
+
+function parseSerp(env: NodeJS.ProcessEnv): SerpSettings | undefined {
+  const values = [env.SERP_BASE_URL, env.SERP_LOGIN, env.SERP_PASSWORD].map((v) => v || undefined);
+  if (values.every((v) => v === undefined)) return undefined;
+  if (values.some((v) => v === undefined)) throw new Error('SERP_BASE_URL, SERP_LOGIN and SERP_PASSWORD: set all three, or none');
+  return { baseUrl: httpUrlSetting('SERP_BASE_URL', values[0]!), login: values[1]!, password: values[2]! };
+}
+
+function parseSearchConsole(env: NodeJS.ProcessEnv): SearchConsoleSettings | undefined {
+  const clientId = env.GSC_CLIENT_ID || undefined;
+  const clientSecret = env.GSC_CLIENT_SECRET || undefined;
+  if (clientId === undefined && clientSecret === undefined) return undefined;
+  if (clientId === undefined || clientSecret === undefined) throw new Error('GSC_CLIENT_ID and GSC_CLIENT_SECRET: set both, or neither');
+  return {
+    clientId,
+    clientSecret,
+    authUrl: httpUrlSetting('GSC_AUTH_URL', env.GSC_AUTH_URL || 'https://accounts.google.com/o/oauth2/v2/auth'),
+    tokenUrl: httpUrlSetting('GSC_TOKEN_URL', env.GSC_TOKEN_URL || 'https://oauth2.googleapis.com/token'),
+    apiBaseUrl: httpUrlSetting('GSC_API_BASE_URL', env.GSC_API_BASE_URL || 'https://searchconsole.googleapis.com'),
+  };
+}
+
+function parseRunsPerQuery(value: string | undefined): number {
+  if (value === undefined || value === '') return 1;
+  const runs = Number(value);
+  if (!Number.isInteger(runs) || runs < 1 || runs > 10) throw new Error(`CHECK_RUNS_PER_QUERY: must be a whole number from 1 to 10, got "${value}"`);
+  return runs;
+}
+
 function parseJobsPoll(value: string | undefined): number {
   if (value === undefined || value === '') return 1000;
   const ms = Number(value);
@@ -99,6 +189,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowPrivateTargets: env.ALLOW_PRIVATE_TARGETS === '1',
     writer: parseWriter(env),
     jobsPollMs: parseJobsPoll(env.JOBS_POLL_MS),
+    engines: parseEngines(env),
+    serp: parseSerp(env),
+    searchConsole: parseSearchConsole(env),
+    checkRunsPerQuery: parseRunsPerQuery(env.CHECK_RUNS_PER_QUERY),
     host,
     publicUrl,
     databaseUrl: env.DATABASE_URL || undefined,

@@ -19,6 +19,8 @@ import { JobWorker } from './jobs/worker.js';
 import { Pipeline } from './pipeline/pipeline.js';
 import { RateLimits } from './pipeline/rateLimits.js';
 import { SPECIFIED_TIMING, type Services, type Timing } from './services.js';
+import { createAnswerEngines, DEFAULT_ENGINE_TUNING, type EngineTuning } from './visibility/engines/index.js';
+import { createSerpClient } from './visibility/serp/dataForSeo.js';
 import { OpenAiCompatibleWriter, type WriterTuning } from './writer/openaiCompatible.js';
 
 export const SERVER_INFO = { name: 'sightline', version: packageJson.version };
@@ -35,6 +37,8 @@ export interface ServiceOptions {
   timing?: Partial<Timing>;
   /** Overrides the writer's timeouts and retries (tests). */
   writerTuning?: Partial<WriterTuning>;
+  /** Overrides the answer engines' and SERP provider's timeouts and retries (tests). */
+  engineTuning?: Partial<EngineTuning>;
 }
 
 export interface Service {
@@ -57,7 +61,17 @@ export async function createService(options: ServiceOptions): Promise<Service> {
   await migrateToLatest(database);
   const fetcher = new SafeFetcher(options.outbound ?? { allowPrivateAddresses: config.allowPrivateTargets });
   const writer = config.writer === undefined ? undefined : new OpenAiCompatibleWriter(config.writer, options.writerTuning);
-  const services: Services = { writer, outbound: fetcher, timing: { ...SPECIFIED_TIMING, ...options.timing } };
+  const engineTuning = { ...DEFAULT_ENGINE_TUNING, ...options.engineTuning };
+  const serp = createSerpClient(config.serp, engineTuning);
+  const services: Services = {
+    writer,
+    outbound: fetcher,
+    timing: { ...SPECIFIED_TIMING, ...options.timing },
+    engines: createAnswerEngines(config, serp, engineTuning),
+    serp,
+    searchConsole: config.searchConsole,
+    checkRunsPerQuery: config.checkRunsPerQuery,
+  };
   const jobs = new JobWorker({
     db: database.db,
     clock,

@@ -1,4 +1,7 @@
+import type { SearchConsoleSettings } from './config.js';
 import type { SafeFetcher } from './outbound/safeFetch.js';
+import type { AnswerEngine, EngineName } from './visibility/engines/engine.js';
+import type { SerpClient } from './visibility/serp/serp.js';
 import type { WriterModel } from './writer/model.js';
 
 /** Outside providers the handlers and jobs reach, built once from the configuration. */
@@ -8,6 +11,14 @@ export interface Services {
   /** Requests to addresses customers choose (webhooks, sitemaps, their pages): https only, public addresses only. */
   outbound: SafeFetcher;
   timing: Timing;
+  /** The configured answer engines; an engine missing here is reported as not configured and never checked. */
+  engines: Partial<Record<EngineName, AnswerEngine>>;
+  /** Undefined when SERP_* is not configured: no rank checks, no AI overviews, no Copilot, no website look-up. */
+  serp: SerpClient | undefined;
+  /** Undefined when GSC_* is not configured. */
+  searchConsole: SearchConsoleSettings | undefined;
+  /** Times each tracked query is asked of each engine per check. */
+  checkRunsPerQuery: number;
 }
 
 /** Delays the specification fixes; tests shorten them instead of sleeping. */

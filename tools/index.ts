@@ -1,6 +1,7 @@
 import { approvalTools } from './approvals/index.js';
 import { authOperations } from './auth/index.js';
 import { billingTools } from './billing/index.js';
+import { analyticsTools } from './analytics/index.js';
 import { brandTools } from './brand/index.js';
 import { contentTools } from './content/index.js';
 import { jobsTools } from './jobs/index.js';
@@ -10,6 +11,7 @@ import { queriesTools } from './queries/index.js';
 import { buildRegistry } from './registry.js';
 import { supportTools } from './support/index.js';
 import { teamTools } from './team/index.js';
+import { visibilityTools } from './visibility/index.js';
 
 /** Every operation, grouped by domain; the group name is the MCP toolset and the OpenAPI tag. */
 export const registry = buildRegistry({
@@ -19,6 +21,8 @@ export const registry = buildRegistry({
   links: linksTools,
   publishing: publishingTools,
   jobs: jobsTools,
+  visibility: visibilityTools,
+  analytics: analyticsTools,
   team: teamTools,
   billing: billingTools,
   support: supportTools,

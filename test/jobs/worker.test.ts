@@ -13,7 +13,15 @@ import { openTestDatabase } from '../support/database.js';
 let database: DatabaseHandle;
 let workspaceId: string;
 const clock = new ManualClock(Date.parse('2026-11-21T09:00:00Z'));
-const services: Services = { writer: undefined, outbound: new SafeFetcher({ allowPrivateAddresses: false }), timing: SPECIFIED_TIMING };
+const services: Services = {
+  writer: undefined,
+  outbound: new SafeFetcher({ allowPrivateAddresses: false }),
+  timing: SPECIFIED_TIMING,
+  engines: {},
+  serp: undefined,
+  searchConsole: undefined,
+  checkRunsPerQuery: 1,
+};
 const logger = pino({ level: 'silent' });
 
 /** What the handlers of one test do for each kind; the worker under test is real. */
@@ -25,7 +33,14 @@ const handler: JobHandler = {
     failures.push({ id: job.id, reason });
   },
 };
-const handlers: Record<JobKind, JobHandler> = { write_article: handler, deliver: handler, render_check: handler };
+const handlers: Record<JobKind, JobHandler> = {
+  write_article: handler,
+  deliver: handler,
+  render_check: handler,
+  engine_check: handler,
+  rank_check: handler,
+  search_console_sync: handler,
+};
 
 function worker(options: { leaseMs?: number; concurrency?: number } = {}): JobWorker {
   return new JobWorker({ db: database.db, clock, services, logger, handlers, ...options });

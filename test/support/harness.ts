@@ -82,6 +82,7 @@ export class TestService {
       clock,
       logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
       writerTuning: { backoffMs: 5, timeoutMs: 2000 },
+      engineTuning: { backoffMs: 5, timeoutMs: 2000 },
       ...(options.registry ? { registry: options.registry } : {}),
       ...(options.outbound ? { outbound: options.outbound } : {}),
       ...(options.timing ? { timing: options.timing } : {}),

@@ -1,0 +1,69 @@
+import type { EngineName } from '../../../db/schema.js';
+
+export type { EngineName };
+
+/** The six answer engines, in the order reports show them. */
+export const ENGINE_NAMES: readonly EngineName[] = ['chatgpt', 'perplexity', 'gemini', 'claude', 'google_ai_overview', 'copilot'];
+
+/** One entry of an engine's final citation list, normalised. */
+export interface Citation {
+  url: string;
+  /** Host without `www.`, lower-case. */
+  domain: string;
+  title: string | null;
+  /** 1-based order in the engine's list. */
+  rank: number;
+}
+
+export interface EngineAnswer {
+  /** The answer text as the engine gave it ('' when the engine showed nothing, e.g. no AI overview). */
+  text: string;
+  citations: Citation[];
+  /** The model or provider version that answered. */
+  model: string;
+  latencyMs: number;
+}
+
+export type EngineErrorClass = 'timeout' | 'rate_limited' | 'provider_error' | 'refused' | 'bad_response' | 'not_configured';
+
+/** A check that did not produce an answer: recorded as failed, never as `none`. */
+export class EngineError extends Error {
+  constructor(
+    readonly errorClass: EngineErrorClass,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface AskOptions {
+  /** BCP-47 locale of the brand, for the engines that take a language or location. */
+  locale: string;
+}
+
+/** One answer engine behind its provider's real protocol. */
+export interface AnswerEngine {
+  readonly name: EngineName;
+  ask(query: string, options: AskOptions): Promise<EngineAnswer>;
+}
+
+/** Host of a URL without `www.`, lower-case; undefined when it is not an http(s) URL. */
+export function domainOf(url: string): string | undefined {
+  if (!URL.canParse(url)) return undefined;
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return undefined;
+  return parsed.hostname.toLowerCase().replace(/^www\./, '');
+}
+
+/** Normalises a provider's citation list: http(s) only, first occurrence of each URL, ranks 1..n. */
+export function normaliseCitations(items: ReadonlyArray<{ url: string; title?: string | null }>): Citation[] {
+  const seen = new Set<string>();
+  const citations: Citation[] = [];
+  for (const item of items) {
+    const domain = domainOf(item.url);
+    if (domain === undefined || seen.has(item.url)) continue;
+    seen.add(item.url);
+    citations.push({ url: item.url, domain, title: item.title ?? null, rank: citations.length + 1 });
+  }
+  return citations;
+}

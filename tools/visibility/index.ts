@@ -1,0 +1,3 @@
+import type { AuthenticatedOperation } from '../define.js';
+
+export const visibilityTools: readonly AuthenticatedOperation[] = [];
