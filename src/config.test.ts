@@ -47,4 +47,38 @@ describe('configuration from the environment', () => {
     expect(loadConfig({ JOBS_POLL_MS: '0' }).jobsPollMs).toBe(0);
     expect(() => loadConfig({ JOBS_POLL_MS: 'often' })).toThrow(/^JOBS_POLL_MS: /);
   });
+
+  it('configures an answer engine by its key (official endpoint) or its base URL, with a default model', () => {
+    const config = loadConfig({
+      ENGINE_CHATGPT_API_KEY: 'sk-1',
+      ENGINE_PERPLEXITY_BASE_URL: 'http://127.0.0.1:9000/',
+      ENGINE_PERPLEXITY_MODEL: 'sonar-pro',
+    });
+    expect(config.engines).toEqual({
+      chatgpt: { baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-1', model: 'gpt-4.1-mini' },
+      perplexity: { baseUrl: 'http://127.0.0.1:9000', apiKey: undefined, model: 'sonar-pro' },
+    });
+    expect(() => loadConfig({ ENGINE_CLAUDE_BASE_URL: 'anthropic' })).toThrow(/^ENGINE_CLAUDE_BASE_URL: /);
+  });
+
+  it('needs the three SERP settings together, and both Search Console client settings', () => {
+    expect(loadConfig({}).serp).toBeUndefined();
+    expect(loadConfig({ SERP_BASE_URL: 'https://api.dataforseo.com', SERP_LOGIN: 'me', SERP_PASSWORD: 'pw' }).serp).toEqual({
+      baseUrl: 'https://api.dataforseo.com',
+      login: 'me',
+      password: 'pw',
+    });
+    expect(() => loadConfig({ SERP_LOGIN: 'me' })).toThrow(/^SERP_BASE_URL, SERP_LOGIN and SERP_PASSWORD: set all three/);
+    expect(loadConfig({ GSC_CLIENT_ID: 'id', GSC_CLIENT_SECRET: 'secret' }).searchConsole).toMatchObject({
+      tokenUrl: 'https://oauth2.googleapis.com/token',
+      apiBaseUrl: 'https://searchconsole.googleapis.com',
+    });
+    expect(() => loadConfig({ GSC_CLIENT_ID: 'id' })).toThrow(/^GSC_CLIENT_ID and GSC_CLIENT_SECRET/);
+  });
+
+  it('reads CHECK_RUNS_PER_QUERY from 1 to 10, default 1', () => {
+    expect(loadConfig({}).checkRunsPerQuery).toBe(1);
+    expect(loadConfig({ CHECK_RUNS_PER_QUERY: '3' }).checkRunsPerQuery).toBe(3);
+    expect(() => loadConfig({ CHECK_RUNS_PER_QUERY: '0' })).toThrow(/^CHECK_RUNS_PER_QUERY: /);
+  });
 });
