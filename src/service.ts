@@ -12,33 +12,23 @@ import type { Registry } from '../tools/registry.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import { OAuthIssuer } from './oauth/issuer.js';
-import { SafeFetcher, type OutboundOptions } from './outbound/safeFetch.js';
 import { runAutopilot } from './domain/content/autopilot.js';
 import { JOB_HANDLERS } from './jobs/handlers.js';
 import { JobWorker } from './jobs/worker.js';
 import { Pipeline } from './pipeline/pipeline.js';
 import { RateLimits } from './pipeline/rateLimits.js';
-import { SPECIFIED_TIMING, type Services, type Timing } from './services.js';
-import { createAnswerEngines, DEFAULT_ENGINE_TUNING, type EngineTuning } from './visibility/engines/index.js';
-import { createSerpClient } from './visibility/serp/dataForSeo.js';
-import { OpenAiCompatibleWriter, type WriterTuning } from './writer/openaiCompatible.js';
+import type { Services } from './services.js';
+import { createServices, type ProviderOptions } from './providers.js';
+import { runDueChecks } from './visibility/checks/runs.js';
 
 export const SERVER_INFO = { name: 'sightline', version: packageJson.version };
 
-export interface ServiceOptions {
+export interface ServiceOptions extends ProviderOptions {
   config: Config;
   database: DatabaseHandle;
   clock: Clock;
   logger?: Logger;
   registry?: Registry;
-  /** Overrides the outbound settings of the configuration (tests trust their own CA). */
-  outbound?: OutboundOptions;
-  /** Shortens the specification's delays (tests). */
-  timing?: Partial<Timing>;
-  /** Overrides the writer's timeouts and retries (tests). */
-  writerTuning?: Partial<WriterTuning>;
-  /** Overrides the answer engines' and SERP provider's timeouts and retries (tests). */
-  engineTuning?: Partial<EngineTuning>;
 }
 
 export interface Service {
@@ -59,28 +49,23 @@ export async function createService(options: ServiceOptions): Promise<Service> {
   const logger = options.logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info' });
   const registry = options.registry ?? defaultRegistry;
   await migrateToLatest(database);
-  const fetcher = new SafeFetcher(options.outbound ?? { allowPrivateAddresses: config.allowPrivateTargets });
-  const writer = config.writer === undefined ? undefined : new OpenAiCompatibleWriter(config.writer, options.writerTuning);
-  const engineTuning = { ...DEFAULT_ENGINE_TUNING, ...options.engineTuning };
-  const serp = createSerpClient(config.serp, engineTuning);
-  const services: Services = {
-    writer,
-    outbound: fetcher,
-    timing: { ...SPECIFIED_TIMING, ...options.timing },
-    engines: createAnswerEngines(config, serp, engineTuning),
-    serp,
-    searchConsole: config.searchConsole,
-    checkRunsPerQuery: config.checkRunsPerQuery,
-  };
+  const providers = createServices(config, options);
+  const { services } = providers;
   const jobs = new JobWorker({
     db: database.db,
     clock,
     services,
     logger,
     handlers: JOB_HANDLERS,
-    sweep: { everyMs: 60_000, run: () => runAutopilot(database.db, clock, services, logger) },
+    sweep: {
+      everyMs: 60_000,
+      run: async () => {
+        await runAutopilot(database.db, clock, services, logger);
+        await runDueChecks(database.db, clock, services, logger);
+      },
+    },
   });
-  const issuer = new OAuthIssuer(database.db, clock, config.publicUrl, new Set(config.oauthRedirectSchemes), fetcher);
+  const issuer = new OAuthIssuer(database.db, clock, config.publicUrl, new Set(config.oauthRedirectSchemes), services.outbound);
   const pipeline = new Pipeline({
     db: database.db,
     clock,
@@ -114,8 +99,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
         server.closeIdleConnections();
         await new Promise<void>((resolve, reject) => server!.close((error) => (error ? reject(error) : resolve())));
       }
-      await fetcher.close();
-      await writer?.close();
+      await providers.close();
       await database.close();
     },
   };

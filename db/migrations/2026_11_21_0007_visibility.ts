@@ -57,6 +57,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('engine_answers_page').on('engine_answers').columns(['workspace_id', 'checked_at']).unique().execute();
   await db.schema.createIndex('engine_answers_engine_page').on('engine_answers').columns(['workspace_id', 'engine', 'checked_at']).execute();
   await db.schema.createIndex('engine_answers_query').on('engine_answers').columns(['workspace_id', 'query_id', 'engine', 'checked_at']).execute();
+  // Covering: the latest check of every query and engine (google-vs-ai) is one range read of the latest run's answers.
+  await db.schema
+    .createIndex('engine_answers_latest')
+    .on('engine_answers')
+    .columns(['workspace_id', 'checked_at', 'query_id', 'engine', 'run_id', 'brand_result'])
+    .execute();
 
   await db.schema
     .createTable('answer_mentions')
@@ -99,6 +105,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('answers', 'integer', (c) => c.notNull())
     .addPrimaryKeyConstraint('cited_domains_daily_pk', ['workspace_id', 'day', 'engine', 'domain'])
     .execute();
+  // Covering: citation sources sum a window of days from the index alone (PostgreSQL would otherwise scan the table).
+  await db.schema.createIndex('cited_domains_daily_window').on('cited_domains_daily').columns(['workspace_id', 'day', 'engine', 'domain', 'answers']).execute();
 
   await db.schema
     .createTable('rank_checks')
@@ -117,6 +125,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('checked_at', 'bigint', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('rank_checks_query').on('rank_checks').columns(['workspace_id', 'query_id', 'search_engine', 'checked_at']).execute();
+  // Covering: the rankings read the checks of the latest runs by time without touching the stored top 30 (large rows).
+  await db.schema
+    .createIndex('rank_checks_recent')
+    .on('rank_checks')
+    .columns(['workspace_id', 'checked_at', 'query_id', 'search_engine', 'error_class', 'position', 'url', 'ai_overview_shown', 'ai_overview_cites_us'])
+    .execute();
+  // The latest check that answered, per query and search engine, from the index alone.
+  await db.schema.createIndex('rank_checks_answered').on('rank_checks').columns(['workspace_id', 'query_id', 'search_engine', 'error_class', 'checked_at']).execute();
 
   await db.schema
     .createTable('search_console_connections')
@@ -142,6 +158,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('end_date', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('search_console_rows_pk', ['workspace_id', 'query', 'page'])
     .execute();
+  // The queries a page (a published article) appears for.
+  await db.schema.createIndex('search_console_rows_page').on('search_console_rows').columns(['workspace_id', 'page']).execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -5,6 +5,7 @@ import { createKey, createUser, OperatorError, revokeKey } from '../operator.js'
 import { isPlanName, PLAN_NAMES, type PlanName } from '../plans.js';
 import { parseScopeList } from '../scopes.js';
 import { registerBillingCommands } from './billing.js';
+import { registerCheckCommands } from './checks.js';
 import { registerSupportCommands } from './support.js';
 import { report, withDatabase } from './common.js';
 
@@ -84,6 +85,7 @@ admin
 
 registerSupportCommands(admin);
 registerBillingCommands(admin);
+registerCheckCommands(admin);
 
 try {
   await program.parseAsync(process.argv);

@@ -14,6 +14,7 @@ import { devicePages } from './devicePages.js';
 import { html, type SafeHtml } from './html.js';
 import { csrfField, page, STYLESHEET, type PageContext } from './layout.js';
 import { csrfToken, csrfValid, pageHeaders, readCookie, SESSION_COOKIE, setCookie } from './security.js';
+import { searchConsolePages } from './searchConsolePages.js';
 import { workspacePages } from './workspacePages.js';
 
 export interface DashboardDeps {
@@ -200,6 +201,7 @@ ${problem === undefined ? '' : html`<p class="notice error" role="alert">${probl
   });
 
   router.use(workspacePages(deps, signedIn));
+  router.use(searchConsolePages(deps, signedIn));
   router.use(consentPages(deps, signedIn));
   router.use(devicePages(deps, signedIn));
   return router;

@@ -20,6 +20,15 @@ export function pageHeaders(_req: Request, res: Response, next: NextFunction): v
   next();
 }
 
+/**
+ * Lets this page's forms end in a redirect to `origin`: browsers hold a form's whole redirect chain to form-action, so
+ * a form that starts an OAuth flow at another site needs that site listed.
+ */
+export function allowFormRedirect(res: Response, origin: string): void {
+  const policy = res.getHeader('Content-Security-Policy');
+  if (typeof policy === 'string') res.setHeader('Content-Security-Policy', policy.replace("form-action 'self'", `form-action 'self' ${origin}`));
+}
+
 export function readCookie(req: Request, name: string): string | undefined {
   const header = req.headers.cookie;
   return header === undefined ? undefined : parseCookie(header)[name];

@@ -9,7 +9,8 @@ import type { DashboardDeps, Visit } from './dashboard.js';
 import { sendPage } from './dashboard.js';
 import { html, type SafeHtml } from './html.js';
 import { formValues } from './grantForm.js';
-import { csrfField } from './layout.js';
+import { csrfField, when } from './layout.js';
+import { searchConsoleSection } from './searchConsolePages.js';
 
 declare module 'express-serve-static-core' {
   interface Locals {
@@ -19,8 +20,6 @@ declare module 'express-serve-static-core' {
 
 /** Scopes a member (not an owner) may not give a key: team and policy management stays with owners. */
 const OWNER_ONLY_SCOPES: readonly Scope[] = ['manage:org'];
-
-const when = (epochMs: number | null) => (epochMs === null ? '—' : new Date(epochMs).toISOString().replace('T', ' ').slice(0, 16) + ' UTC');
 
 export function workspacePages(deps: DashboardDeps, signedIn: RequestHandler[]): express.Router {
   const { db, clock, pipeline } = deps;
@@ -42,9 +41,14 @@ export function workspacePages(deps: DashboardDeps, signedIn: RequestHandler[]):
     sendPage(res, status, title, { ...visit, current: res.locals.current! }, body);
   };
 
-  router.get('/w/:ws', ...stack, (_req, res) => {
+  router.get('/w/:ws', ...stack, async (_req, res) => {
     const current = res.locals.current!;
-    show(res, current.name, html`<p>${current.websiteUrl} · you are ${current.role === 'owner' ? 'an owner' : 'a member'} of this workspace.</p>`);
+    show(
+      res,
+      current.name,
+      html`<p>${current.websiteUrl} · you are ${current.role === 'owner' ? 'an owner' : 'a member'} of this workspace.</p>
+${await searchConsoleSection(deps, res, current)}`,
+    );
   });
 
   async function keysPage(res: Response, notice?: SafeHtml, status = 200): Promise<void> {

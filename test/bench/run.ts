@@ -16,7 +16,8 @@
  *
  * Settings (bounded): BENCH_SECONDS (default 8), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (48);
  * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of each server process there (open in Chrome DevTools).
- * The last line of output is `bench-result {json}`.
+ * This part's last line of output is `bench-result {json}`. Then the visibility part runs (visibility.ts: list_citations
+ * and the metric reads at scale, on SQLite and PostgreSQL); BENCH_PARTS=api or BENCH_PARTS=visibility runs one only.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -393,21 +394,44 @@ async function main(): Promise<void> {
   process.stdout.write(`bench-result ${JSON.stringify(summary)}\n`);
 }
 
-const hardStop = setTimeout(() => {
-  process.stderr.write('bench: did not finish within 150 s; stopping\n');
-  void stopAll().finally(() => process.exit(1));
-}, 150_000);
-hardStop.unref();
+/** BENCH_PARTS: `api` (the above), `visibility` (visibility.ts, in a child process), or both (default). */
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'api,visibility').split(',').map((part) => part.trim()));
+for (const part of PARTS) if (part !== 'api' && part !== 'visibility') throw new Error(`BENCH_PARTS: api, visibility or both, got "${part}"`);
+const VISIBILITY_TIMEOUT_MS = 20 * 60_000;
 
-try {
-  await main();
-} catch (error) {
-  if (error instanceof BenchFailure) {
-    process.stderr.write(`\nbench FAILED:\n${error.problems.map((p) => `  - ${p}`).join('\n')}\n`);
-  } else {
-    process.stderr.write(`\nbench FAILED: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  }
-  process.exitCode = 1;
-} finally {
-  await stopAll();
+/** The visibility part generates two databases of a year of checks: it gets its own process and time limit. */
+async function visibilityBench(): Promise<void> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', join(HERE, 'visibility.ts')], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, NODE_ENV: 'production' } });
+  children.add(proc);
+  const timer = setTimeout(() => {
+    process.stderr.write(`bench: the visibility part did not finish within ${VISIBILITY_TIMEOUT_MS / 60_000} minutes; stopping\n`);
+    proc.kill('SIGTERM');
+  }, VISIBILITY_TIMEOUT_MS);
+  const [code] = (await once(proc, 'exit')) as [number | null];
+  clearTimeout(timer);
+  children.delete(proc);
+  if (code !== 0) process.exitCode = 1;
 }
+
+if (PARTS.has('api')) {
+  const hardStop = setTimeout(() => {
+    process.stderr.write('bench: did not finish within 150 s; stopping\n');
+    void stopAll().finally(() => process.exit(1));
+  }, 150_000);
+  hardStop.unref();
+
+  try {
+    await main();
+  } catch (error) {
+    if (error instanceof BenchFailure) {
+      process.stderr.write(`\nbench FAILED:\n${error.problems.map((p) => `  - ${p}`).join('\n')}\n`);
+    } else {
+      process.stderr.write(`\nbench FAILED: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    }
+    process.exitCode = 1;
+  } finally {
+    clearTimeout(hardStop);
+    await stopAll();
+  }
+}
+if (PARTS.has('visibility')) await visibilityBench();

@@ -26,7 +26,12 @@ describe('billing: get_billing and the operator upkeep behind it', () => {
       nextCharge: null,
       addOns: [],
       recentPayments: [],
-      usage: { seats: { used: 0, limit: 3 }, articles: { month: '2026-11', used: 0, limit: 12 }, trackedQueries: { used: 0, limit: 100 } },
+      usage: {
+        seats: { used: 0, limit: 3 },
+        articles: { month: '2026-11', used: 0, limit: 12 },
+        trackedQueries: { used: 0, limit: 100 },
+        competitors: { used: 0, limit: 5 },
+      },
       limits: PLANS.starter,
     });
     const mcp = await t.mcpTool(ws.key, 'get_billing');

@@ -16,7 +16,7 @@ trap cleanup EXIT
 start() { # name port extra-env...
   local name=$1 port=$2
   shift 2
-  env PORT="$port" HOST=127.0.0.1 DATABASE_URL="$work/$name.db" LOG_LEVEL=warn "$@" node_modules/.bin/tsx src/main.ts > "$work/$name.log" 2>&1 &
+  env PORT="$port" HOST=127.0.0.1 DATABASE_URL="$work/$name.db" LOG_LEVEL=warn "$@" node --import tsx src/main.ts > "$work/$name.log" 2>&1 &
   pids+=($!)
   for _ in $(seq 1 60); do
     curl -fsS "http://127.0.0.1:$port/healthz" > /dev/null 2>&1 && return 0

@@ -4,7 +4,11 @@ import { PLANS } from '../../src/plans.js';
 import { expectBadInput } from '../brand/support.js';
 import { TestService, START_TIME, type TestWorkspace } from '../support/harness.js';
 import { snapshot } from '../support/snapshot.js';
+import { insertPublishedArticle } from '../links/support.js';
+import { Seeder } from '../visibility/metrics/seed.js';
 import { article, commit, iso, ok } from './calendarSupport.js';
+
+const DAY = 86_400_000;
 
 interface Idea {
   id: string;
@@ -50,10 +54,65 @@ describe('content ideas', () => {
           metrics: { citationGapRate: null, competitorCitationRate: null, trendingScore: null, googlePosition: null },
           rankingPage: null,
           readPage: null,
+          articleId: null,
         },
       ]);
       expect(data.weights).toEqual({ citationGap: 0.35, competitorCitations: 0.25, quickWin: 0.25, trending: 0.15 });
       expect((await t.mcpTool(ws.key, 'get_content_ideas')).structuredContent).toEqual(data);
+    });
+
+    it('scores from what the checks of the last 30 days measured: citation gap, competitor citations and the Google position', async () => {
+      const ws = await t.workspace();
+      const seed = new Seeder(t, ws);
+      const dentists = await seed.query('crm for dentists');
+      t.clock.advance(1000);
+      const vets = await seed.query('crm for vets');
+      t.clock.advance(1000);
+      const farms = await seed.query('crm for farms');
+      await seed.competitor('Globex', 'https://globex.example');
+      const guide = await insertPublishedArticle(t.db, t.clock, ws.workspaceId, 'https://acme.example/guide', { keyword: 'crm guide' });
+      // crm for vets: an answer from before the window, and a failed check: nothing measured.
+      await seed.answer(iso(START_TIME - 40 * DAY), 'chatgpt', vets, 'Use a spreadsheet.', ['https://rival.example/']);
+      await seed.failure(iso(START_TIME - 2 * DAY), 'chatgpt', vets);
+      // crm for dentists: 4 answers; 2 cite sources but not the brand (one of them cites Globex), 1 cites the brand,
+      // 1 cites nothing but names Globex. Gap 2/4, competitor 2/4.
+      await seed.answer(iso(START_TIME - 3 * DAY), 'chatgpt', dentists, 'Use a spreadsheet.', ['https://rival.example/']);
+      await seed.answer(iso(START_TIME - 3 * DAY + 1), 'perplexity', dentists, 'Globex works.', ['https://globex.example/']);
+      await seed.answer(iso(START_TIME - 3 * DAY + 2), 'gemini', dentists, 'Acme Analytics works.', ['https://acme.example/guide']);
+      await seed.answer(iso(START_TIME - 3 * DAY + 3), 'claude', dentists, 'Globex or a spreadsheet.');
+      const rivals = Array.from({ length: 3 }, (_, i) => `https://rival.example/${i}`);
+      await seed.rank(iso(START_TIME - DAY), dentists, 'google', [...rivals, 'https://acme.example/guide']);
+      await seed.rank(iso(START_TIME - DAY), vets, 'google', rivals);
+      t.clock.set(START_TIME);
+      await t.db
+        .insertInto('search_console_rows')
+        .values({ workspace_id: ws.workspaceId, query: 'crm for dentists', page: 'https://acme.example/dentists', clicks: 5, impressions: 90, position: 6.5, start_date: '2026-10-24', end_date: '2026-11-20' })
+        .execute();
+
+      const data = await ok<{ ideas: Array<Record<string, unknown>> }>(t, ws, 'GET', '/api/v1/content/ideas');
+      // 100 x (0.35 x 0.5 + 0.25 x 0.5 + 0.25 x 1) / 0.85: position 4 is the best quick win; trending is not measured.
+      expect(data.ideas[0]).toMatchObject({
+        id: dentists,
+        score: 65,
+        basedOn: ['citationGap', 'competitorCitations', 'quickWin'],
+        metrics: { citationGapRate: 0.5, competitorCitationRate: 0.5, trendingScore: null, googlePosition: 4 },
+        rankingPage: 'https://acme.example/guide',
+        readPage: 'https://acme.example/dentists',
+        articleId: guide,
+      });
+      // Checked, but nothing measured in the window and not in Google's top 30: unscored, never a zero; then the unchecked one.
+      expect(data.ideas.slice(1).map((idea) => [idea.id, idea.score, idea.metrics])).toEqual([
+        [vets, null, { citationGapRate: null, competitorCitationRate: null, trendingScore: null, googlePosition: null }],
+        [farms, null, { citationGapRate: null, competitorCitationRate: null, trendingScore: null, googlePosition: null }],
+      ]);
+
+      // Planning the idea keeps the numbers it was chosen by.
+      const planned = await ok<{ contentId: string }>(t, ws, 'POST', '/api/v1/content/ideas/plan', { queryText: 'crm for dentists' });
+      expect(JSON.parse((await article(t, planned.contentId)).idea_metrics!)).toEqual({
+        score: 65,
+        basedOn: ['citationGap', 'competitorCitations', 'quickWin'],
+        metrics: { citationGapRate: 0.5, competitorCitationRate: 0.5, trendingScore: null, googlePosition: 4 },
+      });
     });
 
     it('scores from the signals measured only, and says which', () => {

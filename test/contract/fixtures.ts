@@ -76,6 +76,10 @@ const siteWithSitemap = async (t: TestService, ws: TestWorkspace) => {
   await t.db.updateTable('workspaces').set({ website_url: origin }).where('id', '=', ws.workspaceId).execute();
   return `${origin}/sitemap.xml`;
 };
+const competitor = (t: TestService, ws: TestWorkspace) =>
+  data(t, ws, '/api/v1/competitors', { name: 'Rival', websiteUrl: `https://${uniqueText('rival').replace(' ', '-')}.example` }).then((d) =>
+    String((d.competitor as { competitorId: string }).competitorId),
+  );
 const member = (t: TestService, ws: TestWorkspace) => t.user(ws.workspaceId, `member-${Math.random().toString(36).slice(2)}@example.com`, 'member');
 
 export const fixtures: Record<string, Fixture> = {
@@ -185,5 +189,26 @@ export const fixtures: Record<string, Fixture> = {
   get_content_optimizer: {
     valid: async (t, ws) => ({ contentId: await writtenArticle(t, ws) }),
     foreign: async (t, other) => ({ contentId: await writtenArticle(t, other) }),
+  },
+  get_visibility_score: { valid: async () => ({ days: '7', model: 'chatgpt' }) },
+  get_visibility_trend: { valid: async () => ({ days: '90' }) },
+  get_share_of_voice: { valid: async () => ({ days: '30' }) },
+  get_citation_sources: { valid: async () => ({ model: 'perplexity' }) },
+  get_sentiment: { valid: async () => ({}) },
+  get_rankings_: { valid: async () => ({ scope: 'site' }) },
+  get_google_vs_ai: { valid: async () => ({}) },
+  // The probe reads robots.txt and the home page of the workspace's site: the local one.
+  get_crawler_access: {
+    valid: async (t, ws) => {
+      await siteWithSitemap(t, ws);
+      return {};
+    },
+  },
+  list_citations: { valid: async () => ({ model: 'chatgpt', limit: 10, before: '2026-11-22T00:00:00Z' }) },
+  get_competitors: { valid: async () => ({}) },
+  add_competitor: { valid: async () => ({ name: 'Rival', websiteUrl: `https://${uniqueText('rival').replace(' ', '-')}.example` }) },
+  remove_competitor: {
+    valid: async (t, ws) => ({ competitorId: await competitor(t, ws) }),
+    foreign: async (t, other) => ({ competitorId: await competitor(t, other) }),
   },
 };

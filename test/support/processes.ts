@@ -8,11 +8,13 @@ export interface RunResult {
   stderr: string;
 }
 
-const TSX = `${ROOT}node_modules/.bin/tsx`;
+// Node itself with tsx's loader, not the tsx wrapper: a signal sent to the child reaches the service, so a SIGKILL
+// really kills it (the wrapper would die and leave the service running as an orphan).
+const NODE_WITH_TSX = [process.execPath, '--import', 'tsx'] as const;
 
 /** Runs a project entry point (e.g. src/cli/main.ts) as a real process, as `npm run cli` does. */
 export async function runEntry(entry: string, args: readonly string[], env: Record<string, string>): Promise<RunResult> {
-  const child = spawn(TSX, [entry, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(NODE_WITH_TSX[0], [...NODE_WITH_TSX.slice(1), entry, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -23,7 +25,7 @@ export async function runEntry(entry: string, args: readonly string[], env: Reco
 
 /** Starts a long-running entry point and resolves once `ready` matches its output. */
 export async function startEntry(entry: string, env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(TSX, [entry], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(NODE_WITH_TSX[0], [...NODE_WITH_TSX.slice(1), entry], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${entry} did not become ready:\n${output}`)), 15_000);

@@ -1,3 +1,6 @@
 import type { AuthenticatedOperation } from '../define.js';
+import getCrawlerAccess from './get_crawler_access.js';
+import getGoogleVsAi from './get_google_vs_ai.js';
+import getRankings from './get_rankings_.js';
 
-export const analyticsTools: readonly AuthenticatedOperation[] = [];
+export const analyticsTools: readonly AuthenticatedOperation[] = [getRankings, getGoogleVsAi, getCrawlerAccess];

@@ -5,6 +5,7 @@ import { toIso } from '../brand/records.js';
 import { articlesInMonth, monthKey } from '../content/calendar.js';
 import { queryUsage } from '../content/queries.js';
 import { loadTeamWorkspace, seatUsage } from '../team/seats.js';
+import { competitorUsage } from '../../visibility/competitors/competitors.js';
 
 const RECENT_PAYMENTS = 10;
 
@@ -14,7 +15,7 @@ const RECENT_PAYMENTS = 10;
  */
 export async function readBilling(db: Kysely<Database>, workspaceId: string, now: number) {
   const workspace = await loadTeamWorkspace(db, workspaceId);
-  const [account, addOns, payments, seats, articles, trackedQueries] = await Promise.all([
+  const [account, addOns, payments, seats, articles, trackedQueries, competitors] = await Promise.all([
     db.selectFrom('billing_accounts').selectAll().where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow(),
     db.selectFrom('billing_addons').selectAll().where('workspace_id', '=', workspaceId).orderBy('created_at').orderBy('id').execute(),
     db
@@ -28,6 +29,7 @@ export async function readBilling(db: Kysely<Database>, workspaceId: string, now
     seatUsage(db, workspaceId, workspace.plan, now),
     articlesInMonth(db, workspaceId, now),
     queryUsage(db, workspaceId),
+    competitorUsage(db, workspaceId),
   ]);
   const { currency } = account;
   return {
@@ -63,6 +65,8 @@ export async function readBilling(db: Kysely<Database>, workspaceId: string, now
       // Articles scheduled in the current UTC month, as the content calendar counts them against the allowance.
       articles: { month: monthKey(now), used: articles, limit: PLANS[workspace.plan].articlesPerMonth },
       trackedQueries,
+      // Tracked competitors against the lower of 10 and the plan's number.
+      competitors,
     },
     limits: PLANS[workspace.plan],
   };

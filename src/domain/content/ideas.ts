@@ -1,16 +1,19 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import type { Clock } from '../../clock.js';
+import { querySignals, SIGNAL_WINDOW_DAYS, type QuerySignals } from '../../visibility/metrics/querySignals.js';
+import { publishedPages } from '../../visibility/rankings/pages.js';
 import { toIso } from '../brand/records.js';
 import { coverageOf, findQuery, type QueryRow } from './queries.js';
 
 /**
  * What makes an idea winnable, per query, from the visibility and rank checks:
- * citationGapRate: share of AI answers that cite other sites but not the brand (0 to 1);
- * competitorCitationRate: share of AI answers that cite a tracked competitor (0 to 1);
- * trendingScore: how much interest in the query is rising (0 to 1);
- * googlePosition: the brand's best Google position (1 to 30), a quick win when just off the top.
- * null: no check has measured it.
+ * citationGapRate: share of the query's AI answers of the last 30 days that cite sources but not the brand (0 to 1);
+ * competitorCitationRate: share of those answers that cite or mention a tracked competitor (0 to 1);
+ * trendingScore: how much interest in the query is rising (0 to 1): Search Console keeps one period per query, so
+ * there is no growth to measure yet and it stays null;
+ * googlePosition: the brand's position in the latest Google check (1 to 30), a quick win when just off the top.
+ * null: no check has measured it (googlePosition also when the brand is not in the top 30: no quick win to weigh).
  */
 export interface WinnabilityMetrics {
   citationGapRate: number | null;
@@ -54,39 +57,56 @@ export function scoreIdea(metrics: WinnabilityMetrics): IdeaScore {
   return { score: Math.round((100 * value) / weight), basedOn, scoreNote: `weighted over ${basedOn.join(', ')}` };
 }
 
-/**
- * The visibility and rank checks that measure these do not store results yet, so every query reads as unmeasured;
- * once they do, each query's latest figures take the place of this.
- */
-const UNMEASURED: WinnabilityMetrics = { citationGapRate: null, competitorCitationRate: null, trendingScore: null, googlePosition: null };
+const UNMEASURED: QuerySignals = { citationGapRate: null, competitorCitationRate: null, googlePosition: null, rankingPage: null, readPage: null };
 
-export function ideaRecord(query: QueryRow) {
-  const metrics = { ...UNMEASURED };
-  return {
-    id: query.id,
-    queryText: query.text,
-    suggestedTitle: query.suggested_title,
-    source: query.source,
-    createdAt: toIso(query.created_at),
-    ...scoreIdea(metrics),
-    metrics,
-    // The page of the site that ranks for the query / that readers of the query land on; measured by the rank checks.
-    rankingPage: null,
-    readPage: null,
-  };
+/** Ideas of these queries, scored from what the checks measured about each. */
+export async function ideaRecords(db: Kysely<Database>, workspaceId: string, queries: readonly QueryRow[], now: number) {
+  const [signals, pages] = await Promise.all([querySignals(db, workspaceId, queries, now), publishedPages(db, workspaceId)]);
+  return queries.map((query) => {
+    const measured = signals.get(query.id) ?? UNMEASURED;
+    const metrics: WinnabilityMetrics = {
+      citationGapRate: measured.citationGapRate,
+      competitorCitationRate: measured.competitorCitationRate,
+      trendingScore: null,
+      googlePosition: measured.googlePosition,
+    };
+    return {
+      id: query.id,
+      queryText: query.text,
+      suggestedTitle: query.suggested_title,
+      source: query.source,
+      createdAt: toIso(query.created_at),
+      ...scoreIdea(metrics),
+      metrics,
+      // The workspace's page Google ranks for the query, and the one Search Console sees readers of the query land on.
+      rankingPage: measured.rankingPage,
+      readPage: measured.readPage,
+      articleId: pages.articleAt(measured.rankingPage) ?? pages.articleAt(measured.readPage),
+    };
+  });
 }
 
-export type Idea = ReturnType<typeof ideaRecord>;
+export type Idea = Awaited<ReturnType<typeof ideaRecords>>[number];
+
+export async function ideaRecord(db: Kysely<Database>, workspaceId: string, query: QueryRow, now: number): Promise<Idea> {
+  const [idea] = await ideaRecords(db, workspaceId, [query], now);
+  return idea!;
+}
 
 /** Uncovered, unhidden tracked queries, best score first (unscored last), then oldest first. */
-export async function listContentIdeas(db: Kysely<Database>, workspaceId: string) {
+export async function listContentIdeas(db: Kysely<Database>, workspaceId: string, now: number) {
   const [queries, coverage] = await Promise.all([
     db.selectFrom('queries').selectAll().where('workspace_id', '=', workspaceId).where('hidden_at', 'is', null).orderBy('created_at').orderBy('id').execute(),
     coverageOf(db, workspaceId),
   ]);
-  const ideas = queries.filter((query) => coverage(query.id, query.text) === null).map(ideaRecord);
+  const ideas = await ideaRecords(
+    db,
+    workspaceId,
+    queries.filter((query) => coverage(query.id, query.text) === null),
+    now,
+  );
   ideas.sort((a, b) => (b.score ?? -1) - (a.score ?? -1));
-  return { ideas, weights: SIGNAL_WEIGHTS };
+  return { ideas, weights: SIGNAL_WEIGHTS, windowDays: SIGNAL_WINDOW_DAYS };
 }
 
 /** Hides a query from the ideas; it stays tracked (weekly checks, list_queries, its place in the plan's limit). */

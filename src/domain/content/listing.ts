@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
+import { searchConsoleFigures, type PageFigures } from '../../visibility/searchConsole/figures.js';
 import { toIso } from '../brand/records.js';
 import type { ArticleRow } from './articles.js';
 import { citabilityReport, healthReport } from './optimizer.js';
@@ -10,7 +11,7 @@ interface Scores {
   citabilityScore: number | null;
 }
 
-export function articleListRecord(article: ArticleRow, scores: Scores) {
+export function articleListRecord(article: ArticleRow, scores: Scores, google: PageFigures | null) {
   return {
     id: article.id,
     title: article.title,
@@ -29,14 +30,13 @@ export function articleListRecord(article: ArticleRow, scores: Scores) {
     liveConfirmedAt: toIso(article.live_confirmed_at),
     archivedAt: toIso(article.archived_at),
     ...scores,
-    // Search-console clicks, impressions and position: no search console can be connected yet.
-    google: null,
+    google,
   };
 }
 
 /** Every article of the workspace, archived ones included, by publish slot; scores only for articles with a body. */
 export async function listContent(db: Kysely<Database>, workspaceId: string, now: number) {
-  const [articles, linksOut, policy] = await Promise.all([
+  const [articles, linksOut, policy, searchConsole] = await Promise.all([
     db.selectFrom('articles').selectAll().where('workspace_id', '=', workspaceId).orderBy('scheduled_at').orderBy('id').execute(),
     db
       .selectFrom('internal_links')
@@ -45,6 +45,7 @@ export async function listContent(db: Kysely<Database>, workspaceId: string, now
       .groupBy('from_article_id')
       .execute(),
     readArticlePolicy(db, workspaceId),
+    searchConsoleFigures(db, workspaceId),
   ]);
   const outCount = new Map(linksOut.map((row) => [row.from_article_id, Number(row.n)]));
   return {
@@ -57,6 +58,8 @@ export async function listContent(db: Kysely<Database>, workspaceId: string, now
               healthScore: healthReport(article, { internalLinksOut: outCount.get(article.id) ?? 0, now, targetWordCount: policy.targetWordCount }).score,
               citabilityScore: citabilityReport(article, now).score,
             },
+        // Search Console figures belong to a live page: only published articles have one.
+        article.status === 'published' && article.url !== null ? searchConsole.forPage(article.url) : null,
       ),
     ),
   };

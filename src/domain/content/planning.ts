@@ -59,7 +59,7 @@ export async function planContentIdea(db: Kysely<Database>, clock: Clock, worksp
       // Kept on the query, so the idea has its title again if the planned article is deleted.
       await trx.updateTable('queries').set({ suggested_title: title }).where('id', '=', query.id).execute();
     }
-    const { score, basedOn, metrics } = ideaRecord(query);
+    const { score, basedOn, metrics } = await ideaRecord(trx, workspaceId, query, now);
     const contentId = await insertPlannedArticle(trx, clock, {
       workspaceId,
       keyword: query.text,

@@ -74,6 +74,9 @@ const AI_ROBOTS: TokenMatcher[] = Object.entries(readData<Record<string, AiRobot
     operator: operatorOf(entry),
   }));
 
+/** Every ai.robots.txt crawler (longest token first), for reports per crawler such as the robots.txt probe. */
+export const AI_CRAWLERS: readonly Classification[] = AI_ROBOTS.map(({ token, category, operator }) => ({ crawler: token, category, operator }));
+
 const CRAWLER_USER_AGENTS = readData<CrawlerUserAgent[]>('crawler-user-agents.json').map((entry) => ({
   pattern: new RegExp(entry.pattern),
   category: (entry.tags ?? []).includes('search-engine') ? ('search_engine' as const) : ('other' as const),

@@ -1,13 +1,149 @@
-import type { JobHandler } from '../../jobs/worker.js';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import type { Database } from '../../../db/schema.js';
+import type { ClaimedJob, JobDeps, JobHandler } from '../../jobs/worker.js';
+import { ENGINE_NAMES, EngineError, type EngineAnswer, type EngineName } from '../engines/engine.js';
+import type { AiOverview, OrganicResult } from '../serp/serp.js';
+import { classifyAnswer } from './classify.js';
+import { recordEngineAnswer, recordRankCheck, type CheckFailure, type Sentiment } from './record.js';
+import { SEARCH_ENGINES } from './runs.js';
+import { rateSentiment } from './sentiment.js';
+import { loadSubjects, type WorkspaceSubjects } from './subjects.js';
 
-// PLACEHOLDER (being written in this session): one engine question, and one rank check.
+const enginePayload = z.object({
+  runId: z.string(),
+  queryId: z.string(),
+  engine: z.enum(ENGINE_NAMES as [EngineName, ...EngineName[]]),
+  runIndex: z.number().int(),
+});
+const rankPayload = z.object({ runId: z.string(), queryId: z.string() });
+
+function failure(error: unknown): CheckFailure {
+  if (error instanceof EngineError) return { errorClass: error.errorClass, message: error.message };
+  return { errorClass: 'provider_error', message: error instanceof Error ? error.message : String(error) };
+}
+
+async function queryText(db: Kysely<Database>, workspaceId: string, queryId: string): Promise<string> {
+  const row = await db.selectFrom('queries').select('text').where('workspace_id', '=', workspaceId).where('id', '=', queryId).executeTakeFirstOrThrow();
+  return row.text;
+}
+
+/**
+ * The sentiment pass: the writer model reads the passage around each subject's first mention. Without a writer
+ * there is no sentiment (the answers are still classified); a failed reading leaves that subject without one.
+ */
+async function sentiments(answer: EngineAnswer, subjects: WorkspaceSubjects, deps: JobDeps): Promise<Map<string, Sentiment>> {
+  const readings = new Map<string, Sentiment>();
+  const writer = deps.services.writer;
+  if (writer === undefined) return readings;
+  const names = new Map(subjects.subjects.map((s) => [s.id, s.name]));
+  for (const result of classifyAnswer(answer, subjects.subjects)) {
+    if (result.passage === null) continue;
+    try {
+      readings.set(result.subjectId, await rateSentiment(writer, names.get(result.subjectId)!, result.passage, deps.usage));
+    } catch (error) {
+      deps.logger.warn({ err: error, subjectId: result.subjectId }, 'sentiment reading failed; the mention is kept without one');
+    }
+  }
+  return readings;
+}
+
+async function alreadyAnswered(db: Kysely<Database>, job: ClaimedJob, payload: z.infer<typeof enginePayload>): Promise<boolean> {
+  const row = await db
+    .selectFrom('engine_answers')
+    .select('id')
+    .where('workspace_id', '=', job.workspaceId)
+    .where('run_id', '=', payload.runId)
+    .where('query_id', '=', payload.queryId)
+    .where('engine', '=', payload.engine)
+    .where('run_index', '=', payload.runIndex)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * One question to one engine: ask it in the brand's locale, read the sentiment around each mention, record the
+ * classified answer. An engine error (timeout, rate limit, refusal, provider error) is recorded as a failed check
+ * with its class; the adapter has already retried what was worth retrying, so the job does not ask again.
+ */
 export const engineCheckJob: JobHandler = {
-  run: async () => {
-    throw new Error('engine_check is not written yet');
+  async run(job, deps) {
+    const payload = enginePayload.parse(job.payload);
+    if (await alreadyAnswered(deps.db, job, payload)) return { recorded: false, reason: 'this check was recorded by an earlier attempt' };
+    const [text, subjects] = await Promise.all([queryText(deps.db, job.workspaceId, payload.queryId), loadSubjects(deps.db, job.workspaceId)]);
+    const engine = deps.services.engines[payload.engine];
+    let answer: EngineAnswer | null = null;
+    let error: CheckFailure | null = null;
+    if (engine === undefined) {
+      error = { errorClass: 'not_configured', message: `${payload.engine} is no longer configured` };
+    } else {
+      await deps.progress(`Asking ${payload.engine}: "${text}"`);
+      try {
+        answer = await engine.ask(text, { locale: subjects.locale });
+      } catch (caught) {
+        error = failure(caught);
+      }
+    }
+    let readings: Map<string, Sentiment> | undefined;
+    if (answer !== null) {
+      await deps.progress(`Reading the sentiment of ${payload.engine}'s answer`);
+      readings = await sentiments(answer, subjects, deps);
+    }
+    const recorded = await recordEngineAnswer(deps.db, deps.clock, { ...payload, workspaceId: job.workspaceId, answer, error, ...(readings ? { sentiments: readings } : {}) });
+    return { answerId: recorded.answerId, engine: payload.engine, result: recorded.brandResult, errorClass: error?.errorClass ?? null };
+  },
+
+  async onFailed(job, reason, { db, clock }) {
+    // The check still counts on its run, as failed: a run always finishes, and missing data never reads as `none`.
+    const payload = enginePayload.parse(job.payload);
+    await recordEngineAnswer(db, clock, { ...payload, workspaceId: job.workspaceId, answer: null, error: { errorClass: 'provider_error', message: reason } });
   },
 };
+
+/** A query's Google (with its AI overview) and Bing rank checks through the SERP provider; one failing leaves the other. */
 export const rankCheckJob: JobHandler = {
-  run: async () => {
-    throw new Error('rank_check is not written yet');
+  async run(job, deps) {
+    const payload = rankPayload.parse(job.payload);
+    const [text, subjects] = await Promise.all([queryText(deps.db, job.workspaceId, payload.queryId), loadSubjects(deps.db, job.workspaceId)]);
+    const serp = deps.services.serp;
+    const options = { locale: subjects.locale };
+    const positions: Record<string, number | null> = {};
+    for (const searchEngine of SEARCH_ENGINES) {
+      const base = { ...payload, workspaceId: job.workspaceId, searchEngine };
+      const done = await deps.db
+        .selectFrom('rank_checks')
+        .select('position')
+        .where('workspace_id', '=', job.workspaceId)
+        .where('run_id', '=', payload.runId)
+        .where('query_id', '=', payload.queryId)
+        .where('search_engine', '=', searchEngine)
+        .executeTakeFirst();
+      if (done !== undefined) {
+        positions[searchEngine] = done.position;
+        continue;
+      }
+      let page: { organic: OrganicResult[]; aiOverview: AiOverview | null } | undefined;
+      let error: CheckFailure | null = null;
+      if (serp === undefined) {
+        error = { errorClass: 'not_configured', message: 'the SERP provider is no longer configured' };
+      } else {
+        await deps.progress(`Checking ${searchEngine} ranks for "${text}"`);
+        try {
+          page = searchEngine === 'google' ? await serp.google(text, options) : { ...(await serp.bing(text, options)), aiOverview: null };
+        } catch (caught) {
+          error = failure(caught);
+        }
+      }
+      const recorded = await recordRankCheck(deps.db, deps.clock, { ...base, organic: page?.organic ?? null, aiOverview: page?.aiOverview ?? null, error });
+      positions[searchEngine] = recorded.position;
+    }
+    return { queryId: payload.queryId, positions };
+  },
+
+  async onFailed(job, reason, { db, clock }) {
+    const payload = rankPayload.parse(job.payload);
+    for (const searchEngine of SEARCH_ENGINES) {
+      await recordRankCheck(db, clock, { ...payload, workspaceId: job.workspaceId, searchEngine, organic: null, error: { errorClass: 'provider_error', message: reason } });
+    }
   },
 };

@@ -45,6 +45,8 @@ export interface AskOptions {
 export interface AnswerEngine {
   readonly name: EngineName;
   ask(query: string, options: AskOptions): Promise<EngineAnswer>;
+  /** Releases the engine's connections (on shutdown). */
+  close?(): Promise<void>;
 }
 
 /** Host of a URL without `www.`, lower-case; undefined when it is not an http(s) URL. */

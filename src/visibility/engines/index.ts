@@ -1,17 +1,49 @@
-import type { Config } from '../../config.js';
+import { API_ENGINES, type ApiEngine, type Config, type EngineSettings } from '../../config.js';
 import type { SerpClient } from '../serp/serp.js';
+import { ClaudeEngine } from './claude.js';
+import { limitedEngine, onlyEngineErrors, Semaphore } from './concurrency.js';
 import type { AnswerEngine, EngineName } from './engine.js';
+import { GeminiEngine } from './gemini.js';
+import { OpenAiResponsesEngine } from './openaiResponses.js';
+import { PerplexityEngine } from './perplexity.js';
+import { copilotEngine, googleAiOverviewEngine } from './serpEngines.js';
 
-/** Request timeouts and retries of the engine adapters; tests shorten them. */
+/** Request timeouts, retries and concurrency of the engine adapters; tests shorten them. */
 export interface EngineTuning {
+  /** One request, connect to last byte. */
   timeoutMs: number;
+  /** Requests after the first on 408, 429, 5xx, timeouts and broken connections. */
   retries: number;
+  /** First backoff; doubled each time, with jitter, unless the provider sends Retry-After. */
   backoffMs: number;
+  /** Calls in flight at once per provider (the SERP client applies it to all its calls). */
+  concurrency: number;
 }
 
-export const DEFAULT_ENGINE_TUNING: EngineTuning = { timeoutMs: 120_000, retries: 2, backoffMs: 2000 };
+export const DEFAULT_ENGINE_TUNING: EngineTuning = { timeoutMs: 120_000, retries: 2, backoffMs: 2000, concurrency: 4 };
 
-// PLACEHOLDER (being written in this session): builds the configured engines.
-export function createAnswerEngines(_config: Config, _serp: SerpClient | undefined, _tuning: EngineTuning): Partial<Record<EngineName, AnswerEngine>> {
-  return {};
+const API_ADAPTERS: Record<ApiEngine, new (settings: EngineSettings, tuning: EngineTuning) => AnswerEngine> = {
+  chatgpt: OpenAiResponsesEngine,
+  perplexity: PerplexityEngine,
+  gemini: GeminiEngine,
+  claude: ClaudeEngine,
+};
+
+/**
+ * The configured engines: the four with their own API from ENGINE_<NAME>_*, and Google AI Overviews and Copilot when
+ * the SERP provider is configured (Copilot only when that provider serves it). An engine missing here is not
+ * configured: it is never checked, never `none`.
+ */
+export function createAnswerEngines(config: Config, serp: SerpClient | undefined, tuning: EngineTuning): Partial<Record<EngineName, AnswerEngine>> {
+  const engines: Partial<Record<EngineName, AnswerEngine>> = {};
+  for (const name of API_ENGINES) {
+    const settings = config.engines[name];
+    if (settings !== undefined) engines[name] = limitedEngine(new API_ADAPTERS[name](settings, tuning), new Semaphore(tuning.concurrency));
+  }
+  // The SERP client limits its own calls, which rank checks and website look-ups share with these two engines.
+  if (serp !== undefined) {
+    engines.google_ai_overview = onlyEngineErrors(googleAiOverviewEngine(serp));
+    if (serp.servesCopilot) engines.copilot = onlyEngineErrors(copilotEngine(serp));
+  }
+  return engines;
 }

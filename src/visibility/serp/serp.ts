@@ -22,8 +22,12 @@ export interface AiOverview {
 export interface SerpClient {
   google(query: string, options: AskOptions): Promise<{ organic: OrganicResult[]; aiOverview: AiOverview; model: string; latencyMs: number }>;
   bing(query: string, options: AskOptions): Promise<{ organic: OrganicResult[] }>;
+  /** False when the provider has no Copilot endpoint: then Copilot is not configured and never checked. */
+  readonly servesCopilot: boolean;
   /** Throws EngineError('not_configured') when the provider cannot serve Copilot. */
   copilot(query: string, options: AskOptions): Promise<EngineAnswer>;
-  /** The official website of a company or product, or undefined when the search finds none. */
-  findWebsite(name: string): Promise<string | undefined>;
+  /** The official website (an origin) of a company or product, or undefined when the search finds none; searched in the locale's country (default en). */
+  findWebsite(name: string, options?: AskOptions): Promise<string | undefined>;
+  /** Releases the client's connections (on shutdown). */
+  close(): Promise<void>;
 }

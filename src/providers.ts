@@ -1,0 +1,43 @@
+import type { Config } from './config.js';
+import { SafeFetcher, type OutboundOptions } from './outbound/safeFetch.js';
+import { SPECIFIED_TIMING, type Services, type Timing } from './services.js';
+import { createAnswerEngines, DEFAULT_ENGINE_TUNING, type EngineTuning } from './visibility/engines/index.js';
+import { createSerpClient } from './visibility/serp/dataForSeo.js';
+import { OpenAiCompatibleWriter, type WriterTuning } from './writer/openaiCompatible.js';
+
+export interface ProviderOptions {
+  /** Overrides the outbound settings of the configuration (tests trust their own CA). */
+  outbound?: OutboundOptions;
+  /** Shortens the specification's delays (tests). */
+  timing?: Partial<Timing>;
+  /** Overrides the writer's timeouts and retries (tests). */
+  writerTuning?: Partial<WriterTuning>;
+  /** Overrides the answer engines' and SERP provider's timeouts and retries (tests). */
+  engineTuning?: Partial<EngineTuning>;
+}
+
+/** The outside providers built from the configuration: the service and the operator's run-checks command share them. */
+export function createServices(config: Config, options: ProviderOptions = {}): { services: Services; close(): Promise<void> } {
+  const fetcher = new SafeFetcher(options.outbound ?? { allowPrivateAddresses: config.allowPrivateTargets });
+  const writer = config.writer === undefined ? undefined : new OpenAiCompatibleWriter(config.writer, options.writerTuning);
+  const engineTuning = { ...DEFAULT_ENGINE_TUNING, ...options.engineTuning };
+  const serp = createSerpClient(config.serp, engineTuning);
+  const services: Services = {
+    writer,
+    outbound: fetcher,
+    timing: { ...SPECIFIED_TIMING, ...options.timing },
+    engines: createAnswerEngines(config, serp, engineTuning),
+    serp,
+    searchConsole: config.searchConsole,
+    checkRunsPerQuery: config.checkRunsPerQuery,
+  };
+  return {
+    services,
+    async close() {
+      await fetcher.close();
+      await writer?.close();
+      await Promise.all(Object.values(services.engines).map((engine) => engine.close?.()));
+      await serp?.close();
+    },
+  };
+}

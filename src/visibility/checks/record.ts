@@ -1,0 +1,262 @@
+import type { Insertable, Kysely } from 'kysely';
+import type { Database, EngineName, MentionResult, VisibilityDailyTable } from '../../../db/schema.js';
+import type { Clock } from '../../clock.js';
+import { toJson } from '../../domain/brand/records.js';
+import { lockWorkspace } from '../../domain/workspaces.js';
+import { newId } from '../../ids.js';
+import type { EngineAnswer } from '../engines/engine.js';
+import type { AiOverview, OrganicResult } from '../serp/serp.js';
+import { classifyAnswer, isOnDomain } from './classify.js';
+import { BRAND_SUBJECT, loadSubjects } from './subjects.js';
+
+const DAY_MS = 86_400_000;
+/** Rank checks keep the top 30 organic results. */
+export const RANK_DEPTH = 30;
+
+export type SentimentLabel = 'positive' | 'neutral' | 'negative';
+
+export interface Sentiment {
+  label: SentimentLabel;
+  /** 0 (most negative) to 100 (most positive). */
+  score: number;
+}
+
+export interface CheckFailure {
+  errorClass: string;
+  message: string;
+}
+
+export interface EngineAnswerInput {
+  workspaceId: string;
+  runId: string;
+  queryId: string;
+  engine: EngineName;
+  runIndex: number;
+  /** The answer, or null when the check failed (then `error` says why). */
+  answer: EngineAnswer | null;
+  error: CheckFailure | null;
+  /** The writer model's reading of the passage around each subject's first mention, by subject id. */
+  sentiments?: ReadonlyMap<string, Sentiment>;
+}
+
+export interface RecordedAnswer {
+  answerId: string;
+  /** False when this check had been recorded already (a job run again after its worker died): nothing changed. */
+  recorded: boolean;
+  brandResult: MentionResult;
+  checkedAt: number;
+}
+
+/** Runs `work` in the caller's transaction, or in one of its own. */
+function inTransaction<T>(db: Kysely<Database>, work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}
+
+export function utcDay(epochMs: number): number {
+  return Math.floor(epochMs / DAY_MS) * DAY_MS;
+}
+
+/** Counts one more finished check on its run, and closes the run when every planned check is in. */
+async function countOnRun(db: Kysely<Database>, clock: Clock, runId: string, failed: boolean): Promise<void> {
+  await db
+    .updateTable('check_runs')
+    .set((eb) => (failed ? { failed: eb('failed', '+', 1) } : { completed: eb('completed', '+', 1) }))
+    .where('id', '=', runId)
+    .execute();
+  await db
+    .updateTable('check_runs')
+    .set({ state: 'done', finished_at: clock.now() })
+    .where('id', '=', runId)
+    .where('state', '=', 'running')
+    .where((eb) => eb(eb('completed', '+', eb.ref('failed')), '>=', eb.ref('planned')))
+    .execute();
+}
+
+/**
+ * Stores one engine answer (or failed check) with its classification for the brand and every tracked competitor,
+ * and adds it to the daily pre-aggregates, all in one transaction.
+ *
+ * checked_at is unique per workspace: an answer gets max(now, the workspace's latest + 1 ms) under the workspace
+ * lock, so a time is an exact list_citations cursor and new answers never land inside pages already read.
+ *
+ * visibility_daily counts per UTC day, engine and subject: `answers` = answers given (failed checks are only in
+ * `failed`, never in `answers`), `answers_with_citations` = of those, answers with at least one citation, `cited` and
+ * `mentioned` are exclusive (an answer citing the subject is `cited` only, so mention rate = (cited + mentioned) /
+ * answers), and positive / neutral / negative / sentiment_score_sum cover the answers with a sentiment reading.
+ * cited_domains_daily counts answers citing each domain (a domain once per answer).
+ */
+export async function recordEngineAnswer(db: Kysely<Database>, clock: Clock, input: EngineAnswerInput): Promise<RecordedAnswer> {
+  return inTransaction(db, async (trx) => {
+    const { workspaceId, answer } = input;
+    await lockWorkspace(trx, workspaceId);
+    const existing = await trx
+      .selectFrom('engine_answers')
+      .select(['id', 'brand_result', 'checked_at'])
+      .where('workspace_id', '=', workspaceId)
+      .where('run_id', '=', input.runId)
+      .where('query_id', '=', input.queryId)
+      .where('engine', '=', input.engine)
+      .where('run_index', '=', input.runIndex)
+      .executeTakeFirst();
+    if (existing !== undefined) return { answerId: existing.id, recorded: false, brandResult: existing.brand_result, checkedAt: existing.checked_at };
+
+    const latest = await trx
+      .selectFrom('engine_answers')
+      .select('checked_at')
+      .where('workspace_id', '=', workspaceId)
+      .orderBy('checked_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    const checkedAt = Math.max(clock.now(), (latest?.checked_at ?? Number.NEGATIVE_INFINITY) + 1);
+    const { subjects } = await loadSubjects(trx, workspaceId);
+    const classified =
+      answer === null
+        ? subjects.map((s) => ({ subjectId: s.id, result: 'failed' as const, position: null, passage: null }))
+        : classifyAnswer(answer, subjects);
+    const results = classified.map((c) => ({ ...c, sentiment: c.passage === null ? undefined : input.sentiments?.get(c.subjectId) }));
+    const brandResult = results.find((r) => r.subjectId === BRAND_SUBJECT)!.result;
+    const answerId = newId('ans');
+    const citations = answer?.citations ?? [];
+
+    await trx
+      .insertInto('engine_answers')
+      .values({
+        id: answerId,
+        workspace_id: workspaceId,
+        run_id: input.runId,
+        query_id: input.queryId,
+        engine: input.engine,
+        run_index: input.runIndex,
+        model: answer?.model ?? null,
+        answer_text: answer?.text ?? null,
+        citations: toJson(citations),
+        latency_ms: answer?.latencyMs ?? null,
+        error_class: answer === null ? (input.error?.errorClass ?? 'provider_error') : null,
+        error_message: answer === null ? (input.error?.message ?? null) : null,
+        brand_result: brandResult,
+        checked_at: checkedAt,
+      })
+      .execute();
+    await trx
+      .insertInto('answer_mentions')
+      .values(
+        results.map((r) => ({
+          answer_id: answerId,
+          workspace_id: workspaceId,
+          subject_id: r.subjectId,
+          result: r.result,
+          position: r.position,
+          sentiment: r.sentiment?.label ?? null,
+          sentiment_score: r.sentiment?.score ?? null,
+          passage: r.passage,
+        })),
+      )
+      .execute();
+
+    const day = utcDay(checkedAt);
+    const given = answer === null ? 0 : 1;
+    const daily: Array<Insertable<VisibilityDailyTable>> = results.map((r) => ({
+      workspace_id: workspaceId,
+      day,
+      engine: input.engine,
+      subject_id: r.subjectId,
+      answers: given,
+      answers_with_citations: given === 1 && citations.length > 0 ? 1 : 0,
+      cited: r.result === 'cited' ? 1 : 0,
+      mentioned: r.result === 'mentioned' ? 1 : 0,
+      failed: r.result === 'failed' ? 1 : 0,
+      positive: r.sentiment?.label === 'positive' ? 1 : 0,
+      neutral: r.sentiment?.label === 'neutral' ? 1 : 0,
+      negative: r.sentiment?.label === 'negative' ? 1 : 0,
+      sentiment_score_sum: r.sentiment?.score ?? 0,
+    }));
+    await trx
+      .insertInto('visibility_daily')
+      .values(daily)
+      .onConflict((oc) =>
+        oc.columns(['workspace_id', 'day', 'engine', 'subject_id']).doUpdateSet((eb) => ({
+          answers: eb('visibility_daily.answers', '+', eb.ref('excluded.answers')),
+          answers_with_citations: eb('visibility_daily.answers_with_citations', '+', eb.ref('excluded.answers_with_citations')),
+          cited: eb('visibility_daily.cited', '+', eb.ref('excluded.cited')),
+          mentioned: eb('visibility_daily.mentioned', '+', eb.ref('excluded.mentioned')),
+          failed: eb('visibility_daily.failed', '+', eb.ref('excluded.failed')),
+          positive: eb('visibility_daily.positive', '+', eb.ref('excluded.positive')),
+          neutral: eb('visibility_daily.neutral', '+', eb.ref('excluded.neutral')),
+          negative: eb('visibility_daily.negative', '+', eb.ref('excluded.negative')),
+          sentiment_score_sum: eb('visibility_daily.sentiment_score_sum', '+', eb.ref('excluded.sentiment_score_sum')),
+        })),
+      )
+      .execute();
+    const domains = [...new Set(citations.map((c) => c.domain))];
+    if (domains.length > 0) {
+      await trx
+        .insertInto('cited_domains_daily')
+        .values(domains.map((domain) => ({ workspace_id: workspaceId, day, engine: input.engine, domain, answers: 1 })))
+        .onConflict((oc) =>
+          oc.columns(['workspace_id', 'day', 'engine', 'domain']).doUpdateSet((eb) => ({ answers: eb('cited_domains_daily.answers', '+', eb.ref('excluded.answers')) })),
+        )
+        .execute();
+    }
+    await countOnRun(trx, clock, input.runId, answer === null);
+    return { answerId, recorded: true, brandResult, checkedAt };
+  });
+}
+
+export interface RankCheckInput {
+  workspaceId: string;
+  runId: string;
+  queryId: string;
+  searchEngine: 'google' | 'bing';
+  /** The organic results, or null when the check failed (then `error` says why). */
+  organic: OrganicResult[] | null;
+  /** Google only: the AI overview the results page showed (or did not). */
+  aiOverview?: AiOverview | null;
+  error: CheckFailure | null;
+}
+
+/**
+ * Stores one rank check: the workspace's best position in the top 30 (its website's host or a subdomain), the top 30
+ * themselves, and for Google whether an AI overview showed and cited the workspace. A rank check already recorded
+ * for this run, query and search engine is left as it is.
+ */
+export async function recordRankCheck(db: Kysely<Database>, clock: Clock, input: RankCheckInput): Promise<{ rankCheckId: string; recorded: boolean; position: number | null }> {
+  return inTransaction(db, async (trx) => {
+    const { workspaceId, organic } = input;
+    await lockWorkspace(trx, workspaceId);
+    const existing = await trx
+      .selectFrom('rank_checks')
+      .select(['id', 'position'])
+      .where('workspace_id', '=', workspaceId)
+      .where('run_id', '=', input.runId)
+      .where('query_id', '=', input.queryId)
+      .where('search_engine', '=', input.searchEngine)
+      .executeTakeFirst();
+    if (existing !== undefined) return { rankCheckId: existing.id, recorded: false, position: existing.position };
+
+    const { brandDomain } = await loadSubjects(trx, workspaceId);
+    const top = (organic ?? []).filter((r) => r.position >= 1 && r.position <= RANK_DEPTH).sort((a, b) => a.position - b.position);
+    const ours = top.find((r) => isOnDomain(r.domain, brandDomain));
+    const overview = input.searchEngine === 'google' && organic !== null ? (input.aiOverview ?? null) : null;
+    const rankCheckId = newId('rnk');
+    await trx
+      .insertInto('rank_checks')
+      .values({
+        id: rankCheckId,
+        workspace_id: workspaceId,
+        run_id: input.runId,
+        query_id: input.queryId,
+        search_engine: input.searchEngine,
+        position: ours?.position ?? null,
+        url: ours?.url ?? null,
+        results: toJson(top.map((r) => ({ position: r.position, url: r.url, domain: r.domain, title: r.title }))),
+        ai_overview_shown: overview === null ? null : overview.shown ? 1 : 0,
+        ai_overview_cites_us: overview === null ? null : overview.shown && overview.references.some((c) => isOnDomain(c.domain, brandDomain)) ? 1 : 0,
+        error_class: organic === null ? (input.error?.errorClass ?? 'provider_error') : null,
+        error_message: organic === null ? (input.error?.message ?? null) : null,
+        checked_at: clock.now(),
+      })
+      .execute();
+    await countOnRun(trx, clock, input.runId, organic === null);
+    return { rankCheckId, recorded: true, position: ours?.position ?? null };
+  });
+}

@@ -1,0 +1,77 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../db/schema.js';
+import { textKey } from '../../domain/content/articles.js';
+import { rankHistory } from '../rankings/rankChecks.js';
+import { consoleQueries } from '../rankings/searchConsole.js';
+import { DAY_MS } from './window.js';
+
+/** Content ideas weigh the answers of the last 30 days. */
+export const SIGNAL_WINDOW_DAYS = 30;
+
+export interface QuerySignals {
+  /** Answers citing at least one source but not the brand / answers (failed checks left out); null without answers. */
+  citationGapRate: number | null;
+  /** Answers citing or mentioning a tracked competitor / answers; null without answers or without competitors. */
+  competitorCitationRate: number | null;
+  /** The brand's position in the latest Google check that answered, when in the top 30. */
+  googlePosition: number | null;
+  /** The workspace's page in that check. */
+  rankingPage: string | null;
+  /** The page Search Console shows most clicks (then impressions) on for the query. */
+  readPage: string | null;
+}
+
+const ratio = (count: number, of: number) => (of > 0 ? Math.round((10_000 * count) / of) / 10_000 : null);
+
+/** What the checks measured about each query, read from the answers of the window, the rank checks and Search Console. */
+export async function querySignals(db: Kysely<Database>, workspaceId: string, queries: ReadonlyArray<{ id: string; text: string }>, now: number): Promise<Map<string, QuerySignals>> {
+  const ids = queries.map((q) => q.id);
+  if (ids.length === 0) return new Map();
+  const since = now - SIGNAL_WINDOW_DAYS * DAY_MS;
+  const answers = db
+    .selectFrom('engine_answers as a')
+    .where('a.workspace_id', '=', workspaceId)
+    .where('a.checked_at', '>=', since)
+    .where('a.error_class', 'is', null)
+    .where('a.query_id', 'in', ids);
+  const [totals, competitors, ranks, console, anyCompetitor] = await Promise.all([
+    answers
+      .select(['a.query_id', (eb) => eb.fn.countAll<number | string>().as('answers')])
+      .select((eb) =>
+        eb.fn
+          .sum<number | string>(eb.case().when(eb.and([eb('a.brand_result', '!=', 'cited'), eb('a.citations', '!=', '[]')])).then(1).else(0).end())
+          .as('gaps'),
+      )
+      .groupBy('a.query_id')
+      .execute(),
+    answers
+      .innerJoin('answer_mentions as m', 'm.answer_id', 'a.id')
+      .innerJoin('competitors as c', (join) => join.onRef('c.id', '=', 'm.subject_id').on('c.removed_at', 'is', null))
+      .where('m.result', 'in', ['cited', 'mentioned'])
+      .select(['a.query_id', (eb) => eb.fn.count<number | string>('a.id').distinct().as('answers')])
+      .groupBy('a.query_id')
+      .execute(),
+    rankHistory(db, workspaceId, ids, { overview: false }),
+    consoleQueries(db, workspaceId),
+    db.selectFrom('competitors').select('id').where('workspace_id', '=', workspaceId).where('removed_at', 'is', null).limit(1).executeTakeFirst(),
+  ]);
+  const tracksCompetitors = anyCompetitor !== undefined;
+  const totalOf = new Map(totals.map((row) => [row.query_id, { answers: Number(row.answers), gaps: Number(row.gaps) }]));
+  const competitorOf = new Map(competitors.map((row) => [row.query_id, Number(row.answers)]));
+  return new Map(
+    queries.map((query) => {
+      const total = totalOf.get(query.id) ?? { answers: 0, gaps: 0 };
+      const google = ranks.latest(query.id, 'google');
+      return [
+        query.id,
+        {
+          citationGapRate: ratio(total.gaps, total.answers),
+          competitorCitationRate: tracksCompetitors ? ratio(competitorOf.get(query.id) ?? 0, total.answers) : null,
+          googlePosition: google?.position ?? null,
+          rankingPage: google?.url ?? null,
+          readPage: console.get(textKey(query.text))?.pages[0]?.page ?? null,
+        },
+      ];
+    }),
+  );
+}

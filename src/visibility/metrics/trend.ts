@@ -1,0 +1,37 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../db/schema.js';
+import { COMPOSITE, DEFINITIONS } from './composite.js';
+import { BRAND_SUBJECT } from '../checks/subjects.js';
+import { groupBy, loadDaily, metricSubjects } from './daily.js';
+import { scoreRows, type MetricQuery } from './score.js';
+import { isoDate, metricWindow, windowRecord } from './window.js';
+
+export async function visibilityTrend(db: Kysely<Database>, query: MetricQuery) {
+  const window = metricWindow(query.days, query.now);
+  const subjects = await metricSubjects(db, query.workspaceId);
+  const rows = await loadDaily(db, query.workspaceId, window, query.model, subjects);
+  const days = [...groupBy(rows, (row) => row.day).entries()]
+    .filter(([, dayRows]) => dayRows.some((row) => row.subjectId === BRAND_SUBJECT && row.checked + row.failed > 0))
+    .sort(([a], [b]) => a - b);
+  return {
+    definition:
+      'One point per UTC day of the window on which checks ran (days without checks have no point): that day\'s mention rate and citation rate with their 95 % Wilson intervals and sample sizes, ' +
+      `and the composite score of that day's answers (version ${COMPOSITE.version}) where it can be computed.`,
+    definitions: { mentionRate: DEFINITIONS.mentionRate, citationRate: DEFINITIONS.citationRate, score: COMPOSITE.formula },
+    version: COMPOSITE.version,
+    window: windowRecord(window),
+    model: query.model ?? null,
+    points: days.map(([day, dayRows]) => {
+      const { components, sampleSize, score, range, basedOn } = scoreRows(dayRows, subjects);
+      return {
+        date: isoDate(day),
+        mentionRate: components.mentionRate,
+        citationRate: components.citationRate,
+        score,
+        scoreRange: range,
+        scoreBasedOn: basedOn,
+        sampleSize: { answersChecked: sampleSize.answersChecked, failedChecks: sampleSize.failedChecks, answersWithCitations: sampleSize.answersWithCitations },
+      };
+    }),
+  };
+}

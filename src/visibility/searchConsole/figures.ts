@@ -1,0 +1,57 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../../db/schema.js';
+
+/** A page's Search Console totals over the last synced window. */
+export interface PageFigures {
+  clicks: number;
+  impressions: number;
+  /** Average position over the searches the page appeared in (weighted by impressions); never a rank. */
+  position: number;
+}
+
+export interface SearchConsolePages {
+  /** The figures of a live URL; null when Search Console has none for it. */
+  forPage(url: string): PageFigures | null;
+}
+
+/** Pages are matched without fragment and trailing slash, as sites serve /post and /post/ alike. */
+function pageKey(url: string): string {
+  if (!URL.canParse(url)) return url;
+  const parsed = new URL(url);
+  parsed.hash = '';
+  return parsed.href.replace(/\/+$/, '');
+}
+
+/**
+ * Search Console clicks, impressions and average position per page, summed over the queries of the last sync. Google
+ * leaves anonymised queries out of query-and-page rows, so the totals can be a little below Search Console's page report.
+ */
+export async function searchConsoleFigures(db: Kysely<Database>, workspaceId: string): Promise<SearchConsolePages> {
+  const rows = await db
+    .selectFrom('search_console_rows')
+    .select([
+      'page',
+      (eb) => eb.fn.sum<number>('clicks').as('clicks'),
+      (eb) => eb.fn.sum<number>('impressions').as('impressions'),
+      // Double precision: PostgreSQL's real is single precision, too coarse for a weighted sum.
+      sql<number>`sum(cast(position as double precision) * impressions)`.as('weighted_position'),
+    ])
+    .where('workspace_id', '=', workspaceId)
+    .groupBy('page')
+    .execute();
+  const byPage = new Map<string, PageFigures>();
+  for (const row of rows) {
+    const key = pageKey(row.page);
+    const seen = byPage.get(key);
+    const clicks = row.clicks + (seen?.clicks ?? 0);
+    const impressions = row.impressions + (seen?.impressions ?? 0);
+    const weighted = row.weighted_position + (seen === undefined ? 0 : seen.position * seen.impressions);
+    byPage.set(key, { clicks, impressions, position: impressions === 0 ? 0 : weighted / impressions });
+  }
+  return {
+    forPage(url) {
+      const figures = byPage.get(pageKey(url));
+      return figures === undefined ? null : { ...figures, position: Math.round(figures.position * 10) / 10 };
+    },
+  };
+}

@@ -1,0 +1,268 @@
+/**
+ * `npm run bench`, visibility part (also on its own: `npx tsx test/bench/visibility.ts`): generates a workspace with
+ * 500 tracked queries, 10 competitors and a year of weekly checks on six engines (about 156,000 answers; see
+ * visibilityData.ts), on SQLite (a temp file) and on PostgreSQL when one is reachable (BENCH_PG_URL, default
+ * postgres://postgres@127.0.0.1:5432/test, in a fresh schema dropped afterwards), then measures p50/p99 latency of
+ * list_citations pages and every metric read through the real service over REST: BENCH_VISIBILITY_CALLS calls each
+ * (default 200, after 20 unmeasured), one at a time. Aim: every read under 50 ms at p99.
+ *
+ * The service runs in this process (one request at a time, so the client's share of the event loop is small) with
+ * its rate limits on: requests rotate over a pool of API keys so that no key reaches a route cap. Any answer other
+ * than a 200 fails the run. The last line of output is `bench-visibility-result {json}`.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Kysely } from 'kysely';
+import pg from 'pg';
+import { pino } from 'pino';
+import { openDatabase, type DatabaseHandle } from '../../db/database.js';
+import { migrateToLatest } from '../../db/migrate.js';
+import type { Database } from '../../db/schema.js';
+import { createApiKey } from '../../src/auth/apiKeys.js';
+import { systemClock } from '../../src/clock.js';
+import { loadConfig } from '../../src/config.js';
+import { insertPlannedArticle } from '../../src/domain/content/articles.js';
+import { createWorkspace } from '../../src/domain/workspaces.js';
+import { ALL_SCOPES } from '../../src/scopes.js';
+import { createService } from '../../src/service.js';
+import { ARTICLES, articleUrl, generateVisibility, postgresWriter, sqliteWriter, trackedQuery, type BulkWriter, type GenerationReport } from './visibilityData.js';
+
+const AIM_P99_MS = 50;
+const WARMUP_CALLS = 20;
+const KEYS = 80;
+const CALLS = (() => {
+  const raw = process.env.BENCH_VISIBILITY_CALLS ?? '200';
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 10 || value > 2000) throw new Error(`BENCH_VISIBILITY_CALLS: a whole number from 10 to 2000, got "${raw}"`);
+  return value;
+})();
+const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const BRAND = { name: 'Bench Analytics', domain: 'bench.example' };
+
+function log(message: string): void {
+  process.stdout.write(`bench visibility: ${message}\n`);
+}
+
+interface Target {
+  label: string;
+  path: string;
+}
+
+function targets(middle: number): Target[] {
+  return [
+    { label: 'list_citations, first page (100)', path: '/api/v1/citations' },
+    { label: 'list_citations, deep page (before)', path: `/api/v1/citations?before=${encodeURIComponent(new Date(middle).toISOString())}` },
+    { label: 'list_citations, model filter', path: '/api/v1/citations?model=claude' },
+    { label: 'get_visibility_score (90 days)', path: '/api/v1/visibility/score?days=90' },
+    { label: 'get_visibility_trend (90 days)', path: '/api/v1/visibility/trend?days=90' },
+    { label: 'get_share_of_voice (90 days)', path: '/api/v1/visibility/share-of-voice?days=90' },
+    { label: 'get_citation_sources (90 days)', path: '/api/v1/visibility/sources?days=90' },
+    { label: 'get_sentiment (90 days)', path: '/api/v1/visibility/sentiment?days=90' },
+    { label: 'get_rankings_ (ours)', path: '/api/v1/analytics/rankings' },
+    { label: 'get_rankings_ (site)', path: '/api/v1/analytics/rankings?scope=site' },
+    { label: 'get_google_vs_ai', path: '/api/v1/analytics/google-vs-ai' },
+    { label: 'get_competitors', path: '/api/v1/competitors' },
+  ];
+}
+
+interface Measurement {
+  label: string;
+  p50: number;
+  p99: number;
+  max: number;
+  kib: number;
+}
+
+const percentile = (sorted: readonly number[], q: number) => sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)]!;
+const round = (value: number, digits = 1) => Number(value.toFixed(digits));
+
+class Caller {
+  private next = 0;
+  constructor(
+    private readonly baseUrl: string,
+    private readonly keys: readonly string[],
+  ) {}
+
+  /** One GET with the next key of the pool; anything but a 200 stops the run. Resolves to the milliseconds taken and the body size. */
+  async get(path: string): Promise<{ ms: number; bytes: number }> {
+    const key = this.keys[this.next++ % this.keys.length]!;
+    const started = performance.now();
+    const response = await fetch(`${this.baseUrl}${path}`, { headers: { authorization: `Bearer ${key}` } });
+    const body = await response.text();
+    const ms = performance.now() - started;
+    if (response.status !== 200) throw new Error(`GET ${path} answered ${response.status}: ${body.slice(0, 300)}`);
+    return { ms, bytes: body.length };
+  }
+}
+
+async function measure(caller: Caller, target: Target): Promise<Measurement> {
+  for (let i = 0; i < WARMUP_CALLS; i++) await caller.get(target.path);
+  const times: number[] = [];
+  let bytes = 0;
+  for (let i = 0; i < CALLS; i++) {
+    const call = await caller.get(target.path);
+    times.push(call.ms);
+    bytes = call.bytes;
+  }
+  times.sort((a, b) => a - b);
+  return { label: target.label, p50: round(percentile(times, 0.5)), p99: round(percentile(times, 0.99)), max: round(times[times.length - 1]!), kib: round(bytes / 1024) };
+}
+
+interface Store {
+  dialect: 'sqlite' | 'postgres';
+  handle: DatabaseHandle;
+  writer(): Promise<BulkWriter>;
+  size(): string;
+  cleanUp(): Promise<void>;
+}
+
+function sqliteStore(): Store {
+  const dir = mkdtempSync(join(tmpdir(), 'sightline-bench-visibility-'));
+  const path = join(dir, 'bench.db');
+  return {
+    dialect: 'sqlite',
+    handle: openDatabase(path),
+    writer: async () => sqliteWriter(path),
+    size: () => `${Math.round(statSync(path).size / 1024 / 1024)} MB file`,
+    cleanUp: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+async function postgresStore(): Promise<Store | undefined> {
+  const admin = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await admin.connect();
+  } catch (error) {
+    log(`PostgreSQL at ${PG_URL} not reachable (${error instanceof Error ? error.message : String(error)}): SQLite only`);
+    return undefined;
+  }
+  const schema = `bench_${randomBytes(6).toString('hex')}`;
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  return {
+    dialect: 'postgres',
+    handle: openDatabase(PG_URL, { schema }),
+    writer: () => postgresWriter(PG_URL, schema),
+    size: () => `schema ${schema}`,
+    cleanUp: async () => {
+      const client = new pg.Client({ connectionString: PG_URL });
+      await client.connect();
+      await client.query(`drop schema ${schema} cascade`);
+      await client.end();
+    },
+  };
+}
+
+/** The generated pre-aggregates must say what the answers say, or the figures measure made-up data. */
+async function checkAggregates(db: Kysely<Database>, workspaceId: string): Promise<void> {
+  const [answers, daily] = await Promise.all([
+    db
+      .selectFrom('engine_answers')
+      .select(['brand_result', (eb) => eb.fn.countAll<number | string>().as('n')])
+      .where('workspace_id', '=', workspaceId)
+      .groupBy('brand_result')
+      .execute(),
+    db
+      .selectFrom('visibility_daily')
+      .select((eb) => [eb.fn.sum<number | string>('answers').as('answers'), eb.fn.sum<number | string>('cited').as('cited'), eb.fn.sum<number | string>('mentioned').as('mentioned'), eb.fn.sum<number | string>('failed').as('failed')])
+      .where('workspace_id', '=', workspaceId)
+      .where('subject_id', '=', 'brand')
+      .executeTakeFirstOrThrow(),
+  ]);
+  const count = (result: string) => Number(answers.find((row) => row.brand_result === result)?.n ?? 0);
+  const expected = { answers: count('cited') + count('mentioned') + count('none'), cited: count('cited'), mentioned: count('mentioned'), failed: count('failed') };
+  const actual = { answers: Number(daily.answers), cited: Number(daily.cited), mentioned: Number(daily.mentioned), failed: Number(daily.failed) };
+  if (JSON.stringify(actual) !== JSON.stringify(expected)) throw new Error(`generated aggregates ${JSON.stringify(actual)} disagree with the answers ${JSON.stringify(expected)}`);
+}
+
+interface DialectResult {
+  dialect: string;
+  generationSeconds: number;
+  rows: GenerationReport['rows'];
+  storage: string;
+  measurements: Measurement[];
+}
+
+async function benchStore(store: Store): Promise<DialectResult> {
+  const { db } = store.handle;
+  await migrateToLatest(store.handle);
+  const now = systemClock.now();
+  const workspaceId = await createWorkspace(db, systemClock, { name: BRAND.name, websiteUrl: `https://${BRAND.domain}`, plan: 'scale' });
+
+  log(`${store.dialect}: generating`);
+  const started = performance.now();
+  const writer = await store.writer();
+  let report: GenerationReport;
+  try {
+    report = await generateVisibility(writer, { workspaceId, brandName: BRAND.name, brandDomain: BRAND.domain, now });
+  } finally {
+    await writer.close();
+  }
+  for (let n = 0; n < ARTICLES; n++) {
+    const query = trackedQuery(n);
+    const articleId = await insertPlannedArticle(db, systemClock, { workspaceId, keyword: query.text, title: `A guide: ${query.text}`, scheduledAt: now - 30 * 86_400_000, language: 'en', queryId: query.id });
+    await db.updateTable('articles').set({ status: 'published', url: articleUrl(BRAND.domain, n), published_at: now - 30 * 86_400_000 }).where('id', '=', articleId).execute();
+  }
+  const generationSeconds = round((performance.now() - started) / 1000);
+  await checkAggregates(db, workspaceId);
+  log(`${store.dialect}: generated in ${generationSeconds} s: ${Object.entries(report.rows).map(([table, n]) => `${table} ${n}`).join(', ')}`);
+
+  const keys = await db.transaction().execute(async (trx) => {
+    const made: string[] = [];
+    for (let i = 0; i < KEYS; i++) made.push((await createApiKey(trx, systemClock, { workspaceId, scopes: ALL_SCOPES, name: `bench ${i}` })).key);
+    return made;
+  });
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', JOBS_POLL_MS: '0' });
+  const service = await createService({ config, database: store.handle, clock: systemClock, logger: pino({ level: 'silent' }) });
+  const caller = new Caller(await service.listen(), keys);
+  const measurements: Measurement[] = [];
+  try {
+    // Each key's first use records when it was used (a write, once a minute): done here, outside the measurements.
+    for (let i = 0; i < KEYS; i++) await caller.get('/api/v1/queries');
+    for (const target of targets(report.middle)) {
+      const measured = await measure(caller, target);
+      log(`${store.dialect}: ${target.label}: p50 ${measured.p50} ms, p99 ${measured.p99} ms`);
+      measurements.push(measured);
+    }
+  } finally {
+    await service.close();
+  }
+  return { dialect: store.dialect, generationSeconds, rows: report.rows, storage: store.size(), measurements };
+}
+
+function table(results: readonly DialectResult[]): string {
+  const labels = results[0]?.measurements.map((m) => m.label) ?? [];
+  const header = ['read', ...results.flatMap((r) => [`${r.dialect} p50`, `${r.dialect} p99`])];
+  const rows = labels.map((label, i) => [label, ...results.flatMap((r) => [String(r.measurements[i]!.p50), String(r.measurements[i]!.p99)])]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: readonly string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+async function main(): Promise<void> {
+  const results: DialectResult[] = [];
+  for (const open of [async () => sqliteStore(), postgresStore]) {
+    const store = await open();
+    if (store === undefined) continue;
+    try {
+      results.push(await benchStore(store));
+    } finally {
+      await store.cleanUp();
+    }
+  }
+  const slowest = Math.max(...results.flatMap((r) => r.measurements.map((m) => m.p99)));
+  const met = slowest < AIM_P99_MS;
+  process.stdout.write(`\n${table(results)}\n\n`);
+  for (const r of results) process.stdout.write(`${r.dialect}: generated in ${r.generationSeconds} s (${r.storage}); ${r.rows.engine_answers} answers, ${r.rows.answer_mentions} mentions\n`);
+  process.stdout.write(`slowest p99 ${slowest} ms (aim < ${AIM_P99_MS} ms)  ${met ? 'met' : 'NOT MET'}; ${CALLS} calls per read after ${WARMUP_CALLS} unmeasured, one at a time, every answer a 200\n\n`);
+  process.stdout.write(`bench-visibility-result ${JSON.stringify({ calls: CALLS, aimP99Ms: AIM_P99_MS, met, results })}\n`);
+}
+
+try {
+  await main();
+} catch (error) {
+  process.stderr.write(`\nbench visibility FAILED: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exitCode = 1;
+}

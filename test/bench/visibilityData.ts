@@ -1,0 +1,369 @@
+/**
+ * The benchmark's visibility workspace, written straight into the tables in large batches (going through the
+ * recording code one answer at a time would take an hour): 500 tracked queries, 10 competitors, 52 weekly check runs
+ * on six engines (156,000 answers, each classified for the brand and every competitor: 1,716,000 mention rows), the
+ * daily pre-aggregates exactly as the recording code would leave them, a Google and a Bing rank check per query and
+ * run, and Search Console rows (the runner adds 100 published articles). Seeded, so every run generates the same data.
+ */
+import BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
+import type { EngineName } from '../../db/schema.js';
+import { ENGINE_NAMES } from '../../src/visibility/engines/engine.js';
+
+export const QUERIES = 500;
+export const COMPETITORS = 10;
+export const WEEKS = 52;
+export const ARTICLES = 100;
+const DAY_MS = 86_400_000;
+const WEEK_MS = 7 * DAY_MS;
+
+type Value = string | number | null;
+type Row = Value[];
+
+/** A table's columns with their PostgreSQL types (for the unnest casts). */
+const TABLES = {
+  queries: { id: 'text', workspace_id: 'text', text: 'text', text_key: 'text', source: 'text', suggested_title: 'text', hidden_at: 'bigint', created_at: 'bigint' },
+  competitors: { id: 'text', workspace_id: 'text', name: 'text', website_url: 'text', domain: 'text', aliases: 'text', positioning: 'text', created_at: 'bigint', removed_at: 'bigint' },
+  check_runs: {
+    id: 'text',
+    workspace_id: 'text',
+    trigger: 'text',
+    state: 'text',
+    engines: 'text',
+    runs_per_query: 'integer',
+    planned: 'integer',
+    completed: 'integer',
+    failed: 'integer',
+    created_at: 'bigint',
+    finished_at: 'bigint',
+  },
+  engine_answers: {
+    id: 'text',
+    workspace_id: 'text',
+    run_id: 'text',
+    query_id: 'text',
+    engine: 'text',
+    run_index: 'integer',
+    model: 'text',
+    answer_text: 'text',
+    citations: 'text',
+    latency_ms: 'integer',
+    error_class: 'text',
+    error_message: 'text',
+    brand_result: 'text',
+    checked_at: 'bigint',
+  },
+  answer_mentions: { answer_id: 'text', workspace_id: 'text', subject_id: 'text', result: 'text', position: 'integer', sentiment: 'text', sentiment_score: 'integer', passage: 'text' },
+  visibility_daily: {
+    workspace_id: 'text',
+    day: 'bigint',
+    engine: 'text',
+    subject_id: 'text',
+    answers: 'integer',
+    answers_with_citations: 'integer',
+    cited: 'integer',
+    mentioned: 'integer',
+    failed: 'integer',
+    positive: 'integer',
+    neutral: 'integer',
+    negative: 'integer',
+    sentiment_score_sum: 'integer',
+  },
+  cited_domains_daily: { workspace_id: 'text', day: 'bigint', engine: 'text', domain: 'text', answers: 'integer' },
+  rank_checks: {
+    id: 'text',
+    workspace_id: 'text',
+    run_id: 'text',
+    query_id: 'text',
+    search_engine: 'text',
+    position: 'integer',
+    url: 'text',
+    results: 'text',
+    ai_overview_shown: 'integer',
+    ai_overview_cites_us: 'integer',
+    error_class: 'text',
+    error_message: 'text',
+    checked_at: 'bigint',
+  },
+  search_console_connections: {
+    workspace_id: 'text',
+    property: 'text',
+    refresh_token: 'text',
+    state_hash: 'text',
+    state_expires_at: 'bigint',
+    connected_at: 'bigint',
+    last_sync_at: 'bigint',
+    last_error: 'text',
+  },
+  search_console_rows: { workspace_id: 'text', query: 'text', page: 'text', clicks: 'integer', impressions: 'integer', position: 'real', start_date: 'text', end_date: 'text' },
+} as const;
+
+type Table = keyof typeof TABLES;
+
+/** Where batches go: one implementation per dialect, each the fastest plain way that dialect offers. */
+export interface BulkWriter {
+  insert(table: Table, rows: readonly Row[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** SQLite: one prepared statement per table, run row by row inside a transaction per batch. */
+export function sqliteWriter(path: string): BulkWriter {
+  const db = new BetterSqlite3(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  const statements = new Map<Table, BetterSqlite3.Statement>();
+  return {
+    async insert(table, rows) {
+      let statement = statements.get(table);
+      if (statement === undefined) {
+        const columns = Object.keys(TABLES[table]);
+        statement = db.prepare(`insert into ${table} (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`);
+        statements.set(table, statement);
+      }
+      const prepared = statement;
+      db.transaction(() => {
+        for (const row of rows) prepared.run(row);
+      })();
+    },
+    async close() {
+      db.close();
+    },
+  };
+}
+
+const PG_BATCH = 20_000;
+
+/** PostgreSQL: one `insert ... select from unnest($1::type[], ...)` per batch of rows: one round trip for thousands of rows. */
+export async function postgresWriter(url: string, schema: string): Promise<BulkWriter> {
+  const client = new pg.Client({ connectionString: url, options: `-c search_path=${schema}` });
+  await client.connect();
+  return {
+    async insert(table, rows) {
+      const columns = Object.entries(TABLES[table]);
+      for (let start = 0; start < rows.length; start += PG_BATCH) {
+        const batch = rows.slice(start, start + PG_BATCH);
+        const arrays = columns.map((_, i) => batch.map((row) => row[i] ?? null));
+        await client.query(
+          `insert into ${table} (${columns.map(([name]) => name).join(', ')}) select * from unnest(${columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')})`,
+          arrays,
+        );
+      }
+    },
+    async close() {
+      // What autovacuum does after a bulk load, done now: planner statistics, and the visibility map index-only scans need.
+      await client.query('vacuum analyze');
+      await client.end();
+    },
+  };
+}
+
+/** mulberry32: a small seeded generator, so that every run measures the same data. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+export interface GeneratedWorkspace {
+  workspaceId: string;
+  brandName: string;
+  brandDomain: string;
+  now: number;
+}
+
+export interface GenerationReport {
+  rows: Record<string, number>;
+  /** A time in the middle of the history, for a deep list_citations page. */
+  middle: number;
+}
+
+const TOPICS = ['crm', 'invoicing', 'payroll', 'analytics', 'helpdesk', 'scheduling', 'inventory', 'email marketing', 'project management', 'bookkeeping'];
+const AUDIENCES = ['dentists', 'startups', 'agencies', 'schools', 'restaurants', 'law firms', 'nonprofits', 'retailers', 'clinics', 'freelancers'];
+const FORMS = ['best {t} for {a}', '{t} software for {a}', 'how do {a} choose {t}', 'cheapest {t} for {a}', 'top rated {t} tools for {a}'];
+const LABELS = ['positive', 'neutral', 'negative'] as const;
+const MODELS: Record<EngineName, string> = {
+  chatgpt: 'gpt-5-search',
+  perplexity: 'sonar-pro',
+  gemini: 'gemini-2.5-flash',
+  claude: 'claude-sonnet-4-5',
+  google_ai_overview: 'google-ai-overview',
+  copilot: 'copilot',
+};
+
+const id = (prefix: string, n: number) => `${prefix}_bench${String(n).padStart(9, '0')}`;
+const utcDay = (time: number) => Math.floor(time / DAY_MS) * DAY_MS;
+
+function queryText(n: number): string {
+  const form = FORMS[n % FORMS.length]!;
+  const topic = TOPICS[Math.floor(n / FORMS.length) % TOPICS.length]!;
+  const audience = AUDIENCES[Math.floor(n / (FORMS.length * TOPICS.length)) % AUDIENCES.length]!;
+  return form.replace('{t}', topic).replace('{a}', audience);
+}
+
+export function articleUrl(domain: string, n: number): string {
+  return `https://${domain}/blog/${queryText(n).replace(/\s+/g, '-')}`;
+}
+
+/** The n-th tracked query: its id and text. */
+export const trackedQuery = (n: number) => ({ id: id('qry', n), text: queryText(n) });
+
+/** Writes the whole history through `writer`; the workspace, its brand and its articles already exist. */
+export async function generateVisibility(writer: BulkWriter, ws: GeneratedWorkspace): Promise<GenerationReport> {
+  const rand = random(20261121);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)]!;
+  const counts: Record<string, number> = {};
+  const write = async (table: Table, rows: Row[]) => {
+    counts[table] = (counts[table] ?? 0) + rows.length;
+    await writer.insert(table, rows);
+  };
+  const start = ws.now - WEEKS * WEEK_MS;
+
+  const queries = Array.from({ length: QUERIES }, (_, n) => trackedQuery(n));
+  await write(
+    'queries',
+    queries.map((q) => [q.id, ws.workspaceId, q.text, q.text, 'user', null, null, start - DAY_MS]),
+  );
+  const competitors = Array.from({ length: COMPETITORS }, (_, n) => ({ id: id('cmp', n), name: `Rival ${String.fromCharCode(65 + n)}`, domain: `rival-${n}.example` }));
+  await write(
+    'competitors',
+    competitors.map((c) => [c.id, ws.workspaceId, c.name, `https://${c.domain}`, c.domain, '[]', null, start - DAY_MS, null]),
+  );
+  const subjects = [{ id: 'brand', name: ws.brandName, domain: ws.brandDomain }, ...competitors];
+  const otherDomains = Array.from({ length: 400 }, (_, n) => `source-${n}.example`);
+
+  const daily = new Map<string, Row>();
+  const cited = new Map<string, Row>();
+  let answerNumber = 0;
+  let rankNumber = 0;
+  for (let week = 0; week < WEEKS; week++) {
+    const runId = id('run', week);
+    const runStart = start + (week + 1) * WEEK_MS - DAY_MS;
+    const answers: Row[] = [];
+    const mentions: Row[] = [];
+    let failedChecks = 0;
+    for (let i = 0; i < QUERIES * ENGINE_NAMES.length; i++) {
+      const engine = ENGINE_NAMES[i % ENGINE_NAMES.length]!;
+      const query = queries[Math.floor(i / ENGINE_NAMES.length)]!;
+      // Distinct times: the unique (workspace, checked_at) cursor that list_citations pages by.
+      const checkedAt = runStart + i * 1000;
+      const day = utcDay(checkedAt);
+      const answerId = id('ans', answerNumber++);
+      const failed = rand() < 0.03;
+      const domains = new Set<string>();
+      if (!failed) {
+        const citationCount = rand() < 0.15 ? 0 : 1 + Math.floor(rand() * 6);
+        if (citationCount > 0 && rand() < 0.2) domains.add(ws.brandDomain);
+        for (const competitor of competitors) if (citationCount > 0 && rand() < 0.06) domains.add(competitor.domain);
+        while (domains.size < citationCount) domains.add(otherDomains[Math.floor(Math.pow(rand(), 2) * otherDomains.length)]!);
+      }
+      const citations = [...domains].map((domain, rank) => ({ url: `https://${domain}/${query.text.replace(/\s+/g, '-')}`, domain, title: `${domain} on ${query.text}`, rank: rank + 1 }));
+      const results = subjects.map((subject) => {
+        if (failed) return 'failed';
+        if (domains.has(subject.domain)) return 'cited';
+        return rand() < (subject.id === 'brand' ? 0.25 : 0.12) ? 'mentioned' : 'none';
+      });
+      const named = subjects.filter((_, s) => results[s] === 'cited' || results[s] === 'mentioned');
+      const order = named.map((subject) => subject.id).sort(() => rand() - 0.5);
+      const text = failed
+        ? null
+        : `For "${query.text}", ${named.length === 0 ? 'a spreadsheet and a few specialist tools' : named.map((s) => s.name).join(', ')} come up most. ` +
+          'Compare pricing, onboarding time, integrations with accounting and calendar tools, and the quality of support before choosing; ' +
+          'most vendors offer a free trial, and reviews from teams of a similar size are the best guide. '.repeat(3);
+      answers.push([
+        answerId,
+        ws.workspaceId,
+        runId,
+        query.id,
+        engine,
+        1,
+        failed ? null : MODELS[engine],
+        text,
+        JSON.stringify(citations),
+        failed ? null : 800 + Math.floor(rand() * 8000),
+        failed ? 'timeout' : null,
+        failed ? 'no answer within 120 seconds' : null,
+        results[0]!,
+        checkedAt,
+      ]);
+      if (failed) failedChecks++;
+      subjects.forEach((subject, s) => {
+        const result = results[s]!;
+        const isNamed = result === 'cited' || result === 'mentioned';
+        const label = isNamed ? (rand() < 0.5 ? LABELS[0] : rand() < 0.7 ? LABELS[1] : LABELS[2]) : null;
+        const score = label === 'positive' ? 60 + Math.floor(rand() * 36) : label === 'neutral' ? 40 + Math.floor(rand() * 21) : label === 'negative' ? 5 + Math.floor(rand() * 36) : null;
+        mentions.push([answerId, ws.workspaceId, subject.id, result, isNamed ? order.indexOf(subject.id) + 1 : null, label, score, isNamed ? `${subject.name} is one of the options for ${query.text}.` : null]);
+        const key = `${day}|${engine}|${subject.id}`;
+        const counts = daily.get(key) ?? [ws.workspaceId, day, engine, subject.id, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+        const add = (column: number, value: number) => (counts[column] = (counts[column] as number) + value);
+        add(4, failed ? 0 : 1);
+        add(5, !failed && domains.size > 0 ? 1 : 0);
+        add(6, result === 'cited' ? 1 : 0);
+        add(7, result === 'mentioned' ? 1 : 0);
+        add(8, failed ? 1 : 0);
+        add(9, label === 'positive' ? 1 : 0);
+        add(10, label === 'neutral' ? 1 : 0);
+        add(11, label === 'negative' ? 1 : 0);
+        add(12, score ?? 0);
+        daily.set(key, counts);
+      });
+      for (const domain of domains) {
+        const key = `${day}|${engine}|${domain}`;
+        const row = cited.get(key) ?? [ws.workspaceId, day, engine, domain, 0];
+        row[4] = (row[4] as number) + 1;
+        cited.set(key, row);
+      }
+    }
+    const checks = QUERIES * ENGINE_NAMES.length + 2 * QUERIES;
+    await write('check_runs', [[runId, ws.workspaceId, 'schedule', 'done', JSON.stringify(ENGINE_NAMES), 1, checks, checks - failedChecks, failedChecks, runStart, runStart + DAY_MS / 2]]);
+    await write('engine_answers', answers);
+    await write('answer_mentions', mentions);
+
+    const ranks: Row[] = [];
+    queries.forEach((query, n) => {
+      for (const searchEngine of ['google', 'bing'] as const) {
+        const failed = rand() < 0.02;
+        const position = failed || rand() < 0.4 ? null : 1 + Math.floor(rand() * 30);
+        const ours = n < ARTICLES ? articleUrl(ws.brandDomain, n) : `https://${ws.brandDomain}/features/${n}`;
+        const top = Array.from({ length: 30 }, (_, p) => {
+          const url = position === p + 1 ? ours : `https://${pick(otherDomains)}/${p}`;
+          return { position: p + 1, url, domain: new URL(url).hostname, title: null };
+        });
+        const shown = searchEngine === 'google' && !failed ? rand() < 0.5 : null;
+        ranks.push([
+          id('rnk', rankNumber++),
+          ws.workspaceId,
+          runId,
+          query.id,
+          searchEngine,
+          position,
+          position === null ? null : ours,
+          failed ? '[]' : JSON.stringify(top),
+          shown === null ? null : shown ? 1 : 0,
+          shown === null ? null : shown && rand() < 0.3 ? 1 : 0,
+          failed ? 'provider_error' : null,
+          failed ? 'the provider answered 500' : null,
+          runStart + DAY_MS / 4 + n * 1000,
+        ]);
+      }
+    });
+    await write('rank_checks', ranks);
+  }
+  await write('visibility_daily', [...daily.values()]);
+  await write('cited_domains_daily', [...cited.values()]);
+
+  await write('search_console_connections', [[ws.workspaceId, `sc-domain:${ws.brandDomain}`, 'bench-refresh-token', null, null, start, ws.now - DAY_MS, null]]);
+  const consoleRows: Row[] = [];
+  const period = [new Date(ws.now - 28 * DAY_MS).toISOString().slice(0, 10), new Date(ws.now - DAY_MS).toISOString().slice(0, 10)];
+  queries.slice(0, 400).forEach((query, n) => {
+    const pages = [n < ARTICLES ? articleUrl(ws.brandDomain, n) : `https://${ws.brandDomain}/features/${n}`, `https://${ws.brandDomain}/`, `https://${ws.brandDomain}/pricing`];
+    for (const page of pages) consoleRows.push([ws.workspaceId, query.text, page, Math.floor(rand() * 50), 10 + Math.floor(rand() * 2000), 1 + rand() * 40, ...period]);
+  });
+  for (let n = 0; n < 3000; n++) consoleRows.push([ws.workspaceId, `${ws.brandName.toLowerCase()} ${pick(TOPICS)} ${n}`, `https://${ws.brandDomain}/${pick(['', 'login', 'docs', 'pricing'])}`, Math.floor(rand() * 30), 5 + Math.floor(rand() * 500), 1 + rand() * 20, ...period]);
+  await write('search_console_rows', consoleRows);
+  return { rows: counts, middle: start + (WEEKS / 2) * WEEK_MS };
+}

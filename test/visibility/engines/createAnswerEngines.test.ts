@@ -1,0 +1,101 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadConfig } from '../../../src/config.js';
+import { onlyEngineErrors } from '../../../src/visibility/engines/concurrency.js';
+import { EngineError } from '../../../src/visibility/engines/engine.js';
+import { createAnswerEngines } from '../../../src/visibility/engines/index.js';
+import { createSerpClient } from '../../../src/visibility/serp/dataForSeo.js';
+import { FakeAnthropic } from '../fakes/anthropic.js';
+import { FakeDataForSeo } from '../fakes/dataForSeo.js';
+import { FakeGemini } from '../fakes/gemini.js';
+import { FakeOpenAi } from '../fakes/openai.js';
+import { FakePerplexity } from '../fakes/perplexity.js';
+import { failure, TUNING } from './support.js';
+
+describe('createAnswerEngines', () => {
+  let openai: FakeOpenAi;
+  let perplexity: FakePerplexity;
+  let gemini: FakeGemini;
+  let anthropic: FakeAnthropic;
+  let dataForSeo: FakeDataForSeo;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    [openai, perplexity, gemini, anthropic, dataForSeo] = await Promise.all([FakeOpenAi.start(), FakePerplexity.start(), FakeGemini.start(), FakeAnthropic.start(), FakeDataForSeo.start()]);
+    env = {
+      ENGINE_CHATGPT_BASE_URL: openai.baseUrl,
+      ENGINE_CHATGPT_API_KEY: 'sk-openai',
+      ENGINE_PERPLEXITY_BASE_URL: perplexity.baseUrl,
+      ENGINE_PERPLEXITY_API_KEY: 'pplx-key',
+      ENGINE_GEMINI_BASE_URL: gemini.baseUrl,
+      ENGINE_GEMINI_API_KEY: 'gemini-key',
+      ENGINE_GEMINI_MODEL: 'gemini-2.5-pro',
+      ENGINE_CLAUDE_BASE_URL: anthropic.baseUrl,
+      ENGINE_CLAUDE_API_KEY: 'sk-ant-key',
+    };
+  });
+  afterEach(() => {
+    for (const fake of [openai, perplexity, gemini, anthropic, dataForSeo]) fake.reset();
+  });
+  afterAll(async () => {
+    await Promise.all([openai, perplexity, gemini, anthropic, dataForSeo].map((fake) => fake.close()));
+  });
+
+  it('builds only the engines that are configured', () => {
+    expect(createAnswerEngines(loadConfig({}), undefined, TUNING)).toEqual({});
+    const engines = createAnswerEngines(loadConfig({ ENGINE_CHATGPT_API_KEY: 'sk-openai', ENGINE_CLAUDE_API_KEY: 'sk-ant' }), undefined, TUNING);
+    expect(Object.keys(engines).sort()).toEqual(['chatgpt', 'claude']);
+  });
+
+  it('asks each API engine through its own provider with the configured model and key', async () => {
+    const engines = createAnswerEngines(loadConfig(env), undefined, TUNING);
+    expect(Object.keys(engines)).toEqual(['chatgpt', 'perplexity', 'gemini', 'claude']);
+    const cited = { text: 'Acme CRM.', citations: [{ url: 'https://www.acme.example/' }] };
+    for (const fake of [openai, perplexity, gemini, anthropic]) fake.answer(cited);
+    for (const engine of Object.values(engines)) {
+      const answer = await engine.ask('best crm', { locale: 'en-US' });
+      expect(answer.citations.map((c) => c.domain), engine.name).toEqual(['acme.example']);
+    }
+    expect(openai.requests[0]!.body.model).toBe('gpt-4.1-mini');
+    expect(perplexity.requests[0]!.body.model).toBe('sonar');
+    expect(gemini.requests[0]!.path).toBe('/v1beta/models/gemini-2.5-pro:generateContent');
+    expect(anthropic.requests[0]!.body.model).toBe('claude-sonnet-4-5');
+  });
+
+  it('keeps at most `concurrency` calls in flight per provider; the others wait their turn', async () => {
+    const engines = createAnswerEngines(loadConfig(env), undefined, { ...TUNING, concurrency: 2 });
+    const release = openai.hold();
+    const answers = Promise.all(Array.from({ length: 5 }, () => engines.chatgpt!.ask('best crm', { locale: 'en' })));
+    await vi.waitFor(() => expect(openai.requests).toHaveLength(2));
+    // Without the limit the other three would be at the fake by now.
+    await sleep(100);
+    expect(openai.requests).toHaveLength(2);
+    release();
+    expect(await answers).toHaveLength(5);
+    expect(openai.maxInFlight).toBe(2);
+  });
+
+  it('adds Google AI Overviews from the SERP provider: the overview and its references, or an empty answer when none shows', async () => {
+    const config = loadConfig({ ...env, ...dataForSeo.env() });
+    const engines = createAnswerEngines(config, createSerpClient(config.serp, TUNING), TUNING);
+    // DataForSEO has no Copilot endpoint: Copilot stays not configured.
+    expect(Object.keys(engines)).toEqual(['chatgpt', 'perplexity', 'gemini', 'claude', 'google_ai_overview']);
+    dataForSeo.serp('google', 'what is a crm', { aiOverview: { markdown: 'A CRM keeps customer records. Acme sells one.', references: [{ url: 'https://www.acme.example/what-is-crm', title: 'What is a CRM' }] } });
+    const shown = await engines.google_ai_overview!.ask('what is a crm', { locale: 'en' });
+    expect(shown.text).toContain('Acme sells one.');
+    expect(shown.citations).toEqual([{ url: 'https://www.acme.example/what-is-crm', domain: 'acme.example', title: 'What is a CRM', rank: 1 }]);
+    const none = await engines.google_ai_overview!.ask('crm login', { locale: 'en' });
+    expect(none).toMatchObject({ text: '', citations: [] });
+  });
+
+  it('turns any other error into an EngineError, so a failed check always has a class', async () => {
+    const engine = onlyEngineErrors({
+      name: 'copilot',
+      ask: () => Promise.reject(new TypeError('fetch failed')),
+    });
+    const error = await failure(engine.ask('best crm', { locale: 'en' }));
+    expect(error.errorClass).toBe('provider_error');
+    expect(error.message).toBe('copilot: fetch failed');
+    const refused = onlyEngineErrors({ name: 'copilot', ask: () => Promise.reject(new EngineError('refused', 'no')) });
+    expect((await failure(refused.ask('best crm', { locale: 'en' }))).errorClass).toBe('refused');
+  });
+});

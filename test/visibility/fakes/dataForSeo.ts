@@ -1,0 +1,265 @@
+import { readFileSync } from 'node:fs';
+import { once } from 'node:events';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+
+const TLS_DIR = new URL('../../support/tls/', import.meta.url);
+
+export interface FakeOrganic {
+  url: string;
+  title?: string;
+}
+
+export interface FakeReference {
+  url: string;
+  title?: string;
+  source?: string;
+}
+
+export interface FakeOverview {
+  /** The overview as markdown; left out, only the sections carry text (older answers). */
+  markdown?: string;
+  sections?: Array<{ text: string; references?: FakeReference[] }>;
+  /** The overview's own reference list; left out, only the sections carry references. */
+  references?: FakeReference[];
+}
+
+/** What the fake answers to one SERP request. */
+export type SerpScript =
+  | { organic?: FakeOrganic[]; aiOverview?: FakeOverview }
+  /** A task-level error inside an HTTP 200, the way DataForSEO reports most failures. */
+  | { taskError: { code: number; message: string } }
+  /** A request-level error (e.g. 40202 rate limit) inside an HTTP 200. */
+  | { requestError: { code: number; message: string } }
+  | { http: { status: number; body: string; headers?: Record<string, string> } }
+  | { hang: true };
+
+export interface SerpRequest {
+  path: string;
+  authorization: string | undefined;
+  tasks: Array<Record<string, unknown>>;
+}
+
+type Engine = 'google' | 'bing';
+
+/**
+ * A local DataForSEO v3 server (https, the test CA) for the live advanced SERP endpoints of Google and Bing, speaking
+ * its envelope: HTTP 200 with status_code and status_message at request and task level, HTTP 401 for bad credentials.
+ * Each keyword answers from a script: the next entry per request, the last one repeating; an unknown keyword gets a
+ * SERP without results. Organic lists are returned as scripted, beyond the requested depth, as a provider may.
+ */
+export class FakeDataForSeo {
+  readonly login = 'sightline@example.com';
+  readonly password = 'dfs-secret';
+  readonly requests: SerpRequest[] = [];
+  /** Most requests answered at the same time, for concurrency limits. */
+  maxInFlight = 0;
+  /** Every answer waits this long (to see requests overlap). */
+  delayMs = 0;
+  private inFlight = 0;
+  private readonly scripts = new Map<string, SerpScript[]>();
+  private readonly open = new Set<ServerResponse>();
+
+  private constructor(
+    private readonly server: Server,
+    readonly baseUrl: string,
+  ) {}
+
+  static async start(): Promise<FakeDataForSeo> {
+    let fake: FakeDataForSeo | undefined;
+    const server = createServer({ cert: readFileSync(new URL('receiver.pem', TLS_DIR)), key: readFileSync(new URL('receiver-key.pem', TLS_DIR)) }, (req, res) => void fake!.handle(req, res));
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    fake = new FakeDataForSeo(server, `https://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    return fake;
+  }
+
+  /** The SERP_* settings that point the service here. */
+  env(): Record<string, string> {
+    return { SERP_BASE_URL: this.baseUrl, SERP_LOGIN: this.login, SERP_PASSWORD: this.password };
+  }
+
+  serp(engine: Engine, keyword: string, ...scripts: SerpScript[]): void {
+    this.scripts.set(`${engine}\n${keyword}`, scripts);
+  }
+
+  reset(): void {
+    this.requests.length = 0;
+    this.scripts.clear();
+    this.maxInFlight = 0;
+    this.delayMs = 0;
+  }
+
+  async close(): Promise<void> {
+    for (const res of this.open) res.destroy();
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const engine = /^\/v3\/serp\/(google|bing)\/organic\/live\/advanced$/.exec(req.url ?? '')?.[1] as Engine | undefined;
+    if (req.method !== 'POST' || engine === undefined) {
+      send(res, 404, envelope(40400, 'Not Found.', []));
+      return;
+    }
+    let tasks: Array<Record<string, unknown>>;
+    try {
+      tasks = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Array<Record<string, unknown>>;
+    } catch {
+      send(res, 200, envelope(40503, 'POST Data Is Invalid.', []));
+      return;
+    }
+    this.requests.push({ path: req.url!, authorization: req.headers.authorization, tasks });
+    const expected = `Basic ${Buffer.from(`${this.login}:${this.password}`).toString('base64')}`;
+    if (req.headers.authorization !== expected) {
+      send(res, 401, envelope(40100, 'You are not authorized to access this resource.', []));
+      return;
+    }
+    if (!Array.isArray(tasks) || tasks.length !== 1) {
+      send(res, 200, envelope(40000, 'You can set only one task at a time.', []));
+      return;
+    }
+    const task = tasks[0]!;
+    const missing = ['keyword', 'location_code', 'language_code'].find((field) => task[field] === undefined);
+    if (missing !== undefined) {
+      send(res, 200, envelope(OK, 'Ok.', [taskEnvelope(engine, task, 40501, `Invalid Field: '${missing}'.`, null)]));
+      return;
+    }
+    const keyword = String(task.keyword);
+    const queue = this.scripts.get(`${engine}\n${keyword}`) ?? [{ organic: [] }];
+    const script = queue.length > 1 ? queue.shift()! : queue[0]!;
+    if ('hang' in script) {
+      this.open.add(res);
+      return;
+    }
+    this.inFlight++;
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+    if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
+    this.inFlight--;
+    if ('http' in script) {
+      res.writeHead(script.http.status, { 'content-type': 'application/json', ...script.http.headers }).end(script.http.body);
+    } else if ('requestError' in script) {
+      send(res, 200, envelope(script.requestError.code, script.requestError.message, []));
+    } else if ('taskError' in script) {
+      send(res, 200, envelope(OK, 'Ok.', [taskEnvelope(engine, task, script.taskError.code, script.taskError.message, null)]));
+    } else {
+      send(res, 200, envelope(OK, 'Ok.', [taskEnvelope(engine, task, OK, 'Ok.', [serpResult(engine, task, script)])]));
+    }
+  }
+}
+
+const OK = 20000;
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+function envelope(code: number, message: string, tasks: unknown[]) {
+  return {
+    version: '0.1.20251117',
+    status_code: code,
+    status_message: message,
+    time: '2.4107 sec.',
+    cost: code === OK ? 0.0025 : 0,
+    tasks_count: tasks.length,
+    tasks_error: tasks.filter((t) => (t as { status_code: number }).status_code !== OK).length,
+    tasks,
+  };
+}
+
+function taskEnvelope(engine: Engine, task: Record<string, unknown>, code: number, message: string, result: unknown[] | null) {
+  return {
+    id: '11211502-1535-0139-0000-5b8c3e1a9f0c',
+    status_code: code,
+    status_message: message,
+    time: '2.3512 sec.',
+    cost: code === OK ? 0.0025 : 0,
+    result_count: result?.length ?? 0,
+    path: ['v3', 'serp', engine, 'organic', 'live', 'advanced'],
+    data: { api: 'serp', function: 'live', se: engine, se_type: 'organic', device: 'desktop', os: 'windows', ...task },
+    result,
+  };
+}
+
+function referenceItem(reference: FakeReference) {
+  return {
+    type: 'ai_overview_reference',
+    source: reference.source ?? new URL(reference.url).hostname,
+    domain: new URL(reference.url).hostname,
+    url: reference.url,
+    title: reference.title ?? null,
+    text: 'A passage of the cited page.',
+  };
+}
+
+function serpResult(engine: Engine, task: Record<string, unknown>, script: { organic?: FakeOrganic[]; aiOverview?: FakeOverview }) {
+  const items: Array<Record<string, unknown>> = [];
+  const organic = script.organic ?? [];
+  if (script.aiOverview !== undefined) {
+    const overview = script.aiOverview;
+    items.push({
+      type: 'ai_overview',
+      rank_group: 1,
+      position: 'left',
+      xpath: '/html[1]/body[1]/div[3]/div[1]/div[13]/div[1]/div[1]',
+      asynchronous_ai_overview: true,
+      markdown: overview.markdown ?? null,
+      items: (overview.sections ?? []).map((section) => ({
+        type: 'ai_overview_element',
+        position: 'left',
+        title: null,
+        text: section.text,
+        markdown: null,
+        references: section.references?.map(referenceItem) ?? null,
+        images: null,
+        links: null,
+      })),
+      references: overview.references?.map(referenceItem) ?? null,
+    });
+  }
+  organic.forEach((result, index) => {
+    items.push({
+      type: 'organic',
+      rank_group: index + 1,
+      position: 'left',
+      xpath: `/html[1]/body[1]/div[3]/div[1]/div[13]/div[${index + 2}]`,
+      domain: new URL(result.url).hostname,
+      title: result.title ?? `Result ${index + 1}`,
+      url: result.url,
+      breadcrumb: result.url,
+      is_image: false,
+      is_video: false,
+      is_featured_snippet: false,
+      is_malicious: false,
+      description: 'A description of the page.',
+      amp_version: false,
+      rating: null,
+      highlighted: [],
+      links: null,
+      about_this_result: null,
+      timestamp: null,
+    });
+    // Other SERP features sit between organic results and count in rank_absolute, not in rank_group.
+    if (index === 2) items.push({ type: 'people_also_ask', rank_group: 1, position: 'left', items: [{ type: 'people_also_ask_element', title: 'A related question?' }] });
+  });
+  items.push({ type: 'related_searches', rank_group: 1, position: 'left', items: ['a related search'] });
+  items.forEach((item, index) => (item.rank_absolute = index + 1));
+  return {
+    keyword: task.keyword,
+    type: 'organic',
+    se_domain: engine === 'google' ? 'google.com' : 'bing.com',
+    location_code: task.location_code,
+    language_code: task.language_code,
+    check_url: `https://www.${engine}.com/search?q=${encodeURIComponent(String(task.keyword))}`,
+    datetime: '2026-11-21 09:00:03 +00:00',
+    spell: null,
+    refinement_chips: null,
+    item_types: [...new Set(items.map((item) => item.type))],
+    se_results_count: organic.length * 1000,
+    items_count: items.length,
+    items,
+  };
+}

@@ -1,0 +1,198 @@
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+
+const TLS_DIR = new URL('../../support/tls/', import.meta.url);
+const SCOPE = 'https://www.googleapis.com/auth/webmasters.readonly';
+
+export interface FakeSite {
+  siteUrl: string;
+  permissionLevel: 'siteOwner' | 'siteFullUser' | 'siteRestrictedUser' | 'siteUnverifiedUser';
+}
+
+export interface FakeRow {
+  query: string;
+  page: string;
+  clicks: number;
+  impressions: number;
+  position: number;
+}
+
+interface Reply {
+  status: number;
+  body: unknown;
+}
+
+type Endpoint = 'token' | 'sites' | 'searchAnalytics';
+
+export interface ApiRequest {
+  method: string;
+  path: string;
+  authorization: string | undefined;
+  body: Record<string, unknown> | undefined;
+}
+
+const token = (prefix: string) => `${prefix}${randomBytes(24).toString('base64url')}`;
+
+/**
+ * Google's side of Search Console on one local https server: the authorization endpoint (it consents at once and
+ * redirects back with a code, as a user clicking Allow would), the token endpoint (authorization_code and refresh_token
+ * grants, client id and secret in the body, single-use codes bound to their redirect URI, Google's error bodies) and the
+ * Search Console API (sites.list, searchAnalytics.query with startRow paging, Google's JSON errors).
+ */
+export class FakeGoogle {
+  readonly clientId = '123456789-sightline.apps.googleusercontent.com';
+  readonly clientSecret = 'GOCSPX-test-secret';
+  readonly authRequests: URLSearchParams[] = [];
+  readonly tokenRequests: URLSearchParams[] = [];
+  readonly apiRequests: ApiRequest[] = [];
+  /** What the account on the consent screen does. */
+  consent: 'allow' | 'deny' | 'allow-without-scope' = 'allow';
+  /** The properties the account can see. */
+  sites: FakeSite[] = [];
+  /** Search Analytics rows per property, in Google's order (most clicks first). */
+  readonly rows = new Map<string, FakeRow[]>();
+  private readonly codes = new Map<string, { redirectUri: string; scope: string }>();
+  private readonly refreshTokens = new Map<string, string>();
+  private readonly accessTokens = new Set<string>();
+  private readonly failures = new Map<Endpoint, Reply[]>();
+
+  private constructor(
+    private readonly server: Server,
+    readonly origin: string,
+  ) {}
+
+  static async start(): Promise<FakeGoogle> {
+    let fake: FakeGoogle | undefined;
+    const server = createServer({ cert: readFileSync(new URL('receiver.pem', TLS_DIR)), key: readFileSync(new URL('receiver-key.pem', TLS_DIR)) }, (req, res) => void fake!.handle(req, res));
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    fake = new FakeGoogle(server, `https://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    return fake;
+  }
+
+  /** The GSC_* settings that point the service here. */
+  env(): Record<string, string> {
+    return {
+      GSC_CLIENT_ID: this.clientId,
+      GSC_CLIENT_SECRET: this.clientSecret,
+      GSC_AUTH_URL: `${this.origin}/o/oauth2/v2/auth`,
+      GSC_TOKEN_URL: `${this.origin}/token`,
+      GSC_API_BASE_URL: this.origin,
+    };
+  }
+
+  /** The next requests to this endpoint get these answers, in order. */
+  fail(endpoint: Endpoint, ...replies: Reply[]): void {
+    this.failures.set(endpoint, [...(this.failures.get(endpoint) ?? []), ...replies]);
+  }
+
+  /** The user removed the app's access in their Google account: every refresh token stops working. */
+  revokeAll(): void {
+    this.refreshTokens.clear();
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    const url = new URL(req.url ?? '/', this.origin);
+    if (req.method === 'GET' && url.pathname === '/o/oauth2/v2/auth') return this.authorize(url.searchParams, res);
+    if (req.method === 'POST' && url.pathname === '/token') return this.token(new URLSearchParams(raw), res);
+    if (url.pathname.startsWith('/webmasters/v3/')) return this.api(req, url, raw, res);
+    json(res, 404, { error: { code: 404, message: 'Not Found', status: 'NOT_FOUND' } });
+  }
+
+  private authorize(params: URLSearchParams, res: ServerResponse): void {
+    this.authRequests.push(params);
+    const redirectUri = params.get('redirect_uri');
+    if (params.get('client_id') !== this.clientId || redirectUri === null || params.get('response_type') !== 'code' || !params.get('scope')?.split(' ').includes(SCOPE)) {
+      res.writeHead(400, { 'content-type': 'text/html' }).end('<p>Error 400: invalid_request</p>');
+      return;
+    }
+    const back = new URL(redirectUri);
+    if (this.consent === 'deny') back.searchParams.set('error', 'access_denied');
+    else {
+      const code = token('4/0A');
+      const scope = this.consent === 'allow' ? SCOPE : 'openid';
+      this.codes.set(code, { redirectUri, scope });
+      back.searchParams.set('code', code);
+      back.searchParams.set('scope', scope);
+    }
+    back.searchParams.set('state', params.get('state') ?? '');
+    back.searchParams.set('iss', 'https://accounts.google.com');
+    res.writeHead(302, { location: back.href }).end();
+  }
+
+  private token(form: URLSearchParams, res: ServerResponse): void {
+    this.tokenRequests.push(form);
+    const failure = this.failures.get('token')?.shift();
+    if (failure !== undefined) return json(res, failure.status, failure.body);
+    if (form.get('client_id') !== this.clientId || form.get('client_secret') !== this.clientSecret) {
+      return json(res, 401, { error: 'invalid_client', error_description: 'Unauthorized' });
+    }
+    const accessToken = token('ya29.');
+    if (form.get('grant_type') === 'authorization_code') {
+      const code = this.codes.get(form.get('code') ?? '');
+      this.codes.delete(form.get('code') ?? '');
+      if (code === undefined || code.redirectUri !== form.get('redirect_uri')) return json(res, 400, { error: 'invalid_grant', error_description: 'Bad Request' });
+      const refreshToken = token('1//0g');
+      this.refreshTokens.set(refreshToken, code.scope);
+      this.accessTokens.add(accessToken);
+      return json(res, 200, { access_token: accessToken, expires_in: 3599, refresh_token: refreshToken, scope: code.scope, token_type: 'Bearer' });
+    }
+    if (form.get('grant_type') === 'refresh_token') {
+      const scope = this.refreshTokens.get(form.get('refresh_token') ?? '');
+      if (scope === undefined) return json(res, 400, { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' });
+      this.accessTokens.add(accessToken);
+      return json(res, 200, { access_token: accessToken, expires_in: 3599, scope, token_type: 'Bearer' });
+    }
+    json(res, 400, { error: 'unsupported_grant_type', error_description: 'Invalid grant_type: ' + form.get('grant_type') });
+  }
+
+  private api(req: IncomingMessage, url: URL, raw: string, res: ServerResponse): void {
+    const body = raw === '' ? undefined : (JSON.parse(raw) as Record<string, unknown>);
+    this.apiRequests.push({ method: req.method ?? 'GET', path: url.pathname, authorization: req.headers.authorization, body });
+    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+    if (bearer === undefined || !this.accessTokens.has(bearer)) {
+      return json(res, 401, { error: { code: 401, message: 'Request had invalid authentication credentials. Expected OAuth 2 access token.', status: 'UNAUTHENTICATED' } });
+    }
+    if (req.method === 'GET' && url.pathname === '/webmasters/v3/sites') {
+      const failure = this.failures.get('sites')?.shift();
+      if (failure !== undefined) return json(res, failure.status, failure.body);
+      return json(res, 200, this.sites.length === 0 ? {} : { siteEntry: this.sites });
+    }
+    const property = /^\/webmasters\/v3\/sites\/([^/]+)\/searchAnalytics\/query$/.exec(url.pathname)?.[1];
+    if (req.method !== 'POST' || property === undefined || body === undefined) return json(res, 404, { error: { code: 404, message: 'Not Found', status: 'NOT_FOUND' } });
+    const failure = this.failures.get('searchAnalytics')?.shift();
+    if (failure !== undefined) return json(res, failure.status, failure.body);
+    const siteUrl = decodeURIComponent(property);
+    if (!this.sites.some((site) => site.siteUrl === siteUrl && site.permissionLevel !== 'siteUnverifiedUser')) {
+      return json(res, 403, {
+        error: { code: 403, message: `User does not have sufficient permission for site '${siteUrl}'. See also: https://support.google.com/webmasters/answer/2451999.`, status: 'PERMISSION_DENIED' },
+      });
+    }
+    const startRow = Number(body.startRow ?? 0);
+    const rowLimit = Number(body.rowLimit ?? 1000);
+    const rows = (this.rows.get(siteUrl) ?? []).slice(startRow, startRow + rowLimit).map((row) => ({
+      keys: [row.query, row.page],
+      clicks: row.clicks,
+      impressions: row.impressions,
+      ctr: row.impressions === 0 ? 0 : row.clicks / row.impressions,
+      position: row.position,
+    }));
+    json(res, 200, rows.length === 0 ? { responseAggregationType: 'byPage' } : { rows, responseAggregationType: 'byPage' });
+  }
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8' }).end(JSON.stringify(body));
+}

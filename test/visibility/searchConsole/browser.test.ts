@@ -1,0 +1,53 @@
+import { existsSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestService } from '../../support/harness.js';
+import { FakeGoogle } from '../fakes/google.js';
+
+// Debian's chromium, as in test/browser; a machine without it skips this test.
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+let google: FakeGoogle;
+let t: TestService;
+let browser: Browser;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) return;
+  google = await FakeGoogle.start();
+  t = await TestService.start({ writer: false, env: google.env() });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+  await google?.close();
+});
+
+describe.skipIf(!existsSync(CHROMIUM))('connecting Search Console in a real browser', () => {
+  it("follows Connect to Google's consent screen under the page's CSP and comes back connected", async () => {
+    google.sites = [{ siteUrl: 'sc-domain:acme.example', permissionLevel: 'siteOwner' }];
+    const ws = await t.workspace();
+    const email = `owner-${ws.workspaceId}@acme.example`;
+    await t.user(ws.workspaceId, email, 'owner');
+    // The fake Google serves the test CA's certificate, which Chromium does not know.
+    const context = await browser.newContext({ ignoreHTTPSErrors: true });
+    const page = await context.newPage();
+    await page.goto(`${t.baseUrl}/signin?next=/w/${ws.workspaceId}`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${t.baseUrl}/w/${ws.workspaceId}`);
+
+    await page.getByRole('button', { name: 'Connect Search Console' }).click();
+    // Back on the workspace page once Google's redirect came home: the property shows.
+    const property = page.locator('#search-console-property');
+    await property.waitFor({ timeout: 10_000 });
+    expect(await property.textContent()).toBe('sc-domain:acme.example');
+    expect(page.url()).toBe(`${t.baseUrl}/w/${ws.workspaceId}`);
+    expect(google.authRequests.at(-1)?.get('client_id')).toBe(google.clientId);
+    await context.close();
+  });
+});

@@ -1,0 +1,28 @@
+import { expect } from 'vitest';
+import type { TestService } from '../../support/harness.js';
+import { hiddenFields, type Visitor } from '../../support/visitor.js';
+
+/** Presses Connect on the workspace page: the service's redirect to Google's consent screen. */
+export async function pressConnect(visitor: Visitor, workspaceId: string): Promise<Response> {
+  const page = await visitor.request(`/w/${workspaceId}`);
+  const csrf = hiddenFields(await page.text())._csrf!;
+  return visitor.request(`/w/${workspaceId}/search-console/connect`, { method: 'POST', form: { _csrf: csrf } });
+}
+
+/** Google's consent screen (the fake consents at once): where it sends the browser back. */
+export async function consentAt(authorizationUrl: string): Promise<string> {
+  const consent = await fetch(authorizationUrl, { redirect: 'manual' });
+  expect(consent.status).toBe(302);
+  return consent.headers.get('location')!;
+}
+
+/** The whole flow as the owner's browser goes through it; answers the service's reply to Google's redirect. */
+export async function connectSearchConsole(visitor: Visitor, workspaceId: string): Promise<Response> {
+  const started = await pressConnect(visitor, workspaceId);
+  expect(started.status).toBe(303);
+  return visitor.request(await consentAt(started.headers.get('location')!));
+}
+
+export async function connection(t: TestService, workspaceId: string) {
+  return t.db.selectFrom('search_console_connections').selectAll().where('workspace_id', '=', workspaceId).executeTakeFirst();
+}

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { RANKING_SCOPES, SITE_CONSOLE_QUERIES, rankings } from '../../src/visibility/rankings/rankings.js';
+import { defineTool } from '../define.js';
+
+export default defineTool({
+  operationId: 'get_rankings_',
+  method: 'GET',
+  path: '/api/v1/analytics/rankings',
+  scope: 'read:analytics',
+  cap: 30,
+  description:
+    "Search rankings per keyword: verified Google and Bing positions (top 30) from the weekly rank checks, Search Console clicks, impressions and average position, the page that earned the keyword, and how often Google's AI overview cites the workspace.\n" +
+    "Use it to see where the site ranks and which articles earn traffic; scope ours (default) keeps the keywords the workspace's published articles appear for, site shows every tracked query " +
+    `plus up to ${SITE_CONSOLE_QUERIES} untracked Search Console queries.\n` +
+    'Returns { scope, definition, searchConsole { connected, property, lastSyncAt, startDate, endDate }, rankings: [{ queryId (null: a Search Console query that is not tracked), keyword, tracked, ' +
+    'googlePosition, googleCheckedAt, bingPosition, bingCheckedAt, clicks, impressions, gscPosition (null without Search Console data), page, isOurs, articleId, ' +
+    'aiOverviewRate { rate, interval, count, of } (last 8 weekly Google checks), aiOverviewShown }] }, best Google position first.',
+  annotations: { title: 'Get rankings', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  input: z.strictObject({
+    scope: z
+      .enum(RANKING_SCOPES)
+      .default('ours')
+      .describe("ours (default): keywords the workspace's published articles appear for. site: everything on the domain, pages not written by the service included."),
+  }),
+  confirm: 'none',
+  handler: (ctx, input) => rankings(ctx.db, ctx.workspaceId, input.scope),
+});

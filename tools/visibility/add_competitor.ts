@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { addCompetitor, MAX_COMPETITORS, SERP_SETTINGS } from '../../src/visibility/competitors/competitors.js';
+import { defineTool } from '../define.js';
+import { httpUrl, textList } from '../fields.js';
+
+export default defineTool({
+  operationId: 'add_competitor',
+  method: 'POST',
+  path: '/api/v1/competitors',
+  scope: 'write:content',
+  cap: 10,
+  description:
+    'Track a competitor: from the next weekly check on, every AI answer is also classified for it (cited, mentioned, none), for share of voice and get_competitors.\n' +
+    `At most ${MAX_COMPETITORS} competitors are tracked (fewer on some plans: see usage); over the limit is a 400. ` +
+    `Without websiteUrl the website is found from the name with the SERP provider (400 naming websiteUrl when none is configured: ${SERP_SETTINGS}; 400 naming name when nothing is found). ` +
+    'A website whose domain is tracked already, or is the workspace\'s own, is refused. An answer citing the domain or any subdomain cites the competitor; naming it, an alias or its bare domain mentions it.\n' +
+    'Returns { competitor { competitorId, name, websiteUrl, aliases, ... as get_competitors }, websiteFound (true when found from the name), usage { used, limit } }.',
+  annotations: { title: 'Add competitor', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  input: z.strictObject({
+    name: z.string().trim().min(1).max(100).describe('The competitor\'s company or product name, 1 to 100 characters.'),
+    websiteUrl: httpUrl().optional().describe('Its website, e.g. https://rival.example; left out, it is found from the name.'),
+    aliases: textList(10, 100)
+      .optional()
+      .describe('Other names it goes by in answers (e.g. a product name), at most 10 of up to 100 characters.'),
+  }),
+  confirm: 'none',
+  transaction: 'none',
+  handler: (ctx, input) => addCompetitor(ctx.db, ctx.clock, ctx.services.serp, ctx.workspaceId, input),
+});

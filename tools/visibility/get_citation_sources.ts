@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { TOP_SOURCES, citationSources } from '../../src/visibility/metrics/sources.js';
+import { metricInput } from '../../src/visibility/metrics/window.js';
+import { defineTool } from '../define.js';
+
+export default defineTool({
+  operationId: 'get_citation_sources',
+  method: 'GET',
+  path: '/api/v1/visibility/sources',
+  scope: 'read:citations',
+  cap: 'plan',
+  description:
+    `The domains AI answers cite over the last 7, 30 or 90 days: the ${TOP_SOURCES} most cited, with how many answers cite each and its share of the answers that cite anything.\n` +
+    "Use it to find the sites the engines trust for your queries (outreach and content targets); the brand's own domain and competitors' are flagged.\n" +
+    'Returns { definition, window { days, from, to }, model, sampleSize { answersChecked, answersWithCitations, distinctDomains }, ' +
+    'sources: [{ domain, answers, share: { rate, interval { low, high } (95 % Wilson), count, of }, isBrand, competitorId, competitorName }] }.',
+  annotations: { title: 'Get citation sources', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  input: z.strictObject(metricInput),
+  confirm: 'none',
+  handler: (ctx, input) => citationSources(ctx.db, { workspaceId: ctx.workspaceId, now: ctx.clock.now(), ...input }),
+});

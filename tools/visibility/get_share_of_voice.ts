@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { shareOfVoice } from '../../src/visibility/metrics/shareOfVoice.js';
+import { metricInput } from '../../src/visibility/metrics/window.js';
+import { defineTool } from '../define.js';
+
+export default defineTool({
+  operationId: 'get_share_of_voice',
+  method: 'GET',
+  path: '/api/v1/visibility/share-of-voice',
+  scope: 'read:citations',
+  cap: 'plan',
+  description:
+    'The brand versus its tracked competitors in AI answers over the last 7, 30 or 90 days: how many answers name each, and each one\'s share of all namings.\n' +
+    'Use it to see who the engines talk about; each brand counts once per answer, cited or mentioned.\n' +
+    'Returns { definition, window { days, from, to }, model, sampleSize { answersChecked, failedChecks, totalMentions, competitorsTracked }, ' +
+    'subjects: [{ subjectId (brand or the competitor id), name, isBrand, domain, answersNaming, cited, mentioned, share: { rate, interval { low, high } (95 % Wilson), count, of } }] } (brand first).',
+  annotations: { title: 'Get share of voice', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  input: z.strictObject(metricInput),
+  confirm: 'none',
+  handler: (ctx, input) => shareOfVoice(ctx.db, { workspaceId: ctx.workspaceId, now: ctx.clock.now(), ...input }),
+});

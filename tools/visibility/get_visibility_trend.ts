@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { visibilityTrend } from '../../src/visibility/metrics/trend.js';
+import { metricInput } from '../../src/visibility/metrics/window.js';
+import { defineTool } from '../define.js';
+
+export default defineTool({
+  operationId: 'get_visibility_trend',
+  method: 'GET',
+  path: '/api/v1/visibility/trend',
+  scope: 'read:citations',
+  cap: 'plan',
+  description:
+    "The brand's AI visibility per UTC day over the last 7, 30 or 90 days: one point per day on which checks ran, oldest first.\n" +
+    'Use it to see whether visibility is rising or falling; compare points only when their intervals do not overlap, engines are noisy.\n' +
+    'Returns { definition, definitions, version, window { days, from, to }, model, points: [{ date (YYYY-MM-DD), mentionRate, citationRate: { rate, interval { low, high } (95 % Wilson), count, of }, ' +
+    'score (composite of that day, null when not computable), scoreRange, scoreBasedOn, sampleSize { answersChecked, failedChecks, answersWithCitations } }] }.',
+  annotations: { title: 'Get visibility trend', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  input: z.strictObject(metricInput),
+  confirm: 'none',
+  handler: (ctx, input) => visibilityTrend(ctx.db, { workspaceId: ctx.workspaceId, now: ctx.clock.now(), ...input }),
+});

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { ENGINE_NAMES, type EngineName } from '../../src/visibility/engines/engine.js';
+import { DEFAULT_CITATIONS_PAGE, listCitations, MAX_CITATIONS_PAGE, parseBefore } from '../../src/visibility/checks/listCitations.js';
+import { defineTool } from '../define.js';
+
+export default defineTool({
+  operationId: 'list_citations',
+  method: 'GET',
+  path: '/api/v1/citations',
+  scope: 'read:citations',
+  cap: 30,
+  description:
+    "Recent AI answer-engine checks of the workspace's tracked queries, newest first: which query, which engine, and whether the answer cited the brand.\n" +
+    'Use it to see the evidence behind the visibility numbers. Page back by passing nextBefore as before; a full page carries nextBefore (null otherwise), and no check is skipped or repeated across pages, even while new checks arrive.\n' +
+    'result: cited (a citation is on the brand\'s site), mentioned (named in the text, not cited), none, or failed (the engine gave no answer: errorClass says why; a failure is never none).\n' +
+    'Returns { checks: [{ checkId, queryId, queryText, model (engine), modelVersion, runIndex, cited, result, errorClass, citations [{ url, domain, title, rank }], checkedAt }], nextBefore }.',
+  annotations: { title: 'List citation checks', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  input: z.strictObject({
+    model: z
+      .enum(ENGINE_NAMES as [EngineName, ...EngineName[]])
+      .optional()
+      .describe(`Only checks of this answer engine: ${ENGINE_NAMES.join(', ')}. Default: all engines.`),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_CITATIONS_PAGE)
+      .default(DEFAULT_CITATIONS_PAGE)
+      .describe(`Checks per page, 1 to ${MAX_CITATIONS_PAGE} (default ${DEFAULT_CITATIONS_PAGE}).`),
+    before: z
+      .string()
+      .trim()
+      .refine((value) => parseBefore(value) !== undefined, 'must be an ISO date or date-time with its zone (2026-11-21T09:00:00Z) or epoch milliseconds (1795251600000)')
+      .optional()
+      .describe('Only checks older than this time: the previous page\'s nextBefore, an ISO date or date-time with its zone, or epoch milliseconds as a string.'),
+  }),
+  confirm: 'none',
+  handler: (ctx, input) => listCitations(ctx.db, ctx.workspaceId, { model: input.model, limit: input.limit, before: input.before === undefined ? undefined : parseBefore(input.before) }),
+});
