@@ -19,7 +19,8 @@ export interface WriterTuning {
 const DEFAULT_TUNING: WriterTuning = { timeoutMs: 180_000, retries: 3, backoffMs: 1000 };
 const MAX_RETRY_AFTER_MS = 60_000;
 
-const completionSchema = z.object({
+/** The part of an OpenAI-compatible chat completion every caller reads; providers extend it with their own fields. */
+export const chatCompletionSchema = z.object({
   choices: z
     .array(
       z.object({
@@ -31,7 +32,7 @@ const completionSchema = z.object({
   usage: z.object({ prompt_tokens: z.number().optional(), completion_tokens: z.number().optional() }).optional(),
 });
 
-type Completion = z.infer<typeof completionSchema>;
+type Completion = z.infer<typeof chatCompletionSchema>;
 
 function retryAfterMs(header: string | string[] | undefined): number | undefined {
   const value = Array.isArray(header) ? header[0] : header;
@@ -116,7 +117,7 @@ export class OpenAiCompatibleWriter implements WriterModel {
           } catch {
             throw new WriterError(`the writer model at ${url} answered 200 with a body that is not JSON`);
           }
-          const parsed = completionSchema.safeParse(json);
+          const parsed = chatCompletionSchema.safeParse(json);
           if (!parsed.success) throw new WriterError(`the writer model at ${url} answered 200 without choices[0].message`);
           return parsed.data;
         }

@@ -13,9 +13,9 @@ export default defineTool({
   scope: 'read:analytics',
   cap: 'plan',
   description:
-    "List the workspace's recent background jobs (article writing, webhook deliveries and their retries, render checks), newest first.\n" +
+    "List the workspace's recent background jobs (article writing, webhook deliveries and their retries, render checks, answer-engine and rank checks, Search Console syncs), newest first.\n" +
     'Use it to follow an article being written or a delivery, or to find why one failed. A failed job keeps its error; a queued one shows when it runs next (runAt).\n' +
-    'Returns { jobs: [{ id, kind, subjectId (the article or delivery), state (queued, running, done, failed), attempts, maxAttempts, progress, error, result, ' +
+    'Returns { jobs: [{ id, kind, subjectId (the article, delivery or tracked query), state (queued, running, done, failed), attempts, maxAttempts, progress, error, result, ' +
     'promptTokens, completionTokens (writer-model usage), createdAt, runAt, startedAt, finishedAt }] }.',
   annotations: { title: 'List jobs', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({

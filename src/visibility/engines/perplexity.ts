@@ -1,20 +1,14 @@
 import { z } from 'zod';
 import type { EngineSettings } from '../../config.js';
+import { chatCompletionSchema } from '../../writer/openaiCompatible.js';
 import { type AnswerEngine, type AskOptions, type EngineAnswer, EngineError, normaliseCitations } from './engine.js';
 import type { EngineTuning } from './index.js';
 import { countryOf, localeInstruction } from './locale.js';
 import { ProviderHttp } from './providerHttp.js';
 
-const completionSchema = z.object({
+// Sonar answers an OpenAI-compatible chat completion, plus its sources.
+const completionSchema = chatCompletionSchema.extend({
   model: z.string().optional(),
-  choices: z
-    .array(
-      z.object({
-        message: z.object({ content: z.string().nullable().optional(), refusal: z.string().nullable().optional() }),
-        finish_reason: z.string().nullable().optional(),
-      }),
-    )
-    .min(1),
   search_results: z.array(z.object({ url: z.string(), title: z.string().nullable().optional() })).nullable().optional(),
   citations: z.array(z.string()).nullable().optional(),
 });
