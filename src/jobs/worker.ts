@@ -110,7 +110,8 @@ export class JobWorker {
     const { sweep } = this.options;
     if (sweep !== undefined && this.options.clock.now() - this.lastSweep >= sweep.everyMs) {
       this.lastSweep = this.options.clock.now();
-      await sweep.run();
+      // A failing sweep must not stop the jobs already due from running.
+      await sweep.run().catch((error: unknown) => this.options.logger.error({ err: error }, 'job worker sweep failed'));
     }
     const free = this.concurrency - this.running.size;
     if (free <= 0) return 0;

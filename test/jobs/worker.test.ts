@@ -146,6 +146,33 @@ describe('the durable-job worker', () => {
     expect(await jobRow(id)).toMatchObject({ state: 'done', attempts: 2, result: '{"run":2}' });
   });
 
+  it('runs its sweep at most once per interval, and still runs due jobs when the sweep fails', async () => {
+    let sweeps = 0;
+    behaviour = async () => ({});
+    const swept = new JobWorker({
+      db: database.db,
+      clock,
+      services,
+      logger,
+      handlers,
+      sweep: {
+        everyMs: 60_000,
+        run: async () => {
+          sweeps++;
+          throw new Error('the database of another feature is unhappy');
+        },
+      },
+    });
+    const id = await enqueueJob(database.db, clock, { workspaceId, kind: 'deliver' });
+    expect(await swept.runDue()).toBe(1);
+    expect((await jobRow(id)).state).toBe('done');
+    await swept.runDue();
+    expect(sweeps).toBe(1);
+    clock.advance(60_000);
+    await swept.runDue();
+    expect(sweeps).toBe(2);
+  });
+
   it('never runs one job twice when two workers look at once', async () => {
     let calls = 0;
     behaviour = async () => {
