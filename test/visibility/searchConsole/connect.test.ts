@@ -3,21 +3,17 @@ import { sha256Hex } from '../../../src/secrets.js';
 import { pickProperty } from '../../../src/visibility/searchConsole/property.js';
 import { TestService } from '../../support/harness.js';
 import { hiddenFields, Visitor } from '../../support/visitor.js';
-import { FakeGoogle } from '../fakes/google.js';
-import { connection, connectSearchConsole, consentAt, pressConnect } from './support.js';
+import type { FakeGoogle } from '../fakes/google.js';
+import { connection, connectSearchConsole, consentAt, pressConnect, startWithGoogle, stopWithGoogle } from './support.js';
 
 const SCOPE = 'https://www.googleapis.com/auth/webmasters.readonly';
 
 let google: FakeGoogle;
 let t: TestService;
 beforeAll(async () => {
-  google = await FakeGoogle.start();
-  t = await TestService.start({ writer: false, env: google.env() });
+  ({ google, t } = await startWithGoogle());
 });
-afterAll(async () => {
-  await t.close();
-  await google.close();
-});
+afterAll(() => stopWithGoogle({ google, t }));
 beforeEach(() => {
   google.consent = 'allow';
   google.sites = [

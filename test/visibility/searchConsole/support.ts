@@ -1,6 +1,23 @@
 import { expect } from 'vitest';
-import type { TestService } from '../../support/harness.js';
+import { TestService } from '../../support/harness.js';
 import { hiddenFields, type Visitor } from '../../support/visitor.js';
+import { FakeGoogle } from '../fakes/google.js';
+
+export interface SearchConsoleSetup {
+  google: FakeGoogle;
+  t: TestService;
+}
+
+/** A local Google (authorization, token and Search Console API) and a service configured to use it. */
+export async function startWithGoogle(): Promise<SearchConsoleSetup> {
+  const google = await FakeGoogle.start();
+  return { google, t: await TestService.start({ writer: false, env: google.env() }) };
+}
+
+export async function stopWithGoogle({ google, t }: SearchConsoleSetup): Promise<void> {
+  await t.close();
+  await google.close();
+}
 
 /** Presses Connect on the workspace page: the service's redirect to Google's consent screen. */
 export async function pressConnect(visitor: Visitor, workspaceId: string): Promise<Response> {

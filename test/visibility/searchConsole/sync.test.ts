@@ -1,22 +1,18 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { queueSearchConsoleSync } from '../../../src/visibility/searchConsole/connection.js';
-import { TestService } from '../../support/harness.js';
+import type { TestService } from '../../support/harness.js';
 import { Visitor } from '../../support/visitor.js';
-import { FakeGoogle, type FakeRow } from '../fakes/google.js';
-import { connection, connectSearchConsole } from './support.js';
+import type { FakeGoogle, FakeRow } from '../fakes/google.js';
+import { connection, connectSearchConsole, startWithGoogle, stopWithGoogle } from './support.js';
 
 const PROPERTY = 'sc-domain:acme.example';
 
 let google: FakeGoogle;
 let t: TestService;
 beforeAll(async () => {
-  google = await FakeGoogle.start();
-  t = await TestService.start({ writer: false, env: google.env() });
+  ({ google, t } = await startWithGoogle());
 });
-afterAll(async () => {
-  await t.close();
-  await google.close();
-});
+afterAll(() => stopWithGoogle({ google, t }));
 beforeEach(() => {
   google.sites = [{ siteUrl: PROPERTY, permissionLevel: 'siteOwner' }];
   google.rows.set(PROPERTY, [
