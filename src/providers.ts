@@ -6,7 +6,7 @@ import { createSerpClient } from './visibility/serp/dataForSeo.js';
 import { OpenAiCompatibleWriter, type WriterTuning } from './writer/openaiCompatible.js';
 
 export interface ProviderOptions {
-  /** Overrides the outbound settings of the configuration (tests trust their own CA). */
+  /** Overrides the outbound settings of the configuration (tests reach their local servers on 127.0.0.1). */
   outbound?: OutboundOptions;
   /** Shortens the specification's delays (tests). */
   timing?: Partial<Timing>;

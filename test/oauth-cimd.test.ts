@@ -1,19 +1,12 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
+import type { Server } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SafeFetcher } from '../src/outbound/safeFetch.js';
 import { TestService } from './support/harness.js';
+import { closeServer, startHttpsServer } from './support/localServers.js';
 import { hiddenFields } from './support/visitor.js';
 
-// A client that publishes its metadata on https: a local server with a certificate made for this run.
-const dir = mkdtempSync(join(tmpdir(), 'sightline-cimd-'));
-execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
-const cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
+// A client that publishes its metadata on https: a local server with the test certificate.
 const REDIRECT_URI = 'http://127.0.0.1:47125/callback';
 
 let documents: Server;
@@ -21,7 +14,8 @@ let base: string;
 let t: TestService;
 
 beforeAll(async () => {
-  documents = createServer({ key: readFileSync(join(dir, 'key.pem')), cert }, (req, res) => {
+  let port: number;
+  ({ server: documents, port } = await startHttpsServer((req, res) => {
     const clientId = `${base}${req.url ?? ''}`;
     const body =
       req.url === '/client.json'
@@ -32,15 +26,13 @@ beforeAll(async () => {
             ? { client_id: clientId, redirect_uris: [REDIRECT_URI], client_secret: 'x' }
             : undefined;
     res.writeHead(body === undefined ? 404 : 200, { 'content-type': 'application/json' }).end(JSON.stringify(body ?? {}));
-  });
-  await new Promise<void>((resolve) => documents.listen(0, '127.0.0.1', resolve));
-  base = `https://127.0.0.1:${(documents.address() as AddressInfo).port}`;
-  t = await TestService.start({ outbound: { allowPrivateAddresses: true, ca: cert } });
+  }));
+  base = `https://127.0.0.1:${port}`;
+  t = await TestService.start({ outbound: { allowPrivateAddresses: true } });
 });
 afterAll(async () => {
   await t.close();
-  documents.close();
-  rmSync(dir, { recursive: true, force: true });
+  await closeServer(documents);
 });
 
 const signedIn = () => t.signedInOwner();
@@ -90,7 +82,7 @@ describe('Client ID Metadata Documents', () => {
 
 describe('safe outbound fetches', () => {
   it('refuses private addresses (literal or resolved), plain http, and credentials in the URL', async () => {
-    const fetcher = new SafeFetcher({ allowPrivateAddresses: false, ca: cert });
+    const fetcher = new SafeFetcher({ allowPrivateAddresses: false });
     try {
       await expect(fetcher.json(new URL(`${base}/client.json`))).rejects.toThrow(/private address/);
       await expect(fetcher.json(new URL(`https://localhost:${new URL(base).port}/client.json`))).rejects.toThrow(/private address/);

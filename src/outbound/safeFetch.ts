@@ -7,8 +7,6 @@ import { Agent, request } from 'undici';
 export interface OutboundOptions {
   /** Allows private, loopback and link-local targets: for deployments inside a private network, and for tests. */
   allowPrivateAddresses: boolean;
-  /** Extra trusted CA certificates (PEM), e.g. a private network's own CA. */
-  ca?: string;
 }
 
 const TIMEOUT_MS = 5000;
@@ -63,7 +61,7 @@ export class SafeFetcher {
 
   constructor(private readonly options: OutboundOptions) {
     this.agent = new Agent({
-      connect: { lookup: guardedLookup(options.allowPrivateAddresses), timeout: TIMEOUT_MS, ...(options.ca ? { ca: options.ca } : {}) },
+      connect: { lookup: guardedLookup(options.allowPrivateAddresses), timeout: TIMEOUT_MS },
     });
   }
 

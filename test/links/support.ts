@@ -1,11 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { createServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import type { Kysely, Updateable } from 'kysely';
 import type { ArticlesTable, Database } from '../../db/schema.js';
 import type { Clock } from '../../src/clock.js';
 import { insertPlannedArticle } from '../../src/domain/content/articles.js';
+import { closeServer, startHttpsServer } from '../support/localServers.js';
 
 /** A written article straight in the database (the writer's job is tested elsewhere), with any field overridden. */
 export async function insertWrittenArticle(
@@ -47,9 +44,8 @@ export interface SitePage {
 
 /** A local https site (the test certificate for localhost and 127.0.0.1) serving fixed pages by path; 404 elsewhere. */
 export async function startSite(pages: Record<string, SitePage>): Promise<{ origin: string; requests: string[]; close(): Promise<void> }> {
-  const here = fileURLToPath(new URL('../support/tls/', import.meta.url));
   const requests: string[] = [];
-  const server = createServer({ key: readFileSync(`${here}receiver-key.pem`), cert: readFileSync(`${here}receiver.pem`) }, (req, res) => {
+  const { server, port } = await startHttpsServer((req, res) => {
     requests.push(req.url ?? '');
     const page = pages[req.url ?? ''];
     if (page === undefined) {
@@ -58,14 +54,12 @@ export async function startSite(pages: Record<string, SitePage>): Promise<{ orig
     }
     res.writeHead(page.status ?? 200, { 'content-type': page.type ?? 'application/xml', ...page.headers }).end(page.body);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   // A site some tests leave running to the end (contract fixtures) must not keep the test process alive.
   server.unref();
-  const { port } = server.address() as AddressInfo;
   return {
     origin: `https://localhost:${port}`,
     requests,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => closeServer(server),
   };
 }
 

@@ -1,11 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:https';
 import { Webhook } from 'standardwebhooks';
+import { closeServer, readBody, startHttpsServer } from '../support/localServers.js';
 
-const TLS_DIR = new URL('../support/tls/', import.meta.url);
 
 export interface WebhookBody {
   event: string;
@@ -57,9 +55,8 @@ export class Receiver {
 
   /** `clock`: the receiver's own time, for the Standard Webhooks replay window; tests pass the service's test clock. */
   static async start(options: { host?: string; clock?: () => number } = {}): Promise<Receiver> {
-    const server = createServer({ cert: readFileSync(new URL('receiver.pem', TLS_DIR)), key: readFileSync(new URL('receiver-key.pem', TLS_DIR)) });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const origin = `https://${options.host ?? '127.0.0.1'}:${(server.address() as AddressInfo).port}`;
+    const { server, port } = await startHttpsServer();
+    const origin = `https://${options.host ?? '127.0.0.1'}:${port}`;
     const receiver = new Receiver(server, origin, options.clock ?? Date.now);
     server.on('request', (req, res) => void receiver.handle(req, res));
     return receiver;
@@ -88,20 +85,17 @@ export class Receiver {
   }
 
   close(): Promise<void> {
-    this.server.closeAllConnections();
-    return new Promise((resolve) => this.server.close(() => resolve()));
+    return closeServer(this.server);
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = req.url ?? '/';
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const raw = await readBody(req);
     if (req.method === 'GET') {
       const page = this.pages.get(path);
       res.writeHead(page?.status ?? 404, { 'content-type': page?.contentType ?? 'text/html' }).end(page?.html ?? '<h1>Not found</h1>');
       return;
     }
-    const raw = Buffer.concat(chunks);
     const problem = this.check(path, req.headers, raw);
     if (problem !== undefined) {
       this.problems.push(`${path}: ${problem}`);

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { closeServer, readBody } from './localServers.js';
 
 type Schema = { [key: string]: unknown };
 
@@ -65,18 +66,16 @@ export class FakeWriter {
   }
 
   async close(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await closeServer(this.server);
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = await readBody(req);
     if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
       res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not found' } }));
       return;
     }
-    const request = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ChatRequest;
+    const request = JSON.parse(body.toString('utf8')) as ChatRequest;
     this.requests.push(request);
     const queued = this.queue.shift();
     const reply: FakeReply = typeof queued === 'function' ? queued(request) : (queued ?? this.fallback(request));

@@ -1,10 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
+import type { Server } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AI_CRAWLERS } from '../../../src/domain/crawlers/classify.js';
 import { TestService, type TestWorkspace } from '../../support/harness.js';
+import { closeServer, startHttpsServer } from '../../support/localServers.js';
 
 interface Reply {
   status: number;
@@ -22,16 +20,14 @@ class Site {
   ) {}
 
   static async start(): Promise<Site> {
-    const tls = fileURLToPath(new URL('../../support/tls/', import.meta.url));
     let site: Site | undefined;
-    const server = createServer({ key: readFileSync(`${tls}receiver-key.pem`), cert: readFileSync(`${tls}receiver.pem`) }, (req, res) => {
+    const { server, port } = await startHttpsServer((req, res) => {
       const userAgent = req.headers['user-agent'] ?? '';
       site!.seen.push({ path: req.url ?? '', userAgent });
       const reply = site!.reply(req.url ?? '', userAgent);
       res.writeHead(reply.status, { 'content-type': 'text/plain', ...reply.headers }).end(reply.body ?? '');
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    site = new Site(server, `https://localhost:${(server.address() as AddressInfo).port}`);
+    site = new Site(server, `https://localhost:${port}`);
     return site;
   }
 
@@ -46,7 +42,7 @@ class Site {
   }
 
   close(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()));
+    return closeServer(this.server);
   }
 }
 

@@ -1,10 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:https';
+import { closeServer, readBody, startHttpsServer } from '../../support/localServers.js';
 
-const TLS_DIR = new URL('../../support/tls/', import.meta.url);
 
 export interface FakeOrganic {
   url: string;
@@ -68,10 +65,8 @@ export class FakeDataForSeo {
 
   static async start(): Promise<FakeDataForSeo> {
     let fake: FakeDataForSeo | undefined;
-    const server = createServer({ cert: readFileSync(new URL('receiver.pem', TLS_DIR)), key: readFileSync(new URL('receiver-key.pem', TLS_DIR)) }, (req, res) => void fake!.handle(req, res));
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    fake = new FakeDataForSeo(server, `https://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    const { server, port } = await startHttpsServer((req, res) => void fake!.handle(req, res));
+    fake = new FakeDataForSeo(server, `https://127.0.0.1:${port}`);
     return fake;
   }
 
@@ -93,13 +88,11 @@ export class FakeDataForSeo {
 
   async close(): Promise<void> {
     for (const res of this.open) res.destroy();
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await closeServer(this.server);
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = await readBody(req);
     const engine = /^\/v3\/serp\/(google|bing)\/organic\/live\/advanced$/.exec(req.url ?? '')?.[1] as Engine | undefined;
     if (req.method !== 'POST' || engine === undefined) {
       send(res, 404, envelope(40400, 'Not Found.', []));
@@ -107,7 +100,7 @@ export class FakeDataForSeo {
     }
     let tasks: Array<Record<string, unknown>>;
     try {
-      tasks = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Array<Record<string, unknown>>;
+      tasks = JSON.parse(body.toString('utf8')) as Array<Record<string, unknown>>;
     } catch {
       send(res, 200, envelope(40503, 'POST Data Is Invalid.', []));
       return;

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { closeServer, readBody } from '../../support/localServers.js';
 
 /** One request the fake received, with its JSON body as the provider's documentation describes it. */
 export interface RecordedRequest<Body> {
@@ -93,8 +94,7 @@ export abstract class FakeProvider<Body> {
   }
 
   async close(): Promise<void> {
-    this.server!.closeAllConnections();
-    await new Promise<void>((resolve) => this.server!.close(() => resolve()));
+    await closeServer(this.server!);
   }
 
   /** Other routes the provider serves (Gemini's redirect links); true when handled. */
@@ -103,14 +103,13 @@ export abstract class FakeProvider<Body> {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = await readBody(req);
     const path = req.url ?? '/';
     if (!this.isEndpoint(req.method ?? 'GET', path)) {
       if (!this.otherRoute(req, res)) res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no route ${path}` } }));
       return;
     }
-    const request: RecordedRequest<Body> = { method: req.method ?? 'GET', path, headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null') as Body };
+    const request: RecordedRequest<Body> = { method: req.method ?? 'GET', path, headers: req.headers, body: JSON.parse(body.toString('utf8') || 'null') as Body };
     this.requests.push(request);
     this.inFlight++;
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);

@@ -1,11 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:https';
+import { closeServer, readBody, startHttpsServer } from '../../support/localServers.js';
 
-const TLS_DIR = new URL('../../support/tls/', import.meta.url);
 const SCOPE = 'https://www.googleapis.com/auth/webmasters.readonly';
 
 export interface FakeSite {
@@ -67,10 +64,8 @@ export class FakeGoogle {
 
   static async start(): Promise<FakeGoogle> {
     let fake: FakeGoogle | undefined;
-    const server = createServer({ cert: readFileSync(new URL('receiver.pem', TLS_DIR)), key: readFileSync(new URL('receiver-key.pem', TLS_DIR)) }, (req, res) => void fake!.handle(req, res));
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    fake = new FakeGoogle(server, `https://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    const { server, port } = await startHttpsServer((req, res) => void fake!.handle(req, res));
+    fake = new FakeGoogle(server, `https://127.0.0.1:${port}`);
     return fake;
   }
 
@@ -96,14 +91,11 @@ export class FakeGoogle {
   }
 
   async close(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await closeServer(this.server);
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const raw = Buffer.concat(chunks).toString('utf8');
+    const raw = (await readBody(req)).toString('utf8');
     const url = new URL(req.url ?? '/', this.origin);
     if (req.method === 'GET' && url.pathname === '/o/oauth2/v2/auth') return this.authorize(url.searchParams, res);
     if (req.method === 'POST' && url.pathname === '/token') return this.token(new URLSearchParams(raw), res);
