@@ -6,7 +6,7 @@ import { ServiceError } from '../../errors.js';
 import type { Services } from '../../services.js';
 import { publishArticle, publishTargets } from '../publishing/publish.js';
 import { startGenerate } from './generation.js';
-import { DEFAULT_POLICY, type ArticlePolicy } from './policy.js';
+import { policyFromStored } from './policy.js';
 
 /** Auto-write asks for an article this long before its slot, so a slow model still makes the slot. */
 export const AUTO_WRITE_AHEAD_MS = 86_400_000;
@@ -25,7 +25,7 @@ export async function runAutopilot(db: Kysely<Database>, clock: Clock, services:
   const run: AutopilotRun = { writesRequested: 0, published: 0 };
   const policies = await db.selectFrom('article_policies').select(['workspace_id', 'policy']).execute();
   for (const row of policies) {
-    const policy: ArticlePolicy = { ...DEFAULT_POLICY, ...(JSON.parse(row.policy) as Partial<ArticlePolicy>) };
+    const policy = policyFromStored(row.policy);
     const workspaceId = row.workspace_id;
     try {
       // Without a writer there is nothing to ask; the articles wait, and generate_article says what to configure.

@@ -40,8 +40,12 @@ export const DEFAULT_POLICY: ArticlePolicy = {
   autoPublish: false,
 };
 
-/** The stored policy over the defaults: a field added later reads as its default for workspaces that never set it. */
+/** A stored policy over the defaults: a field added later reads as its default for workspaces that never set it. */
+export function policyFromStored(stored: string | undefined): ArticlePolicy {
+  return stored === undefined ? { ...DEFAULT_POLICY } : { ...DEFAULT_POLICY, ...(JSON.parse(stored) as Partial<ArticlePolicy>) };
+}
+
 export async function readArticlePolicy(db: Kysely<Database>, workspaceId: string): Promise<ArticlePolicy> {
   const row = await db.selectFrom('article_policies').select('policy').where('workspace_id', '=', workspaceId).executeTakeFirst();
-  return row === undefined ? { ...DEFAULT_POLICY } : { ...DEFAULT_POLICY, ...(JSON.parse(row.policy) as Partial<ArticlePolicy>) };
+  return policyFromStored(row?.policy);
 }
