@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import { z } from 'zod';
 import type { WriterSettings } from '../config.js';
+import { retryAfterMs } from '../outbound/retryAfter.js';
 import type { StructuredPrompt, UsageMeter, WriterModel, WriterUsage } from './model.js';
 
 /** The provider failed in a way another request will not fix, or kept failing. */
@@ -33,15 +34,6 @@ export const chatCompletionSchema = z.object({
 });
 
 type Completion = z.infer<typeof chatCompletionSchema>;
-
-function retryAfterMs(header: string | string[] | undefined): number | undefined {
-  const value = Array.isArray(header) ? header[0] : header;
-  if (value === undefined) return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.min(seconds * 1000, MAX_RETRY_AFTER_MS);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.min(Math.max(date - Date.now(), 0), MAX_RETRY_AFTER_MS);
-}
 
 /**
  * OpenAI-compatible chat completions (OpenAI, Ollama, vLLM, llama.cpp server). Structure is asked for with
@@ -123,7 +115,7 @@ export class OpenAiCompatibleWriter implements WriterModel {
         }
         problem = `${url} answered ${response.statusCode}: ${errorMessage(text)}`;
         if (response.statusCode !== 429 && response.statusCode < 500) throw new WriterError(`the writer model refused the request: ${problem}`);
-        wait = retryAfterMs(response.headers['retry-after']) ?? wait;
+        wait = retryAfterMs(response.headers['retry-after'], Date.now(), MAX_RETRY_AFTER_MS) ?? wait;
       } catch (error) {
         if (error instanceof WriterError) throw error;
         problem = `${url}: ${error instanceof Error ? error.message : String(error)}`;

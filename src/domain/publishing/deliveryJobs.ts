@@ -4,6 +4,7 @@ import type { Clock } from '../../clock.js';
 import { newId } from '../../ids.js';
 import { enqueueJob } from '../../jobs/queue.js';
 import { RetryableJobError, type ClaimedJob, type JobDeps, type JobHandler } from '../../jobs/worker.js';
+import { retryAfterMs } from '../../outbound/retryAfter.js';
 import { MAX_RESPONSE_BYTES, OutboundError, OutboundTimeout, type OutboundResponse, type SafeFetcher } from '../../outbound/safeFetch.js';
 import { receiverAddress } from './receiverAnswer.js';
 import { checkRendersLive } from './renderCheck.js';
@@ -29,15 +30,6 @@ interface AttemptResult {
   retryAfterMs: number | null;
 }
 
-/** Retry-After in seconds or as an HTTP date, in milliseconds from now. */
-function retryAfter(headers: OutboundResponse['headers'], now: number): number {
-  const value = headers['retry-after'];
-  const text = Array.isArray(value) ? value[0] : value;
-  if (text === undefined) return 0;
-  const ms = /^\d+$/.test(text.trim()) ? Number(text) * 1000 : Date.parse(text) - now;
-  return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS) : 0;
-}
-
 function answered(response: OutboundResponse, endpointUrl: string, now: number): AttemptResult {
   const { status } = response;
   if (status >= 200 && status < 300) {
@@ -53,7 +45,7 @@ function answered(response: OutboundResponse, endpointUrl: string, now: number):
     url: null,
     message: `Failed: the endpoint answered ${status}`,
     note: null,
-    retryAfterMs: retryable ? retryAfter(response.headers, now) : null,
+    retryAfterMs: retryable ? (retryAfterMs(response.headers['retry-after'], now, MAX_RETRY_AFTER_MS) ?? 0) : null,
   };
 }
 

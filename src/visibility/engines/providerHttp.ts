@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
+import { retryAfterMs } from '../../outbound/retryAfter.js';
 import { EngineError } from './engine.js';
 import type { EngineTuning } from './index.js';
 
@@ -19,19 +20,15 @@ export interface ProviderPost {
   body: unknown;
 }
 
-function retryAfterMs(headers: Record<string, string | string[] | undefined>): number | undefined {
+/** The wait a provider asked for: the `retry-after-ms` extension (OpenAI, Anthropic) when sent, else Retry-After. */
+function requestedWaitMs(headers: Record<string, string | string[] | undefined>): number | undefined {
   const first = (name: string) => {
     const value = headers[name];
     return Array.isArray(value) ? value[0] : value;
   };
   const ms = Number(first('retry-after-ms'));
   if (first('retry-after-ms') !== undefined && Number.isFinite(ms)) return Math.min(ms, MAX_RETRY_AFTER_MS);
-  const value = first('retry-after');
-  if (value === undefined) return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.min(seconds * 1000, MAX_RETRY_AFTER_MS);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.min(Math.max(date - Date.now(), 0), MAX_RETRY_AFTER_MS);
+  return retryAfterMs(headers['retry-after'], Date.now(), MAX_RETRY_AFTER_MS);
 }
 
 function providerMessage(body: string): string {
@@ -103,7 +100,7 @@ export class ProviderHttp {
         const problem = `${this.provider} answered ${status}: ${providerMessage(text)}`;
         if (status !== 408 && status !== 429 && status < 500) throw new EngineError('provider_error', problem);
         failure = new EngineError(status === 429 ? 'rate_limited' : status === 408 ? 'timeout' : 'provider_error', problem);
-        wait = retryAfterMs(response.headers) ?? wait;
+        wait = requestedWaitMs(response.headers) ?? wait;
       } catch (error) {
         if (error instanceof TransientEngineError) failure = error;
         else if (error instanceof EngineError) throw error;
