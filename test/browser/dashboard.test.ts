@@ -1,27 +1,22 @@
-import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestApproval } from '../../src/domain/approvals/approvals.js';
 import { loadBrandRow } from '../../src/domain/brand/readBrand.js';
 import { TestService, type TestWorkspace } from '../support/harness.js';
 import { registryWithTestOperations } from '../support/testOperations.js';
+import { hasChromium, launchChromium } from '../support/chromium.js';
 
-// Debian's chromium; .ci/run installs it when missing. A machine without it skips these tests.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const PASSWORD = 'correct horse battery';
 
 let t: TestService;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) return;
+  if (!hasChromium) return;
   t = await TestService.start({ registry: registryWithTestOperations() });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
@@ -43,7 +38,7 @@ async function ownerWorkspace(): Promise<{ ws: TestWorkspace; email: string }> {
   return { ws, email };
 }
 
-describe.skipIf(!existsSync(CHROMIUM))('dashboard in a real browser', () => {
+describe.skipIf(!hasChromium)('dashboard in a real browser', () => {
   it('signs in, refuses a wrong password, and signs out', async () => {
     const { ws, email } = await ownerWorkspace();
     const page = await browser.newPage();

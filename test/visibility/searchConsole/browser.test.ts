@@ -1,24 +1,19 @@
-import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestService } from '../../support/harness.js';
 import { FakeGoogle } from '../fakes/google.js';
+import { hasChromium, launchChromium } from '../../support/chromium.js';
 
-// Debian's chromium, as in test/browser; a machine without it skips this test.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 let google: FakeGoogle;
 let t: TestService;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) return;
+  if (!hasChromium) return;
   google = await FakeGoogle.start();
   t = await TestService.start({ writer: false, env: google.env() });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
@@ -26,7 +21,7 @@ afterAll(async () => {
   await google?.close();
 });
 
-describe.skipIf(!existsSync(CHROMIUM))('connecting Search Console in a real browser', () => {
+describe.skipIf(!hasChromium)('connecting Search Console in a real browser', () => {
   it("follows Connect to Google's consent screen under the page's CSP and comes back connected", async () => {
     google.sites = [{ siteUrl: 'sc-domain:acme.example', permissionLevel: 'siteOwner' }];
     const ws = await t.workspace();
