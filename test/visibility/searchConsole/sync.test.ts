@@ -108,9 +108,10 @@ describe('the Search Console sync job', () => {
     const workspaceId = await connected();
     await t.jobs.drain();
     google.revokeAll();
-    await queueSearchConsoleSync(t.db, t.clock, workspaceId);
+    const jobId = await queueSearchConsoleSync(t.db, t.clock, workspaceId);
     await t.jobs.drain();
-    const [, job] = await jobs(workspaceId);
+    // Both syncs were queued at the same instant of the test clock: find this one by id, not by order.
+    const job = await t.db.selectFrom('jobs').select(['state', 'attempts']).where('id', '=', jobId!).executeTakeFirst();
     expect(job).toMatchObject({ state: 'failed', attempts: 1 });
     const after = await connection(t, workspaceId);
     expect(after).toMatchObject({ property: PROPERTY, refresh_token: null });
