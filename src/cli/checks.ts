@@ -18,10 +18,11 @@ const IDLE_WAIT_MS = 500;
 export function registerCheckCommands(admin: Command): void {
   admin
     .command('run-checks')
-    .description("check a workspace's tracked queries on every configured answer engine (and the rank checks) now, and wait until they finish")
+    .description("check a workspace's tracked queries on every configured answer engine (and the rank checks) now; --wait runs them here and waits until they finish")
     .requiredOption('--workspace <id>', 'workspace id')
+    .option('--wait', 'run the checks in this process, printing progress, until every one has an answer or has failed')
     .option('--json', 'print one JSON object (no progress lines)')
-    .action(async (options: { workspace: string; json?: boolean }) => {
+    .action(async (options: { workspace: string; wait?: boolean; json?: boolean }) => {
       let config;
       try {
         config = loadConfig(process.env);
@@ -34,6 +35,8 @@ export function registerCheckCommands(admin: Command): void {
         try {
           const { services } = providers;
           const started = await db.transaction().execute((trx) => startCheckRun(trx, systemClock, services, options.workspace, 'manual'));
+          // Without --wait the checks stay queued for the service's job worker.
+          if (!options.wait) return { ...(await readRunProgress(db, started.runId)), engines: started.engines, notConfigured: started.notConfigured, rankChecks: started.rankChecks };
           const progress = (done: number) => {
             if (!options.json) process.stdout.write(`${done}/${started.planned} checks done\n`);
           };
@@ -54,14 +57,15 @@ export function registerCheckCommands(admin: Command): void {
           await providers.close();
         }
       });
-      const { runId, planned, completed, failed, engines, notConfigured, rankChecks } = summary;
+      const { runId, state, planned, completed, failed, engines, notConfigured, rankChecks } = summary;
+      const outcome =
+        state === 'done'
+          ? `check run ${runId}: ${completed} of ${planned} checks answered, ${failed} failed`
+          : `check run ${runId}: ${planned} checks queued; the service's job worker runs them (follow with \`sightline jobs list --kind engine_check\`, or run again with --wait)`;
       report(
         options.json,
-        { runId, planned, completed, failed, engines, notConfigured, rankChecks },
-        [
-          `check run ${runId}: ${completed} of ${planned} checks answered, ${failed} failed`,
-          `engines: ${engines.join(', ') || 'none'}; not configured: ${notConfigured.join(', ') || 'none'}; rank checks: ${rankChecks ? 'yes' : 'no (SERP_* not set)'}`,
-        ].join('\n'),
+        { runId, state, planned, completed, failed, engines, notConfigured, rankChecks },
+        [outcome, `engines: ${engines.join(', ') || 'none'}; not configured: ${notConfigured.join(', ') || 'none'}; rank checks: ${rankChecks ? 'yes' : 'no (SERP_* not set)'}`].join('\n'),
       );
     });
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { jwtVerify } from 'jose';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { hashApiKey, isWellFormedApiKey } from '../auth/apiKeys.js';
 import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
 import type { SafeFetcher } from '../outbound/safeFetch.js';
@@ -334,6 +335,11 @@ async function refreshTokens(ctx: TokenContext, params: Record<string, unknown>)
 /** RFC 7009: revoking a refresh token, or an access token, ends its whole grant. Unknown tokens are not an error. */
 export async function revokeToken(ctx: TokenContext, token: string): Promise<void> {
   const now = ctx.clock.now();
+  // The device login hands out API keys as access tokens; whoever holds one may end it (the CLI's logout does).
+  if (isWellFormedApiKey(token)) {
+    await ctx.db.updateTable('api_keys').set({ revoked_at: now }).where('key_hash', '=', hashApiKey(token)).where('revoked_at', 'is', null).execute();
+    return;
+  }
   const refresh = await ctx.db.selectFrom('oauth_refresh_tokens').select('grant_id').where('token_hash', '=', sha256Hex(token)).executeTakeFirst();
   let grantId = refresh?.grant_id;
   if (grantId === undefined) {

@@ -38,13 +38,14 @@ async function workspaceWithQueries(...texts: string[]): Promise<string> {
 }
 
 describe('cli: admin run-checks', () => {
-  it('runs a manual check of every tracked query on the configured engines to the end and prints the summary', { timeout: 60_000 }, async () => {
+  it('with --wait runs a manual check of every tracked query on the configured engines to the end and prints the summary', { timeout: 60_000 }, async () => {
     const workspaceId = await workspaceWithQueries('best crm', 'crm for agencies');
-    const result = await admin('run-checks', '--workspace', workspaceId, '--json');
+    const result = await admin('run-checks', '--workspace', workspaceId, '--wait', '--json');
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout.trim().split('\n')).toHaveLength(1);
     expect(JSON.parse(result.stdout)).toEqual({
       runId: expect.stringMatching(/^run_/),
+      state: 'done',
       planned: 4,
       completed: 4,
       failed: 0,
@@ -65,9 +66,27 @@ describe('cli: admin run-checks', () => {
     }
   });
 
-  it('prints progress lines without --json, and refuses an unknown workspace', { timeout: 60_000 }, async () => {
+  it('without --wait leaves the checks queued for the service and says how to follow them', { timeout: 60_000 }, async () => {
+    const workspaceId = await workspaceWithQueries('crm for vets');
+    const asked = openai.requests.length;
+    const result = await admin('run-checks', '--workspace', workspaceId, '--json');
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ state: 'running', planned: 2, completed: 0, failed: 0, engines: ['chatgpt'] });
+    expect(openai.requests).toHaveLength(asked);
+    const handle = openDatabase(file);
+    try {
+      const jobs = await handle.db.selectFrom('jobs').select(['kind', 'state']).where('workspace_id', '=', workspaceId).execute();
+      expect(jobs).toEqual(Array(2).fill({ kind: 'engine_check', state: 'queued' }));
+    } finally {
+      await handle.close();
+    }
+    const text = await admin('run-checks', '--workspace', workspaceId);
+    expect(text.stdout).toContain('2 checks queued; the service\'s job worker runs them (follow with `sightline jobs list --kind engine_check`');
+  });
+
+  it('with --wait prints progress lines without --json, and refuses an unknown workspace', { timeout: 60_000 }, async () => {
     const workspaceId = await workspaceWithQueries('crm for dentists');
-    const result = await admin('run-checks', '--workspace', workspaceId);
+    const result = await admin('run-checks', '--workspace', workspaceId, '--wait');
     expect(result.code, result.stderr).toBe(0);
     const lines = result.stdout.trim().split('\n');
     expect(lines[0]).toBe('0/2 checks done');

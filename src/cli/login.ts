@@ -1,0 +1,114 @@
+import type { Registry } from '../../tools/registry.js';
+import { ApiClient, CliError, endpointOf, EXIT } from './client.js';
+import type { Connection, Profile, ProfileStore } from './profiles.js';
+
+/** RFC 8628 §3.5: each slow_down adds five seconds to the polling interval. */
+const SLOW_DOWN_STEP_SECONDS = 5;
+
+export interface DeviceLoginOptions {
+  registry: Registry;
+  server: string;
+  scope?: string;
+  /** Waits between polls; tests pass one that moves their clock. */
+  sleep: (ms: number) => Promise<void>;
+  /** Shows the person where to go and which code to enter. */
+  instruct: (started: { verificationUri: string; verificationUriComplete: string; userCode: string }) => Promise<void>;
+}
+
+const text = (value: unknown) => (typeof value === 'string' ? value : String(value));
+
+/**
+ * The device login (RFC 8628): start, show the code, poll at the server's interval (slower after each slow_down) until
+ * the person approves, denies or the code expires. Answers the profile for the minted key.
+ */
+export async function deviceLogin(options: DeviceLoginOptions): Promise<Profile> {
+  const client = new ApiClient({ baseUrl: options.server });
+  const started = await client.call(endpointOf(options.registry, 'post_auth_device_start'), {
+    client_id: 'sightline-cli',
+    ...(options.scope !== undefined ? { scope: options.scope } : {}),
+  });
+  await options.instruct({
+    verificationUri: text(started.verification_uri),
+    verificationUriComplete: text(started.verification_uri_complete),
+    userCode: text(started.user_code),
+  });
+  let intervalMs = Number(started.interval) * 1000;
+  const poll = endpointOf(options.registry, 'post_auth_device_poll');
+  for (;;) {
+    await options.sleep(intervalMs);
+    const answer = await client.request(poll, { device_code: started.device_code });
+    if (answer.status === 200) {
+      const data = answer.body.data as Record<string, unknown>;
+      return { key: text(data.access_token), keyId: text(data.key_id), workspaceId: text(data.workspace_id), scope: text(data.scope), savedAt: new Date().toISOString() };
+    }
+    switch (answer.body.error) {
+      case 'authorization_pending':
+        continue;
+      case 'slow_down':
+        intervalMs += SLOW_DOWN_STEP_SECONDS * 1000;
+        continue;
+      case 'access_denied':
+        throw new CliError('the login was denied on the approval page', EXIT.auth);
+      case 'expired_token':
+        throw new CliError('the code expired before it was approved; run sightline login again', EXIT.auth);
+      default:
+        throw new CliError(`the login failed: ${text(answer.body.error ?? answer.status)}`, EXIT.auth);
+    }
+  }
+}
+
+/**
+ * Revokes the stored key at the server's revocation endpoint (RFC 7009) and forgets the profile. An unreachable server
+ * does not keep the key on disk: the profile goes, and the answer says the key may still be live.
+ */
+export async function logout(store: ProfileStore, connection: Connection): Promise<{ server: string; removed: boolean; revoked: boolean; revokeError?: string }> {
+  const profile = connection.profile;
+  if (profile === undefined) return { server: connection.server, removed: false, revoked: false };
+  let revoked = false;
+  let revokeError: string | undefined;
+  try {
+    const response = await fetch(`${connection.server}/oauth/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: profile.key, token_type_hint: 'access_token', client_id: 'sightline-cli' }),
+      signal: AbortSignal.timeout(30_000),
+    });
+    revoked = response.ok;
+    if (!response.ok) revokeError = `the server answered ${response.status}`;
+  } catch (error) {
+    revokeError = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
+  }
+  store.remove(connection.server);
+  return { server: connection.server, removed: true, revoked, ...(revokeError !== undefined ? { revokeError } : {}) };
+}
+
+export interface Identity {
+  server: string;
+  keySource: Connection['keySource'];
+  keyId: string | null;
+  workspaceId: string | null;
+  scope: string | null;
+  workspaceName: string | null;
+  websiteUrl: string | null;
+  /** false when the key lacks read:content, so the workspace's name cannot be read. */
+  canReadBrand: boolean;
+}
+
+/** Checks the key with a brand read: 401 means it is not valid; 403 means valid without read:content. */
+export async function whoami(registry: Registry, connection: Connection, key: string): Promise<Identity> {
+  const answer = await new ApiClient({ baseUrl: connection.server, key }).request(endpointOf(registry, 'get_brand'), {});
+  if (answer.status === 401) throw new CliError(`the key (${connection.keySource}) is not valid on ${connection.server}: it was revoked or never existed; run sightline login`, EXIT.auth);
+  if (answer.status !== 200 && answer.status !== 403) throw new CliError(`${connection.server} answered ${answer.status}: ${text(answer.body.error)}`, EXIT.failure);
+  const identity = (answer.body.data as { identity?: { name?: string; websiteUrl?: string } } | undefined)?.identity;
+  const profile = connection.keySource === 'login' ? connection.profile : undefined;
+  return {
+    server: connection.server,
+    keySource: connection.keySource,
+    keyId: profile?.keyId ?? null,
+    workspaceId: profile?.workspaceId ?? null,
+    scope: profile?.scope ?? null,
+    workspaceName: identity?.name ?? null,
+    websiteUrl: identity?.websiteUrl ?? null,
+    canReadBrand: answer.status === 200,
+  };
+}

@@ -1,0 +1,66 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { JsonObject } from '../../tools/define.js';
+import type { Registry } from '../../tools/registry.js';
+import { CliError, endpointOf, EXIT, type ApiClient } from './client.js';
+
+const JOB_POLL_MS = 1000;
+const APPROVAL_POLL_MS = 2000;
+/** list_jobs answers the newest jobs first; a job started moments ago is among these. */
+const RECENT_JOBS = 200;
+
+interface JobRecord extends JsonObject {
+  id: string;
+  kind: string;
+  state: 'queued' | 'running' | 'done' | 'failed';
+  attempts: number;
+  maxAttempts: number;
+  progress: string | null;
+  error: string | null;
+}
+
+function jobLine(job: JobRecord, elapsedMs: number): string {
+  const attempt = job.attempts > 1 ? ` (attempt ${job.attempts} of ${job.maxAttempts})` : '';
+  const detail = job.state === 'running' && job.progress ? `: ${job.progress}` : job.state === 'queued' && job.error ? `; last try failed: ${job.error}` : '';
+  return `[${Math.round(elapsedMs / 1000)} s] ${job.kind} ${job.id} ${job.state}${attempt}${detail}`;
+}
+
+/**
+ * Follows a background job through list_jobs until it is done or failed, reporting each change of state or progress.
+ * A failed job ends the command with exit code 1 and the job's error.
+ */
+export async function followJob(client: ApiClient, registry: Registry, jobId: string, report: (line: string) => void): Promise<JobRecord> {
+  const listJobs = endpointOf(registry, 'list_jobs');
+  const started = Date.now();
+  let shown = '';
+  for (;;) {
+    const { jobs } = (await client.call(listJobs, { limit: RECENT_JOBS })) as { jobs: JobRecord[] };
+    const job = jobs.find((candidate) => candidate.id === jobId);
+    if (job === undefined) throw new CliError(`job ${jobId} is not among the workspace's ${RECENT_JOBS} newest jobs; follow it with sightline jobs list`, EXIT.failure);
+    const line = jobLine(job, Date.now() - started);
+    const state = line.replace(/^\[\d+ s\] /, '');
+    if (state !== shown) report(line);
+    shown = state;
+    if (job.state === 'done') return job;
+    if (job.state === 'failed') throw new CliError(`job ${job.id} (${job.kind}) failed: ${job.error ?? 'no reason recorded'}`, EXIT.failure);
+    await sleep(JOB_POLL_MS);
+  }
+}
+
+const UNDECIDED = new Set(['pending', 'running']);
+
+/** Follows a change waiting for the owner through get_approval until it has run, failed, was declined or expired. */
+export async function followApproval(client: ApiClient, registry: Registry, approvalId: string, report: (line: string) => void): Promise<JsonObject> {
+  const getApproval = endpointOf(registry, 'get_approval');
+  let shown = '';
+  for (;;) {
+    const approval = await client.call(getApproval, { approvalId });
+    const state = String(approval.state);
+    if (state !== shown) report(`approval ${approvalId}: ${state}`);
+    shown = state;
+    if (!UNDECIDED.has(state)) {
+      if (state === 'done') return approval;
+      throw new CliError(`approval ${approvalId} ended ${state}${approval.error ? `: ${String(approval.error)}` : ''}`, EXIT.failure);
+    }
+    await sleep(APPROVAL_POLL_MS);
+  }
+}
