@@ -1,7 +1,8 @@
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestService, type TestWorkspace } from './support/harness.js';
-import { hiddenFields, Visitor } from './support/visitor.js';
+import { decideDevice } from './support/device.js';
+import type { Visitor } from './support/visitor.js';
 
 const insecure = { [oauth.allowInsecureRequests]: true };
 const client: oauth.Client = { client_id: 'sightline-cli', token_endpoint_auth_method: 'none' };
@@ -20,16 +21,6 @@ async function signedInOwner(): Promise<{ ws: TestWorkspace; visitor: Visitor }>
   return { ws, visitor: ws.visitor };
 }
 
-/** The person at the verification page: types the code (in lower case, without the dash), then answers. */
-async function decide(visitor: Visitor, ws: TestWorkspace, userCode: string, decision: 'approve' | 'deny', grant = ['read:content']) {
-  const page = await visitor.request(`/device?user_code=${encodeURIComponent(userCode.replace('-', '').toLowerCase())}`);
-  expect(page.status).toBe(200);
-  const form = new URLSearchParams({ ...hiddenFields(await page.text()), decision, workspace: ws.workspaceId });
-  for (const scope of grant) form.append('grant', scope);
-  const answer = await visitor.request('/device', { method: 'POST', form });
-  expect(answer.status).toBe(200);
-}
-
 const poll = async (deviceCode: string) => oauth.processDeviceCodeResponse(as, client, await oauth.deviceCodeGrantRequest(as, client, oauth.None(), deviceCode, insecure));
 
 describe('device login (RFC 8628) driven by oauth4webapi', () => {
@@ -42,7 +33,7 @@ describe('device login (RFC 8628) driven by oauth4webapi', () => {
 
     await expect(poll(started.device_code)).rejects.toMatchObject({ error: 'authorization_pending' });
     await expect(poll(started.device_code)).rejects.toMatchObject({ error: 'slow_down' });
-    await decide(visitor, ws, started.user_code, 'approve', ['read:content']);
+    await decideDevice(visitor, ws, started.user_code, 'approve', ['read:content']);
     t.clock.advance(10_000);
     const tokens = await poll(started.device_code);
     expect(tokens.access_token).toMatch(/^slk_/);
@@ -57,7 +48,7 @@ describe('device login (RFC 8628) driven by oauth4webapi', () => {
   it('answers access_denied after a denial and expired_token after ten minutes', async () => {
     const { ws, visitor } = await signedInOwner();
     const denied = await oauth.processDeviceAuthorizationResponse(as, client, await oauth.deviceAuthorizationRequest(as, client, oauth.None(), {}, insecure));
-    await decide(visitor, ws, denied.user_code, 'deny');
+    await decideDevice(visitor, ws, denied.user_code, 'deny');
     await expect(poll(denied.device_code)).rejects.toMatchObject({ error: 'access_denied' });
     const late = await oauth.processDeviceAuthorizationResponse(as, client, await oauth.deviceAuthorizationRequest(as, client, oauth.None(), {}, insecure));
     t.clock.advance(601_000);
@@ -71,7 +62,7 @@ describe('device login (RFC 8628) driven by oauth4webapi', () => {
     const { device_code: deviceCode, user_code: userCode } = start.body.data as { device_code: string; user_code: string };
     const pending = await t.rest(undefined, 'POST', '/api/v1/auth/device/poll', { device_code: deviceCode });
     expect(pending).toMatchObject({ status: 400, body: { error: 'authorization_pending' } });
-    await decide(visitor, ws, userCode, 'approve', ['read:content', 'write:content']);
+    await decideDevice(visitor, ws, userCode, 'approve', ['read:content', 'write:content']);
     t.clock.advance(10_000);
     const done = await t.rest(undefined, 'POST', '/api/v1/auth/device/poll', { device_code: deviceCode });
     expect(done.status).toBe(200);

@@ -52,10 +52,22 @@ export function readable(data: Row): string {
   return lines(data, '').join('\n');
 }
 
+/** The words to show again: without --json, and never the key given with --key. */
+function repeatable(argv: readonly string[]): string[] {
+  const words: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === '--json' || word.startsWith('--key=')) continue;
+    if (word === '--key') i += 1;
+    else words.push(word);
+  }
+  return words;
+}
+
 /** What follows a dry run: nothing changed, and the same command with --confirm does it. */
 export function dryRunText(data: Row, argv: readonly string[]): string {
   const { dryRun: _dryRun, note, ...details } = data;
-  const again = ['sightline', ...argv.filter((word) => word !== '--json'), '--confirm'].map(shellWord).join(' ');
+  const again = ['sightline', ...repeatable(argv), '--confirm'].map(shellWord).join(' ');
   return [`Dry run: ${String(note)}`, ...(Object.keys(details).length > 0 ? ['', readable(details)] : []), '', `Nothing changed. To do it: ${again}`].join('\n');
 }
 

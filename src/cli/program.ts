@@ -68,7 +68,7 @@ export function buildProgram(): Command {
     .helpGroup('Account:')
     .description('log in with the device flow: approve in the browser, and the minted API key is stored for this server')
     .addOption(serverOption())
-    .option('--scopes <scopes>', 'scopes to ask for, space separated (default: choose on the approval page)')
+    .option('--scopes <scopes>', 'scopes to ask for, separated by spaces or commas (default: choose on the approval page)')
     .option('--no-browser', 'only print the address and code, do not open a browser')
     .option('--json', 'print the result as JSON')
     .action(async (options: { url?: string; scopes?: string; browser: boolean; json?: boolean }) => {
@@ -77,7 +77,7 @@ export function buildProgram(): Command {
       const profile = await deviceLogin({
         registry,
         server,
-        ...(options.scopes !== undefined ? { scope: options.scopes } : {}),
+        ...(options.scopes !== undefined ? { scope: options.scopes.split(/[\s,]+/).filter(Boolean).join(' ') } : {}),
         sleep: (ms) => sleep(ms),
         instruct: async ({ verificationUri, verificationUriComplete, userCode }) => {
           note(`To log in to ${server}, open ${verificationUri} and enter the code ${userCode}`);

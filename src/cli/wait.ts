@@ -33,7 +33,10 @@ export async function followJob(client: ApiClient, registry: Registry, jobId: st
   const started = Date.now();
   let shown = '';
   for (;;) {
-    const { jobs } = (await client.call(listJobs, { limit: RECENT_JOBS })) as { jobs: JobRecord[] };
+    const { jobs } = (await client.call(listJobs, { limit: RECENT_JOBS }).catch((error: unknown) => {
+      if (error instanceof CliError && error.exitCode === EXIT.auth) throw new CliError(`--wait follows the job with list_jobs, which needs read:analytics: ${error.message}`, EXIT.auth);
+      throw error;
+    })) as { jobs: JobRecord[] };
     const job = jobs.find((candidate) => candidate.id === jobId);
     if (job === undefined) throw new CliError(`job ${jobId} is not among the workspace's ${RECENT_JOBS} newest jobs; follow it with sightline jobs list`, EXIT.failure);
     const line = jobLine(job, Date.now() - started);
