@@ -111,10 +111,22 @@ function describeFlag(input: InputFlag): string {
   if (types.includes('array')) notes.push(schemaTypes(items ?? {}).includes('object') ? 'JSON array' : 'repeat the flag for each item, or give a JSON array');
   else if (types.includes('object')) notes.push('JSON object');
   if (items?.enum !== undefined) notes.push(`each one of ${(items.enum as string[]).join(', ')}`);
-  if (schema.default !== undefined) notes.push(`default ${JSON.stringify(schema.default)}`);
-  if (types.includes('null')) notes.push(`--no-${input.flag} sends null`);
   const text = typeof schema.description === 'string' ? schema.description : '';
+  if (schema.default !== undefined && !/default/i.test(text)) notes.push(`default ${JSON.stringify(schema.default)}`);
+  if (types.includes('null')) notes.push(`--no-${input.flag} sends null`);
   return notes.length > 0 ? `${text} (${notes.join('; ')})` : text;
+}
+
+const FORMAT_PLACEHOLDERS: Record<string, string> = { uri: 'url', email: 'email', 'date-time': 'iso-time' };
+
+/** The value's kind, as the help shows it: `--count <integer>`, `--website-url <url>`, `--type <choice>`. */
+function placeholder(schema: JsonSchema): string {
+  if (Array.isArray(schema.enum)) return 'choice';
+  if (typeof schema.format === 'string' && FORMAT_PLACEHOLDERS[schema.format] !== undefined) return FORMAT_PLACEHOLDERS[schema.format]!;
+  const types = schemaTypes(schema);
+  if (types.includes('integer')) return 'integer';
+  if (types.includes('number')) return 'number';
+  return 'text';
 }
 
 function flagOptions(input: InputFlag): Option[] {
@@ -131,7 +143,7 @@ function flagOptions(input: InputFlag): Option[] {
     if (schemaTypes(items).includes('object')) return [new Option(`--${flag} <json>`, description).argParser((text) => parseJson(text, 'an array'))];
     const itemTypes = schemaTypes(items);
     return [
-      new Option(`--${flag} <value>`, description).argParser((text: string, previous: unknown[] | undefined) => {
+      new Option(`--${flag} <${placeholder(items)}>`, description).argParser((text: string, previous: unknown[] | undefined) => {
         const given = text.trim().startsWith('[') ? parseJson(text, 'an array') : [text];
         if (!Array.isArray(given)) throw new InvalidArgumentError('must be a JSON array');
         const values = given.map((item: unknown) => (typeof item === 'string' ? scalar(checkChoice(item, items), itemTypes) : item));
@@ -140,7 +152,7 @@ function flagOptions(input: InputFlag): Option[] {
     ];
   }
   if (types.includes('object')) return [new Option(`--${flag} <json>`, description).argParser((text) => parseJson(text, 'an object'))];
-  const option = new Option(`--${flag} <value>`, description);
+  const option = new Option(`--${flag} <${placeholder(schema)}>`, description);
   if (Array.isArray(schema.enum)) option.choices(schema.enum as string[]);
   else option.argParser((text: string) => scalar(text, types));
   return types.includes('null') ? [option, new Option(`--no-${flag}`, `send ${input.property}: null`)] : [option];

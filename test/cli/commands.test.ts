@@ -77,6 +77,13 @@ describe('the command tree', () => {
     }
     const addGuideline = find(find(program, 'brand')!, 'add-guideline')!;
     expect(addGuideline.options.find((o) => o.long === '--type')!.argChoices).toEqual(['tone', 'terminology', 'topic', 'style', 'factual']);
+    // The placeholder says what kind of value a flag takes.
+    const flagsOf = (toolset: string, name: string) => find(find(program, toolset)!, name)!.options.map((o) => o.flags);
+    expect(flagsOf('content', 'plan-titles')).toEqual(expect.arrayContaining(['--count <integer>', '--topic <text>', '--keywords <text>']));
+    expect(flagsOf('visibility', 'add-competitor')).toContain('--website-url <url>');
+    expect(flagsOf('brand', 'add-guideline')).toContain('--type <choice>');
+    expect(flagsOf('brand', 'set-guideline-active')).toEqual(expect.arrayContaining(['--on', '--no-on']));
+    expect(flagsOf('content', 'commit-planned-titles')).toContain('--titles <json>');
   });
 
   it('keeps the client options for the client: an input named like one gets --input-<name>', () => {
@@ -121,7 +128,7 @@ describe('flags to input', () => {
     expect(await refusal('content', 'update-article-policy', '--publish-days', 'mon', '--publish-days', 'someday')).toContain('"someday" is not one of mon, tue, wed, thu, fri, sat, sun');
     expect(await refusal('content', 'commit-planned-titles', '--titles', '[{')).toContain('must be an array in JSON');
     expect(await refusal('brand', 'add-guideline', '--input', '[1]')).toContain('must be a JSON object');
-    expect(await refusal('brand', 'add-guideline', '--avoid')).toContain("option '--avoid <value>' argument missing");
+    expect(await refusal('brand', 'add-guideline', '--avoid')).toContain("option '--avoid <text>' argument missing");
     expect(await refusal('brand', 'add-guideline', '--colour', 'red')).toContain("unknown option '--colour'");
   });
 });
