@@ -14,7 +14,7 @@ export interface OperationInvocation {
 
 export type OperationRunner = (invocation: OperationInvocation) => Promise<void>;
 
-/** One flag of an operation command: the input property it fills and how a text value becomes that property's value. */
+/** One flag of an operation command and the input property it fills. */
 export interface InputFlag {
   property: string;
   flag: string;

@@ -51,6 +51,7 @@ describe('the command tree', () => {
     const declared = new Set(registry.operations.map((op) => `${op.toolset} ${commandName(op)}`));
     const present = registry.toolsets.flatMap((toolset) => find(program, toolset)!.commands.map((command) => `${toolset} ${command.name()}`));
     expect(new Set(present)).toEqual(declared);
+    expect(declared.size).toBe(registry.operations.length);
     expect(present).toHaveLength(registry.operations.length);
   });
 
