@@ -5,9 +5,45 @@ import type { JsonSchema, RegisteredOperation, Registry } from '../tools/registr
 /** Options every operation command has; an input of the same name gets the flag `--input-<name>`. */
 export const CLIENT_OPTIONS = ['url', 'key', 'json', 'wait', 'input', 'help'] as const;
 
+/** What the client knows of an operation: the registry's public description of it, without the handler. */
+export type CliOperation = Pick<RegisteredOperation, 'operationId' | 'toolset' | 'method' | 'path' | 'scope' | 'description' | 'confirm' | 'approval' | 'inputJsonSchema'>;
+
+/**
+ * Every operation as the client sees it, in registry order. `npm run export` writes it to src/cli/operations.json:
+ * the client reads that file instead of importing the registry, so the handlers and all they import stay out of
+ * every command's start.
+ */
+export interface CliCatalogue {
+  toolsets: string[];
+  operations: CliOperation[];
+}
+
+export function cliCatalogue(registry: Registry): CliCatalogue {
+  return {
+    toolsets: [...registry.toolsets],
+    operations: registry.operations.map(({ operationId, toolset, method, path, scope, description, confirm, approval, inputJsonSchema }) => ({
+      operationId,
+      toolset,
+      method,
+      path,
+      scope,
+      description,
+      confirm,
+      approval,
+      inputJsonSchema,
+    })),
+  };
+}
+
+export function operationOf(catalogue: CliCatalogue, operationId: string): CliOperation {
+  const operation = catalogue.operations.find((candidate) => candidate.operationId === operationId);
+  if (operation === undefined) throw new Error(`the catalogue has no ${operationId}; run npm run export`);
+  return operation;
+}
+
 /** The input, as the command line gave it, and what the client should do with the answer. */
 export interface OperationInvocation {
-  operation: RegisteredOperation;
+  operation: CliOperation;
   input: Record<string, unknown>;
   client: { url?: string; key?: string; json: boolean; wait: boolean };
 }
@@ -35,7 +71,7 @@ const singular = (word: string) => (word.endsWith('ies') ? `${word.slice(0, -3)}
  * The command's name inside its toolset group: the operationId without the toolset's own word (the group says it) and
  * without a leading `post` (it only names the HTTP method): `add_brand_guideline` → `brand add-guideline`.
  */
-export function commandName(operation: Pick<RegisteredOperation, 'operationId' | 'toolset'>): string {
+export function commandName(operation: Pick<CliOperation, 'operationId' | 'toolset'>): string {
   const domainWords = new Set([operation.toolset, singular(operation.toolset)]);
   const words = operation.operationId.split('_').filter((word) => word !== '' && !domainWords.has(word));
   if (words[0] === 'post' && words.length > 1) words.shift();
@@ -43,16 +79,15 @@ export function commandName(operation: Pick<RegisteredOperation, 'operationId' |
 }
 
 /** `sightline <toolset> <command>` without the program name, for the operation with this id. */
-export function commandLine(registry: Registry, operationId: string): string {
-  const operation = registry.get(operationId);
-  if (operation === undefined) throw new Error(`the registry has no ${operationId}`);
+export function commandLine(catalogue: CliCatalogue, operationId: string): string {
+  const operation = operationOf(catalogue, operationId);
   return `${operation.toolset} ${commandName(operation)}`;
 }
 
 const schemaTypes = (schema: JsonSchema): string[] => (Array.isArray(schema.type) ? (schema.type as string[]) : typeof schema.type === 'string' ? [schema.type] : []);
 
 /** The flags of an operation, one per input property; a property that accepts nothing (`not: {}`) has none. */
-export function inputFlags(operation: RegisteredOperation): InputFlag[] {
+export function inputFlags(operation: CliOperation): InputFlag[] {
   const properties = (operation.inputJsonSchema.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((operation.inputJsonSchema.required ?? []) as string[]);
   return Object.entries(properties)
@@ -174,7 +209,7 @@ function firstSentence(text: string): string {
   return end === -1 ? text : text.slice(0, end + 1);
 }
 
-function operationHelp(operation: RegisteredOperation): string {
+function operationHelp(operation: CliOperation): string {
   const lines = [`\nREST: ${operation.method} ${operation.path}    MCP tool: ${operation.operationId}    scope: ${operation.scope}`];
   if (operation.confirm === 'dry-run') lines.push('Without --confirm this is a dry run: nothing changes and the answer says what would happen.');
   if (operation.confirm === 'required') lines.push('Needs --confirm: without it nothing happens.');
@@ -183,9 +218,9 @@ function operationHelp(operation: RegisteredOperation): string {
 }
 
 /** One command per operation, grouped by toolset (`sightline <toolset> <command>`), each running through `run`. */
-export function addOperationCommands(program: Command, registry: Registry, run: OperationRunner): void {
-  for (const toolset of registry.toolsets) {
-    const members = registry.operations.filter((op) => op.toolset === toolset);
+export function addOperationCommands(program: Command, catalogue: CliCatalogue, run: OperationRunner): void {
+  for (const toolset of catalogue.toolsets) {
+    const members = catalogue.operations.filter((op) => op.toolset === toolset);
     const group = program
       .command(toolset)
       .description(`${members.length} operation${members.length === 1 ? '' : 's'}: ${members.map(commandName).join(', ')}`)

@@ -4,7 +4,7 @@ import { expectedArtifacts, ROOT } from '../src/exports/artifacts.js';
 import { registry } from '../tools/index.js';
 
 describe('generated files', () => {
-  it('mcp.json, openapi.json and the README operations table match the registry (run npm run export)', async () => {
+  it('mcp.json, openapi.json, the README operations table and the CLI catalogue match the registry (run npm run export)', async () => {
     for (const [file, expected] of Object.entries(await expectedArtifacts(registry))) {
       const committed = await readFile(`${ROOT}${file}`, 'utf8');
       expect(committed, `${file} is stale: run npm run export`).toBe(expected);

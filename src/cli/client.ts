@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { JsonObject } from '../../tools/define.js';
-import type { Registry } from '../../tools/registry.js';
 
 /** The client's exit codes; scripts tell the failures apart by them. */
 export const EXIT = { failure: 1, badInput: 2, auth: 3, notFound: 4, rateLimited: 5 } as const;
@@ -33,13 +32,6 @@ export interface ApiAnswer {
 export interface Endpoint {
   method: 'GET' | 'POST';
   path: string;
-}
-
-/** The REST method and path of an operation the client itself calls (login, waiting, whoami). */
-export function endpointOf(registry: Registry, operationId: string): Endpoint {
-  const operation = registry.get(operationId);
-  if (operation === undefined) throw new Error(`the registry has no ${operationId}`);
-  return operation;
 }
 
 /** How long one call may take: article planning and site scans wait on outside providers. */

@@ -1,12 +1,12 @@
-import type { Registry } from '../../tools/registry.js';
-import { ApiClient, CliError, endpointOf, EXIT } from './client.js';
+import { operationOf, type CliCatalogue } from '../../adapters/cli.js';
+import { ApiClient, CliError, EXIT } from './client.js';
 import type { Connection, Profile, ProfileStore } from './profiles.js';
 
 /** RFC 8628 §3.5: each slow_down adds five seconds to the polling interval. */
 const SLOW_DOWN_STEP_SECONDS = 5;
 
 export interface DeviceLoginOptions {
-  registry: Registry;
+  catalogue: CliCatalogue;
   server: string;
   scope?: string;
   /** Waits between polls; tests pass one that moves their clock. */
@@ -23,7 +23,7 @@ const text = (value: unknown) => (typeof value === 'string' ? value : String(val
  */
 export async function deviceLogin(options: DeviceLoginOptions): Promise<Profile> {
   const client = new ApiClient({ baseUrl: options.server });
-  const started = await client.call(endpointOf(options.registry, 'post_auth_device_start'), {
+  const started = await client.call(operationOf(options.catalogue, 'post_auth_device_start'), {
     client_id: 'sightline-cli',
     ...(options.scope !== undefined ? { scope: options.scope } : {}),
   });
@@ -33,7 +33,7 @@ export async function deviceLogin(options: DeviceLoginOptions): Promise<Profile>
     userCode: text(started.user_code),
   });
   let intervalMs = Number(started.interval) * 1000;
-  const poll = endpointOf(options.registry, 'post_auth_device_poll');
+  const poll = operationOf(options.catalogue, 'post_auth_device_poll');
   for (;;) {
     await options.sleep(intervalMs);
     const answer = await client.request(poll, { device_code: started.device_code });
@@ -95,8 +95,8 @@ export interface Identity {
 }
 
 /** Checks the key with a brand read: 401 means it is not valid; 403 means valid without read:content. */
-export async function whoami(registry: Registry, connection: Connection, key: string): Promise<Identity> {
-  const answer = await new ApiClient({ baseUrl: connection.server, key }).request(endpointOf(registry, 'get_brand'), {});
+export async function whoami(catalogue: CliCatalogue, connection: Connection, key: string): Promise<Identity> {
+  const answer = await new ApiClient({ baseUrl: connection.server, key }).request(operationOf(catalogue, 'get_brand'), {});
   if (answer.status === 401) throw new CliError(`the key (${connection.keySource}) is not valid on ${connection.server}: it was revoked or never existed; run sightline login`, EXIT.auth);
   if (answer.status !== 200 && answer.status !== 403) throw new CliError(`${connection.server} answered ${answer.status}: ${text(answer.body.error)}`, EXIT.failure);
   const identity = (answer.body.data as { identity?: { name?: string; websiteUrl?: string } } | undefined)?.identity;

@@ -1,10 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Argument, Command, CommanderError, Option } from 'commander';
-import open from 'open';
 import { addOperationCommands, commandLine, type OperationInvocation } from '../../adapters/cli.js';
 import type { JsonObject } from '../../tools/define.js';
-import { registry } from '../../tools/index.js';
 import { registerAdminCommands } from './admin.js';
+import { loadCatalogue } from './catalogue.js';
 import { ApiClient, CLIENT_VERSION, CliError, EXIT } from './client.js';
 import { report } from './common.js';
 import { bashCompletion, zshCompletion } from './completion.js';
@@ -13,6 +12,7 @@ import { dryRunText, readable } from './output.js';
 import { DEFAULT_SERVER, normaliseServer, ProfileStore, requireKey, resolveConnection } from './profiles.js';
 import { followApproval, followJob } from './wait.js';
 
+const catalogue = loadCatalogue();
 const note = (line: string) => process.stderr.write(`${line}\n`);
 const print = (text: string) => process.stdout.write(`${text}\n`);
 const asJson = (data: unknown) => JSON.stringify(data, null, 2);
@@ -26,9 +26,9 @@ Environment: SIGHTLINE_URL and SIGHTLINE_API_KEY override the stored login (--ur
 function describeAnswer(data: JsonObject, waited: boolean): string {
   if (data.dryRun === true) return dryRunText(data, process.argv.slice(2));
   const lines = [readable(data)];
-  if (!waited && typeof data.jobId === 'string') lines.push('', `Runs in the background: follow it with \`sightline ${commandLine(registry, 'list_jobs')}\`, or repeat with --wait.`);
+  if (!waited && typeof data.jobId === 'string') lines.push('', `Runs in the background: follow it with \`sightline ${commandLine(catalogue, 'list_jobs')}\`, or repeat with --wait.`);
   if (!waited && data.approval_required === true) {
-    lines.push('', `Waiting for the workspace owner to approve at ${String(data.approvalUrl)}.`, `Follow it with \`sightline ${commandLine(registry, 'get_approval')} --approval-id ${String(data.approvalId)}\`, or repeat with --wait.`);
+    lines.push('', `Waiting for the workspace owner to approve at ${String(data.approvalUrl)}.`, `Follow it with \`sightline ${commandLine(catalogue, 'get_approval')} --approval-id ${String(data.approvalId)}\`, or repeat with --wait.`);
   }
   return lines.join('\n');
 }
@@ -47,8 +47,8 @@ async function runOperation({ operation, input, client: options }: OperationInvo
     throw error;
   }
   const waited = options.wait && data.dryRun !== true;
-  if (waited && typeof data.jobId === 'string') data = { ...data, job: await followJob(client, registry, data.jobId, note) };
-  if (waited && data.approval_required === true && typeof data.approvalId === 'string') data = { ...data, approval: await followApproval(client, registry, data.approvalId, note) };
+  if (waited && typeof data.jobId === 'string') data = { ...data, job: await followJob(client, catalogue, data.jobId, note) };
+  if (waited && data.approval_required === true && typeof data.approvalId === 'string') data = { ...data, approval: await followApproval(client, catalogue, data.approvalId, note) };
   print(options.json ? asJson(data) : describeAnswer(data, waited));
 }
 
@@ -75,7 +75,7 @@ export function buildProgram(): Command {
       const store = new ProfileStore();
       const server = normaliseServer(options.url ?? (process.env.SIGHTLINE_URL || undefined) ?? store.current ?? DEFAULT_SERVER);
       const profile = await deviceLogin({
-        registry,
+        catalogue,
         server,
         ...(options.scopes !== undefined ? { scope: options.scopes.split(/[\s,]+/).filter(Boolean).join(' ') } : {}),
         sleep: (ms) => sleep(ms),
@@ -83,7 +83,10 @@ export function buildProgram(): Command {
           note(`To log in to ${server}, open ${verificationUri} and enter the code ${userCode}`);
           note(`(or open ${verificationUriComplete})`);
           // Only a person at a terminal has a browser to open; a script gets the address.
-          if (options.browser && process.stdout.isTTY) await open(verificationUriComplete).catch(() => note('could not open a browser; open the address above'));
+          if (options.browser && process.stdout.isTTY) {
+          const { default: open } = await import('open');
+          await open(verificationUriComplete).catch(() => note('could not open a browser; open the address above'));
+        }
           note('Waiting for approval…');
         },
       });
@@ -118,7 +121,7 @@ export function buildProgram(): Command {
     .option('--json', 'print the result as JSON')
     .action(async (options: { url?: string; key?: string; json?: boolean }) => {
       const connection = resolveConnection(options, process.env, new ProfileStore());
-      const identity = await whoami(registry, connection, requireKey(connection));
+      const identity = await whoami(catalogue, connection, requireKey(connection));
       const workspace = identity.canReadBrand ? `${identity.workspaceName ?? '?'} (${identity.websiteUrl ?? '?'})` : 'name not readable: the key lacks read:content';
       const text = [
         `server:    ${identity.server}`,
@@ -138,7 +141,7 @@ export function buildProgram(): Command {
       process.stdout.write(shell === 'bash' ? bashCompletion(program) : zshCompletion(program));
     });
 
-  addOperationCommands(program, registry, runOperation);
+  addOperationCommands(program, catalogue, runOperation);
   registerAdminCommands(program);
   return program;
 }

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { JsonObject } from '../../tools/define.js';
-import type { Registry } from '../../tools/registry.js';
-import { CliError, endpointOf, EXIT, type ApiClient } from './client.js';
+import { operationOf, type CliCatalogue } from '../../adapters/cli.js';
+import { CliError, EXIT, type ApiClient } from './client.js';
 
 const JOB_POLL_MS = 1000;
 const APPROVAL_POLL_MS = 2000;
@@ -28,8 +28,8 @@ function jobLine(job: JobRecord, elapsedMs: number): string {
  * Follows a background job through list_jobs until it is done or failed, reporting each change of state or progress.
  * A failed job ends the command with exit code 1 and the job's error.
  */
-export async function followJob(client: ApiClient, registry: Registry, jobId: string, report: (line: string) => void): Promise<JobRecord> {
-  const listJobs = endpointOf(registry, 'list_jobs');
+export async function followJob(client: ApiClient, catalogue: CliCatalogue, jobId: string, report: (line: string) => void): Promise<JobRecord> {
+  const listJobs = operationOf(catalogue, 'list_jobs');
   const started = Date.now();
   let shown = '';
   for (;;) {
@@ -52,8 +52,8 @@ export async function followJob(client: ApiClient, registry: Registry, jobId: st
 const UNDECIDED = new Set(['pending', 'running']);
 
 /** Follows a change waiting for the owner through get_approval until it has run, failed, was declined or expired. */
-export async function followApproval(client: ApiClient, registry: Registry, approvalId: string, report: (line: string) => void): Promise<JsonObject> {
-  const getApproval = endpointOf(registry, 'get_approval');
+export async function followApproval(client: ApiClient, catalogue: CliCatalogue, approvalId: string, report: (line: string) => void): Promise<JsonObject> {
+  const getApproval = operationOf(catalogue, 'get_approval');
   let shown = '';
   for (;;) {
     const approval = await client.call(getApproval, { approvalId });

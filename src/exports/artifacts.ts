@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { cliCatalogue } from '../../adapters/cli.js';
 import { buildMcpJson } from '../../adapters/mcpJson.js';
 import { buildOpenApi } from '../../adapters/openapi.js';
 import { buildOperationsTable, withOperationsTable } from '../../adapters/readmeTable.js';
@@ -14,5 +15,6 @@ export async function expectedArtifacts(registry: Registry): Promise<Record<stri
     'mcp.json': `${JSON.stringify(buildMcpJson(registry), null, 2)}\n`,
     'openapi.json': `${JSON.stringify(buildOpenApi(registry), null, 2)}\n`,
     'README.md': withOperationsTable(readme, buildOperationsTable(registry)),
+    'src/cli/operations.json': `${JSON.stringify(cliCatalogue(registry), null, 2)}\n`,
   };
 }

@@ -1,13 +1,14 @@
 import { statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadCatalogue } from '../../src/cli/catalogue.js';
 import { CliError, EXIT } from '../../src/cli/client.js';
 import { deviceLogin } from '../../src/cli/login.js';
 import { DEFAULT_SERVER, normaliseServer, ProfileStore, resolveConnection, type Profile } from '../../src/cli/profiles.js';
-import { registry } from '../../tools/index.js';
 import { decideDevice } from '../support/device.js';
 import { TestService } from '../support/harness.js';
 import { cliHome } from './support.js';
 
+const catalogue = loadCatalogue();
 const profile = (key: string): Profile => ({ key, keyId: `key_${key}`, workspaceId: 'ws_1', scope: 'read:content', savedAt: '2026-11-21T00:00:00.000Z' });
 
 describe('stored logins', () => {
@@ -53,7 +54,7 @@ describe('the device login loop', () => {
     let userCode = '';
     const waits: number[] = [];
     const login = await deviceLogin({
-      registry,
+      catalogue,
       server: t.baseUrl,
       scope: 'read:content write:content',
       instruct: async (started) => {
@@ -77,7 +78,7 @@ describe('the device login loop', () => {
     const run = (onWait: (userCode: string) => Promise<void>) => {
       let userCode = '';
       return deviceLogin({
-        registry,
+        catalogue,
         server: t.baseUrl,
         instruct: async (started) => void (userCode = started.userCode),
         sleep: async (ms) => {
