@@ -57,29 +57,31 @@ export async function deviceLogin(options: DeviceLoginOptions): Promise<Profile>
   }
 }
 
+/** Revokes an API key at the server's revocation endpoint (RFC 7009); says why when it could not. */
+export async function revokeAtServer(server: string, key: string): Promise<{ revoked: boolean; revokeError?: string }> {
+  try {
+    const response = await fetch(`${server}/oauth/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: key, token_type_hint: 'access_token', client_id: 'sightline-cli' }),
+      signal: AbortSignal.timeout(30_000),
+    });
+    return response.ok ? { revoked: true } : { revoked: false, revokeError: `the server answered ${response.status}` };
+  } catch (error) {
+    return { revoked: false, revokeError: (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message };
+  }
+}
+
 /**
- * Revokes the stored key at the server's revocation endpoint (RFC 7009) and forgets the profile. An unreachable server
- * does not keep the key on disk: the profile goes, and the answer says the key may still be live.
+ * Revokes the stored key on the server and forgets the profile. An unreachable server does not keep the key on
+ * disk: the profile goes, and the answer says the key may still be live.
  */
 export async function logout(store: ProfileStore, connection: Connection): Promise<{ server: string; removed: boolean; revoked: boolean; revokeError?: string }> {
   const profile = connection.profile;
   if (profile === undefined) return { server: connection.server, removed: false, revoked: false };
-  let revoked = false;
-  let revokeError: string | undefined;
-  try {
-    const response = await fetch(`${connection.server}/oauth/revoke`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ token: profile.key, token_type_hint: 'access_token', client_id: 'sightline-cli' }),
-      signal: AbortSignal.timeout(30_000),
-    });
-    revoked = response.ok;
-    if (!response.ok) revokeError = `the server answered ${response.status}`;
-  } catch (error) {
-    revokeError = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
-  }
+  const revocation = await revokeAtServer(connection.server, profile.key);
   store.remove(connection.server);
-  return { server: connection.server, removed: true, revoked, ...(revokeError !== undefined ? { revokeError } : {}) };
+  return { server: connection.server, removed: true, ...revocation };
 }
 
 export interface Identity {

@@ -7,7 +7,7 @@ import { loadCatalogue } from './catalogue.js';
 import { ApiClient, CLIENT_VERSION, CliError, EXIT } from './client.js';
 import { report } from './common.js';
 import { bashCompletion, zshCompletion } from './completion.js';
-import { deviceLogin, logout, whoami } from './login.js';
+import { deviceLogin, logout, revokeAtServer, whoami } from './login.js';
 import { dryRunText, readable } from './output.js';
 import { DEFAULT_SERVER, normaliseServer, ProfileStore, requireKey, resolveConnection } from './profiles.js';
 import { followApproval, followJob } from './wait.js';
@@ -90,7 +90,13 @@ export function buildProgram(): Command {
           note('Waiting for approval…');
         },
       });
+      const previous = store.profile(server);
       store.save(server, profile);
+      // A new login replaces the server's profile; the key it held would otherwise stay live with no one holding it.
+      if (previous !== undefined && previous.key !== profile.key) {
+        const { revoked, revokeError } = await revokeAtServer(server, previous.key);
+        note(revoked ? `The previous key ${previous.keyId} was revoked.` : `The previous key ${previous.keyId} could not be revoked (${revokeError}); revoke it in the dashboard.`);
+      }
       const { key: _key, ...shown } = profile;
       report(options.json, { server, ...shown, profiles: store.file }, `Logged in to ${server}: workspace ${profile.workspaceId}, key ${profile.keyId}, scopes ${profile.scope}.\nThe key is stored in ${store.file}.`);
     });

@@ -44,8 +44,10 @@ const data = async (key: string, path: string) => {
 const asJson = (stdout: string) => JSON.parse(stdout) as Record<string, unknown>;
 
 describe('sightline login, whoami and the stored profile', () => {
-  it('logs in through the device flow and stores the key 0600 for that server', SLOW, async () => {
+  it('logs in through the device flow, stores the key 0600 for that server and revokes the key it replaces', SLOW, async () => {
     const home = cliHome();
+    const earlier = await createApiKey(t.db, t.clock, { workspaceId: owner.workspaceId, scopes: ['read:content'], name: 'device login (sightline-cli)' });
+    storeLogin(home, earlier.key, earlier.keyId);
     const login = startCli(['login', '--url', t.baseUrl, '--no-browser'], home.env);
     const [, userCode] = await login.waitFor(/enter the code ([B-Z]{4}-[B-Z]{4})/);
     expect(login.stderr()).toContain(`open ${t.baseUrl}/device `);
@@ -60,6 +62,8 @@ describe('sightline login, whoami and the stored profile', () => {
     expect(stored.current).toBe(t.baseUrl);
     expect(stored.servers[t.baseUrl]).toMatchObject({ key: expect.stringMatching(/^slk_/), workspaceId: owner.workspaceId });
     expect(result.stdout).not.toContain(stored.servers[t.baseUrl]!.key);
+    expect(result.stderr).toContain(`The previous key ${earlier.keyId} was revoked.`);
+    expect((await t.rest(earlier.key, 'GET', '/api/v1/brand')).status).toBe(401);
 
     const whoami = await runCli(['whoami'], home.env);
     expect(whoami.code, whoami.stderr).toBe(0);
