@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Argument, Command, CommanderError, Option } from 'commander';
+import { Argument, Command, Option } from 'commander';
 import { addOperationCommands, commandLine, type OperationInvocation } from '../../adapters/cli.js';
 import type { JsonObject } from '../../tools/define.js';
 import { registerAdminCommands } from './admin.js';
@@ -54,7 +54,7 @@ async function runOperation({ operation, input, client: options }: OperationInvo
 
 /** The whole command tree: account commands, one command per registry operation, and the operator's admin commands. */
 export function buildProgram(): Command {
-    const program = new Command('sightline')
+  const program = new Command('sightline')
     .description('Sightline from the terminal: every operation of the API, plus login and the operator commands')
     .version(CLIENT_VERSION)
     .exitOverride()

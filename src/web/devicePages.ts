@@ -51,7 +51,7 @@ export function devicePages(deps: { db: Kysely<Database>; clock: Clock }, signed
     );
   };
 
-  async function lookUp(req: Request, res: Response, code: string): Promise<PendingDevice | undefined> {
+  async function lookUp(res: Response, code: string): Promise<PendingDevice | undefined> {
     const userId = res.locals.visit!.user.userId;
     const limit = await wrongCodes.get(userId);
     if (limit !== null && limit.remainingPoints <= 0) {
@@ -72,14 +72,14 @@ export function devicePages(deps: { db: Kysely<Database>; clock: Clock }, signed
       entryForm(res, 200);
       return;
     }
-    const device = await lookUp(req, res, code);
+    const device = await lookUp(res, code);
     if (device !== undefined) consentForm(res, device);
   });
 
   router.post('/device', ...signedIn, async (req: Request, res: Response) => {
     const body = req.body as Record<string, unknown>;
     const visit = res.locals.visit!;
-    const device = await lookUp(req, res, typeof body.user_code === 'string' ? body.user_code : '');
+    const device = await lookUp(res, typeof body.user_code === 'string' ? body.user_code : '');
     if (device === undefined) return;
     if (body.decision !== 'approve') {
       await decideDevice(db, clock, { userCode: device.userCode, approve: false, userId: visit.user.userId });
