@@ -16,8 +16,10 @@
  *
  * Settings (bounded): BENCH_SECONDS (default 8), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (48);
  * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of each server process there (open in Chrome DevTools).
- * This part's last line of output is `bench-result {json}`. Then the visibility part runs (visibility.ts: list_citations
- * and the metric reads at scale, on SQLite and PostgreSQL); BENCH_PARTS=api or BENCH_PARTS=visibility runs one only.
+ * This part's last line of output is `bench-result {json}`. Then the command-line client's start is timed (cliBench:
+ * `sightline --help` and `sightline brand get --json` against the service, one process each time), and then the
+ * visibility part runs (visibility.ts: list_citations and the metric reads at scale, on SQLite and PostgreSQL);
+ * BENCH_PARTS=api, cli or visibility (or a comma list) runs only those.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -394,9 +396,55 @@ async function main(): Promise<void> {
   process.stdout.write(`bench-result ${JSON.stringify(summary)}\n`);
 }
 
-/** BENCH_PARTS: `api` (the above), `visibility` (visibility.ts, in a child process), or both (default). */
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'api,visibility').split(',').map((part) => part.trim()));
-for (const part of PARTS) if (part !== 'api' && part !== 'visibility') throw new Error(`BENCH_PARTS: api, visibility or both, got "${part}"`);
+/** BENCH_PARTS: `api` (the above), `cli` (cliBench), `visibility` (visibility.ts, in a child process); all by default. */
+const PART_NAMES = ['api', 'cli', 'visibility'];
+const PARTS = new Set((process.env.BENCH_PARTS ?? PART_NAMES.join(',')).split(',').map((part) => part.trim()));
+for (const part of PARTS) if (!PART_NAMES.includes(part)) throw new Error(`BENCH_PARTS: a comma list of ${PART_NAMES.join(', ')}, got "${part}"`);
+
+const CLI_RUNS = 15;
+const CLI_WARMUP_RUNS = 2;
+/** A person waits on every command: the client must start and answer within a second. */
+const CLI_AIM_MS = 1000;
+
+/** Runs the `sightline` binary once and answers how long the process took, start to exit. */
+async function timeCli(args: readonly string[], env: Record<string, string>): Promise<number> {
+  const started = performance.now();
+  const proc = spawn(process.execPath, [join(ROOT, 'src/cli/sightline.mjs'), ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
+  let stderr = '';
+  proc.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const [code] = (await once(proc, 'exit')) as [number | null];
+  if (code !== 0) throw new BenchFailure([`sightline ${args.join(' ')} exited ${String(code)}: ${stderr.trim()}`]);
+  return performance.now() - started;
+}
+
+/** The client's start-up, one process per command as a person or script runs it, against the real service. */
+async function cliBench(): Promise<void> {
+  const { proc, info } = await startChild('service', 'service-server.ts', ['--keys=0']);
+  try {
+    const env = { SIGHTLINE_URL: String(info.url), SIGHTLINE_API_KEY: String(info.key) };
+    const commands: { label: string; args: string[] }[] = [
+      { label: 'sightline --help', args: ['--help'] },
+      { label: 'sightline brand get --json', args: ['brand', 'get', '--json'] },
+    ];
+    const rows: { label: string; p50: number; p90: number; max: number }[] = [];
+    for (const { label, args } of commands) {
+      for (let i = 0; i < CLI_WARMUP_RUNS; i++) await timeCli(args, env);
+      const times: number[] = [];
+      for (let i = 0; i < CLI_RUNS; i++) times.push(await timeCli(args, env));
+      times.sort((a, b) => a - b);
+      const at = (q: number) => round(times[Math.min(times.length - 1, Math.floor(q * times.length))]!);
+      rows.push({ label, p50: at(0.5), p90: at(0.9), max: round(times.at(-1)!) });
+    }
+    log(`command-line client, ${CLI_RUNS} runs each after ${CLI_WARMUP_RUNS} warm-up runs (ms, process start to exit):`);
+    for (const row of rows) log(`  ${row.label.padEnd(28)} p50 ${row.p50}  p90 ${row.p90}  max ${row.max}`);
+    const met = rows.every((row) => row.p50 < CLI_AIM_MS);
+    log(`aim: p50 under ${CLI_AIM_MS} ms: ${met ? 'met' : 'NOT met'}`);
+    process.stdout.write(`bench-result-cli ${JSON.stringify({ runs: CLI_RUNS, rows, aimMs: CLI_AIM_MS, met })}\n`);
+    if (!met) process.exitCode = 1;
+  } finally {
+    await stopChild(proc);
+  }
+}
 const VISIBILITY_TIMEOUT_MS = 20 * 60_000;
 
 /** The visibility part generates two databases of a year of checks: it gets its own process and time limit. */
@@ -432,6 +480,14 @@ if (PARTS.has('api')) {
   } finally {
     clearTimeout(hardStop);
     await stopAll();
+  }
+}
+if (PARTS.has('cli')) {
+  try {
+    await cliBench();
+  } catch (error) {
+    process.stderr.write(`\nbench FAILED (cli): ${error instanceof BenchFailure ? error.problems.join('; ') : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 1;
   }
 }
 if (PARTS.has('visibility')) await visibilityBench();
