@@ -51,6 +51,11 @@ export interface ClientOptions {
   notify?: (line: string) => void;
 }
 
+/** Why a fetch failed: undici puts the network error (ECONNREFUSED, a DNS failure) in `cause`. */
+export function fetchFailure(error: unknown): string {
+  return (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
+}
+
 const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
 
 /** Calls the REST API: GET inputs as query values, POST inputs as a JSON body, answers read as `{ data }` or `{ error }`. */
@@ -73,8 +78,7 @@ export class ApiClient {
     try {
       response = await fetch(url, { method: endpoint.method, headers, ...(body !== undefined ? { body } : {}), signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
     } catch (error) {
-      const cause = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
-      throw new CliError(`cannot reach ${this.options.baseUrl}: ${cause}`, EXIT.failure);
+      throw new CliError(`cannot reach ${this.options.baseUrl}: ${fetchFailure(error)}`, EXIT.failure);
     }
     const text = await response.text();
     try {

@@ -1,4 +1,5 @@
 import type { Command, Option } from 'commander';
+import { singleQuoted as quote } from './output.js';
 
 /** One command of the tree as completion sees it: where it is, what may follow it. */
 interface CompletionNode {
@@ -34,8 +35,6 @@ export function completionTree(program: Command): CompletionNode[] {
   return nodes;
 }
 
-/** A single-quoted shell word. */
-const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
 function choiceCases(nodes: readonly CompletionNode[], render: (choices: readonly string[]) => string): string[] {
   return nodes.flatMap((node) => node.options.filter((o) => o.choices.length > 0).map((o) => `    ${quote(`${node.path}|${o.flag}`)}) ${render(o.choices)};;`));

@@ -1,5 +1,5 @@
 import { operationOf, type CliCatalogue } from '../../adapters/cli.js';
-import { ApiClient, CliError, EXIT } from './client.js';
+import { ApiClient, CliError, EXIT, fetchFailure } from './client.js';
 import type { Connection, Profile, ProfileStore } from './profiles.js';
 
 /** RFC 8628 §3.5: each slow_down adds five seconds to the polling interval. */
@@ -68,7 +68,7 @@ export async function revokeAtServer(server: string, key: string): Promise<{ rev
     });
     return response.ok ? { revoked: true } : { revoked: false, revokeError: `the server answered ${response.status}` };
   } catch (error) {
-    return { revoked: false, revokeError: (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message };
+    return { revoked: false, revokeError: fetchFailure(error) };
   }
 }
 

@@ -71,7 +71,10 @@ export function dryRunText(data: Row, argv: readonly string[]): string {
   return [`Dry run: ${String(note)}`, ...(Object.keys(details).length > 0 ? ['', readable(details)] : []), '', `Nothing changed. To do it: ${again}`].join('\n');
 }
 
+/** A single-quoted shell word: the shell reads it back exactly, quotes included. */
+export const singleQuoted = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+
 /** A word as a POSIX shell reads it back: quoted when it holds anything but safe characters. */
 export function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : singleQuoted(word);
 }

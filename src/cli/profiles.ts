@@ -101,9 +101,14 @@ export interface Connection {
   profile: Profile | undefined;
 }
 
-/** --url, then SIGHTLINE_URL, then the last login's server; --key, then SIGHTLINE_API_KEY, then that server's login. */
+/** --url, then SIGHTLINE_URL, then the last login's server, then the service's default address. */
+export function resolveServer(url: string | undefined, env: NodeJS.ProcessEnv, store: ProfileStore): string {
+  return normaliseServer(url ?? (env.SIGHTLINE_URL || undefined) ?? store.current ?? DEFAULT_SERVER);
+}
+
+/** The server as resolveServer finds it; --key, then SIGHTLINE_API_KEY, then that server's login. */
 export function resolveConnection(options: { url?: string; key?: string }, env: NodeJS.ProcessEnv, store: ProfileStore): Connection {
-  const server = normaliseServer(options.url ?? (env.SIGHTLINE_URL || undefined) ?? store.current ?? DEFAULT_SERVER);
+  const server = resolveServer(options.url, env, store);
   const profile = store.profile(server);
   if (options.key !== undefined) return { server, key: options.key, keySource: '--key', profile };
   if (env.SIGHTLINE_API_KEY) return { server, key: env.SIGHTLINE_API_KEY, keySource: 'SIGHTLINE_API_KEY', profile };

@@ -9,7 +9,7 @@ import { report } from './common.js';
 import { bashCompletion, zshCompletion } from './completion.js';
 import { deviceLogin, logout, revokeAtServer, whoami } from './login.js';
 import { dryRunText, readable } from './output.js';
-import { DEFAULT_SERVER, normaliseServer, ProfileStore, requireKey, resolveConnection } from './profiles.js';
+import { DEFAULT_SERVER, ProfileStore, requireKey, resolveConnection, resolveServer } from './profiles.js';
 import { followApproval, followJob } from './wait.js';
 
 const catalogue = loadCatalogue();
@@ -73,7 +73,7 @@ export function buildProgram(): Command {
     .option('--json', 'print the result as JSON')
     .action(async (options: { url?: string; scopes?: string; browser: boolean; json?: boolean }) => {
       const store = new ProfileStore();
-      const server = normaliseServer(options.url ?? (process.env.SIGHTLINE_URL || undefined) ?? store.current ?? DEFAULT_SERVER);
+      const server = resolveServer(options.url, process.env, store);
       const profile = await deviceLogin({
         catalogue,
         server,

@@ -18,10 +18,10 @@ interface JobRecord extends JsonObject {
   error: string | null;
 }
 
-function jobLine(job: JobRecord, elapsedMs: number): string {
+function jobStatus(job: JobRecord): string {
   const attempt = job.attempts > 1 ? ` (attempt ${job.attempts} of ${job.maxAttempts})` : '';
   const detail = job.state === 'running' && job.progress ? `: ${job.progress}` : job.state === 'queued' && job.error ? `; last try failed: ${job.error}` : '';
-  return `[${Math.round(elapsedMs / 1000)} s] ${job.kind} ${job.id} ${job.state}${attempt}${detail}`;
+  return `${job.kind} ${job.id} ${job.state}${attempt}${detail}`;
 }
 
 /**
@@ -39,10 +39,9 @@ export async function followJob(client: ApiClient, catalogue: CliCatalogue, jobI
     })) as { jobs: JobRecord[] };
     const job = jobs.find((candidate) => candidate.id === jobId);
     if (job === undefined) throw new CliError(`job ${jobId} is not among the workspace's ${RECENT_JOBS} newest jobs; follow it with sightline jobs list`, EXIT.failure);
-    const line = jobLine(job, Date.now() - started);
-    const state = line.replace(/^\[\d+ s\] /, '');
-    if (state !== shown) report(line);
-    shown = state;
+    const status = jobStatus(job);
+    if (status !== shown) report(`[${Math.round((Date.now() - started) / 1000)} s] ${status}`);
+    shown = status;
     if (job.state === 'done') return job;
     if (job.state === 'failed') throw new CliError(`job ${job.id} (${job.kind}) failed: ${job.error ?? 'no reason recorded'}`, EXIT.failure);
     await sleep(JOB_POLL_MS);
