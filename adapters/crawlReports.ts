@@ -1,11 +1,12 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Kysely } from 'kysely';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../src/clock.js';
 import { recordCrawlerVisit, workspaceForServiceKey } from '../src/domain/crawlers/visits.js';
 import { describeIssues } from '../src/pipeline/input.js';
+import type { Limiter, LimiterStore } from '../src/limits/store.js';
+import { clientAddress } from '../src/web/security.js';
 
 export const CRAWL_REPORT_PATH = '/api/site/crawl';
 const BODY_LIMIT = '8kb';
@@ -20,17 +21,13 @@ const report = z.strictObject({
   test: z.boolean().optional(),
 });
 
-async function within(limiter: RateLimiterMemory, key: string, res: Response): Promise<boolean> {
-  try {
-    await limiter.consume(key);
-    return true;
-  } catch (error) {
-    if (!(error instanceof RateLimiterRes)) throw error;
-    const retryAfterMs = Math.max(1, error.msBeforeNext);
-    res.setHeader('Retry-After', String(Math.ceil(retryAfterMs / 1000)));
-    res.status(429).json({ error: `rate limited: retry in ${Math.ceil(retryAfterMs / 1000)} s`, retryAfterMs });
-    return false;
-  }
+async function within(limiter: Limiter, key: string, res: Response): Promise<boolean> {
+  const state = await limiter.consume(key);
+  if (state.allowed) return true;
+  const retryAfterMs = Math.max(1, state.resetMs);
+  res.setHeader('Retry-After', String(Math.ceil(retryAfterMs / 1000)));
+  res.status(429).json({ error: `rate limited: retry in ${Math.ceil(retryAfterMs / 1000)} s`, retryAfterMs });
+  return false;
 }
 
 /**
@@ -38,13 +35,13 @@ async function within(limiter: RateLimiterMemory, key: string, res: Response): P
  * secret) names the workspace; { ok: true, test: true } for a test call, else one stored visit and
  * { ok: true, crawler, category, articleId }. Errors are JSON { error }.
  */
-export function crawlReportRouter({ db, clock }: { db: Kysely<Database>; clock: Clock }): express.Router {
-  const perWorkspace = new RateLimiterMemory({ points: REPORTS_PER_WORKSPACE_PER_MINUTE, duration: 60, keyPrefix: 'crawl-workspace' });
-  const refusals = new RateLimiterMemory({ points: REFUSALS_PER_ADDRESS_PER_MINUTE, duration: 60, keyPrefix: 'crawl-refused' });
+export function crawlReportRouter({ db, clock, limiterStore }: { db: Kysely<Database>; clock: Clock; limiterStore: LimiterStore }): express.Router {
+  const perWorkspace = limiterStore.limiter({ prefix: 'crawl-workspace', points: REPORTS_PER_WORKSPACE_PER_MINUTE, durationSeconds: 60 });
+  const refusals = limiterStore.limiter({ prefix: 'crawl-refused', points: REFUSALS_PER_ADDRESS_PER_MINUTE, durationSeconds: 60 });
   const router = express.Router();
 
   router.post(CRAWL_REPORT_PATH, express.json({ limit: BODY_LIMIT }), async (req: Request, res: Response) => {
-    const address = req.ip ?? 'unknown';
+    const address = clientAddress(req);
     const key = req.get('x-service-key');
     const workspaceId = key ? await workspaceForServiceKey(db, key) : null;
     if (workspaceId === null) {

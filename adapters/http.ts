@@ -1,9 +1,11 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../src/clock.js';
 import type { Config } from '../src/config.js';
+import { ServiceError } from '../src/errors.js';
+import type { LimiterStore } from '../src/limits/store.js';
 import type { Pipeline } from '../src/pipeline/pipeline.js';
 import { developmentPrincipal } from '../src/pipeline/principal.js';
 import { dashboardRouter } from '../src/web/dashboard.js';
@@ -13,7 +15,7 @@ import type { Registry } from '../tools/registry.js';
 import { crawlReportRouter } from './crawlReports.js';
 import { McpAdapter } from './mcp.js';
 import { buildOpenApi } from './openapi.js';
-import { API_PREFIX, bodyErrorHandler, jsonBody, restRouter } from './rest.js';
+import { API_PREFIX, bodyErrorHandler, jsonBody, restRouter, sendError } from './rest.js';
 
 function hostName(hostHeader: string | undefined): string | undefined {
   if (hostHeader === undefined) return undefined;
@@ -81,6 +83,45 @@ function mcpCors(allowed: readonly string[]) {
   };
 }
 
+/**
+ * Whether this instance takes new work. Once draining (a SIGTERM), /readyz fails so that the load balancer sends no
+ * more, and every response still to be sent carries `Connection: close`, so keep-alive clients reconnect elsewhere.
+ */
+export class Lifecycle {
+  private draining = false;
+  private readonly pending = new Set<Response>();
+
+  constructor(private readonly db: Kysely<Database>) {}
+
+  drain(): void {
+    this.draining = true;
+    for (const res of this.pending) if (!res.headersSent) res.setHeader('Connection', 'close');
+  }
+
+  track = (_req: Request, res: Response, next: NextFunction): void => {
+    if (this.draining) res.setHeader('Connection', 'close');
+    else {
+      this.pending.add(res);
+      res.on('close', () => this.pending.delete(res));
+    }
+    next();
+  };
+
+  /** Ready: not draining, and the database answers. */
+  readiness = async (_req: Request, res: Response): Promise<void> => {
+    if (this.draining) {
+      res.status(503).json({ ready: false, reason: 'shutting down' });
+      return;
+    }
+    try {
+      await sql`select 1`.execute(this.db);
+      res.json({ ready: true });
+    } catch {
+      res.status(503).json({ ready: false, reason: 'the database does not answer' });
+    }
+  };
+}
+
 export interface HttpAppDeps {
   config: Config;
   db: Kysely<Database>;
@@ -90,26 +131,34 @@ export interface HttpAppDeps {
   issuer: OAuthIssuer;
   logger: Logger;
   serverInfo: { name: string; version: string };
+  limiterStore: LimiterStore;
+  lifecycle: Lifecycle;
 }
 
-export function createHttpApp({ config, db, clock, registry, pipeline, issuer, logger, serverInfo }: HttpAppDeps): express.Express {
+export function createHttpApp({ config, db, clock, registry, pipeline, issuer, logger, serverInfo, limiterStore, lifecycle }: HttpAppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  app.set('trust proxy', config.trustProxy);
+  app.use(lifecycle.track);
   app.use(validateHost(config.allowedHosts));
 
+  // Liveness stays up while draining: the process is healthy, only no longer taking new work.
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true });
   });
+  app.get('/readyz', lifecycle.readiness);
 
-  app.use(oauthEndpoints({ db, clock, issuer }));
+  const deviceStart = registry.get('post_auth_device_start');
+  if (deviceStart?.scope !== 'public') throw new Error('the registry has no public post_auth_device_start operation');
+  app.use(oauthEndpoints({ db, clock, issuer, startDeviceLogin: (address, input) => pipeline.callPublic(deviceStart, address, input) }));
 
   const openApi = buildOpenApi(registry);
   app.get(`${API_PREFIX}/openapi.json`, (_req, res) => {
     res.json(openApi);
   });
   app.use(API_PREFIX, restRouter(registry, pipeline));
-  app.use(crawlReportRouter({ db, clock }));
+  app.use(crawlReportRouter({ db, clock, limiterStore }));
 
   const mcp = new McpAdapter(registry, pipeline, serverInfo, issuer, config.mcpDevNoAuth ? () => developmentPrincipal(db) : undefined);
   if (config.mcpDevNoAuth) logger.warn('MCP_DEV_NO_AUTH is set: /mcp accepts requests without credentials (development only)');
@@ -121,13 +170,18 @@ export function createHttpApp({ config, db, clock, registry, pipeline, issuer, l
     res.status(405).json({ error: `method ${req.method} is not allowed on /mcp; this server is stateless, use POST` });
   });
 
-  app.use(dashboardRouter({ db, clock, config, pipeline, issuer }));
+  app.use(dashboardRouter({ db, clock, config, pipeline, issuer, limiterStore }));
 
   app.use((req, res) => {
     res.status(404).json({ error: `no route ${req.method} ${req.path}` });
   });
   app.use(bodyErrorHandler);
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    // A typed error outside the pipeline (the limiter store out of reach on a page or a report) keeps its status.
+    if (error instanceof ServiceError && error.status !== 500) {
+      if (!res.headersSent) sendError(res, error);
+      return;
+    }
     logger.error({ err: error }, 'unhandled request error');
     if (!res.headersSent) res.status(500).json({ error: 'internal error; the failure was logged' });
   });

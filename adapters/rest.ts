@@ -3,6 +3,7 @@ import type { CallResult, Pipeline } from '../src/pipeline/pipeline.js';
 import type { PolicyState } from '../src/pipeline/rateLimits.js';
 import { BadInputError, ServiceError, toServiceError } from '../src/errors.js';
 import type { JsonSchema, RegisteredOperation, Registry } from '../tools/registry.js';
+import { clientAddress } from '../src/web/security.js';
 
 const BODY_LIMIT = '256kb';
 export const API_PREFIX = '/api/v1';
@@ -17,11 +18,10 @@ export function setRateLimitHeaders(res: Response, limits: readonly PolicyState[
 
 export function sendError(res: Response, error: ServiceError): void {
   if (error.status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
-  if (error.status === 429) {
-    const body = error.toBody();
-    res.setHeader('Retry-After', String(Math.ceil((body.retryAfterMs ?? 1000) / 1000)));
-  }
-  res.status(error.status).json(error.toBody());
+  const body = error.toBody();
+  // 429 (a limit is spent) and 503 (the limiter store is out of reach) say when to come back.
+  if (body.retryAfterMs !== undefined) res.setHeader('Retry-After', String(Math.ceil(body.retryAfterMs / 1000)));
+  res.status(error.status).json(body);
 }
 
 function propertyType(schema: JsonSchema, name: string): unknown {
@@ -65,7 +65,7 @@ function route(pipeline: Pipeline, operation: RegisteredOperation) {
   return async (req: Request, res: Response) => {
     try {
       if (operation.scope === 'public') {
-        send(req, res, await pipeline.callPublic(operation, req.ip ?? 'unknown', readInput(req)));
+        send(req, res, await pipeline.callPublic(operation, clientAddress(req), readInput(req)));
         return;
       }
       const principal = await pipeline.authenticate(req.headers.authorization);

@@ -15,6 +15,8 @@ export interface DatabaseHandle {
   location: string;
   /** PostgreSQL schema the handle is confined to, when not the server's default. */
   schema?: string;
+  /** PostgreSQL only: the connection pool, which the shared limiter store uses too. */
+  pool?: pg.Pool;
   close(): Promise<void>;
 }
 
@@ -26,14 +28,18 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 export interface OpenOptions {
   /** PostgreSQL only: the schema to use (the tests give each run its own). */
   schema?: string;
+  /** PostgreSQL only: connections this process keeps at most (DATABASE_POOL_MAX). */
+  poolMax?: number;
 }
+
+export const DEFAULT_POOL_MAX = 10;
 
 /**
  * `DATABASE_URL` unset: the embedded SQLite file; a path or `file:` URL: that SQLite file;
  * `:memory:`: a private in-memory SQLite database; `postgres://`: PostgreSQL.
  */
 export function openDatabase(url: string | undefined, options: OpenOptions = {}): DatabaseHandle {
-  if (url !== undefined && /^postgres(ql)?:\/\//.test(url)) return openPostgres(url, options.schema);
+  if (url !== undefined && /^postgres(ql)?:\/\//.test(url)) return openPostgres(url, options.schema, options.poolMax ?? DEFAULT_POOL_MAX);
   return openSqlite(sqlitePath(url));
 }
 
@@ -88,14 +94,14 @@ function openSqlite(path: string): DatabaseHandle {
   return { db, dialect: 'sqlite', location: path, close: () => db.destroy() };
 }
 
-function openPostgres(url: string, schema: string | undefined): DatabaseHandle {
+function openPostgres(url: string, schema: string | undefined, poolMax: number): DatabaseHandle {
   const pool = new pg.Pool({
     connectionString: url,
-    max: 10,
+    max: poolMax,
     ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }),
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const parsed = new URL(url);
   parsed.password = '';
-  return { db, dialect: 'postgres', location: parsed.href, ...(schema === undefined ? {} : { schema }), close: () => db.destroy() };
+  return { db, dialect: 'postgres', location: parsed.href, pool, ...(schema === undefined ? {} : { schema }), close: () => db.destroy() };
 }

@@ -7,6 +7,7 @@ import * as oauth from './migrations/2026_11_21_0004_oauth.js';
 import * as deviceLogin from './migrations/2026_11_21_0005_device_login.js';
 import * as content from './migrations/2026_11_21_0006_content.js';
 import * as visibility from './migrations/2026_11_21_0007_visibility.js';
+import * as instances from './migrations/2026_11_24_0008_instances.js';
 
 /** Every migration, in order. Names are timestamped so that they sort in the order they were written. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_21_0005_device_login': deviceLogin,
   '2026_11_21_0006_content': content,
   '2026_11_21_0007_visibility': visibility,
+  '2026_11_24_0008_instances': instances,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

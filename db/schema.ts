@@ -411,6 +411,8 @@ export interface JobsTable {
   run_at: number;
   /** While running: when another worker may take the job over (the first one died). */
   lease_until: number | null;
+  /** While running: the attempt holding the lease; a worker whose lease was taken over or given back writes nothing. */
+  lease_token: string | null;
   progress: string | null;
   result: string | null;
   error: string | null;
@@ -419,6 +421,24 @@ export interface JobsTable {
   created_at: number;
   started_at: number | null;
   finished_at: number | null;
+}
+
+export interface NamedLocksTable {
+  name: string;
+  taken_at: number;
+}
+
+export interface SweepClaimsTable {
+  name: string;
+  next_run_at: number;
+  claimed_by: string;
+  claimed_at: number;
+}
+
+export interface ProviderSlotsTable {
+  provider: string;
+  holder: string;
+  lease_until: number;
 }
 
 export interface CrawlerVisitsTable {
@@ -616,4 +636,7 @@ export interface Database {
   rank_checks: RankChecksTable;
   search_console_connections: SearchConsoleConnectionsTable;
   search_console_rows: SearchConsoleRowsTable;
+  named_locks: NamedLocksTable;
+  sweep_claims: SweepClaimsTable;
+  provider_slots: ProviderSlotsTable;
 }

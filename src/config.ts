@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+
 /** Settings from the environment, read once at start. The README's configuration table mirrors this file. */
 export interface Config {
   port: number;
@@ -31,6 +33,17 @@ export interface Config {
   checkRunsPerQuery: number;
   /** Private-use URI schemes desktop MCP hosts may register as OAuth redirect URIs (besides https and loopback http). */
   oauthRedirectSchemes: string[];
+  /** Where limits and provider slots are shared between instances; unset: PostgreSQL when that is the database, else memory. */
+  redisUrl: string | undefined;
+  /** PostgreSQL connections this process keeps at most. */
+  databasePoolMax: number;
+  /**
+   * express's `trust proxy`: false (the client address is the socket's), a number of proxy hops, or the proxies'
+   * addresses and subnets. Only then is the client address read from X-Forwarded-For.
+   */
+  trustProxy: false | number | string[];
+  /** On SIGTERM: how long requests in flight and running jobs get before jobs are handed back and the process exits. */
+  shutdownGraceMs: number;
 }
 
 export interface WriterSettings {
@@ -171,6 +184,36 @@ function parseJobsPoll(value: string | undefined): number {
   return ms;
 }
 
+function parseRedisUrl(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!URL.canParse(value) || !['redis:', 'rediss:'].includes(new URL(value).protocol)) throw new Error(`REDIS_URL: must be a redis:// or rediss:// URL, got "${value}"`);
+  return value;
+}
+
+function wholeNumber(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined || value === '') return fallback;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < min || number > max) throw new Error(`${name}: must be a whole number from ${min} to ${max}, got "${value}"`);
+  return number;
+}
+
+/** TRUST_PROXY: unset, `0` or `false`: off; a hop count such as `1`; or a comma list of addresses and subnets (`10.0.0.0/8`, `loopback`). */
+function parseTrustProxy(value: string | undefined): false | number | string[] {
+  if (value === undefined || value === '' || value === '0' || value === 'false') return false;
+  if (/^\d+$/.test(value)) return wholeNumber('TRUST_PROXY', value, 0, 1, 10);
+  const entries = list(value);
+  const named = new Set(['loopback', 'linklocal', 'uniquelocal']);
+  for (const entry of entries) {
+    const [address, bits, extra] = entry.split('/');
+    const validAddress = named.has(entry) || (address !== undefined && isIP(address) !== 0);
+    const validBits = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (isIP(address ?? '') === 6 ? 128 : 32));
+    if (!validAddress || !validBits || extra !== undefined) {
+      throw new Error(`TRUST_PROXY: must be a number of proxy hops or a comma list of proxy addresses or subnets (or loopback, linklocal, uniquelocal), got "${entry}"`);
+    }
+  }
+  return entries;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = parsePort(env.PORT);
   const host = env.HOST || '127.0.0.1';
@@ -198,6 +241,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL || undefined,
     allowedHosts,
     allowedOrigins,
+    redisUrl: parseRedisUrl(env.REDIS_URL),
+    databasePoolMax: wholeNumber('DATABASE_POOL_MAX', env.DATABASE_POOL_MAX, 10, 1, 1000),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    shutdownGraceMs: wholeNumber('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 10_000, 0, 600_000),
     oauthRedirectSchemes: env.OAUTH_REDIRECT_SCHEMES === undefined ? ['cursor', 'vscode', 'vscode-insiders', 'claude', 'windsurf'] : list(env.OAUTH_REDIRECT_SCHEMES),
     bootstrap: {
       workspaceName: env.BOOTSTRAP_WORKSPACE_NAME || 'My site',

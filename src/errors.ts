@@ -2,7 +2,7 @@
  * Typed errors thrown by handlers and the pipeline. Every surface maps them to the same status
  * and message, so a caller sees one error model whether it speaks REST, MCP or the CLI.
  */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 429 | 500;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 429 | 500 | 503;
 
 export class ServiceError extends Error {
   constructor(

@@ -1,21 +1,18 @@
 import { openDatabase } from '../db/database.js';
-import { createApiKey } from './auth/apiKeys.js';
 import { systemClock } from './clock.js';
 import { loadConfig } from './config.js';
-import { countWorkspaces, createWorkspace } from './domain/workspaces.js';
-import { ALL_SCOPES } from './scopes.js';
+import { bootstrapFirstStart } from './domain/firstStart.js';
 import { createService } from './service.js';
 
 const config = loadConfig();
-const database = openDatabase(config.databaseUrl);
+const database = openDatabase(config.databaseUrl, { poolMax: config.databasePoolMax });
 const service = await createService({ config, database, clock: systemClock });
 const { logger } = service;
 
-// First start on an empty database: one workspace and an all-scope key, so a newcomer can call the API at once.
-if ((await countWorkspaces(database.db)) === 0) {
-  const { workspaceName, siteUrl } = config.bootstrap;
-  const workspaceId = await createWorkspace(database.db, systemClock, { name: workspaceName, websiteUrl: siteUrl });
-  const { key } = await createApiKey(database.db, systemClock, { workspaceId, scopes: ALL_SCOPES, name: 'first-start key' });
+const { workspaceName, siteUrl } = config.bootstrap;
+const firstStart = await bootstrapFirstStart(database.db, systemClock, { name: workspaceName, siteUrl });
+if (firstStart !== undefined) {
+  const { workspaceId, key } = firstStart;
   const mcpConfig = { mcpServers: { sightline: { type: 'http', url: `${config.publicUrl}/mcp`, headers: { Authorization: `Bearer ${key}` } } } };
   process.stdout.write(
     [
@@ -36,14 +33,14 @@ if ((await countWorkspaces(database.db)) === 0) {
 }
 
 const baseUrl = await service.listen();
-logger.info({ url: baseUrl, publicUrl: config.publicUrl, database: database.location, dialect: database.dialect }, 'sightline is serving');
+logger.info({ url: baseUrl, publicUrl: config.publicUrl, database: database.location, dialect: database.dialect, limits: service.limiterStore.name }, 'sightline is serving');
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down: finishing requests in flight');
+    logger.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down: not ready any more, finishing requests and jobs in flight');
     service.close().then(
       () => process.exit(0),
       (error: unknown) => {

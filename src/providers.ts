@@ -1,9 +1,14 @@
 import type { Config } from './config.js';
+import type { LimiterStore } from './limits/store.js';
 import { SafeFetcher, type OutboundOptions } from './outbound/safeFetch.js';
 import { SPECIFIED_TIMING, type Services, type Timing } from './services.js';
 import { createAnswerEngines, DEFAULT_ENGINE_TUNING, type EngineTuning } from './visibility/engines/index.js';
 import { createSerpClient } from './visibility/serp/dataForSeo.js';
+import { limitedWriter } from './writer/model.js';
 import { OpenAiCompatibleWriter, type WriterTuning } from './writer/openaiCompatible.js';
+
+/** Writer requests in flight at once, across every instance: a local model serves few at a time, a hosted one rations them. */
+const WRITER_CONCURRENCY = 4;
 
 export interface ProviderOptions {
   /** Overrides the outbound settings of the configuration (tests reach their local servers on 127.0.0.1). */
@@ -16,17 +21,20 @@ export interface ProviderOptions {
   engineTuning?: Partial<EngineTuning>;
 }
 
-/** The outside providers built from the configuration: the service and the operator's run-checks command share them. */
-export function createServices(config: Config, options: ProviderOptions = {}): { services: Services; close(): Promise<void> } {
+/**
+ * The outside providers built from the configuration: the service and the operator's run-checks command share them.
+ * Their concurrency limits are slots in the shared limiter store, so they hold across every instance.
+ */
+export function createServices(config: Config, limiterStore: LimiterStore, options: ProviderOptions = {}): { services: Services; close(): Promise<void> } {
   const fetcher = new SafeFetcher(options.outbound ?? { allowPrivateAddresses: config.allowPrivateTargets });
   const writer = config.writer === undefined ? undefined : new OpenAiCompatibleWriter(config.writer, options.writerTuning);
   const engineTuning = { ...DEFAULT_ENGINE_TUNING, ...options.engineTuning };
-  const serp = createSerpClient(config.serp, engineTuning);
+  const serp = createSerpClient(config.serp, engineTuning, limiterStore);
   const services: Services = {
-    writer,
+    writer: writer === undefined ? undefined : limitedWriter(writer, limiterStore.slots('writer', WRITER_CONCURRENCY)),
     outbound: fetcher,
     timing: { ...SPECIFIED_TIMING, ...options.timing },
-    engines: createAnswerEngines(config, serp, engineTuning),
+    engines: createAnswerEngines(config, serp, engineTuning, limiterStore),
     serp,
     searchConsole: config.searchConsole,
     checkRunsPerQuery: config.checkRunsPerQuery,

@@ -1,10 +1,11 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
 import type { Express } from 'express';
 import packageJson from '../package.json' with { type: 'json' };
-import { createHttpApp } from '../adapters/http.js';
+import { createHttpApp, Lifecycle } from '../adapters/http.js';
 import type { DatabaseHandle } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { registry as defaultRegistry } from '../tools/index.js';
@@ -15,6 +16,8 @@ import { OAuthIssuer } from './oauth/issuer.js';
 import { runAutopilot } from './domain/content/autopilot.js';
 import { JOB_HANDLERS } from './jobs/handlers.js';
 import { JobWorker } from './jobs/worker.js';
+import { openLimiterStore } from './limits/open.js';
+import type { LimiterStore } from './limits/store.js';
 import { Pipeline } from './pipeline/pipeline.js';
 import { RateLimits } from './pipeline/rateLimits.js';
 import type { Services } from './services.js';
@@ -37,11 +40,18 @@ export interface Service {
   registry: Registry;
   logger: Logger;
   services: Services;
+  /** Where limits and provider slots live: memory, Redis or PostgreSQL. */
+  limiterStore: LimiterStore;
   /** The durable-job worker; it polls on its own once listening (JOBS_POLL_MS), tests drive it with drain(). */
   jobs: JobWorker;
   /** Starts listening on the configured host and port (port 0 picks a free one); resolves to the base URL. */
   listen(): Promise<string>;
-  close(): Promise<void>;
+  /**
+   * A graceful stop: readiness fails at once, new connections are refused, responses in flight finish (with
+   * `Connection: close`), running jobs finish or are given back to the queue within `graceMs` (SHUTDOWN_GRACE_MS by
+   * default), then providers, the limiter store and the database close.
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 export async function createService(options: ServiceOptions): Promise<Service> {
@@ -49,7 +59,12 @@ export async function createService(options: ServiceOptions): Promise<Service> {
   const logger = options.logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info' });
   const registry = options.registry ?? defaultRegistry;
   await migrateToLatest(database);
-  const providers = createServices(config, options);
+  const limiterStore = await openLimiterStore({
+    redisUrl: config.redisUrl,
+    database,
+    onProblem: (message, error) => logger.error(error === undefined ? {} : { err: error }, message),
+  });
+  const providers = createServices(config, limiterStore, options);
   const { services } = providers;
   const jobs = new JobWorker({
     db: database.db,
@@ -57,26 +72,24 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     services,
     logger,
     handlers: JOB_HANDLERS,
-    sweep: {
-      everyMs: 60_000,
-      run: async () => {
-        await runAutopilot(database.db, clock, services, logger);
-        await runDueChecks(database.db, clock, services, logger);
-      },
-    },
+    sweeps: [
+      { name: 'autopilot', everyMs: 60_000, run: () => runAutopilot(database.db, clock, services, logger) },
+      { name: 'weekly-checks', everyMs: 60_000, run: () => runDueChecks(database.db, clock, services, logger) },
+    ],
   });
   const issuer = new OAuthIssuer(database.db, clock, config.publicUrl, new Set(config.oauthRedirectSchemes), services.outbound);
   const pipeline = new Pipeline({
     db: database.db,
     clock,
     publicUrl: config.publicUrl,
-    limits: new RateLimits(),
+    limits: new RateLimits(limiterStore),
     services,
     lookup: (operationId) => registry.tools.find((op) => op.operationId === operationId),
     accessToken: (token) => issuer.principal(token),
     onFault: (error, operation) => logger.error({ err: error, operationId: operation.operationId }, 'operation failed'),
   });
-  const app = createHttpApp({ config, db: database.db, clock, registry, pipeline, issuer, logger, serverInfo: SERVER_INFO });
+  const lifecycle = new Lifecycle(database.db);
+  const app = createHttpApp({ config, db: database.db, clock, registry, pipeline, issuer, logger, serverInfo: SERVER_INFO, limiterStore, lifecycle });
   let server: Server | undefined;
   return {
     app,
@@ -84,6 +97,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     registry,
     logger,
     services,
+    limiterStore,
     jobs,
     async listen() {
       server = app.listen(config.port, config.host);
@@ -93,13 +107,23 @@ export async function createService(options: ServiceOptions): Promise<Service> {
       const host = config.host.includes(':') ? `[${config.host}]` : config.host;
       return `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`;
     },
-    async close() {
-      await jobs.stop();
-      if (server !== undefined) {
-        server.closeIdleConnections();
-        await new Promise<void>((resolve, reject) => server!.close((error) => (error ? reject(error) : resolve())));
-      }
+    async close(graceMs = config.shutdownGraceMs) {
+      lifecycle.drain();
+      const stopped = new Promise<void>((resolve, reject) => {
+        if (server === undefined || !server.listening) resolve();
+        else server.close((error) => (error ? reject(error) : resolve()));
+      });
+      const [jobsStopped] = await Promise.all([
+        jobs.stop(graceMs),
+        Promise.race([stopped, sleep(graceMs)]).then(() => {
+          // Past the grace, connections still open are cut; their callers retry elsewhere.
+          server?.closeAllConnections();
+          return stopped;
+        }),
+      ]);
+      if (jobsStopped.released > 0) logger.warn({ released: jobsStopped.released }, 'jobs still running at the end of the grace were given back to the queue');
       await providers.close();
+      await limiterStore.close();
       await database.close();
     },
   };

@@ -6,6 +6,7 @@ import { workspaceExists } from '../domain/workspaces.js';
 import { JOB_HANDLERS } from '../jobs/handlers.js';
 import { JobWorker } from '../jobs/worker.js';
 import { OperatorError } from '../operator.js';
+import { openLimiterStore } from '../limits/open.js';
 import { createServices } from '../providers.js';
 import { readRunProgress, startCheckRun, type RunProgress } from '../visibility/checks/runs.js';
 import { withDatabase } from './common.js';
@@ -30,9 +31,14 @@ export async function runChecks(options: { workspace: string; wait?: boolean; js
   } catch (error) {
     throw new OperatorError((error as Error).message);
   }
-  return withDatabase(async ({ db }) => {
+  return withDatabase(async (database) => {
+    const { db } = database;
     if (!(await workspaceExists(db, options.workspace))) throw new OperatorError(`workspace ${options.workspace} does not exist`);
-    const providers = createServices(config);
+    // Progress and warnings go to stderr: stdout carries the result alone.
+    const logger = pino({ level: process.env.LOG_LEVEL ?? 'warn' }, pino.destination(2));
+    // The service's own store: calls made here count against the same provider slots as the service's.
+    const limiterStore = await openLimiterStore({ redisUrl: config.redisUrl, database, onProblem: (message, error) => logger.error({ err: error }, message) });
+    const providers = createServices(config, limiterStore);
     try {
       const { services } = providers;
       const started = await db.transaction().execute((trx) => startCheckRun(trx, systemClock, services, options.workspace, 'manual'));
@@ -42,8 +48,6 @@ export async function runChecks(options: { workspace: string; wait?: boolean; js
         if (!options.json) process.stdout.write(`${done}/${started.planned} checks done\n`);
       };
       progress(0);
-      // Progress and warnings go to stderr: stdout carries the result alone.
-      const logger = pino({ level: process.env.LOG_LEVEL ?? 'warn' }, pino.destination(2));
       const worker = new JobWorker({ db, clock: systemClock, services, logger, handlers: JOB_HANDLERS });
       let shown = 0;
       for (;;) {
@@ -56,6 +60,7 @@ export async function runChecks(options: { workspace: string; wait?: boolean; js
       }
     } finally {
       await providers.close();
+      await limiterStore.close();
     }
   });
 }

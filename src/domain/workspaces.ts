@@ -29,12 +29,13 @@ export interface NewWorkspace {
   plan?: PlanName;
 }
 
-/** A workspace comes with its brand record (named after it) and a trial billing record. */
+/** A workspace comes with its brand record (named after it) and a trial billing record, in the caller's transaction or one of its own. */
 export async function createWorkspace(db: Kysely<Database>, clock: Clock, input: NewWorkspace): Promise<string> {
   const id = newId('ws');
   const now = clock.now();
   const websiteUrl = normaliseWebsiteUrl(input.websiteUrl);
-  await db.transaction().execute(async (trx) => {
+  const inTransaction = <T>(work: (trx: Kysely<Database>) => Promise<T>) => (db.isTransaction ? work(db) : db.transaction().execute(work));
+  await inTransaction(async (trx) => {
     await trx.insertInto('workspaces').values({ id, name: input.name, website_url: websiteUrl, plan: input.plan ?? DEFAULT_PLAN, created_at: now }).execute();
     await trx
       .insertInto('brands')

@@ -37,6 +37,7 @@ export async function enqueueJob(db: Kysely<Database>, clock: Clock, job: NewJob
       max_attempts: job.maxAttempts ?? 3,
       run_at: job.runAt ?? now,
       lease_until: null,
+      lease_token: null,
       progress: null,
       result: null,
       error: null,

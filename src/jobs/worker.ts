@@ -1,10 +1,14 @@
-import type { Kysely } from 'kysely';
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sql, type Kysely } from 'kysely';
+import { isPostgres } from '../../db/locks.js';
 import type { Logger } from 'pino';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import type { Services } from '../services.js';
 import type { UsageMeter, WriterUsage } from '../writer/model.js';
 import type { JobKind } from './queue.js';
+import { claimSweep, type Sweep } from './sweeps.js';
 
 export interface ClaimedJob {
   id: string;
@@ -15,6 +19,8 @@ export interface ClaimedJob {
   /** 1 on the first run. */
   attempt: number;
   maxAttempts: number;
+  /** This attempt's hold on the job. */
+  leaseToken: string;
 }
 
 export interface JobDeps {
@@ -60,36 +66,50 @@ export interface WorkerOptions {
   services: Services;
   logger: Logger;
   handlers: Record<JobKind, JobHandler>;
-  /** Jobs run at the same time. */
+  /** Jobs run at the same time by this worker. */
   concurrency?: number;
   /** A running job whose worker died is taken over after this long; renewed while the job runs. */
   leaseMs?: number;
-  /** Work that looks at the whole database for things to start (auto-write, auto-publish), at most every `everyMs`. */
-  sweep?: { everyMs: number; run(): Promise<unknown> };
+  /** Work that looks at the whole database for things to start; each runs on one instance at a time, at most every `everyMs`. */
+  sweeps?: readonly Sweep[];
+}
+
+interface RunningJob {
+  job: ClaimedJob;
+  done: Promise<void>;
 }
 
 /**
- * The in-process worker. Jobs live in the database: a claim is a conditional update (so two workers never run one
- * job), a lease is renewed while the job runs, and a job whose worker died is taken over when its lease runs out.
+ * The in-process worker. Jobs live in the database: a claim is one statement that marks due jobs running under a lease
+ * token of this attempt (on PostgreSQL skipping rows another instance is claiming, so instances never wait on each
+ * other), the lease is renewed while the job runs, and a job whose worker died is taken over when its lease runs out.
+ * Every later write about the job names the token, so an attempt that lost its lease records nothing.
  */
 export class JobWorker {
   private timer: NodeJS.Timeout | undefined;
-  private readonly running = new Set<Promise<void>>();
+  private readonly running = new Map<string, RunningJob>();
   private readonly concurrency: number;
   private readonly leaseMs: number;
+  private readonly instanceId = randomUUID();
+  private readonly skipLocked: boolean;
+  private polling = false;
   private stopped = false;
-  private lastSweep = Number.NEGATIVE_INFINITY;
+  /** Claims run one after another, so two of them never count the same free slots. */
+  private claiming: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: WorkerOptions) {
     this.concurrency = options.concurrency ?? 4;
     this.leaseMs = options.leaseMs ?? 120_000;
+    this.skipLocked = isPostgres(options.db);
   }
 
-  /** Looks for due jobs every `pollMs`. */
+  /** Looks for due jobs every `pollMs`, and again as soon as a running job frees its slot. */
   start(pollMs: number): void {
     if (pollMs <= 0) return;
+    this.polling = true;
     const tick = () => {
-      this.runDue()
+      this.runSweeps()
+        .then(() => this.claimFree())
         .catch((error: unknown) => this.options.logger.error({ err: error }, 'job worker failed to look for jobs'))
         .finally(() => {
           if (!this.stopped) this.timer = setTimeout(tick, pollMs);
@@ -98,55 +118,27 @@ export class JobWorker {
     this.timer = setTimeout(tick, pollMs);
   }
 
-  /** Stops looking and waits for the jobs in flight; a job cut off anyway is taken over after its lease. */
-  async stop(): Promise<void> {
+  /**
+   * Stops claiming and waits up to `graceMs` for the jobs in flight; those still running then are given back (queued
+   * again for now, the attempt not counted), so another instance takes them at once instead of after their lease.
+   */
+  async stop(graceMs = Number.POSITIVE_INFINITY): Promise<{ finished: number; released: number }> {
     this.stopped = true;
     clearTimeout(this.timer);
-    await Promise.allSettled([...this.running]);
+    await this.claiming;
+    const inFlight = [...this.running.values()];
+    const allDone = Promise.allSettled(inFlight.map((r) => r.done)).then(() => true);
+    const inTime = Number.isFinite(graceMs) ? await Promise.race([allDone, sleep(graceMs, false)]) : await allDone;
+    if (inTime) return { finished: inFlight.length, released: 0 };
+    const left = [...this.running.values()];
+    await Promise.all(left.map(({ job }) => this.release(job)));
+    return { finished: inFlight.length - left.length, released: left.length };
   }
 
   /** Claims and runs what is due now, up to the concurrency; resolves when those have finished. Returns how many ran. */
   async runDue(): Promise<number> {
-    const { sweep } = this.options;
-    if (sweep !== undefined && this.options.clock.now() - this.lastSweep >= sweep.everyMs) {
-      this.lastSweep = this.options.clock.now();
-      // A failing sweep must not stop the jobs already due from running.
-      await sweep.run().catch((error: unknown) => this.options.logger.error({ err: error }, 'job worker sweep failed'));
-    }
-    const free = this.concurrency - this.running.size;
-    if (free <= 0) return 0;
-    const now = this.options.clock.now();
-    const { db } = this.options;
-    const candidates = await db
-      .selectFrom('jobs')
-      .select(['id', 'workspace_id', 'kind', 'subject_id', 'payload', 'attempts', 'max_attempts', 'state'])
-      .where((eb) => eb.or([eb.and([eb('state', '=', 'queued'), eb('run_at', '<=', now)]), eb.and([eb('state', '=', 'running'), eb('lease_until', '<', now)])]))
-      .orderBy('run_at')
-      .limit(free)
-      .execute();
-    const runs: Promise<void>[] = [];
-    for (const row of candidates) {
-      const claimed = await db
-        .updateTable('jobs')
-        .set({ state: 'running', attempts: row.attempts + 1, lease_until: now + this.leaseMs, started_at: now })
-        .where('id', '=', row.id)
-        .where('state', '=', row.state)
-        .where('attempts', '=', row.attempts)
-        .executeTakeFirst();
-      if (claimed.numUpdatedRows !== 1n) continue;
-      const job: ClaimedJob = {
-        id: row.id,
-        workspaceId: row.workspace_id,
-        kind: row.kind as JobKind,
-        subjectId: row.subject_id,
-        payload: JSON.parse(row.payload) as Record<string, unknown>,
-        attempt: row.attempts + 1,
-        maxAttempts: row.max_attempts,
-      };
-      const run = this.execute(job).finally(() => this.running.delete(run));
-      this.running.add(run);
-      runs.push(run);
-    }
+    await this.runSweeps();
+    const runs = await this.claimFree();
     await Promise.all(runs);
     return runs.length;
   }
@@ -158,11 +150,87 @@ export class JobWorker {
     return total;
   }
 
+  private async runSweeps(): Promise<void> {
+    const { db, clock, logger } = this.options;
+    for (const sweep of this.options.sweeps ?? []) {
+      try {
+        if (await claimSweep(db, sweep, this.instanceId, clock.now())) await sweep.run();
+      } catch (error) {
+        // A failing sweep must not stop the other sweeps or the jobs already due from running.
+        logger.error({ err: error, sweep: sweep.name }, 'job worker sweep failed');
+      }
+    }
+  }
+
+  private claimFree(): Promise<Array<Promise<void>>> {
+    const claimed = this.claiming.then(() => (this.stopped ? [] : this.claimAndStart()));
+    this.claiming = claimed.catch(() => {});
+    return claimed;
+  }
+
+  private async claimAndStart(): Promise<Array<Promise<void>>> {
+    const free = this.concurrency - this.running.size;
+    if (free <= 0) return [];
+    const { db, clock } = this.options;
+    const now = clock.now();
+    const claimId = randomUUID();
+    let due = db
+      .selectFrom('jobs')
+      .select('id')
+      .where((eb) => eb.or([eb.and([eb('state', '=', 'queued'), eb('run_at', '<=', now)]), eb.and([eb('state', '=', 'running'), eb('lease_until', '<', now)])]))
+      .orderBy('run_at')
+      .limit(free);
+    if (this.skipLocked) due = due.forUpdate().skipLocked();
+    const rows = await db
+      .updateTable('jobs')
+      .set((eb) => ({
+        state: 'running',
+        attempts: eb('attempts', '+', 1),
+        lease_until: now + this.leaseMs,
+        lease_token: sql<string>`${claimId} || ':' || ${eb.ref('id')}`,
+        started_at: now,
+      }))
+      .where('id', 'in', due)
+      .returning(['id', 'workspace_id', 'kind', 'subject_id', 'payload', 'attempts', 'max_attempts', 'lease_token'])
+      .execute();
+    return rows.map((row) => {
+      const job: ClaimedJob = {
+        id: row.id,
+        workspaceId: row.workspace_id,
+        kind: row.kind as JobKind,
+        subjectId: row.subject_id,
+        payload: JSON.parse(row.payload) as Record<string, unknown>,
+        attempt: row.attempts,
+        maxAttempts: row.max_attempts,
+        leaseToken: row.lease_token!,
+      };
+      const done = this.execute(job).finally(() => {
+        this.running.delete(job.leaseToken);
+        if (this.polling && !this.stopped) this.claimFree().catch((error: unknown) => this.options.logger.error({ err: error }, 'job worker failed to look for jobs'));
+      });
+      this.running.set(job.leaseToken, { job, done });
+      return done;
+    });
+  }
+
+  /** The job goes back to the queue as if this attempt had not started; the attempt's own late writes are refused by the token. */
+  private async release(job: ClaimedJob): Promise<void> {
+    const { db, clock, logger } = this.options;
+    await db
+      .updateTable('jobs')
+      .set((eb) => ({ state: 'queued', attempts: eb('attempts', '-', 1), lease_until: null, lease_token: null, run_at: clock.now(), started_at: null }))
+      .where('id', '=', job.id)
+      .where('lease_token', '=', job.leaseToken)
+      .execute()
+      .catch((error: unknown) => logger.error({ err: error, jobId: job.id }, 'could not give a job back; it is taken over when its lease runs out'));
+    logger.info({ jobId: job.id, kind: job.kind }, 'shutting down: job given back to the queue');
+  }
+
   private async execute(job: ClaimedJob): Promise<void> {
     const { db, clock, services, logger, handlers } = this.options;
     const tokens: WriterUsage = { promptTokens: 0, completionTokens: 0 };
     const heartbeat = setInterval(() => {
-      db.updateTable('jobs').set({ lease_until: clock.now() + this.leaseMs }).where('id', '=', job.id).where('state', '=', 'running').execute().catch(() => {});
+      db.updateTable('jobs').set({ lease_until: clock.now() + this.leaseMs }).where('id', '=', job.id).where('lease_token', '=', job.leaseToken).execute().catch(() => {});
     }, this.leaseMs / 3);
     const usage = { prompt_tokens: () => tokens.promptTokens, completion_tokens: () => tokens.completionTokens };
     try {
@@ -172,7 +240,7 @@ export class JobWorker {
         services,
         logger,
         progress: async (text) => {
-          await db.updateTable('jobs').set({ progress: text }).where('id', '=', job.id).execute();
+          await db.updateTable('jobs').set({ progress: text }).where('id', '=', job.id).where('lease_token', '=', job.leaseToken).execute();
         },
         usage: {
           add(spent) {
@@ -188,13 +256,14 @@ export class JobWorker {
           result: JSON.stringify(result),
           error: null,
           lease_until: null,
+          lease_token: null,
           finished_at: clock.now(),
           prompt_tokens: eb('prompt_tokens', '+', usage.prompt_tokens()),
           completion_tokens: eb('completion_tokens', '+', usage.completion_tokens()),
         }))
         .where('id', '=', job.id)
-        // A worker whose lease ran out and whose job was taken over records nothing: the new attempt owns the row.
-        .where('attempts', '=', job.attempt)
+        // A worker whose lease ran out (or was given back) records nothing: the row belongs to whoever holds it now.
+        .where('lease_token', '=', job.leaseToken)
         .execute();
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -207,13 +276,14 @@ export class JobWorker {
           state: retry ? 'queued' : 'failed',
           error: message,
           lease_until: null,
+          lease_token: null,
           run_at: retry ? now + Math.max(backoffMs(job.attempt), (error as RetryableJobError).retryAfterMs) : eb.ref('run_at'),
           finished_at: retry ? null : now,
           prompt_tokens: eb('prompt_tokens', '+', usage.prompt_tokens()),
           completion_tokens: eb('completion_tokens', '+', usage.completion_tokens()),
         }))
         .where('id', '=', job.id)
-        .where('attempts', '=', job.attempt)
+        .where('lease_token', '=', job.leaseToken)
         .executeTakeFirst();
       if (!retry && recorded.numUpdatedRows === 1n) await handlers[job.kind].onFailed?.(job, message, { db, clock });
     } finally {

@@ -1,5 +1,5 @@
-import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { RateLimitedError } from '../errors.js';
+import type { Limiter, LimiterStore } from '../limits/store.js';
 import { PLANS } from '../plans.js';
 import type { Operation } from '../../tools/define.js';
 import type { Principal } from './principal.js';
@@ -24,7 +24,7 @@ export interface LimitSubject {
 interface Policy {
   name: PolicyState['name'];
   quota: number;
-  limiter: RateLimiterAbstract;
+  limiter: Limiter;
 }
 
 export class RateLimitExceeded extends RateLimitedError {
@@ -38,19 +38,14 @@ export class RateLimitExceeded extends RateLimitedError {
 }
 
 /**
- * Per-key limits: the plan's requests per minute and the route's own cap, both consumed on every call.
- * One instance serves every surface, so REST and MCP calls spend the same budget.
+ * Per-key limits: the plan's requests per minute and the route's own cap, both consumed on every call. The counters
+ * live in the shared limiter store, so REST and MCP calls, on any instance, spend the same budget.
  */
 export class RateLimits {
-  private readonly limiters = new Map<string, RateLimiterAbstract>();
+  constructor(private readonly store: LimiterStore) {}
 
-  private policy(name: Policy['name'], key: string, quota: number): Policy {
-    let limiter = this.limiters.get(key);
-    if (limiter === undefined) {
-      limiter = new RateLimiterMemory({ points: quota, duration: WINDOW_SECONDS, keyPrefix: key });
-      this.limiters.set(key, limiter);
-    }
-    return { name, quota, limiter };
+  private policy(name: Policy['name'], prefix: string, quota: number): Policy {
+    return { name, quota, limiter: this.store.limiter({ prefix, points: quota, durationSeconds: WINDOW_SECONDS }) };
   }
 
   /** A caller's budget: the plan's for a credential; a `public` operation's calls count per client address, route cap only. */
@@ -64,17 +59,13 @@ export class RateLimits {
     if (subject.planQuota !== null) policies.push(this.policy('plan', `plan:${subject.planQuota}`, subject.planQuota));
     if (typeof operation.cap === 'number') policies.push(this.policy('route', `route:${operation.operationId}`, operation.cap));
 
-    const results = await Promise.allSettled(policies.map((p) => p.limiter.consume(subject.key)));
+    const results = await Promise.all(policies.map((p) => p.limiter.consume(subject.key)));
     const states: PolicyState[] = [];
     let exhausted: { policy: Policy; waitMs: number } | undefined;
     results.forEach((result, i) => {
       const policy = policies[i]!;
-      const res: unknown = result.status === 'fulfilled' ? result.value : result.reason;
-      if (!(res instanceof RateLimiterRes)) throw res;
-      states.push({ name: policy.name, quota: policy.quota, windowSeconds: WINDOW_SECONDS, remaining: res.remainingPoints, resetMs: res.msBeforeNext });
-      if (result.status === 'rejected' && (exhausted === undefined || res.msBeforeNext > exhausted.waitMs)) {
-        exhausted = { policy, waitMs: res.msBeforeNext };
-      }
+      states.push({ name: policy.name, quota: policy.quota, windowSeconds: WINDOW_SECONDS, remaining: result.remaining, resetMs: result.resetMs });
+      if (!result.allowed && (exhausted === undefined || result.resetMs > exhausted.waitMs)) exhausted = { policy, waitMs: result.resetMs };
     });
     if (exhausted !== undefined) {
       const { policy, waitMs } = exhausted;

@@ -1,19 +1,19 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Kysely } from 'kysely';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { checkCredentials, endSession, memberships, sessionUser, startSession, SESSION_TTL_MS, type Membership, type SignedInUser } from '../domain/accounts/sessions.js';
 import { acceptInvite, openInvite } from '../domain/team/invites.js';
 import { ServiceError } from '../errors.js';
+import type { LimiterStore } from '../limits/store.js';
 import type { OAuthIssuer } from '../oauth/issuer.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
 import { consentPages } from './consentPages.js';
 import { devicePages } from './devicePages.js';
 import { html, type SafeHtml } from './html.js';
 import { csrfField, page, STYLESHEET, type PageContext } from './layout.js';
-import { csrfToken, csrfValid, pageHeaders, readCookie, SESSION_COOKIE, setCookie } from './security.js';
+import { clientAddress, csrfToken, csrfValid, pageHeaders, readCookie, SESSION_COOKIE, setCookie } from './security.js';
 import { searchConsolePages } from './searchConsolePages.js';
 import { workspacePages } from './workspacePages.js';
 
@@ -23,6 +23,7 @@ export interface DashboardDeps {
   config: Config;
   pipeline: Pipeline;
   issuer: OAuthIssuer;
+  limiterStore: LimiterStore;
 }
 
 /** What every page handler gets once the session and, under /w/:ws, the membership are checked. */
@@ -54,8 +55,8 @@ export function sendPage(res: Response, status: number, title: string, context: 
 export function dashboardRouter(deps: DashboardDeps): express.Router {
   const { db, clock, config } = deps;
   const secure = config.publicUrl.startsWith('https://');
-  const perAccount = new RateLimiterMemory({ points: SIGN_IN_ATTEMPTS_PER_ACCOUNT, duration: SIGN_IN_WINDOW_SECONDS, keyPrefix: 'signin-account' });
-  const perAddress = new RateLimiterMemory({ points: SIGN_IN_ATTEMPTS_PER_ADDRESS, duration: SIGN_IN_WINDOW_SECONDS, keyPrefix: 'signin-address' });
+  const perAccount = deps.limiterStore.limiter({ prefix: 'signin-account', points: SIGN_IN_ATTEMPTS_PER_ACCOUNT, durationSeconds: SIGN_IN_WINDOW_SECONDS });
+  const perAddress = deps.limiterStore.limiter({ prefix: 'signin-address', points: SIGN_IN_ATTEMPTS_PER_ADDRESS, durationSeconds: SIGN_IN_WINDOW_SECONDS });
   const router = express.Router();
 
   router.get('/assets/app.css', (_req, res) => {
@@ -116,9 +117,15 @@ export function dashboardRouter(deps: DashboardDeps): express.Router {
     const body = req.body as Record<string, unknown>;
     const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : '';
     const password = typeof body.password === 'string' ? body.password : '';
+    let attempts;
     try {
-      await Promise.all([perAccount.consume(email), perAddress.consume(req.ip ?? 'unknown')]);
-    } catch {
+      attempts = await Promise.all([perAccount.consume(email), perAddress.consume(clientAddress(req))]);
+    } catch (error) {
+      if (!(error instanceof ServiceError)) throw error;
+      signInForm(req, res, error.status, 'Sign-in is unavailable for a moment. Try again shortly.');
+      return;
+    }
+    if (attempts.some((attempt) => !attempt.allowed)) {
       signInForm(req, res, 429, 'Too many sign-in attempts. Wait a few minutes and try again.');
       return;
     }
@@ -127,7 +134,7 @@ export function dashboardRouter(deps: DashboardDeps): express.Router {
       signInForm(req, res, 401, 'That email and password do not match an account.');
       return;
     }
-    await perAccount.delete(email);
+    await perAccount.reset(email);
     const token = await startSession(db, clock, user.userId);
     setCookie(res, SESSION_COOKIE, token, { secure, sameSite: 'lax', maxAgeSeconds: SESSION_TTL_MS / 1000 });
     res.redirect(303, safeNext(body.next));

@@ -1,8 +1,8 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { Kysely } from 'kysely';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
+import type { LimiterStore } from '../limits/store.js';
 import { decideDevice, findPendingDevice, type PendingDevice } from '../oauth/device.js';
 import { sendPage } from './dashboard.js';
 import { html } from './html.js';
@@ -13,10 +13,10 @@ const WRONG_CODES_PER_USER = 10;
 const WRONG_CODE_WINDOW_SECONDS = 15 * 60;
 
 /** The device-login verification page: enter the code the CLI shows, see who asks for what, approve or deny. */
-export function devicePages(deps: { db: Kysely<Database>; clock: Clock }, signedIn: RequestHandler[]): express.Router {
+export function devicePages(deps: { db: Kysely<Database>; clock: Clock; limiterStore: LimiterStore }, signedIn: RequestHandler[]): express.Router {
   const { db, clock } = deps;
   const router = express.Router();
-  const wrongCodes = new RateLimiterMemory({ points: WRONG_CODES_PER_USER, duration: WRONG_CODE_WINDOW_SECONDS, keyPrefix: 'device-code' });
+  const wrongCodes = deps.limiterStore.limiter({ prefix: 'device-code', points: WRONG_CODES_PER_USER, durationSeconds: WRONG_CODE_WINDOW_SECONDS });
 
   const entryForm = (res: Response, status: number, problem?: string, code = '') => {
     const visit = res.locals.visit!;
@@ -53,14 +53,13 @@ export function devicePages(deps: { db: Kysely<Database>; clock: Clock }, signed
 
   async function lookUp(res: Response, code: string): Promise<PendingDevice | undefined> {
     const userId = res.locals.visit!.user.userId;
-    const limit = await wrongCodes.get(userId);
-    if (limit !== null && limit.remainingPoints <= 0) {
+    if (!(await wrongCodes.peek(userId)).allowed) {
       entryForm(res, 429, 'Too many wrong codes. Wait a few minutes and start the login again.');
       return undefined;
     }
     const device = await findPendingDevice(db, clock, code);
     if (device === undefined) {
-      await wrongCodes.penalty(userId);
+      await wrongCodes.consume(userId);
       entryForm(res, 400, 'That code is not valid or has expired. Check it, or start the login again.', code);
     }
     return device;

@@ -4,8 +4,11 @@ import type { Database } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import { registerClient, revokeToken, tokenRequest } from '../oauth/authorization.js';
 import type { OAuthIssuer } from '../oauth/issuer.js';
-import { DeviceFlowError, pollDeviceAuthorization, startDeviceAuthorization } from '../oauth/device.js';
+import { DeviceFlowError, pollDeviceAuthorization } from '../oauth/device.js';
 import { OAuthError } from '../oauth/tokens.js';
+import { BadInputError, type ServiceError } from '../errors.js';
+import type { CallResult } from '../pipeline/pipeline.js';
+import { clientAddress } from './security.js';
 
 /** Metadata, registration, token and revocation answer any origin: browser-based MCP clients call them directly. */
 function openCors(req: Request, res: Response, next: NextFunction): void {
@@ -31,9 +34,32 @@ function oauthError(res: Response, error: unknown): void {
   res.status(error.status).json({ error: error.error, error_description: error.description });
 }
 
+/** A refused device-login start in OAuth's shape where OAuth has one (bad input), else the service's own envelope (429, 503). */
+function deviceStartRefused(res: Response, error: ServiceError): void {
+  if (error instanceof BadInputError) {
+    oauthError(res, new OAuthError('invalid_request', error.message));
+    return;
+  }
+  if (error instanceof DeviceFlowError) {
+    oauthError(res, error);
+    return;
+  }
+  const body = error.toBody();
+  if (body.retryAfterMs !== undefined) res.setHeader('Retry-After', String(Math.ceil(body.retryAfterMs / 1000)));
+  res.status(error.status).json(body);
+}
+
 const text = (params: Record<string, unknown>, name: string) => (typeof params[name] === 'string' ? (params[name] as string) : undefined);
 
-export function oauthEndpoints(deps: { db: Kysely<Database>; clock: Clock; issuer: OAuthIssuer }): express.Router {
+export interface OAuthEndpointDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  issuer: OAuthIssuer;
+  /** post_auth_device_start through the pipeline: the standard endpoint spends the same per-address cap. */
+  startDeviceLogin(address: string, input: Record<string, string>): Promise<CallResult>;
+}
+
+export function oauthEndpoints(deps: OAuthEndpointDeps): express.Router {
   const { db, clock, issuer } = deps;
   const router = express.Router();
   const form = express.urlencoded({ extended: false, limit: '16kb' });
@@ -62,15 +88,11 @@ export function oauthEndpoints(deps: { db: Kysely<Database>; clock: Clock; issue
   // The same device login as POST /api/v1/auth/device/*, at the standard endpoints, so any OAuth client completes it.
   router.post('/oauth/device_authorization', form, async (req, res) => {
     const params = (req.body ?? {}) as Record<string, unknown>;
-    try {
-      const clientId = text(params, 'client_id');
-      const scope = text(params, 'scope');
-      res.setHeader('Cache-Control', 'no-store').json(
-        await startDeviceAuthorization(db, clock, issuer.issuer, { ...(clientId ? { clientId } : {}), ...(scope !== undefined ? { scope } : {}) }),
-      );
-    } catch (error) {
-      oauthError(res, error);
-    }
+    const clientId = text(params, 'client_id');
+    const scope = text(params, 'scope');
+    const result = await deps.startDeviceLogin(clientAddress(req), { ...(clientId ? { client_id: clientId } : {}), ...(scope !== undefined ? { scope } : {}) });
+    if (result.ok) res.setHeader('Cache-Control', 'no-store').json(result.data);
+    else deviceStartRefused(res, result.error);
   });
 
   router.post('/oauth/token', form, async (req, res) => {

@@ -79,3 +79,11 @@ export function csrfValid(req: Request): boolean {
   if (cookie === undefined || typeof field !== 'string' || cookie.length !== field.length) return false;
   return timingSafeEqual(Buffer.from(cookie), Buffer.from(field));
 }
+
+/**
+ * The caller's address for per-address limits: the socket's peer, or with TRUST_PROXY set (express's `trust proxy`)
+ * the address the trusted proxies put in X-Forwarded-For.
+ */
+export function clientAddress(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
+}

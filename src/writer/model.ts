@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { BadInputError } from '../errors.js';
+import type { ProviderSlots } from '../limits/store.js';
 
 export interface WriterUsage {
   promptTokens: number;
@@ -40,4 +41,9 @@ export const WRITER_SETTINGS = 'WRITER_BASE_URL and WRITER_MODEL (and WRITER_API
 export function requireWriter(writer: WriterModel | undefined): WriterModel {
   if (writer === undefined) throw new BadInputError(`no writer model is configured: the operator sets ${WRITER_SETTINGS}`);
   return writer;
+}
+
+/** The writer behind its concurrency limit, which holds across every instance. */
+export function limitedWriter(writer: WriterModel, slots: ProviderSlots): WriterModel {
+  return { model: writer.model, structured: (prompt, meter) => slots.run(() => writer.structured(prompt, meter)) };
 }

@@ -155,13 +155,16 @@ describe('the durable-job worker', () => {
       services,
       logger,
       handlers,
-      sweep: {
-        everyMs: 60_000,
-        run: async () => {
-          sweeps++;
-          throw new Error('the database of another feature is unhappy');
+      sweeps: [
+        {
+          name: 'unhappy',
+          everyMs: 60_000,
+          run: async () => {
+            sweeps++;
+            throw new Error('the database of another feature is unhappy');
+          },
         },
-      },
+      ],
     });
     const id = await enqueueJob(database.db, clock, { workspaceId, kind: 'deliver' });
     expect(await swept.runDue()).toBe(1);
@@ -182,5 +185,86 @@ describe('the durable-job worker', () => {
     await enqueueJob(database.db, clock, { workspaceId, kind: 'deliver' });
     await Promise.all([worker().runDue(), worker().runDue(), worker().runDue()]);
     expect(calls).toBe(1);
+  });
+
+  it('starts the next job as soon as a slot frees, without waiting for the slowest of its batch', async () => {
+    let releaseSlow: () => void = () => {};
+    const finished: string[] = [];
+    behaviour = async (job) => {
+      if (job.subjectId === 'slow') await new Promise<void>((resolve) => (releaseSlow = resolve));
+      finished.push(job.subjectId!);
+      return {};
+    };
+    const slow = await enqueueJob(database.db, clock, { workspaceId, kind: 'deliver', subjectId: 'slow' });
+    clock.advance(1);
+    await enqueueJob(database.db, clock, { workspaceId, kind: 'deliver', subjectId: 'fast-1' });
+    clock.advance(1);
+    const third = await enqueueJob(database.db, clock, { workspaceId, kind: 'deliver', subjectId: 'fast-2' });
+    const polling = worker({ concurrency: 2 });
+    polling.start(5);
+    try {
+      await expect.poll(() => finished, { timeout: 5000 }).toEqual(['fast-1', 'fast-2']);
+      expect((await jobRow(third)).state).toBe('done');
+      expect((await jobRow(slow)).state).toBe('running');
+    } finally {
+      releaseSlow();
+      await polling.stop();
+    }
+    expect((await jobRow(slow)).state).toBe('done');
+  });
+
+  it('on stop, gives a job still running at the end of the grace back to the queue, where another worker takes it at once', async () => {
+    let calls = 0;
+    let releaseFirst: () => void = () => {};
+    behaviour = async () => {
+      calls++;
+      if (calls === 1) await new Promise<void>((resolve) => (releaseFirst = resolve));
+      return { run: calls };
+    };
+    const id = await enqueueJob(database.db, clock, { workspaceId, kind: 'write_article', maxAttempts: 1 });
+    const stopping = worker();
+    const first = stopping.runDue();
+    await expect.poll(() => calls).toBe(1);
+    expect(await stopping.stop(20)).toEqual({ finished: 0, released: 1 });
+    expect(await jobRow(id)).toMatchObject({ state: 'queued', attempts: 0, lease_token: null, run_at: clock.now() });
+    expect(await worker().runDue()).toBe(1);
+    expect(await jobRow(id)).toMatchObject({ state: 'done', attempts: 1, result: '{"run":2}' });
+    // The given-back attempt ends later: it records nothing over the attempt that took the job.
+    releaseFirst();
+    await first;
+    expect(await jobRow(id)).toMatchObject({ state: 'done', attempts: 1, result: '{"run":2}' });
+  });
+
+  it('on stop, lets jobs that finish within the grace finish', async () => {
+    let started = false;
+    let finish: () => void = () => {};
+    behaviour = async () => {
+      started = true;
+      await new Promise<void>((resolve) => (finish = resolve));
+      return {};
+    };
+    const id = await enqueueJob(database.db, clock, { workspaceId, kind: 'deliver' });
+    const stopping = worker();
+    const run = stopping.runDue();
+    await expect.poll(() => started).toBe(true);
+    const stopped = stopping.stop(5000);
+    setTimeout(() => finish(), 30);
+    expect(await stopped).toEqual({ finished: 1, released: 0 });
+    await run;
+    expect((await jobRow(id)).state).toBe('done');
+  });
+
+  it('runs a sweep on one worker of several sharing the database, once per interval', async () => {
+    const ran: number[] = [];
+    const sweepingWorker = (n: number) =>
+      new JobWorker({ db: database.db, clock, services, logger, handlers, sweeps: [{ name: 'shared', everyMs: 60_000, run: async () => ran.push(n) }] });
+    const workers = [sweepingWorker(1), sweepingWorker(2), sweepingWorker(3)];
+    await Promise.all(workers.map((w) => w.runDue()));
+    expect(ran).toHaveLength(1);
+    await Promise.all(workers.map((w) => w.runDue()));
+    expect(ran).toHaveLength(1);
+    clock.advance(60_000);
+    await Promise.all(workers.map((w) => w.runDue()));
+    expect(ran).toHaveLength(2);
   });
 });

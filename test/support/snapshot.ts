@@ -4,9 +4,12 @@ import type { Database } from '../../db/schema.js';
 /** Columns that move on reads (key use is recorded at most once a minute); a "nothing changed" check ignores them. */
 const VOLATILE = new Set(['last_used_at']);
 
-/** Every row of every table, for asserting that a refused or dry-run call changed nothing. */
+/** The shared limiter store's counters and the instances' coordination rows: every call spends a limit, by design. */
+const BOOKKEEPING = new Set(['rate_limits', 'provider_slots', 'named_locks', 'sweep_claims']);
+
+/** Every row of every data table, for asserting that a refused or dry-run call changed nothing. */
 export async function snapshot(db: Kysely<Database>): Promise<Record<string, unknown[]>> {
-  const tables = (await db.introspection.getTables()).map((t) => t.name).filter((name) => !name.startsWith('kysely_')).sort();
+  const tables = (await db.introspection.getTables()).map((t) => t.name).filter((name) => !name.startsWith('kysely_') && !BOOKKEEPING.has(name)).sort();
   const dump: Record<string, unknown[]> = {};
   for (const table of tables) {
     const rows = (await db.selectFrom(table as keyof Database).selectAll().execute()) as Array<Record<string, unknown>>;

@@ -18,8 +18,8 @@ export class Visitor {
   }
 
   /** A page request; `form` posts it like a browser (URLSearchParams for repeated fields such as checkboxes). */
-  async request(path: string, init: { method?: string; form?: Record<string, string> | URLSearchParams } = {}): Promise<Response> {
-    const headers: Record<string, string> = { cookie: this.cookieHeader() };
+  async request(path: string, init: { method?: string; form?: Record<string, string> | URLSearchParams; headers?: Record<string, string> } = {}): Promise<Response> {
+    const headers: Record<string, string> = { ...init.headers, cookie: this.cookieHeader() };
     let body: string | undefined;
     if (init.form !== undefined) {
       headers['content-type'] = 'application/x-www-form-urlencoded';

@@ -76,6 +76,30 @@ async function autoPublish(db: Kysely<Database>, clock: Clock, workspaceId: stri
     .where('scheduled_at', '<=', clock.now())
     .orderBy('scheduled_at')
     .execute();
-  for (const { id } of due) await db.transaction().execute((trx) => publishArticle(trx, clock, workspaceId, id));
-  return due.length;
+  let published = 0;
+  for (const { id } of due) {
+    const done = await db.transaction().execute(async (trx) => {
+      if (!(await claimDraft(trx, clock, id))) return false;
+      await publishArticle(trx, clock, workspaceId, id);
+      return true;
+    });
+    if (done) published++;
+  }
+  return published;
+}
+
+/**
+ * Takes the draft for this publish: a conditional update that only a still-unpublished draft passes. On PostgreSQL a
+ * second instance publishing the same slot waits on the row and then finds it published; on SQLite writes run one at a
+ * time. So a slot is published once, whichever instances reach it together.
+ */
+async function claimDraft(trx: Kysely<Database>, clock: Clock, articleId: string): Promise<boolean> {
+  const claimed = await trx
+    .updateTable('articles')
+    .set({ updated_at: clock.now() })
+    .where('id', '=', articleId)
+    .where('status', '=', 'draft')
+    .where('writing_job_id', 'is', null)
+    .executeTakeFirst();
+  return claimed.numUpdatedRows === 1n;
 }

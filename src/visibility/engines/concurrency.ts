@@ -1,28 +1,8 @@
+import type { ProviderSlots } from '../../limits/store.js';
 import { type AnswerEngine, EngineError } from './engine.js';
 
-/** At most `limit` tasks at once; the others wait their turn, first come first served. */
-export class Semaphore {
-  private active = 0;
-  private readonly waiting: Array<() => void> = [];
-
-  constructor(private readonly limit: number) {}
-
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.active < this.limit) this.active++;
-    else await new Promise<void>((resolve) => this.waiting.push(resolve));
-    try {
-      return await task();
-    } finally {
-      // The slot passes straight to the next waiter, so a newcomer cannot take it in between.
-      const next = this.waiting.shift();
-      if (next === undefined) this.active--;
-      else next();
-    }
-  }
-}
-
 /** The engine behind its provider's concurrency limit. */
-export function limitedEngine(engine: AnswerEngine, limit: Semaphore): AnswerEngine {
+export function limitedEngine(engine: AnswerEngine, limit: ProviderSlots): AnswerEngine {
   return onlyEngineErrors({
     name: engine.name,
     ask: (query, options) => limit.run(() => engine.ask(query, options)),

@@ -1,7 +1,8 @@
 import { API_ENGINES, type ApiEngine, type Config, type EngineSettings } from '../../config.js';
 import type { SerpClient } from '../serp/serp.js';
 import { ClaudeEngine } from './claude.js';
-import { limitedEngine, onlyEngineErrors, Semaphore } from './concurrency.js';
+import type { LimiterStore } from '../../limits/store.js';
+import { limitedEngine, onlyEngineErrors } from './concurrency.js';
 import type { AnswerEngine, EngineName } from './engine.js';
 import { GeminiEngine } from './gemini.js';
 import { OpenAiResponsesEngine } from './openaiResponses.js';
@@ -16,7 +17,7 @@ export interface EngineTuning {
   retries: number;
   /** First backoff; doubled each time, with jitter, unless the provider sends Retry-After. */
   backoffMs: number;
-  /** Calls in flight at once per provider (the SERP client applies it to all its calls). */
+  /** Calls in flight at once per provider, across every instance (the SERP client applies it to all its calls). */
   concurrency: number;
 }
 
@@ -34,11 +35,16 @@ const API_ADAPTERS: Record<ApiEngine, new (settings: EngineSettings, tuning: Eng
  * the SERP provider is configured (Copilot only when that provider serves it). An engine missing here is not
  * configured: it is never checked, never `none`.
  */
-export function createAnswerEngines(config: Config, serp: SerpClient | undefined, tuning: EngineTuning): Partial<Record<EngineName, AnswerEngine>> {
+export function createAnswerEngines(
+  config: Config,
+  serp: SerpClient | undefined,
+  tuning: EngineTuning,
+  slots: Pick<LimiterStore, 'slots'>,
+): Partial<Record<EngineName, AnswerEngine>> {
   const engines: Partial<Record<EngineName, AnswerEngine>> = {};
   for (const name of API_ENGINES) {
     const settings = config.engines[name];
-    if (settings !== undefined) engines[name] = limitedEngine(new API_ADAPTERS[name](settings, tuning), new Semaphore(tuning.concurrency));
+    if (settings !== undefined) engines[name] = limitedEngine(new API_ADAPTERS[name](settings, tuning), slots.slots(`engine:${name}`, tuning.concurrency));
   }
   // The SERP client limits its own calls, which rank checks and website look-ups share with these two engines.
   if (serp !== undefined) {

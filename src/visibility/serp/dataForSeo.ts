@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { SerpSettings } from '../../config.js';
-import { Semaphore } from '../engines/concurrency.js';
+import type { LimiterStore, ProviderSlots } from '../../limits/store.js';
 import { type AskOptions, type Citation, domainOf, EngineError, normaliseCitations } from '../engines/engine.js';
 import type { EngineTuning } from '../engines/index.js';
 import { ProviderHttp, TransientEngineError } from '../engines/providerHttp.js';
@@ -107,15 +107,16 @@ function aiOverviewOf(items: unknown[]): AiOverview {
 class DataForSeoClient implements SerpClient {
   readonly servesCopilot = false;
   private readonly http: ProviderHttp;
-  private readonly slots: Semaphore;
+  private readonly slots: ProviderSlots;
   private readonly authorization: string;
 
   constructor(
     private readonly settings: SerpSettings,
     tuning: EngineTuning,
+    slots: Pick<LimiterStore, 'slots'>,
   ) {
     this.http = new ProviderHttp('DataForSEO', tuning);
-    this.slots = new Semaphore(tuning.concurrency);
+    this.slots = slots.slots('serp', tuning.concurrency);
     this.authorization = `Basic ${Buffer.from(`${settings.login}:${settings.password}`).toString('base64')}`;
   }
 
@@ -155,6 +156,6 @@ class DataForSeoClient implements SerpClient {
   }
 }
 
-export function createSerpClient(settings: SerpSettings | undefined, tuning: EngineTuning): SerpClient | undefined {
-  return settings === undefined ? undefined : new DataForSeoClient(settings, tuning);
+export function createSerpClient(settings: SerpSettings | undefined, tuning: EngineTuning, slots: Pick<LimiterStore, 'slots'>): SerpClient | undefined {
+  return settings === undefined ? undefined : new DataForSeoClient(settings, tuning, slots);
 }

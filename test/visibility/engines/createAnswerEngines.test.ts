@@ -11,6 +11,7 @@ import { FakeGemini } from '../fakes/gemini.js';
 import { FakeOpenAi } from '../fakes/openai.js';
 import { FakePerplexity } from '../fakes/perplexity.js';
 import { failure, TUNING } from './support.js';
+import { MemoryLimiterStore } from '../../../src/limits/memoryStore.js';
 
 describe('createAnswerEngines', () => {
   let openai: FakeOpenAi;
@@ -41,13 +42,13 @@ describe('createAnswerEngines', () => {
   });
 
   it('builds only the engines that are configured', () => {
-    expect(createAnswerEngines(loadConfig({}), undefined, TUNING)).toEqual({});
-    const engines = createAnswerEngines(loadConfig({ ENGINE_CHATGPT_API_KEY: 'sk-openai', ENGINE_CLAUDE_API_KEY: 'sk-ant' }), undefined, TUNING);
+    expect(createAnswerEngines(loadConfig({}), undefined, TUNING, new MemoryLimiterStore())).toEqual({});
+    const engines = createAnswerEngines(loadConfig({ ENGINE_CHATGPT_API_KEY: 'sk-openai', ENGINE_CLAUDE_API_KEY: 'sk-ant' }), undefined, TUNING, new MemoryLimiterStore());
     expect(Object.keys(engines).sort()).toEqual(['chatgpt', 'claude']);
   });
 
   it('asks each API engine through its own provider with the configured model and key', async () => {
-    const engines = createAnswerEngines(loadConfig(env), undefined, TUNING);
+    const engines = createAnswerEngines(loadConfig(env), undefined, TUNING, new MemoryLimiterStore());
     expect(Object.keys(engines)).toEqual(['chatgpt', 'perplexity', 'gemini', 'claude']);
     const cited = { text: 'Acme CRM.', citations: [{ url: 'https://www.acme.example/' }] };
     for (const fake of [openai, perplexity, gemini, anthropic]) fake.answer(cited);
@@ -62,7 +63,7 @@ describe('createAnswerEngines', () => {
   });
 
   it('keeps at most `concurrency` calls in flight per provider; the others wait their turn', async () => {
-    const engines = createAnswerEngines(loadConfig(env), undefined, { ...TUNING, concurrency: 2 });
+    const engines = createAnswerEngines(loadConfig(env), undefined, { ...TUNING, concurrency: 2 }, new MemoryLimiterStore());
     const release = openai.hold();
     const answers = Promise.all(Array.from({ length: 5 }, () => engines.chatgpt!.ask('best crm', { locale: 'en' })));
     await vi.waitFor(() => expect(openai.requests).toHaveLength(2));
@@ -76,7 +77,7 @@ describe('createAnswerEngines', () => {
 
   it('adds Google AI Overviews from the SERP provider: the overview and its references, or an empty answer when none shows', async () => {
     const config = loadConfig({ ...env, ...dataForSeo.env() });
-    const engines = createAnswerEngines(config, createSerpClient(config.serp, TUNING), TUNING);
+    const engines = createAnswerEngines(config, createSerpClient(config.serp, TUNING, new MemoryLimiterStore()), TUNING, new MemoryLimiterStore());
     // DataForSEO has no Copilot endpoint: Copilot stays not configured.
     expect(Object.keys(engines)).toEqual(['chatgpt', 'perplexity', 'gemini', 'claude', 'google_ai_overview']);
     dataForSeo.serp('google', 'what is a crm', { aiOverview: { markdown: 'A CRM keeps customer records. Acme sells one.', references: [{ url: 'https://www.acme.example/what-is-crm', title: 'What is a CRM' }] } });

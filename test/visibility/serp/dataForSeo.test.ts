@@ -7,6 +7,7 @@ import { searchLocation } from '../../../src/visibility/serp/searchLocation.js';
 import type { SerpClient } from '../../../src/visibility/serp/serp.js';
 import { TestService } from '../../support/harness.js';
 import { FakeDataForSeo } from '../fakes/dataForSeo.js';
+import { MemoryLimiterStore } from '../../../src/limits/memoryStore.js';
 
 const TUNING: EngineTuning = { timeoutMs: 500, retries: 2, backoffMs: 5, concurrency: 3 };
 const en = { locale: 'en' };
@@ -16,7 +17,7 @@ let serp: SerpClient;
 
 beforeAll(async () => {
   fake = await FakeDataForSeo.start();
-  serp = createSerpClient({ baseUrl: fake.baseUrl, login: fake.login, password: fake.password }, TUNING)!;
+  serp = createSerpClient({ baseUrl: fake.baseUrl, login: fake.login, password: fake.password }, TUNING, new MemoryLimiterStore())!;
 });
 afterAll(() => fake.close());
 beforeEach(() => fake.reset());
@@ -118,7 +119,7 @@ describe('the DataForSEO SERP client', () => {
   });
 
   it('fails at once, without retrying, on errors another attempt cannot fix: wrong credentials, no money, an invalid field', async () => {
-    const wrong = createSerpClient({ baseUrl: fake.baseUrl, login: fake.login, password: 'wrong' }, TUNING)!;
+    const wrong = createSerpClient({ baseUrl: fake.baseUrl, login: fake.login, password: 'wrong' }, TUNING, new MemoryLimiterStore())!;
     expect((await failure(wrong.google('crm', en))).errorClass).toBe('provider_error');
     expect(fake.requests).toHaveLength(1);
 

@@ -1,0 +1,19 @@
+import type { DatabaseHandle } from '../../db/database.js';
+import { MemoryLimiterStore } from './memoryStore.js';
+import { PostgresLimiterStore } from './postgresStore.js';
+import { RedisLimiterStore } from './redisStore.js';
+import type { LimiterStore } from './store.js';
+
+/**
+ * The store every limit and provider slot lives in, so that N instances count as one: Redis when REDIS_URL is set,
+ * else the PostgreSQL database when that is the store, else memory (the embedded default, one process).
+ */
+export async function openLimiterStore(options: {
+  redisUrl: string | undefined;
+  database: DatabaseHandle;
+  onProblem: (message: string, error?: unknown) => void;
+}): Promise<LimiterStore> {
+  if (options.redisUrl !== undefined) return RedisLimiterStore.connect(options.redisUrl, options.onProblem);
+  if (options.database.pool !== undefined) return new PostgresLimiterStore(options.database.pool, options.database.db);
+  return new MemoryLimiterStore();
+}
