@@ -108,21 +108,24 @@ export async function createService(options: ServiceOptions): Promise<Service> {
       return `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`;
     },
     async close(graceMs = config.shutdownGraceMs) {
+      const deadline = Date.now() + graceMs;
       lifecycle.drain();
-      const stopped = new Promise<void>((resolve, reject) => {
-        if (server === undefined || !server.listening) resolve();
-        else server.close((error) => (error ? reject(error) : resolve()));
-      });
-      const [jobsStopped] = await Promise.all([
-        jobs.stop(graceMs),
-        Promise.race([stopped, sleep(graceMs)]).then(() => {
-          // Past the grace, connections still open are cut; their callers retry elsewhere.
-          server?.closeAllConnections();
-          return stopped;
-        }),
-      ]);
+      // New requests are still served (with Connection: close) while running jobs finish, so a load balancer that has
+      // not yet seen /readyz fail loses nothing; an idle instance stops accepting at once.
+      const jobsStopped = await jobs.stop(graceMs);
       if (jobsStopped.released > 0) logger.warn({ released: jobsStopped.released }, 'jobs still running at the end of the grace were given back to the queue');
-      await providers.close();
+      if (server?.listening) {
+        const open = server;
+        const stopped = new Promise<void>((resolve, reject) => open.close((error) => (error ? reject(error) : resolve())));
+        // Requests accepted before the listener closed get what is left of the grace (at least a second), then are cut.
+        const inTime = await Promise.race([stopped.then(() => true), sleep(Math.max(deadline - Date.now(), 1000), false)]);
+        if (!inTime) {
+          open.closeAllConnections();
+          await stopped;
+        }
+      }
+      // A job given back may still wait on a provider; its connection is not waited for past the grace.
+      await Promise.race([providers.close(), sleep(Math.max(deadline - Date.now(), 0))]);
       await limiterStore.close();
       await database.close();
     },

@@ -18,11 +18,11 @@ describe('with the shared limiter store out of reach', () => {
 
   it('answers 503 with the error envelope and Retry-After on REST, and the same error on MCP, running nothing', async () => {
     const { key, workspaceId } = await t.workspace();
-    const rest = await t.rest(key, 'POST', '/api/v1/queries', { query: 'best crm for startups' });
+    const rest = await t.rest(key, 'POST', '/api/v1/queries', { text: 'best crm for startups' });
     expect(rest.status).toBe(503);
     expect(rest.headers.get('retry-after')).toBe('5');
     expect(rest.body).toEqual({ error: expect.stringMatching(/^rate limits cannot be checked right now: Redis at REDIS_URL/), retryAfterMs: 5000 });
-    const mcp = await t.mcpTool(key, 'add_query', { query: 'best crm for startups' });
+    const mcp = await t.mcpTool(key, 'add_query', { text: 'best crm for startups' });
     expect(mcp).toMatchObject({ isError: true, structuredContent: { status: 503, error: rest.body.error } });
     const stored = await t.db.selectFrom('queries').select('id').where('workspace_id', '=', workspaceId).execute();
     expect(stored).toEqual([]);

@@ -1,4 +1,7 @@
+import type { Kysely } from 'kysely';
 import { expect } from 'vitest';
+import type { Database } from '../../db/schema.js';
+import type { Clock } from '../../src/clock.js';
 import { insertPlannedArticle } from '../../src/domain/content/articles.js';
 import type { Timing } from '../../src/services.js';
 import { TestService, type TestWorkspace } from '../support/harness.js';
@@ -24,7 +27,7 @@ export async function stopWithReceiver({ t, receiver }: PublishingSetup): Promis
 }
 
 /** A planned article given a body directly, as the write job leaves it: a draft. */
-export async function writtenArticle(t: TestService, ws: TestWorkspace, title = 'How to pick a CRM for dentists'): Promise<string> {
+export async function writtenArticle(t: { db: Kysely<Database>; clock: Clock }, ws: Pick<TestWorkspace, 'workspaceId'>, title = 'How to pick a CRM for dentists'): Promise<string> {
   const id = await insertPlannedArticle(t.db, t.clock, { workspaceId: ws.workspaceId, keyword: title.toLowerCase(), title, scheduledAt: t.clock.now(), language: 'en' });
   await t.db
     .updateTable('articles')

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { openDatabase, type DatabaseHandle } from '../../db/database.js';
 
@@ -19,6 +22,43 @@ export async function openTestDatabase(): Promise<DatabaseHandle> {
     ...handle,
     async close() {
       await handle.close();
+      const cleanup = new pg.Client({ connectionString: url });
+      await cleanup.connect();
+      await cleanup.query(`drop schema ${schema} cascade`);
+      await cleanup.end();
+    },
+  };
+}
+
+/**
+ * One database that several service instances open: a PostgreSQL schema of its own when TEST_DATABASE_URL is set, each
+ * instance with its own pool as separate processes would; else a SQLite file in a temporary folder.
+ * `open()` gives a new handle (the service that gets it closes it); `dispose()` removes the database.
+ */
+export async function sharedTestDatabase(): Promise<{ open(): DatabaseHandle; dispose(): Promise<void> }> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (url === undefined || url === '') {
+    // better-sqlite3 blocks the thread while it waits for a lock, so two connections in one process would wait on each
+    // other forever: in-process instances share one connection, and SQLite runs their writes one at a time as it would.
+    const dir = mkdtempSync(join(tmpdir(), 'sightline-shared-'));
+    const handle = openDatabase(join(dir, 'shared.db'));
+    let users = 0;
+    return {
+      open() {
+        users++;
+        return { ...handle, close: async () => (--users === 0 ? handle.close() : undefined) };
+      },
+      dispose: async () => rmSync(dir, { recursive: true, force: true }),
+    };
+  }
+  const schema = `test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  return {
+    open: () => openDatabase(url, { schema }),
+    async dispose() {
       const cleanup = new pg.Client({ connectionString: url });
       await cleanup.connect();
       await cleanup.query(`drop schema ${schema} cascade`);

@@ -17,7 +17,7 @@ import { FakeWriter } from './fakeWriter.js';
 import { openTestDatabase } from './database.js';
 import { Visitor } from './visitor.js';
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
@@ -63,10 +63,19 @@ export class TestService {
    * due jobs with `t.jobs.drain()` after moving the clock.
    */
   static async start(
-    options: { registry?: Registry; outbound?: OutboundOptions; writer?: boolean; timing?: Partial<Timing>; env?: Record<string, string> } = {},
+    options: {
+      registry?: Registry;
+      outbound?: OutboundOptions;
+      writer?: boolean;
+      timing?: Partial<Timing>;
+      env?: Record<string, string>;
+      /** A handle on a database other instances share (see sharedTestDatabase); a private one when not given. */
+      database?: DatabaseHandle;
+      clock?: ManualClock;
+    } = {},
   ): Promise<TestService> {
-    const database = await openTestDatabase();
-    const clock = new ManualClock(START_TIME);
+    const database = options.database ?? (await openTestDatabase());
+    const clock = options.clock ?? new ManualClock(START_TIME);
     const writer = options.writer === false ? undefined : await FakeWriter.start();
     // A real port up front, so that PUBLIC_URL (the OAuth issuer, links handed out) is the address clients use.
     const config = loadConfig({
