@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../../db/database.js';
+import { openDatabase, type DatabaseHandle } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import { MemoryLimiterStore } from '../../src/limits/memoryStore.js';
 import { PostgresLimiterStore } from '../../src/limits/postgresStore.js';
@@ -130,6 +130,28 @@ describe('an unreachable Redis', () => {
       expect(problems.join('\n')).toMatch(/did not answer/);
     } finally {
       await store.close();
+    }
+  });
+});
+
+describe('an unreachable PostgreSQL limiter store', () => {
+  it('fails closed as well, naming the database', async () => {
+    const handle = openDatabase('postgres://postgres@127.0.0.1:1/nothing');
+    const store = new PostgresLimiterStore(handle.pool!, handle.db);
+    try {
+      const refused = await store
+        .limiter({ prefix: uniquePrefix(), points: 5, durationSeconds: 60 })
+        .consume('key')
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+      expect(refused).toBeInstanceOf(LimiterStoreUnavailableError);
+      expect((refused as Error).message).toMatch(/the PostgreSQL database, which keeps them, does not answer/);
+      await expect(store.slots(uniquePrefix(), 1).run(async () => 'ran')).rejects.toBeInstanceOf(LimiterStoreUnavailableError);
+    } finally {
+      await store.close();
+      await handle.close();
     }
   });
 });
