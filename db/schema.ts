@@ -189,6 +189,8 @@ export interface OAuthSigningKeysTable {
   private_jwk: string;
   public_jwk: string;
   created_at: number;
+  /** Null while the key signs new tokens; after a rotation, until when it still verifies the tokens it signed. */
+  retire_at: number | null;
 }
 
 export interface OAuthClientsTable {

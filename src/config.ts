@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { parseSealingKey } from './credentials/sealed.js';
 
 /** Settings from the environment, read once at start. The README's configuration table mirrors this file. */
 export interface Config {
@@ -44,6 +45,10 @@ export interface Config {
   trustProxy: false | number | string[];
   /** On SIGTERM: how long requests in flight and running jobs get before jobs are handed back and the process exits. */
   shutdownGraceMs: number;
+  /** SECRETS_KEY: seals stored credentials; undefined: they are stored unencrypted. */
+  secretsKey: Buffer | undefined;
+  /** SECRETS_KEY_PREVIOUS: older keys, which only open what they sealed. */
+  previousSecretsKeys: Buffer[];
 }
 
 export interface WriterSettings {
@@ -245,6 +250,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePoolMax: wholeNumber('DATABASE_POOL_MAX', env.DATABASE_POOL_MAX, 10, 1, 1000),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     shutdownGraceMs: wholeNumber('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 10_000, 0, 600_000),
+    secretsKey: env.SECRETS_KEY ? parseSealingKey('SECRETS_KEY', env.SECRETS_KEY) : undefined,
+    previousSecretsKeys: list(env.SECRETS_KEY_PREVIOUS).map((key) => parseSealingKey('SECRETS_KEY_PREVIOUS', key)),
     oauthRedirectSchemes: env.OAUTH_REDIRECT_SCHEMES === undefined ? ['cursor', 'vscode', 'vscode-insiders', 'claude', 'windsurf'] : list(env.OAUTH_REDIRECT_SCHEMES),
     bootstrap: {
       workspaceName: env.BOOTSTRAP_WORKSPACE_NAME || 'My site',

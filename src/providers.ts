@@ -1,4 +1,5 @@
 import type { Config } from './config.js';
+import { CredentialSealer } from './credentials/sealed.js';
 import type { LimiterStore } from './limits/store.js';
 import { SafeFetcher, type OutboundOptions } from './outbound/safeFetch.js';
 import { SPECIFIED_TIMING, type Services, type Timing } from './services.js';
@@ -38,6 +39,7 @@ export function createServices(config: Config, limiterStore: LimiterStore, optio
     serp,
     searchConsole: config.searchConsole,
     checkRunsPerQuery: config.checkRunsPerQuery,
+    credentials: new CredentialSealer(config.secretsKey, config.previousSecretsKeys),
   };
   return {
     services,

@@ -42,6 +42,8 @@ export interface Service {
   services: Services;
   /** Where limits and provider slots live: memory, Redis or PostgreSQL. */
   limiterStore: LimiterStore;
+  /** This service as OAuth authorization server, with the signing keys every instance shares. */
+  issuer: OAuthIssuer;
   /** The durable-job worker; it polls on its own once listening (JOBS_POLL_MS), tests drive it with drain(). */
   jobs: JobWorker;
   /** Starts listening on the configured host and port (port 0 picks a free one); resolves to the base URL. */
@@ -66,6 +68,9 @@ export async function createService(options: ServiceOptions): Promise<Service> {
   });
   const providers = createServices(config, limiterStore, options);
   const { services } = providers;
+  if (!services.credentials.sealing) {
+    logger.warn('SECRETS_KEY is not set: stored credentials (webhook signing secrets, Search Console tokens, the OAuth signing key) are kept unencrypted; see "Secrets at rest" in the README');
+  }
   const jobs = new JobWorker({
     db: database.db,
     clock,
@@ -77,7 +82,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
       { name: 'weekly-checks', everyMs: 60_000, run: () => runDueChecks(database.db, clock, services, logger) },
     ],
   });
-  const issuer = new OAuthIssuer(database.db, clock, config.publicUrl, new Set(config.oauthRedirectSchemes), services.outbound);
+  const issuer = new OAuthIssuer(database.db, clock, config.publicUrl, new Set(config.oauthRedirectSchemes), services.outbound, services.credentials);
   const pipeline = new Pipeline({
     db: database.db,
     clock,
@@ -89,7 +94,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     onFault: (error, operation) => logger.error({ err: error, operationId: operation.operationId }, 'operation failed'),
   });
   const lifecycle = new Lifecycle(database.db);
-  const app = createHttpApp({ config, db: database.db, clock, registry, pipeline, issuer, logger, serverInfo: SERVER_INFO, limiterStore, lifecycle });
+  const app = createHttpApp({ config, db: database.db, clock, registry, pipeline, issuer, logger, serverInfo: SERVER_INFO, limiterStore, lifecycle, credentials: services.credentials });
   let server: Server | undefined;
   return {
     app,
@@ -98,6 +103,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     logger,
     services,
     limiterStore,
+    issuer,
     jobs,
     async listen() {
       server = app.listen(config.port, config.host);

@@ -1,4 +1,5 @@
 import type { SearchConsoleSettings } from './config.js';
+import type { CredentialSealer } from './credentials/sealed.js';
 import type { SafeFetcher } from './outbound/safeFetch.js';
 import type { AnswerEngine, EngineName } from './visibility/engines/engine.js';
 import type { SerpClient } from './visibility/serp/serp.js';
@@ -19,6 +20,8 @@ export interface Services {
   searchConsole: SearchConsoleSettings | undefined;
   /** Times each tracked query is asked of each engine per check. */
   checkRunsPerQuery: number;
+  /** Seals credentials before they are stored and opens them when they are used (SECRETS_KEY). */
+  credentials: CredentialSealer;
 }
 
 /** Delays the specification fixes; tests shorten them instead of sleeping. */

@@ -1,6 +1,6 @@
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSigningKey, signAccessToken } from '../src/oauth/tokens.js';
+import { signAccessToken } from '../src/oauth/tokens.js';
 import { TestService, type TestWorkspace } from './support/harness.js';
 import { hiddenFields, Visitor } from './support/visitor.js';
 
@@ -183,7 +183,7 @@ describe('OAuth 2.1 for /mcp', () => {
     t.clock.advance(15 * 60_000);
     expect((await listTools(tokens.access_token)).status).toBe(401);
     t.clock.advance(-15 * 60_000);
-    const signing = await loadSigningKey(t.db, t.clock);
+    const signing = await t.service.issuer.keys.signing();
     const claims = JSON.parse(Buffer.from(tokens.access_token.split('.')[1]!, 'base64url').toString()) as { gid: string; ws: string; sub: string; client_id: string };
     const foreign = await signAccessToken(signing, t.baseUrl, 'https://other.example/mcp', { grantId: claims.gid, clientId: claims.client_id, userId: claims.sub, workspaceId: claims.ws, scopes: ['read:content'] }, t.clock.now());
     expect((await listTools(foreign)).status).toBe(401);

@@ -6,6 +6,7 @@ import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
 import { sha256Hex } from '../secrets.js';
 import type { Scope } from '../scopes.js';
+import { forgetAuthenticatedKeys } from './keyCache.js';
 
 /**
  * Key format: `slk_` + 43 base62 characters of randomness + 6 base62 characters of CRC32 checksum,
@@ -83,15 +84,29 @@ export async function createApiKey(
   return { key, keyId, displayPrefix };
 }
 
+/** Which live keys a revocation ends: one by id (within a workspace when given), one by its secret, or a member's in a workspace. */
+export type RevokedKeys = { keyId: string; workspaceId?: string } | { key: string } | { workspaceId: string; userId: string };
+
 /**
- * Revocation takes effect on the next request: every request looks the key up. Returns false when no live key
- * matched (within `workspaceId` when given).
+ * Every revocation goes through here. The key is refused from the next request on in this process, whose caches of
+ * authenticated keys are emptied, and within KEY_CACHE_TTL_MS on every other instance. Answers how many live keys
+ * it revoked.
  */
-export async function revokeApiKey(db: Kysely<Database>, clock: Clock, keyId: string, workspaceId?: string): Promise<boolean> {
-  let query = db.updateTable('api_keys').set({ revoked_at: clock.now() }).where('id', '=', keyId).where('revoked_at', 'is', null);
-  if (workspaceId !== undefined) query = query.where('workspace_id', '=', workspaceId);
+export async function revokeApiKeys(db: Kysely<Database>, clock: Clock, which: RevokedKeys): Promise<number> {
+  let query = db.updateTable('api_keys').set({ revoked_at: clock.now() }).where('revoked_at', 'is', null);
+  if ('key' in which) query = query.where('key_hash', '=', hashApiKey(which.key));
+  else if ('keyId' in which) {
+    query = query.where('id', '=', which.keyId);
+    if (which.workspaceId !== undefined) query = query.where('workspace_id', '=', which.workspaceId);
+  } else query = query.where('workspace_id', '=', which.workspaceId).where('user_id', '=', which.userId);
   const result = await query.executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+  forgetAuthenticatedKeys();
+  return Number(result.numUpdatedRows);
+}
+
+/** Returns false when no live key matched (within `workspaceId` when given). */
+export async function revokeApiKey(db: Kysely<Database>, clock: Clock, keyId: string, workspaceId?: string): Promise<boolean> {
+  return (await revokeApiKeys(db, clock, workspaceId === undefined ? { keyId } : { keyId, workspaceId })) > 0;
 }
 
 export interface ApiKeySummary {

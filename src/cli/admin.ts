@@ -6,6 +6,7 @@ import { isPlanName, PLAN_NAMES, type PlanName } from '../plans.js';
 import { parseScopeList } from '../scopes.js';
 import { registerBillingCommands } from './billing.js';
 import { registerCheckCommands } from './checks.js';
+import { registerCredentialCommands } from './credentials.js';
 import { registerSupportCommands } from './support.js';
 import { report, withDatabase } from './common.js';
 
@@ -76,7 +77,7 @@ export function registerAdminCommands(program: Command): void {
 
   admin
     .command('revoke-key')
-    .description('revoke an API key; it stops working on the next request')
+    .description('revoke an API key; running instances refuse it within a second')
     .requiredOption('--key-id <id>', 'the key id (not the key)')
     .option('--json', 'print one JSON object')
     .action(async (options: { keyId: string; json?: boolean }) => {
@@ -87,4 +88,5 @@ export function registerAdminCommands(program: Command): void {
   registerSupportCommands(admin);
   registerBillingCommands(admin);
   registerCheckCommands(admin);
+  registerCredentialCommands(admin);
 }

@@ -1,14 +1,13 @@
 import { createHash } from 'node:crypto';
-import { jwtVerify } from 'jose';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { hashApiKey, isWellFormedApiKey } from '../auth/apiKeys.js';
+import { isWellFormedApiKey, revokeApiKeys } from '../auth/apiKeys.js';
 import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
 import type { SafeFetcher } from '../outbound/safeFetch.js';
 import { isScope, type Scope } from '../scopes.js';
 import { randomToken, sha256Hex } from '../secrets.js';
-import { OAuthError, REFRESH_TOKEN_TTL_MS, signAccessToken, ACCESS_TOKEN_TTL_SECONDS, type SigningKey } from './tokens.js';
+import { OAuthError, REFRESH_TOKEN_TTL_MS, signAccessToken, ACCESS_TOKEN_TTL_SECONDS, verifyToken, type SigningKey, type SigningKeys } from './tokens.js';
 
 const CODE_TTL_MS = 5 * 60_000;
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -227,7 +226,10 @@ export async function issueCode(
 export interface TokenContext {
   db: Kysely<Database>;
   clock: Clock;
+  /** The key new tokens are signed with, resolved before any transaction opens. */
   key: SigningKey;
+  /** Every live key, to verify a token whichever instance signed it. */
+  keys: SigningKeys;
   issuer: string;
   resource: string;
 }
@@ -337,14 +339,14 @@ export async function revokeToken(ctx: TokenContext, token: string): Promise<voi
   const now = ctx.clock.now();
   // The device login hands out API keys as access tokens; whoever holds one may end it (the CLI's logout does).
   if (isWellFormedApiKey(token)) {
-    await ctx.db.updateTable('api_keys').set({ revoked_at: now }).where('key_hash', '=', hashApiKey(token)).where('revoked_at', 'is', null).execute();
+    await revokeApiKeys(ctx.db, ctx.clock, { key: token });
     return;
   }
   const refresh = await ctx.db.selectFrom('oauth_refresh_tokens').select('grant_id').where('token_hash', '=', sha256Hex(token)).executeTakeFirst();
   let grantId = refresh?.grant_id;
   if (grantId === undefined) {
     try {
-      const { payload } = await jwtVerify(token, ctx.key.publicKey, { issuer: ctx.issuer, currentDate: new Date(now) });
+      const payload = await verifyToken(ctx.keys, token, { issuer: ctx.issuer, currentDate: new Date(now) });
       grantId = typeof payload.gid === 'string' ? payload.gid : undefined;
     } catch {
       return;

@@ -5,7 +5,8 @@ import type { Principal } from '../pipeline/principal.js';
 import { ALL_SCOPES } from '../scopes.js';
 import { ClientDirectory, type TokenContext } from './authorization.js';
 import type { SafeFetcher } from '../outbound/safeFetch.js';
-import { loadSigningKey, principalFromAccessToken, type SigningKey } from './tokens.js';
+import type { CredentialSealer } from '../credentials/sealed.js';
+import { principalFromAccessToken, SigningKeys } from './tokens.js';
 
 /**
  * This service as its own OAuth 2.1 authorization server for the MCP resource. The issuer, the resource metadata's
@@ -16,7 +17,7 @@ export class OAuthIssuer {
   readonly resource: string;
   readonly resourceMetadataUrl: string;
   readonly clients: ClientDirectory;
-  private key: Promise<SigningKey> | undefined;
+  readonly keys: SigningKeys;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -24,25 +25,22 @@ export class OAuthIssuer {
     publicUrl: string,
     readonly privateRedirectSchemes: ReadonlySet<string>,
     fetcher: SafeFetcher,
+    credentials: CredentialSealer,
   ) {
     this.clients = new ClientDirectory(db, clock, fetcher, privateRedirectSchemes);
+    this.keys = new SigningKeys(db, clock, credentials);
     this.issuer = publicUrl;
     this.resource = `${publicUrl}/mcp`;
     this.resourceMetadataUrl = `${publicUrl}/.well-known/oauth-protected-resource/mcp`;
   }
 
-  signingKey(): Promise<SigningKey> {
-    this.key ??= loadSigningKey(this.db, this.clock);
-    return this.key;
-  }
-
   /** Resolved before any transaction opens: on SQLite the key's first load needs the one connection a transaction holds. */
   async tokenSettings(): Promise<Omit<TokenContext, 'db'>> {
-    return { clock: this.clock, key: await this.signingKey(), issuer: this.issuer, resource: this.resource };
+    return { clock: this.clock, key: await this.keys.signing(), keys: this.keys, issuer: this.issuer, resource: this.resource };
   }
 
   async principal(token: string): Promise<Principal> {
-    return principalFromAccessToken(this.db, this.clock, await this.signingKey(), { issuer: this.issuer, audience: this.resource }, token);
+    return principalFromAccessToken(this.db, this.clock, this.keys, { issuer: this.issuer, audience: this.resource }, token);
   }
 
   authorizationServerMetadata() {

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { dryRunNote, type AuthenticatedOperation, type JsonObject, type OperationContext, type PublicOperation } from '../../tools/define.js';
+import { AuthenticatedKeyCache } from '../auth/keyCache.js';
 import type { Clock } from '../clock.js';
 import { approvalUrl, decide, finishApproval, requestApproval, type Decision } from '../domain/approvals/approvals.js';
 import { BadInputError, ForbiddenError, ServiceError, UnauthorizedError, toServiceError } from '../errors.js';
@@ -51,13 +52,17 @@ interface Caller {
  * parse input, dry-run gate, handler (in one transaction). Adapters only translate to and from it.
  */
 export class Pipeline {
-  constructor(private readonly deps: PipelineDeps) {}
+  private readonly recentKeys: AuthenticatedKeyCache<Principal>;
+
+  constructor(private readonly deps: PipelineDeps) {
+    this.recentKeys = new AuthenticatedKeyCache(deps.clock);
+  }
 
   async authenticate(authorization: string | undefined): Promise<Principal> {
     const token = bearerToken(authorization);
     if (token === undefined) throw new UnauthorizedError();
     if (token.split('.').length === 3) return this.deps.accessToken(token);
-    return authenticateApiKey(this.deps.db, this.deps.clock, token);
+    return authenticateApiKey(this.deps.db, this.deps.clock, token, this.recentKeys);
   }
 
   /** Runs one operation for an authenticated principal. */

@@ -7,6 +7,7 @@ import { checkCredentials, endSession, memberships, sessionUser, startSession, S
 import { acceptInvite, openInvite } from '../domain/team/invites.js';
 import { ServiceError } from '../errors.js';
 import type { LimiterStore } from '../limits/store.js';
+import type { CredentialSealer } from '../credentials/sealed.js';
 import type { OAuthIssuer } from '../oauth/issuer.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
 import { consentPages } from './consentPages.js';
@@ -24,6 +25,7 @@ export interface DashboardDeps {
   pipeline: Pipeline;
   issuer: OAuthIssuer;
   limiterStore: LimiterStore;
+  credentials: CredentialSealer;
 }
 
 /** What every page handler gets once the session and, under /w/:ws, the membership are checked. */

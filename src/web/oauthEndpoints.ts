@@ -74,7 +74,9 @@ export function oauthEndpoints(deps: OAuthEndpointDeps): express.Router {
     res.json(issuer.protectedResourceMetadata());
   });
   router.get('/oauth/jwks', async (_req, res) => {
-    res.json({ keys: [(await issuer.signingKey()).publicJwk] });
+    // The signing key is made on first need; the JWKS lists it and every key still verifying after a rotation.
+    await issuer.keys.signing();
+    res.json({ keys: (await issuer.keys.live()).map((key) => key.publicJwk) });
   });
 
   router.post('/oauth/register', express.json({ limit: '16kb' }), async (req, res) => {

@@ -99,7 +99,7 @@ export function searchConsolePages(deps: DashboardDeps, signedIn: RequestHandler
     }
     try {
       const connection = await completeConnection(config.searchConsole, config.publicUrl, callback, workspace.websiteUrl);
-      await saveConnection(db, clock, workspace.workspaceId, connection);
+      await saveConnection(db, clock, deps.credentials, workspace.workspaceId, connection);
     } catch (error) {
       if (!(error instanceof SearchConsoleError)) throw error;
       fail(res, error.retryable ? 502 : 400, `Search Console was not connected: ${error.message}`, workspace.workspaceId);

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import type { ChildProcess } from 'node:child_process';
-import * as oauth from 'oauth4webapi';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../db/database.js';
@@ -16,7 +15,8 @@ import { freePort } from '../support/harness.js';
 import { closeServer, startHttpsServer } from '../support/localServers.js';
 import { startEntry } from '../support/processes.js';
 import { RoundRobinProxy } from '../support/proxy.js';
-import { hiddenFields, Visitor } from '../support/visitor.js';
+import { authorizationCodeTokens } from '../support/oauthFlow.js';
+import { Visitor } from '../support/visitor.js';
 
 /**
  * Two real service processes on one PostgreSQL database and one Redis, behind a round-robin proxy: what must happen
@@ -157,36 +157,7 @@ describe.skipIf(postgresUrl === undefined || redisUrl === undefined)('two servic
     await createUser(db.db, systemClock, { email: 'owner@acme.example', password: 'correct horse battery', workspaceId, role: 'owner' });
     const visitor = new Visitor(proxy.url);
     expect((await visitor.signIn('owner@acme.example', 'correct horse battery')).status).toBe(303);
-    const insecure = { [oauth.allowInsecureRequests]: true };
-    const issuer = new URL(proxy.url);
-    const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
-    const redirectUri = 'http://127.0.0.1:47123/callback';
-    const client = await oauth.processDynamicClientRegistrationResponse(
-      await oauth.dynamicClientRegistrationRequest(as, { redirect_uris: [redirectUri], client_name: 'Two instances', token_endpoint_auth_method: 'none' }, insecure),
-    );
-    const verifier = oauth.generateRandomCodeVerifier();
-    const state = oauth.generateRandomState();
-    const resource = `${proxy.url}/mcp`;
-    const authorize = new URL(as.authorization_endpoint!);
-    authorize.search = new URLSearchParams({
-      client_id: client.client_id,
-      redirect_uri: redirectUri,
-      response_type: 'code',
-      code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-      state,
-      resource,
-      scope: 'read:content',
-    }).toString();
-    const page = await visitor.request(authorize.pathname + authorize.search);
-    const form = new URLSearchParams({ ...hiddenFields(await page.text()), decision: 'allow', workspace: workspaceId, grant: 'read:content' });
-    const back = await visitor.request('/oauth/authorize', { method: 'POST', form });
-    const params = oauth.validateAuthResponse(as, client, new URL(back.headers.get('location')!), state);
-    const tokens = await oauth.processAuthorizationCodeResponse(
-      as,
-      client,
-      await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, verifier, { additionalParameters: { resource }, ...insecure }),
-    );
+    const tokens = await authorizationCodeTokens(proxy.url, visitor, workspaceId);
     for (const instance of instances) {
       const response = await direct(instance, '/mcp', {
         method: 'POST',

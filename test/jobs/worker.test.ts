@@ -6,6 +6,7 @@ import { ManualClock } from '../../src/clock.js';
 import { createWorkspace } from '../../src/domain/workspaces.js';
 import { enqueueJob, type JobKind } from '../../src/jobs/queue.js';
 import { backoffMs, JobWorker, RetryableJobError, type ClaimedJob, type JobDeps, type JobHandler } from '../../src/jobs/worker.js';
+import { CredentialSealer } from '../../src/credentials/sealed.js';
 import { SafeFetcher } from '../../src/outbound/safeFetch.js';
 import { SPECIFIED_TIMING, type Services } from '../../src/services.js';
 import { openTestDatabase } from '../support/database.js';
@@ -21,6 +22,7 @@ const services: Services = {
   serp: undefined,
   searchConsole: undefined,
   checkRunsPerQuery: 1,
+  credentials: new CredentialSealer(undefined),
 };
 const logger = pino({ level: 'silent' });
 

@@ -34,5 +34,5 @@ export default defineTool({
       .describe("Sent as the article's status: publish (default) to go live, or draft for the receiver to keep it unpublished."),
   }),
   confirm: 'none',
-  handler: (ctx, input) => createDestination(ctx.db, ctx.clock, ctx.services.outbound, ctx.workspaceId, input),
+  handler: (ctx, input) => createDestination(ctx.db, ctx.clock, ctx.services, ctx.workspaceId, input),
 });

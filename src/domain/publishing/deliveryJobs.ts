@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, DeliveryOutcome } from '../../../db/schema.js';
 import type { Clock } from '../../clock.js';
+import type { CredentialSealer } from '../../credentials/sealed.js';
 import { newId } from '../../ids.js';
 import { enqueueJob } from '../../jobs/queue.js';
 import { RetryableJobError, type ClaimedJob, type JobDeps, type JobHandler } from '../../jobs/worker.js';
@@ -61,8 +62,9 @@ interface PendingDelivery {
   secret: string;
 }
 
-async function pendingDelivery(db: Kysely<Database>, deliveryId: string): Promise<PendingDelivery | undefined> {
-  return db
+/** The delivery still to be sent, with its destination's signing secret opened (it may be stored sealed). */
+async function pendingDelivery(db: Kysely<Database>, credentials: CredentialSealer, deliveryId: string): Promise<PendingDelivery | undefined> {
+  const delivery = await db
     .selectFrom('deliveries')
     .innerJoin('destinations', 'destinations.id', 'deliveries.destination_id')
     .select([
@@ -80,6 +82,7 @@ async function pendingDelivery(db: Kysely<Database>, deliveryId: string): Promis
     .where('deliveries.state', '=', 'pending')
     .where('destinations.removed_at', 'is', null)
     .executeTakeFirst();
+  return delivery === undefined ? undefined : { ...delivery, secret: credentials.open(delivery.secret) };
 }
 
 async function send(outbound: SafeFetcher, delivery: PendingDelivery, now: number, timeoutMs: number): Promise<AttemptResult> {
@@ -167,7 +170,7 @@ async function recordOutcome(
 export const deliverJob: JobHandler = {
   async run(job: ClaimedJob, deps: JobDeps) {
     const { db, clock, services } = deps;
-    const delivery = job.subjectId === null ? undefined : await pendingDelivery(db, job.subjectId);
+    const delivery = job.subjectId === null ? undefined : await pendingDelivery(db, services.credentials, job.subjectId);
     if (delivery === undefined) return { skipped: 'the delivery is no longer pending (cancelled, done, or its destination was removed)' };
     const attemptId = newId('dat');
     const attempt = delivery.attempts + 1;

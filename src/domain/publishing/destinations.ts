@@ -5,6 +5,7 @@ import { BadInputError, NotFoundError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { OutboundError, type SafeFetcher } from '../../outbound/safeFetch.js';
 import { sha256Hex } from '../../secrets.js';
+import type { Services } from '../../services.js';
 import { toIso } from '../brand/records.js';
 import { lockWorkspace } from '../workspaces.js';
 import { cancelPendingDeliveries } from './deliveries.js';
@@ -89,8 +90,15 @@ function checkEndpoint(outbound: SafeFetcher, endpointUrl: string): void {
   }
 }
 
-export async function createDestination(db: Kysely<Database>, clock: Clock, outbound: SafeFetcher, workspaceId: string, input: NewDestination) {
-  checkEndpoint(outbound, input.endpointUrl);
+/** The signing secret is stored sealed (SECRETS_KEY) and by its hash, which crawl reports are matched against. */
+export async function createDestination(
+  db: Kysely<Database>,
+  clock: Clock,
+  services: Pick<Services, 'outbound' | 'credentials'>,
+  workspaceId: string,
+  input: NewDestination,
+) {
+  checkEndpoint(services.outbound, input.endpointUrl);
   await lockWorkspace(db, workspaceId);
   const existing = await db
     .selectFrom('destinations')
@@ -115,7 +123,7 @@ export async function createDestination(db: Kysely<Database>, clock: Clock, outb
       endpoint_url: input.endpointUrl,
       site_url: siteUrl,
       publish_as: input.publishAs,
-      signing_secret: secret,
+      signing_secret: services.credentials.seal(secret),
       secret_hash: sha256Hex(secret),
       active: active ? 1 : 0,
       last_delivery_at: null,

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
+import { revokeApiKeys } from '../../auth/apiKeys.js';
 import type { Clock } from '../../clock.js';
 import { BadInputError, NotFoundError } from '../../errors.js';
 import { lockWorkspace } from '../workspaces.js';
@@ -54,12 +55,6 @@ export async function removeMember(db: Kysely<Database>, clock: Clock, workspace
   await lockWorkspace(db, workspaceId);
   await planRemoval(db, workspaceId, userId);
   await db.deleteFrom('memberships').where('workspace_id', '=', workspaceId).where('user_id', '=', userId).execute();
-  const revoked = await db
-    .updateTable('api_keys')
-    .set({ revoked_at: clock.now() })
-    .where('workspace_id', '=', workspaceId)
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  return { userId, removed: true, revokedKeys: Number(revoked.numUpdatedRows) };
+  const revokedKeys = await revokeApiKeys(db, clock, { workspaceId, userId });
+  return { userId, removed: true, revokedKeys };
 }

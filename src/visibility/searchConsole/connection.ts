@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import type { Clock } from '../../clock.js';
+import type { CredentialSealer } from '../../credentials/sealed.js';
 import { enqueueJob } from '../../jobs/queue.js';
 import { randomToken, sha256Hex } from '../../secrets.js';
 
@@ -70,9 +71,15 @@ export async function queueSearchConsoleSync(db: Kysely<Database>, clock: Clock,
 
 /**
  * Records a completed connection and queues its first sync, in one transaction. Rows of another property are dropped:
- * they describe a site the workspace no longer reads.
+ * they describe a site the workspace no longer reads. The refresh token is stored sealed (SECRETS_KEY).
  */
-export async function saveConnection(db: Kysely<Database>, clock: Clock, workspaceId: string, connection: { property: string; refreshToken: string }): Promise<void> {
+export async function saveConnection(
+  db: Kysely<Database>,
+  clock: Clock,
+  credentials: CredentialSealer,
+  workspaceId: string,
+  connection: { property: string; refreshToken: string },
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const previous = await trx.selectFrom('search_console_connections').select('property').where('workspace_id', '=', workspaceId).executeTakeFirst();
     const changed = previous?.property !== connection.property;
@@ -81,7 +88,7 @@ export async function saveConnection(db: Kysely<Database>, clock: Clock, workspa
       .updateTable('search_console_connections')
       .set({
         property: connection.property,
-        refresh_token: connection.refreshToken,
+        refresh_token: credentials.seal(connection.refreshToken),
         connected_at: clock.now(),
         last_error: null,
         ...(changed ? { last_sync_at: null } : {}),

@@ -54,11 +54,13 @@ export const searchConsoleSyncJob: JobHandler = {
       .where('workspace_id', '=', job.workspaceId)
       .executeTakeFirst();
     if (connection === undefined || connection.property === null || connection.refresh_token === null) return { skipped: 'Search Console is not connected' };
+    // The stored (possibly sealed) value identifies the connection below; the opened one goes to Google.
     const { property, refresh_token: refreshToken } = connection;
+    const openedRefreshToken = services.credentials.open(refreshToken);
     const range = syncWindow(clock.now());
     try {
       await progress('refreshing the Google authorization');
-      const accessToken = await refreshAccessToken(settings, refreshToken);
+      const accessToken = await refreshAccessToken(settings, openedRefreshToken);
       await progress(`reading Search Analytics for ${property}, ${range.startDate} to ${range.endDate}`);
       const rows = await searchAnalytics(settings, accessToken, property, range);
       const stored = await db.transaction().execute(async (trx) => {
