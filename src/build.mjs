@@ -1,0 +1,64 @@
+#!/usr/bin/env node
+// `npm run build`: compiles the service to dist/ with tsc, copies the data files it reads at run time, and stamps the
+// build with a hash of its sources, so that `npm start` can tell whether dist/ is current. Plain JavaScript: it runs
+// before anything is compiled.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../', import.meta.url));
+export const DIST = join(ROOT, 'dist');
+const STAMP = join(DIST, '.build-stamp');
+const SOURCE_DIRS = ['src', 'tools', 'adapters', 'db'];
+const SOURCE_FILES = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'];
+
+function* filesUnder(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* filesUnder(path);
+    else yield path;
+  }
+}
+
+const isTest = (path) => path.endsWith('.test.ts');
+
+/** Every file the build reads, in a stable order. */
+function sources() {
+  const files = SOURCE_DIRS.flatMap((dir) => [...filesUnder(join(ROOT, dir))]).filter((path) => !isTest(path));
+  return [...files, ...SOURCE_FILES.map((file) => join(ROOT, file)).filter((path) => existsSync(path))].sort();
+}
+
+/** A hash of every source's path and bytes: equal exactly when a build of them would be the same. */
+export function sourceHash() {
+  const hash = createHash('sha256');
+  for (const path of sources()) hash.update(relative(ROOT, path)).update('\0').update(readFileSync(path)).update('\0');
+  return hash.digest('hex');
+}
+
+/** True when dist/ was built from the sources as they are now. */
+export function buildIsCurrent() {
+  return existsSync(STAMP) && readFileSync(STAMP, 'utf8').trim() === sourceHash();
+}
+
+export function build() {
+  const hash = sourceHash();
+  rmSync(DIST, { recursive: true, force: true });
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  execFileSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit', cwd: ROOT });
+  // Data the code reads from beside itself (crawler lists, the CLI catalogue): tsc copies only what is imported.
+  for (const dir of SOURCE_DIRS) {
+    for (const path of filesUnder(join(ROOT, dir))) {
+      if (path.endsWith('.json')) cpSync(path, join(DIST, relative(ROOT, path)), { force: true });
+    }
+  }
+  writeFileSync(STAMP, `${hash}\n`);
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const started = Date.now();
+  build();
+  process.stdout.write(`built dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+}
