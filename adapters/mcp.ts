@@ -9,7 +9,8 @@ import type { Principal } from '../src/pipeline/principal.js';
 import type { OAuthIssuer } from '../src/oauth/issuer.js';
 import { ALL_SCOPES } from '../src/scopes.js';
 import type { RegisteredMcpOperation, Registry } from '../tools/registry.js';
-
+import { plainToolCall } from './mcpToolCall.js';
+import { writeJson } from './rest.js';
 
 const SERVER_INSTRUCTIONS =
   'Sightline tracks how AI answer engines and search engines see one website (this workspace) and runs its content. ' +
@@ -47,18 +48,20 @@ function toTool(operation: RegisteredMcpOperation): Tool {
   };
 }
 
+// Results keep the key order the SDK's result schema gives them, so both ways of answering send the same bytes.
 export function errorResult(error: ServiceError): CallToolResult {
   return {
-    isError: true,
     content: [{ type: 'text', text: error.message }],
     structuredContent: { status: error.status, ...error.toBody() },
+    isError: true,
   };
 }
 
 /**
  * MCP over Streamable HTTP, stateless: a fresh SDK server and transport per request (they cannot be
  * reused), built only after the caller is authenticated so refused requests cost nothing. Everything that
- * does not depend on the caller (tool descriptors, JSON schemas) is computed once.
+ * does not depend on the caller (tool descriptors, JSON schemas) is computed once. A plain tools/call, the
+ * request agents make most, is answered without them: building them cost more than the call itself.
  */
 export class McpAdapter {
   private readonly tools = new Map<string, Tool>();
@@ -160,6 +163,13 @@ export class McpAdapter {
     const scope = this.missingScope(principal, filter, req.body);
     if (scope !== undefined) {
       this.challenge(res, 403, `this token lacks the scope ${scope}`, 'error="insufficient_scope", ', [...principal.scopes, scope]);
+      return;
+    }
+    const call = plainToolCall(req);
+    if (call !== undefined) {
+      const result = await this.callTool(principal, filter, call.name, call.arguments);
+      // What the SDK's transport sends for one request in JSON response mode, without a session.
+      writeJson(res, 200, { result, jsonrpc: '2.0', id: call.id }, 'application/json');
       return;
     }
     const server = this.buildServer(principal, filter);

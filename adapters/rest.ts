@@ -16,12 +16,25 @@ export function setRateLimitHeaders(res: Response, limits: readonly PolicyState[
   res.setHeader('RateLimit', `"${tightest.name}";r=${Math.max(0, tightest.remaining)};t=${Math.ceil(tightest.resetMs / 1000)}`);
 }
 
+/**
+ * A JSON answer written directly: express's res.json reads three app settings, sets the Content-Type through a MIME
+ * look-up and parses it again to add the charset, on every call; on the hottest routes that was a measurable share.
+ */
+export function writeJson(res: Response, status: number, body: unknown, contentType = 'application/json; charset=utf-8'): void {
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('Content-Type', contentType);
+  // Set here, not left to Node, so that a HEAD answer states the length too, as express's did.
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
+}
+
 export function sendError(res: Response, error: ServiceError): void {
   if (error.status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
   const body = error.toBody();
   // 429 (a limit is spent) and 503 (the limiter store is out of reach) say when to come back.
   if (body.retryAfterMs !== undefined) res.setHeader('Retry-After', String(Math.ceil(body.retryAfterMs / 1000)));
-  res.status(error.status).json(body);
+  writeJson(res, error.status, body);
 }
 
 function propertyType(schema: JsonSchema, name: string): unknown {
@@ -57,7 +70,7 @@ function send(req: Request, res: Response, result: CallResult): void {
   setRateLimitHeaders(res, result.limits);
   if (!result.ok) sendError(res, result.error);
   else if (notModified(req, res, result.data)) res.status(304).end();
-  else res.status(200).json({ data: result.data });
+  else writeJson(res, 200, { data: result.data });
 }
 
 function route(pipeline: Pipeline, operation: RegisteredOperation) {

@@ -115,6 +115,37 @@ describe('MCP transport rules', () => {
     expect(answer.structuredContent.status).toBe(404);
   });
 
+  it('answers a plain tools/call byte for byte as the SDK server does, and leaves every other message to the SDK', async () => {
+    const { key } = await t.workspace();
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const call = (params: Record<string, unknown>, extraHeaders: Record<string, string> = {}, envelope: Record<string, unknown> = {}) =>
+      raw('/mcp?toolsets=brand', {
+        method: 'POST',
+        headers: { ...headers, ...extraHeaders },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 'call-7', method: 'tools/call', params, ...envelope }),
+      });
+    const calls = [
+      { name: 'get_brand', arguments: {} },
+      { name: 'get_brand' },
+      { name: 'unknown_tool' },
+      { name: 'list_queries', arguments: {} },
+      { name: 'add_brand_guideline', arguments: { type: 'nonsense' } },
+    ];
+    for (const params of calls) {
+      const plain = await call(params);
+      // With `_meta` the same call goes through the SDK's server and transport.
+      const throughSdk = await call({ ...params, _meta: {} });
+      expect(plain.status).toBe(200);
+      expect([plain.status, plain.headers.get('content-type'), plain.text]).toEqual([throughSdk.status, throughSdk.headers.get('content-type'), throughSdk.text]);
+    }
+    expect((await call({ name: 'get_brand' }, {}, { id: 7 })).json().id).toBe(7);
+    // Refused by the SDK's transport, not answered: a wrong Accept, an unknown protocol version, a malformed envelope.
+    expect((await call({ name: 'get_brand' }, { accept: 'application/json' })).status).toBe(406);
+    expect((await call({ name: 'get_brand' }, { 'mcp-protocol-version': '1999-01-01' })).status).toBe(400);
+    expect((await call({ name: 'get_brand' }, {}, { extra: true })).status).toBe(400);
+    expect((await call({ name: 'get_brand' }, {}, { id: 1.5 })).status).toBe(400);
+  });
+
   it("works with the MCP SDK's own client: initialize, list, call", async () => {
     const { key } = await t.workspace();
     const client = new Client({ name: 'contract-test', version: '1.0.0' });

@@ -64,7 +64,8 @@ interface DefinitionBase<S extends InputSchema> {
   input: S;
   /**
    * `per-call` (default): the handler runs in one transaction. `none`: it calls an outside provider (the writer model,
-   * a customer's site) and opens its own short transactions, so a slow provider never holds the database.
+   * a customer's site) and opens its own short transactions, so a slow provider never holds the database; or it is a
+   * read made of one statement, which sees one state by itself and so needs no BEGIN and COMMIT around it.
    */
   transaction?: TransactionPolicy;
   handler(ctx: OperationContext, input: z.output<S>): Promise<JsonObject>;

@@ -14,5 +14,7 @@ export default defineTool({
   annotations: { title: 'Get brand memory', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}),
   confirm: 'none',
+  // readBrand is one statement (the brand and its lists together): agents call this before most writes.
+  transaction: 'none',
   handler: (ctx) => readBrand(ctx.db, ctx.workspaceId),
 });
