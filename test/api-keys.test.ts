@@ -4,11 +4,10 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../src/auth/apiKeys.js';
 import { KEY_CACHE_TTL_MS } from '../src/auth/keyCache.js';
-import { ManualClock } from '../src/clock.js';
 import { revokeKey } from '../src/operator.js';
 import { ALL_SCOPES } from '../src/scopes.js';
-import { sharedTestDatabase } from './support/database.js';
-import { START_TIME, TestService } from './support/harness.js';
+import { TestService } from './support/harness.js';
+import { twoInstancesOnOneDatabase } from './support/instances.js';
 
 let t: TestService;
 beforeAll(async () => {
@@ -101,39 +100,27 @@ describe('revocation of a key in use is refused on the next request, whichever w
 });
 
 describe('two instances on one database', () => {
-  let shared: Awaited<ReturnType<typeof sharedTestDatabase>>;
-  let first: TestService;
-  let second: TestService;
-  const clock = new ManualClock(START_TIME);
-
-  beforeAll(async () => {
-    shared = await sharedTestDatabase();
-    first = await TestService.start({ database: shared.open(), clock });
-    second = await TestService.start({ database: shared.open(), clock });
-  });
-  afterAll(async () => {
-    await Promise.all([first?.close(), second?.close()]);
-    await shared?.dispose();
-  });
+  const instances = twoInstancesOnOneDatabase();
+  const { clock } = instances;
 
   it('refuse a key that one of them revoked on the next request', async () => {
-    const ws = await first.workspace();
-    await inUse(first, ws.key);
-    await inUse(second, ws.key);
-    await revokeKey(first.db, clock, ws.keyId);
-    await expectRefused(second, ws.key);
-    await expectRefused(first, ws.key);
+    const ws = await instances.first.workspace();
+    await inUse(instances.first, ws.key);
+    await inUse(instances.second, ws.key);
+    await revokeKey(instances.first.db, clock, ws.keyId);
+    await expectRefused(instances.second, ws.key);
+    await expectRefused(instances.first, ws.key);
   });
 
   it('refuse within a second a key revoked by another process', async () => {
     expect(KEY_CACHE_TTL_MS).toBeLessThan(1000);
-    const ws = await first.workspace();
-    await inUse(first, ws.key);
-    await inUse(second, ws.key);
+    const ws = await instances.first.workspace();
+    await inUse(instances.first, ws.key);
+    await inUse(instances.second, ws.key);
     // What revokeApiKeys writes, from a process whose caches are not these (the operator's command, another instance).
-    await first.db.updateTable('api_keys').set({ revoked_at: clock.now() }).where('id', '=', ws.keyId).execute();
+    await instances.first.db.updateTable('api_keys').set({ revoked_at: clock.now() }).where('id', '=', ws.keyId).execute();
     clock.advance(KEY_CACHE_TTL_MS);
-    await expectRefused(first, ws.key);
-    await expectRefused(second, ws.key);
+    await expectRefused(instances.first, ws.key);
+    await expectRefused(instances.second, ws.key);
   });
 });

@@ -5,6 +5,23 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { openDatabase, type DatabaseHandle } from '../../db/database.js';
 
+async function onServer(url: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A schema of its own for one test file's database, and how to drop it. */
+async function freshSchema(url: string): Promise<{ schema: string; drop(): Promise<void> }> {
+  const schema = `test_${randomBytes(6).toString('hex')}`;
+  await onServer(url, `create schema ${schema}`);
+  return { schema, drop: () => onServer(url, `drop schema ${schema} cascade`) };
+}
+
 /**
  * The dialect matrix: SQLite in memory always; PostgreSQL when TEST_DATABASE_URL is set, each handle in a
  * schema of its own that is dropped on close, so test files run side by side without seeing each other.
@@ -12,20 +29,13 @@ import { openDatabase, type DatabaseHandle } from '../../db/database.js';
 export async function openTestDatabase(): Promise<DatabaseHandle> {
   const url = process.env.TEST_DATABASE_URL;
   if (url === undefined || url === '') return openDatabase(':memory:');
-  const schema = `test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
+  const { schema, drop } = await freshSchema(url);
   const handle = openDatabase(url, { schema });
   return {
     ...handle,
     async close() {
       await handle.close();
-      const cleanup = new pg.Client({ connectionString: url });
-      await cleanup.connect();
-      await cleanup.query(`drop schema ${schema} cascade`);
-      await cleanup.end();
+      await drop();
     },
   };
 }
@@ -51,18 +61,6 @@ export async function sharedTestDatabase(): Promise<{ open(): DatabaseHandle; di
       dispose: async () => rmSync(dir, { recursive: true, force: true }),
     };
   }
-  const schema = `test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
-  return {
-    open: () => openDatabase(url, { schema }),
-    async dispose() {
-      const cleanup = new pg.Client({ connectionString: url });
-      await cleanup.connect();
-      await cleanup.query(`drop schema ${schema} cascade`);
-      await cleanup.end();
-    },
-  };
+  const { schema, drop } = await freshSchema(url);
+  return { open: () => openDatabase(url, { schema }), dispose: drop };
 }
