@@ -19,6 +19,6 @@ export async function withNamedLock<T>(db: Kysely<Database>, name: string, now: 
 }
 
 /** PostgreSQL can skip rows another transaction has locked (`FOR UPDATE SKIP LOCKED`); SQLite has one writer and no row locks. */
-export function isPostgres(db: Kysely<Database>): boolean {
+export function isPostgres<DB>(db: Kysely<DB>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }

@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { isPostgres } from '../locks.js';
 
 /** What several instances on one database share: named locks, sweep claims, job lease owners, provider slots, limiter counters. */
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -31,8 +32,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
 
   // rate-limiter-flexible's PostgreSQL layout, created here rather than by the library at run time. Unused on SQLite.
-  await db.schema
-    .createTable('rate_limits')
+  // Unlogged on PostgreSQL: every limited call writes a counter, and counters that live a minute need no WAL (a
+  // crash empties the table, which frees the current windows early; nothing else is lost).
+  let rateLimits = db.schema.createTable('rate_limits');
+  if (isPostgres(db)) rateLimits = rateLimits.modifyFront(sql`unlogged`);
+  await rateLimits
     .addColumn('key', 'varchar(255)', (c) => c.primaryKey())
     .addColumn('points', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('expire', 'bigint')

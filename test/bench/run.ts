@@ -7,7 +7,9 @@
  * misses either exits 1).
  *
  * Each server runs in its own child process; autocannon runs here, so load generator and server do not
- * share an event loop (on a small machine they still share the cores: read the figures as ratios).
+ * share an event loop (on a small machine they still share the cores: read the figures as ratios). After each
+ * target's warm-up, the three take turns for BENCH_ROUNDS rounds, so that a drift in the machine's speed touches them
+ * alike; each ratio is also printed per round.
  *
  * Nothing in the service is bypassed. Every request is authenticated and passes the rate limiter, whose
  * route cap on get_brand is 60 calls per key per minute; a 429 is cheap and would inflate the figures, so
@@ -18,7 +20,8 @@
  * costs one key look-up. BENCH_KEY_RUN=1 spreads the requests over the whole pool instead: a key comes back only
  * after all the others (about a second at these rates), so every request looks its key up in the database.
  *
- * Settings (bounded): BENCH_SECONDS (default 8), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (48), BENCH_KEY_RUN (48);
+ * Settings (bounded): BENCH_SECONDS (default 8, per target), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (48),
+ * BENCH_KEY_RUN (48), BENCH_ROUNDS (4);
  * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of each server process there (open in Chrome DevTools).
  * This part's last line of output is `bench-result {json}`. Then the command-line client's start is timed (cliBench:
  * `sightline --help` and `sightline brand get --json` against the service, one process each time), then the service's
@@ -64,8 +67,10 @@ const WARMUP_SECONDS = setting('BENCH_WARMUP_SECONDS', 2, 0, 5);
 const CONNECTIONS = setting('BENCH_CONNECTIONS', 48, 1, 256);
 // The pass over the pool spends up to 2 calls of each key; a run must fit in what is left.
 const KEY_RUN = setting('BENCH_KEY_RUN', SAFE_CALLS_PER_KEY - 2, 1, SAFE_CALLS_PER_KEY - 2);
-// A key's window opens at its first call; each target's phase (warm-up + measurement) must fit in one.
-if (WARMUP_SECONDS + SECONDS >= 60) throw new Error('warm-up plus measurement must stay under a minute');
+const ROUNDS = setting('BENCH_ROUNDS', 4, 1, 8);
+// A key's window opens at its first call, in the pass before its target's warm-up; the other targets' warm-ups and
+// every round of all three follow, and must fit in that minute.
+if (3 * (WARMUP_SECONDS + SECONDS) >= 55) throw new Error('BENCH_SECONDS, BENCH_WARMUP_SECONDS: three warm-ups and measurements must fit in a key\'s minute');
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : undefined;
 
 // ---------------------------------------------------------------------------------------------------------
@@ -241,22 +246,72 @@ function problems(m: Measurement, phase: string): string[] {
   return out;
 }
 
+interface WarmTarget {
+  target: Target;
+  nextKey: () => string;
+  warmUp: Measurement;
+}
+
 /**
- * Warm-up, then the measurement; all must be clean. The warm-up starts with one pass over the key pool, so
- * that each key's first use (which records last_used_at, a write made at most once a minute per key) falls
- * outside the measurement, as it does for a client that keeps using one key.
+ * One pass over the key pool, then the warm-up; both must be clean. The pass makes each key's first use (which records
+ * last_used_at, a write made at most once a minute per key) fall outside the measurement, as it does for a client that
+ * keeps using one key.
  */
-async function bench(target: Target): Promise<Measurement> {
-  log(`${target.label}: one pass over ${target.keys.length} keys, warming up ${WARMUP_SECONDS} s, measuring ${SECONDS} s with ${CONNECTIONS} connections`);
+async function warmUp(target: Target): Promise<WarmTarget> {
+  log(`${target.label}: one pass over ${target.keys.length} keys, warming up ${WARMUP_SECONDS} s`);
   const found: string[] = [];
   // Each autocannon connection builds one request ahead, so the pass goes a little past the pool's end.
-  found.push(...problems(await load(target, { amount: target.keys.length + 2 * CONNECTIONS }, keyPicker(target.keys, 1)), 'pass over the keys'));
+  const pass = await load(target, { amount: target.keys.length + 2 * CONNECTIONS }, keyPicker(target.keys, 1));
+  found.push(...problems(pass, 'pass over the keys'));
   const nextKey = keyPicker(target.keys, KEY_RUN);
-  if (WARMUP_SECONDS > 0) found.push(...problems(await load(target, { seconds: WARMUP_SECONDS }, nextKey), 'warm-up'));
-  const measured = await load(target, { seconds: SECONDS }, nextKey);
-  found.push(...problems(measured, 'measurement'));
+  const warm = WARMUP_SECONDS > 0 ? await load(target, { seconds: WARMUP_SECONDS }, nextKey) : pass;
+  found.push(...problems(warm, 'warm-up'));
   if (found.length > 0) throw new BenchFailure(found);
-  return measured;
+  return { target, nextKey, warmUp: warm };
+}
+
+/** Rounds' measurements of one target as one: their requests over their time, the middle p50, the worst p99. */
+function combined(parts: readonly Measurement[]): Measurement {
+  const first = parts[0]!;
+  const sum = (pick: (m: Measurement) => number) => parts.reduce((total, m) => total + pick(m), 0);
+  const p50s = parts.map((m) => m.p50).sort((a, b) => a - b);
+  const statusTotals: Record<string, number> = {};
+  for (const m of parts) for (const [code, count] of Object.entries(m.statusCodes)) statusTotals[code] = (statusTotals[code] ?? 0) + count;
+  return {
+    ...first,
+    rps: sum((m) => m.requests) / sum((m) => m.seconds),
+    p50: p50s[Math.floor(p50s.length / 2)]!,
+    p99: Math.max(...parts.map((m) => m.p99)),
+    requests: sum((m) => m.requests),
+    seconds: sum((m) => m.seconds),
+    non2xx: sum((m) => m.non2xx),
+    mismatches: sum((m) => m.mismatches),
+    errors: sum((m) => m.errors),
+    timeouts: sum((m) => m.timeouts),
+    statusCodes: statusTotals,
+    maxRps: Math.max(...parts.map((m) => m.maxRps)),
+  };
+}
+
+/**
+ * The targets take turns, ROUNDS times, each for its share of SECONDS, the order turning each round: a shared
+ * machine's speed drifts over seconds, and measuring the three one after another made their ratios drift with it.
+ * Answers each target's combined measurement and, per round, its rate.
+ */
+async function measureInTurns(targets: readonly WarmTarget[]): Promise<{ results: Measurement[]; roundRates: number[][] }> {
+  const slice = SECONDS / ROUNDS;
+  log(`measuring ${ROUNDS} rounds of ${slice.toFixed(1)} s per target, the targets taking turns, ${CONNECTIONS} connections`);
+  const parts = targets.map((): Measurement[] => []);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (let turn = 0; turn < targets.length; turn++) {
+      const index = (round + turn) % targets.length;
+      const { target, nextKey } = targets[index]!;
+      parts[index]!.push(await load(target, { seconds: slice }, nextKey));
+    }
+  }
+  const found = parts.flatMap((rounds) => rounds.flatMap((m, round) => problems(m, `round ${round + 1}`)));
+  if (found.length > 0) throw new BenchFailure(found);
+  return { results: parts.map(combined), roundRates: parts.map((rounds) => rounds.map((m) => m.requests / m.seconds)) };
 }
 
 class BenchFailure extends Error {
@@ -333,13 +388,12 @@ async function main(): Promise<void> {
     verify: (body) => body === '{"hello":"world"}',
   };
   await sanityCheck(baseline, 'unused', (status, body) => (status === 200 && isRecord(body) && body.hello === 'world' ? undefined : 'expected 200 {"hello":"world"}'));
-  const baselineResult = await bench(baseline);
-  await stopChild(baselineChild.proc);
+  const warmBaseline = await warmUp(baseline);
 
   // 2 and 3. The service, with one key pool per target.
   // Per key: at most 2 calls in the pass over the pool, then whole runs of KEY_RUN calls, at most SAFE_CALLS_PER_KEY - 2
   // in all, over the timed phases.
-  const rateCeiling = Math.max(MIN_RATE_CEILING, Math.max(baselineResult.rps, baselineResult.maxRps) * RATE_CEILING_MARGIN);
+  const rateCeiling = Math.max(MIN_RATE_CEILING, Math.max(warmBaseline.warmUp.rps, warmBaseline.warmUp.maxRps) * RATE_CEILING_MARGIN);
   const callsPerKey = KEY_RUN * Math.floor((SAFE_CALLS_PER_KEY - 2) / KEY_RUN);
   const poolSize = Math.ceil(((WARMUP_SECONDS + SECONDS) * rateCeiling) / callsPerKey);
   log(`service: ${2 * poolSize + 1} API keys (${poolSize} per target, at most ${SAFE_CALLS_PER_KEY} calls each below ${Math.round(rateCeiling)} req/s; cap ${ROUTE_CAP_PER_MINUTE}/min)`);
@@ -381,22 +435,27 @@ async function main(): Promise<void> {
     return isRecord(body.result.structuredContent) ? undefined : 'expected structuredContent';
   });
 
-  const restResult = await bench(rest);
-  const mcpResult = await bench(mcp);
+  const { results, roundRates } = await measureInTurns([warmBaseline, await warmUp(rest), await warmUp(mcp)]);
   await stopChild(serviceChild.proc);
+  await stopChild(baselineChild.proc);
 
   // Report.
+  const [baselineResult, restResult, mcpResult] = results as [Measurement, Measurement, Measurement];
   const rows = [baselineResult, restResult, mcpResult];
+  const [baselineRates, restRates, mcpRates] = roundRates as [number[], number[], number[]];
+  const spread = (values: number[]) => `${Math.min(...values).toFixed(2)} to ${Math.max(...values).toFixed(2)}`;
+  const restRoundRatios = restRates.map((rate, i) => rate / baselineRates[i]!);
+  const mcpRoundRatios = mcpRates.map((rate, i) => rate / restRates[i]!);
   const restRatio = restResult.rps / baselineResult.rps;
   const mcpRatio = mcpResult.rps / restResult.rps;
   const restMet = restRatio >= REST_AIM;
   const mcpMet = mcpRatio >= MCP_AIM;
   process.stdout.write(`\n${table(rows)}\n\n`);
-  process.stdout.write(`REST / baseline  ${restRatio.toFixed(2)}  (aim >= ${REST_AIM.toFixed(2)})  ${restMet ? 'met' : 'NOT MET'}\n`);
-  process.stdout.write(`MCP / REST       ${mcpRatio.toFixed(2)}  (aim >= ${MCP_AIM.toFixed(2)})  ${mcpMet ? 'met' : 'NOT MET'}\n`);
+  process.stdout.write(`REST / baseline  ${restRatio.toFixed(2)}  (aim >= ${REST_AIM.toFixed(2)})  ${restMet ? 'met' : 'NOT MET'}  rounds ${spread(restRoundRatios)}\n`);
+  process.stdout.write(`MCP / REST       ${mcpRatio.toFixed(2)}  (aim >= ${MCP_AIM.toFixed(2)})  ${mcpMet ? 'met' : 'NOT MET'}  rounds ${spread(mcpRoundRatios)}\n`);
   const loadAfter = loadavg()[0] ?? 0;
   process.stdout.write(
-    `every response was 200 with the expected body; ${CONNECTIONS} connections, pipelining 1, ${WARMUP_SECONDS} s warm-up + ${SECONDS} s per target, ${KEY_RUN} calls per key in a row\n`,
+    `every response was 200 with the expected body; ${CONNECTIONS} connections, pipelining 1, ${WARMUP_SECONDS} s warm-up + ${SECONDS} s per target in ${ROUNDS} turns, ${KEY_RUN} calls per key in a row\n`,
   );
   process.stdout.write(`load average (1 min) before ${loadBefore.toFixed(2)}, after ${loadAfter.toFixed(2)} (includes the bench) on ${cpuList.length} CPU(s)\n\n`);
 
@@ -408,6 +467,7 @@ async function main(): Promise<void> {
     pipelining: 1,
     warmupSeconds: WARMUP_SECONDS,
     seconds: SECONDS,
+    rounds: ROUNDS,
     keysPerTarget: poolSize,
     keyRun: KEY_RUN,
     loadAverage: { before: round(loadBefore, 2), after: round(loadAfter, 2) },
@@ -415,6 +475,7 @@ async function main(): Promise<void> {
       rows.map((m) => [m.target, { label: m.label, rps: round(m.rps), p50Ms: m.p50, p99Ms: m.p99, requests: m.requests, non2xx: m.non2xx }]),
     ),
     ratios: { restToBaseline: round(restRatio, 3), mcpToRest: round(mcpRatio, 3) },
+    roundRatios: { restToBaseline: restRoundRatios.map((r) => round(r, 3)), mcpToRest: mcpRoundRatios.map((r) => round(r, 3)) },
     aims: { restToBaseline: REST_AIM, mcpToRest: MCP_AIM },
     met: { restToBaseline: restMet, mcpToRest: mcpMet },
   };

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { openDatabase, type DatabaseHandle } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import { MemoryLimiterStore } from '../../src/limits/memoryStore.js';
@@ -112,6 +113,19 @@ for (const store of stores) {
     });
   });
 }
+
+describe.skipIf(!postgres)("the PostgreSQL store's table", () => {
+  it('is unlogged: a counter write does not wait for the write-ahead log', async () => {
+    const handle = await openTestDatabase();
+    try {
+      await migrateToLatest(handle);
+      const { rows } = await sql<{ relpersistence: string }>`select relpersistence from pg_class where oid = 'rate_limits'::regclass`.execute(handle.db);
+      expect(rows).toEqual([{ relpersistence: 'u' }]);
+    } finally {
+      await handle.close();
+    }
+  });
+});
 
 describe('an unreachable Redis', () => {
   it('fails closed: a call is refused with a 503 naming the store, never let through uncounted', async () => {
