@@ -177,10 +177,6 @@ export async function signAccessToken(key: SigningKey, issuer: string, audience:
     .sign(key.privateKey);
 }
 
-/**
- * An access token as a caller: valid signature, issuer, audience (the MCP resource) and lifetime, a grant that
- * is not revoked, and a user who is still a member of the workspace.
- */
 /** Verifies a token's signature with the live key its `kid` names, and its claims; throws when anything is off. */
 export async function verifyToken(keys: SigningKeys, token: string, options: JWTVerifyOptions): Promise<JWTPayload> {
   const { payload } = await jwtVerify(
@@ -195,6 +191,10 @@ export async function verifyToken(keys: SigningKeys, token: string, options: JWT
   return payload;
 }
 
+/**
+ * An access token as a caller: valid signature, issuer, audience (the MCP resource) and lifetime, a grant that
+ * is not revoked, and a user who is still a member of the workspace.
+ */
 export async function principalFromAccessToken(
   db: Kysely<Database>,
   clock: Clock,
