@@ -17,16 +17,24 @@ const SERVER_INSTRUCTIONS =
   'Every tool acts on the workspace the credential is bound to. Tools that change things outside a single record are dry runs ' +
   'unless called again with confirm: true; the dry run says what would happen.';
 
-/** What a connection asks to see: `?toolsets=brand,team` and `?readonly=1`. */
+/** What a connection asks to see: `?toolsets=brand,team`, `?readonly=1` and `?output_schemas=1`. */
 export interface ToolFilter {
   toolsets: ReadonlySet<string> | null;
   readOnly: boolean;
+  /** Tools carry their outputSchema: about 300 more tokens a tool, so only on request. */
+  outputSchemas: boolean;
+}
+
+function flag(name: string, value: unknown): boolean {
+  if (value === undefined) return false;
+  if (typeof value !== 'string') throw BadInputError.field(name, 'must be given once');
+  if (!['1', '0', 'true', 'false'].includes(value)) throw BadInputError.field(name, 'must be 1, 0, true or false');
+  return value === '1' || value === 'true';
 }
 
 export function parseToolFilter(query: Request['query'], registry: Registry): ToolFilter {
-  const { toolsets, readonly } = query;
+  const { toolsets } = query;
   if (toolsets !== undefined && typeof toolsets !== 'string') throw BadInputError.field('toolsets', 'must be given once, as a comma list');
-  if (readonly !== undefined && typeof readonly !== 'string') throw BadInputError.field('readonly', 'must be given once');
   let selected: Set<string> | null = null;
   if (toolsets !== undefined) {
     selected = new Set(toolsets.split(',').map((t) => t.trim()).filter((t) => t !== ''));
@@ -34,8 +42,7 @@ export function parseToolFilter(query: Request['query'], registry: Registry): To
       if (!registry.toolsets.includes(name)) throw BadInputError.field('toolsets', `unknown toolset "${name}"; known: ${registry.toolsets.join(', ')}`);
     }
   }
-  if (readonly !== undefined && !['1', '0', 'true', 'false'].includes(readonly)) throw BadInputError.field('readonly', 'must be 1, 0, true or false');
-  return { toolsets: selected, readOnly: readonly === '1' || readonly === 'true' };
+  return { toolsets: selected, readOnly: flag('readonly', query.readonly), outputSchemas: flag('output_schemas', query.output_schemas) };
 }
 
 function toTool(operation: RegisteredMcpOperation): Tool {
@@ -46,6 +53,23 @@ function toTool(operation: RegisteredMcpOperation): Tool {
     inputSchema: operation.inputJsonSchema as Tool['inputSchema'],
     annotations: { ...operation.annotations },
   };
+}
+
+/** structuredContent of a refused call (isError: true): errorResult below. */
+const ERROR_CONTENT_SCHEMA = {
+  type: 'object',
+  properties: { status: { type: 'integer' }, error: { type: 'string' }, retryAfterMs: { type: 'integer' } },
+  required: ['status', 'error'],
+  additionalProperties: false,
+};
+
+/**
+ * The tool with its outputSchema: what structuredContent holds, the answer or, on a refusal, the error (clients such
+ * as the SDK's validate structuredContent even when isError is set). MCP wants an object schema at the root.
+ */
+function withOutputSchema(tool: Tool, operation: RegisteredMcpOperation): Tool {
+  const answers = Array.isArray(operation.answerJsonSchema.anyOf) ? operation.answerJsonSchema.anyOf : [operation.answerJsonSchema];
+  return { ...tool, outputSchema: { type: 'object', anyOf: [...answers, ERROR_CONTENT_SCHEMA] } as Tool['outputSchema'] };
 }
 
 // Results keep the key order the SDK's result schema gives them, so both ways of answering send the same bytes.
@@ -65,6 +89,7 @@ export function errorResult(error: ServiceError): CallToolResult {
  */
 export class McpAdapter {
   private readonly tools = new Map<string, Tool>();
+  private readonly toolsWithOutput = new Map<string, Tool>();
   private readonly operations = new Map<string, RegisteredMcpOperation>();
   private readonly listCache = new Map<string, Tool[]>();
   // Building a validator costs more than the rest of a request; one serves every per-request server.
@@ -79,7 +104,9 @@ export class McpAdapter {
     private readonly anonymous?: () => Promise<Principal>,
   ) {
     for (const operation of registry.tools) {
-      this.tools.set(operation.operationId, toTool(operation));
+      const tool = toTool(operation);
+      this.tools.set(operation.operationId, tool);
+      this.toolsWithOutput.set(operation.operationId, withOutputSchema(tool, operation));
       this.operations.set(operation.operationId, operation);
     }
   }
@@ -94,10 +121,11 @@ export class McpAdapter {
 
   /** The tools a caller may call on this connection; cached per scope set and filter. */
   listTools(principal: Principal, filter: ToolFilter): Tool[] {
-    const key = `${[...principal.scopes].sort().join(' ')}|${filter.toolsets === null ? '*' : [...filter.toolsets].sort().join(',')}|${filter.readOnly}`;
+    const key = `${[...principal.scopes].sort().join(' ')}|${filter.toolsets === null ? '*' : [...filter.toolsets].sort().join(',')}|${filter.readOnly}|${filter.outputSchemas}`;
     let tools = this.listCache.get(key);
     if (tools === undefined) {
-      tools = this.registry.tools.filter((op) => this.isVisible(op, principal, filter)).map((op) => this.tools.get(op.operationId)!);
+      const described = filter.outputSchemas ? this.toolsWithOutput : this.tools;
+      tools = this.registry.tools.filter((op) => this.isVisible(op, principal, filter)).map((op) => described.get(op.operationId)!);
       this.listCache.set(key, tools);
     }
     return tools;

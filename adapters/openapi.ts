@@ -4,13 +4,31 @@ import type { JsonSchema, RegisteredOperation, Registry } from '../tools/registr
 /** The machine-readable description's own version, fixed by the specification. */
 export const API_DOCUMENT_VERSION = '1.0.0';
 
-const ERRORS: Record<string, string> = {
-  '400': 'Bad input: the message names the field and the rule',
-  '401': 'Missing or invalid API key',
-  '403': 'The key lacks the required scope',
-  '404': 'Not found in this workspace (also for objects of another workspace)',
-  '429': 'Rate limited by the per-key plan limit or the per-route cap; the body carries retryAfterMs',
-};
+const ERRORS = {
+  '400': 'Bad input: the message names the field and the rule; nothing changed',
+  '401': 'Missing, invalid or revoked API key or access token',
+  '403': 'The key or token lacks the scope the operation needs',
+  '404': 'Not found in this workspace (objects of another workspace answer exactly the same)',
+  '429': 'Rate limited by the plan limit per key or the per-route cap; retryAfterMs and Retry-After say when to come back',
+  '503': 'Limits cannot be checked right now (the shared limiter store is out of reach); nothing was done, retry after retryAfterMs',
+} as const;
+
+type ErrorStatus = keyof typeof ERRORS;
+
+/** The statuses an operation can answer besides 200: 404 only where it names an object by id. */
+function errorStatuses(operation: RegisteredOperation): ErrorStatus[] {
+  const namesObject = Object.keys((operation.inputJsonSchema.properties ?? {}) as object).some((name) => /Id$/.test(name));
+  const statuses: ErrorStatus[] = operation.scope === 'public' ? ['400'] : ['400', '401', '403'];
+  if (namesObject) statuses.push('404');
+  statuses.push('429', '503');
+  return statuses;
+}
+
+function dataDescription(operation: RegisteredOperation): string {
+  if (operation.approval === 'owner') return 'Success: data is the result, or, when the change waits for the owner, the pending approval (approval_required)';
+  if (operation.confirm === 'dry-run') return 'Success: data is the result with confirm: true, or the dry run (dryRun: true) without it';
+  return 'Success: the result is in data';
+}
 
 function capText(operation: RegisteredOperation): string {
   if (operation.cap === 'plan') return 'plan limit only';
@@ -30,12 +48,16 @@ function queryParameters(schema: JsonSchema): JsonSchema[] {
 function operationObject(operation: RegisteredOperation): JsonSchema {
   const responses: JsonSchema = {
     '200': {
-      description: 'Success: the payload is in data',
-      content: { 'application/json': { schema: { type: 'object', required: ['data'], properties: { data: {} } } } },
+      description: dataDescription(operation),
+      content: {
+        'application/json': {
+          schema: { type: 'object', required: ['data'], properties: { data: operation.answerJsonSchema }, additionalProperties: false },
+        },
+      },
     },
   };
-  for (const [status, description] of Object.entries(ERRORS)) {
-    responses[status] = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+  for (const status of errorStatuses(operation)) {
+    responses[status] = { description: ERRORS[status], content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
   }
   const hasInput = Object.keys((operation.inputJsonSchema.properties ?? {}) as object).length > 0;
   return {
@@ -43,7 +65,7 @@ function operationObject(operation: RegisteredOperation): JsonSchema {
     summary: operation.annotations.title,
     description: `${operation.description}\n\nScope: ${operation.scope}. Cap: ${capText(operation)}.`,
     tags: [operation.toolset],
-    security: [{ bearerAuth: [operation.scope] }],
+    security: operation.scope === 'public' ? [] : [{ bearerAuth: [operation.scope] }],
     ...(operation.method === 'GET'
       ? hasInput
         ? { parameters: queryParameters(operation.inputJsonSchema) }
@@ -70,8 +92,12 @@ export function buildOpenApi(registry: Registry): JsonSchema {
       title: 'Sightline API',
       version: API_DOCUMENT_VERSION,
       description: 'Search- and AI-visibility and content service. Every operation is also an MCP tool at /mcp under the same name.',
+      // No licence has been chosen for Sightline yet: all rights reserved (an SPDX LicenseRef, as SPDX has no id for it).
+      license: { name: 'Proprietary: all rights reserved', identifier: 'LicenseRef-Proprietary' },
     },
-    tags: registry.toolsets.map((name) => ({ name })),
+    // The document is served by every instance and exported as a file: the origin is the instance's PUBLIC_URL.
+    servers: [{ url: '{origin}', variables: { origin: { default: 'http://localhost:3000', description: 'The Sightline instance (its PUBLIC_URL)' } } }],
+    tags: registry.toolsets.map((name) => ({ name, description: registry.toolsetDescription(name) })),
     paths,
     components: {
       securitySchemes: {
@@ -81,7 +107,11 @@ export function buildOpenApi(registry: Registry): JsonSchema {
         Error: {
           type: 'object',
           required: ['error'],
-          properties: { error: { type: 'string' }, retryAfterMs: { type: 'integer', description: 'Only on 429' } },
+          properties: {
+            error: { type: 'string', description: 'What went wrong; for bad input, the field and the rule' },
+            retryAfterMs: { type: 'integer', description: 'On 429 and 503: when to try again' },
+          },
+          additionalProperties: false,
         },
       },
     },

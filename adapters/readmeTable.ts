@@ -23,13 +23,23 @@ function confirm(operation: RegisteredOperation): string {
   return operation.confirm === 'none' ? '' : operation.confirm === 'dry-run' ? 'dry run' : 'confirm required';
 }
 
+/** The answer's top-level fields (see openapi.json for all of them), or a dash while the operation has no output schema. */
+function returns(operation: RegisteredOperation): string {
+  const fields = Object.keys((operation.outputJsonSchema.properties ?? {}) as object);
+  return fields.length === 0 ? '—' : fields.map((field) => `\`${field}\``).join(', ');
+}
+
 /** The README's operations table, one section per toolset, generated from the registry. */
 export function buildOperationsTable(registry: Registry): string {
   const sections = registry.toolsets.map((toolset) => {
     const rows = registry.operations
       .filter((op) => op.toolset === toolset)
-      .map((op) => `| \`${op.operationId}\` | ${op.method} \`${op.path}\` | \`${toolset} ${commandName(op)}\` | \`${op.scope}\` | ${cap(op)} | ${confirm(op)} | ${summary(op.description)} |`);
-    return [`#### ${toolset}`, '', '| Tool / operationId | REST | CLI (`sightline …`) | Scope | Cap/min | Confirm | What it does |', '|---|---|---|---|---|---|---|', ...rows].join('\n');
+      .map(
+        (op) =>
+          `| \`${op.operationId}\` | ${op.method} \`${op.path}\` | \`${toolset} ${commandName(op)}\` | \`${op.scope}\` | ${cap(op)} | ${confirm(op)} | ${summary(op.description)} | ${returns(op)} |`,
+      );
+    const header = '| Tool / operationId | REST | CLI (`sightline …`) | Scope | Cap/min | Confirm | What it does | Returns |';
+    return [`#### ${toolset}`, '', registry.toolsetDescription(toolset), '', header, '|---|---|---|---|---|---|---|---|', ...rows].join('\n');
   });
   return [TABLE_START, ...sections, TABLE_END].join('\n\n');
 }

@@ -1,5 +1,7 @@
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registry } from '../tools/index.js';
+import { outputProblems } from './support/answerSchemas.js';
 import { TestService, type TestWorkspace } from './support/harness.js';
 import { decideDevice } from './support/device.js';
 import type { Visitor } from './support/visitor.js';
@@ -59,6 +61,7 @@ describe('device login (RFC 8628) driven by oauth4webapi', () => {
     const { ws, visitor } = await signedInOwner();
     const start = await t.rest(undefined, 'POST', '/api/v1/auth/device/start', { client_id: 'my-script' });
     expect(start.status).toBe(200);
+    expect(outputProblems(registry.get('post_auth_device_start')!, start.body.data), JSON.stringify(start.body.data)).toEqual([]);
     const { device_code: deviceCode, user_code: userCode } = start.body.data as { device_code: string; user_code: string };
     const pending = await t.rest(undefined, 'POST', '/api/v1/auth/device/poll', { device_code: deviceCode });
     expect(pending).toMatchObject({ status: 400, body: { error: 'authorization_pending' } });
@@ -66,6 +69,7 @@ describe('device login (RFC 8628) driven by oauth4webapi', () => {
     t.clock.advance(10_000);
     const done = await t.rest(undefined, 'POST', '/api/v1/auth/device/poll', { device_code: deviceCode });
     expect(done.status).toBe(200);
+    expect(outputProblems(registry.get('post_auth_device_poll')!, done.body.data), JSON.stringify(done.body.data)).toEqual([]);
     expect(done.body.data).toMatchObject({ token_type: 'Bearer', scope: 'read:content write:content', workspace_id: ws.workspaceId, key_id: expect.stringMatching(/^key_/) });
     const key = await t.db.selectFrom('api_keys').select(['name', 'user_id']).where('id', '=', (done.body.data as { key_id: string }).key_id).executeTakeFirstOrThrow();
     expect(key.name).toBe('device login (my-script)');

@@ -1,10 +1,17 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { expectedArtifacts, ROOT } from '../src/exports/artifacts.js';
+import { committedContract, expectedArtifacts, ROOT } from '../src/exports/artifacts.js';
+import { breakingChanges, buildContract } from '../src/exports/contract.js';
 import { registry } from '../tools/index.js';
 
 describe('generated files', () => {
-  it('mcp.json, openapi.json, the README operations table and the CLI catalogue match the registry (run npm run export)', async () => {
+  it('change the released contract (contract.json) by additions only, and say which field broke it otherwise', async () => {
+    const released = await committedContract();
+    expect(released, 'contract.json is missing: run npm run export').toBeDefined();
+    expect(breakingChanges(released!, buildContract(registry))).toEqual([]);
+  });
+
+  it('mcp.json, openapi.json, contract.json, the README operations table and the CLI catalogue match the registry (run npm run export)', async () => {
     for (const [file, expected] of Object.entries(await expectedArtifacts(registry))) {
       const committed = await readFile(`${ROOT}${file}`, 'utf8');
       expect(committed, `${file} is stale: run npm run export`).toBe(expected);

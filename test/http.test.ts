@@ -163,6 +163,27 @@ describe('MCP transport rules', () => {
     expect((result.structuredContent as { identity: { websiteUrl: string } }).identity.websiteUrl).toBe('https://acme.example');
     await client.close();
   });
+
+  it('publishes every outputSchema on request (?output_schemas=1), and the SDK client validates answers, dry runs and refusals against them', async () => {
+    const { key } = await t.workspace();
+    const plain = new Client({ name: 'contract-test', version: '1.0.0' });
+    await plain.connect(new StreamableHTTPClientTransport(new URL(`${t.baseUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+    expect((await plain.listTools()).tools.every((tool) => tool.outputSchema === undefined)).toBe(true);
+    await plain.close();
+
+    const client = new Client({ name: 'contract-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${t.baseUrl}/mcp?output_schemas=1`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+    const { tools } = await client.listTools();
+    expect(tools.length).toBe(registry.tools.length);
+    for (const tool of tools) expect(tool.outputSchema?.type, tool.name).toBe('object');
+    // callTool validates structuredContent against the tool's outputSchema and throws when it does not match.
+    expect((await client.callTool({ name: 'get_brand', arguments: {} })).isError).toBeFalsy();
+    expect((await client.callTool({ name: 'invite_team_member', arguments: { email: 'new@acme.example' } })).structuredContent).toMatchObject({ dryRun: true });
+    const refused = await client.callTool({ name: 'add_brand_guideline', arguments: { type: 'nonsense' } });
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent).toMatchObject({ status: 400 });
+    await client.close();
+  });
 });
 
 describe('CORS on /mcp', () => {

@@ -45,14 +45,34 @@ export interface DryRunNote {
   details: JsonObject;
 }
 
+/** A dry run's answer: the note, the facts beside it (which vary by operation) and `dryRun: true`. */
+export const dryRunAnswer = z.looseObject({
+  dryRun: z.literal(true),
+  note: z.string().describe('What the call would do with confirm: true.'),
+});
+
+/** The answer of a change that waits for the workspace owner. */
+export const approvalAnswer = z.object({
+  approval_required: z.literal(true),
+  approvalId: z.string(),
+  approvalUrl: z.string().describe('Where the owner approves or rejects it.'),
+  summary: z.string(),
+  expiresAt: z.string().meta({ format: 'date-time' }),
+});
+
 /** What a `describe` gave, as a note and its details (none for a plain text). */
 export function dryRunNote(described: string | DryRunNote): DryRunNote {
   return typeof described === 'string' ? { note: described, details: {} } : described;
 }
 
 type InputSchema = z.ZodObject;
+/** What a successful call answers: REST's `data`, MCP's `structuredContent`. */
+export type OutputSchema = z.ZodObject;
 
-interface DefinitionBase<S extends InputSchema> {
+/** An answer of that shape as a handler may build it: lists it shares with constants (read-only) are fine too. */
+export type Answer<T> = T extends readonly (infer Item)[] ? readonly Answer<Item>[] : T extends object ? { readonly [K in keyof T]: Answer<T[K]> } : T;
+
+interface DefinitionBase<S extends InputSchema, O extends OutputSchema> {
   operationId: string;
   method: HttpMethod;
   path: `/api/v1/${string}`;
@@ -63,20 +83,26 @@ interface DefinitionBase<S extends InputSchema> {
   annotations: ToolAnnotations;
   input: S;
   /**
+   * The answer's shape: documented in the exports, checked against real answers by the contract tests, and frozen by
+   * the schema snapshot (fields may be added, never removed, renamed or narrowed). Not parsed at run time.
+   * Optional only while the operations listed in test/contract/catalogue.test.ts (PENDING_OUTPUTS) get theirs.
+   */
+  output?: O;
+  /**
    * `per-call` (default): the handler runs in one transaction. `none`: it calls an outside provider (the writer model,
    * a customer's site) and opens its own short transactions, so a slow provider never holds the database; or it is a
    * read made of one statement, which sees one state by itself and so needs no BEGIN and COMMIT around it.
    */
   transaction?: TransactionPolicy;
-  handler(ctx: OperationContext, input: z.output<S>): Promise<JsonObject>;
+  handler(ctx: OperationContext, input: z.output<S>): Promise<Answer<z.output<O>>>;
 }
 
-interface PlainDefinition<S extends InputSchema> extends DefinitionBase<S> {
+interface PlainDefinition<S extends InputSchema, O extends OutputSchema> extends DefinitionBase<S, O> {
   confirm: 'none';
   approval?: undefined;
 }
 
-interface ConfirmedDefinition<S extends InputSchema> extends DefinitionBase<S> {
+interface ConfirmedDefinition<S extends InputSchema, O extends OutputSchema> extends DefinitionBase<S, O> {
   confirm: 'dry-run' | 'required';
   approval?: undefined;
   /** Says concretely what the confirmed call would do; runs the same lookups, so foreign ids are 404 here too. */
@@ -84,14 +110,14 @@ interface ConfirmedDefinition<S extends InputSchema> extends DefinitionBase<S> {
 }
 
 /** A change that waits for the workspace owner: the call records it, the owner approves it in the dashboard, then it runs. */
-interface ApprovalDefinition<S extends InputSchema> extends DefinitionBase<S> {
+interface ApprovalDefinition<S extends InputSchema, O extends OutputSchema> extends DefinitionBase<S, O> {
   confirm: 'none';
   approval: 'owner';
   /** Says what the change will do, for the owner deciding; runs the same lookups, so foreign ids are 404 at request time. */
   describe(ctx: OperationContext, input: z.output<S>): Promise<string>;
 }
 
-export type ToolDefinition<S extends InputSchema> = PlainDefinition<S> | ConfirmedDefinition<S> | ApprovalDefinition<S>;
+export type ToolDefinition<S extends InputSchema, O extends OutputSchema> = PlainDefinition<S, O> | ConfirmedDefinition<S, O> | ApprovalDefinition<S, O>;
 
 interface OperationBase {
   operationId: string;
@@ -106,6 +132,7 @@ interface OperationBase {
   transaction: TransactionPolicy;
   /** The schema clients see and the pipeline parses with, `confirm` included where the policy needs it. */
   input: InputSchema;
+  output: OutputSchema | undefined;
   /** The dry-run note (confirm policies) or the summary the owner sees (approvals). */
   describe?: (ctx: OperationContext, input: JsonObject) => Promise<string | DryRunNote>;
   surfaces: readonly Surface[];
@@ -137,7 +164,7 @@ const CONFIRM_FIELD = {
   required: z.boolean().default(false).describe('Must be true: without it nothing happens and the call is refused.'),
 } as const;
 
-export function defineTool<S extends InputSchema>(definition: ToolDefinition<S>): AuthenticatedOperation {
+export function defineTool<S extends InputSchema, O extends OutputSchema = OutputSchema>(definition: ToolDefinition<S, O>): AuthenticatedOperation {
   const { handler, input } = definition;
   const base = {
     operationId: definition.operationId,
@@ -150,6 +177,7 @@ export function defineTool<S extends InputSchema>(definition: ToolDefinition<S>)
     confirm: definition.confirm,
     approval: definition.approval ?? ('none' as const),
     transaction: definition.transaction ?? ('per-call' as const),
+    output: definition.output,
     surfaces: ['rest', 'mcp'] as const,
     // The pipeline parses with `input` (or its extension) before calling, so the parsed value has this type.
     handler: (ctx: OperationContext, parsed: JsonObject) => handler(ctx, parsed as z.output<S>),
@@ -167,7 +195,7 @@ export function defineTool<S extends InputSchema>(definition: ToolDefinition<S>)
   };
 }
 
-export interface PublicDefinition<S extends InputSchema> {
+export interface PublicDefinition<S extends InputSchema, O extends OutputSchema> {
   operationId: string;
   method: HttpMethod;
   path: `/api/v1/${string}`;
@@ -175,14 +203,16 @@ export interface PublicDefinition<S extends InputSchema> {
   description: string;
   annotations: ToolAnnotations;
   input: S;
-  handler(ctx: PublicContext, input: z.output<S>): Promise<JsonObject>;
+  output?: O;
+  handler(ctx: PublicContext, input: z.output<S>): Promise<Answer<z.output<O>>>;
 }
 
 /** A `public` operation: no credential, no workspace, served on REST only. */
-export function definePublicOperation<S extends InputSchema>(definition: PublicDefinition<S>): PublicOperation {
+export function definePublicOperation<S extends InputSchema, O extends OutputSchema = OutputSchema>(definition: PublicDefinition<S, O>): PublicOperation {
   const { handler } = definition;
   return {
     ...definition,
+    output: definition.output,
     scope: 'public',
     confirm: 'none',
     approval: 'none',

@@ -31,3 +31,8 @@ export function textList(maxItems: number, maxChars: number) {
 }
 
 export const recordId = () => z.string().trim().min(1).max(100);
+
+// Output fields: answers are not parsed, so these only document (a format, not a pattern that costs every reader).
+
+/** A UTC time as the service writes it: ISO 8601 with milliseconds and Z. */
+export const isoTime = () => z.string().meta({ format: 'date-time' });

@@ -15,17 +15,26 @@ import { visibilityTools } from './visibility/index.js';
 
 /** Every operation, grouped by domain; the group name is the MCP toolset and the OpenAPI tag. */
 export const registry = buildRegistry({
-  brand: brandTools,
-  queries: queriesTools,
-  content: contentTools,
-  links: linksTools,
-  publishing: publishingTools,
-  jobs: jobsTools,
-  visibility: visibilityTools,
-  analytics: analyticsTools,
-  team: teamTools,
-  billing: billingTools,
-  support: supportTools,
-  approvals: approvalTools,
-  auth: authOperations,
+  brand: {
+    description: 'Brand memory: identity, profile, products, buyer profiles and writing guidelines, which steer every article.',
+    operations: brandTools,
+  },
+  queries: { description: 'The search queries whose AI answers and rankings the weekly checks track.', operations: queriesTools },
+  content: {
+    description: 'Content planning and writing: ideas, planned titles, the calendar, article policy, generation and optimisation.',
+    operations: contentTools,
+  },
+  links: { description: "The site's own pages, for internal links in articles.", operations: linksTools },
+  publishing: { description: "Publishing to the customer's site through signed webhooks, and the published articles.", operations: publishingTools },
+  jobs: { description: 'Background work (writing, publishing, checks and syncs) and its progress.', operations: jobsTools },
+  visibility: {
+    description: 'How AI answer engines see the brand: citations, visibility score and trend, share of voice, sources, sentiment, competitors.',
+    operations: visibilityTools,
+  },
+  analytics: { description: 'Search rankings, Google versus AI answers, and AI crawler access to the site.', operations: analyticsTools },
+  team: { description: 'Members of the workspace and invitations.', operations: teamTools },
+  billing: { description: 'Plan, usage and add-ons.', operations: billingTools },
+  support: { description: 'Messages to the Sightline support team.', operations: supportTools },
+  approvals: { description: 'Changes that wait for the workspace owner, and their outcome.', operations: approvalTools },
+  auth: { description: 'Device login for command-line clients (public, REST only).', operations: authOperations },
 });

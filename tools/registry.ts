@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AuthenticatedOperation, Operation } from './define.js';
+import { approvalAnswer, dryRunAnswer, type AuthenticatedOperation, type Operation } from './define.js';
 
 export type JsonSchema = { [key: string]: unknown };
 
@@ -8,36 +8,91 @@ interface Registration {
   toolset: string;
   /** JSON Schema (2020-12) of the input as clients send it, computed once. */
   inputJsonSchema: JsonSchema;
+  /** JSON Schema of a successful call's result as the handler gives it. */
+  outputJsonSchema: JsonSchema;
+  /** JSON Schema of everything a 200 answer's data may be: the result, or the dry run's or the pending approval's answer. */
+  answerJsonSchema: JsonSchema;
 }
 
 export type RegisteredOperation = Operation & Registration;
 export type RegisteredMcpOperation = AuthenticatedOperation & Registration;
+
+/** A domain's operations: an MCP toolset and an OpenAPI tag. */
+export interface Toolset {
+  /** What the group is for, in a sentence: shown as the OpenAPI tag's description and in the README. */
+  description: string;
+  operations: readonly Operation[];
+}
 
 export interface Registry {
   operations: readonly RegisteredOperation[];
   /** The operations served as MCP tools: every authenticated one. */
   tools: readonly RegisteredMcpOperation[];
   toolsets: readonly string[];
+  toolsetDescription(name: string): string;
   get(operationId: string): RegisteredOperation | undefined;
 }
 
-export function inputJsonSchema(operation: Operation): JsonSchema {
-  const { $schema: _dialect, ...schema } = z.toJSONSchema(operation.input, { io: 'input', unrepresentable: 'throw' }) as JsonSchema;
-  return schema;
+/** zod writes the safe-integer range on every integer; it says nothing a client needs and agents pay for it in tools/list. */
+function dropSafeIntegerBounds(schema: JsonSchema): void {
+  if (schema.minimum === Number.MIN_SAFE_INTEGER) delete schema.minimum;
+  if (schema.maximum === Number.MAX_SAFE_INTEGER) delete schema.maximum;
 }
 
-export function buildRegistry(toolsets: Record<string, readonly Operation[]>): Registry {
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const { $schema: _dialect, ...body } = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'throw',
+    override: ({ jsonSchema: generated }) => dropSafeIntegerBounds(generated),
+  }) as JsonSchema;
+  return body;
+}
+
+export function inputJsonSchema(operation: Operation): JsonSchema {
+  return jsonSchema(operation.input, 'input');
+}
+
+export const DRY_RUN_JSON_SCHEMA = jsonSchema(dryRunAnswer, 'output');
+export const APPROVAL_JSON_SCHEMA = jsonSchema(approvalAnswer, 'output');
+
+function answerJsonSchema(operation: Operation, output: JsonSchema): JsonSchema {
+  if (operation.output === undefined) return output;
+  if (operation.approval === 'owner') return { anyOf: [output, APPROVAL_JSON_SCHEMA] };
+  if (operation.confirm === 'dry-run') return { anyOf: [output, DRY_RUN_JSON_SCHEMA] };
+  return output;
+}
+
+export function buildRegistry(toolsets: Record<string, Toolset>): Registry {
   // Public operations (device login) live in the registry too; they are REST only, so not MCP tools.
   const operations: RegisteredOperation[] = [];
   const byId = new Map<string, RegisteredOperation>();
-  for (const [toolset, members] of Object.entries(toolsets)) {
+  for (const [toolset, { operations: members }] of Object.entries(toolsets)) {
     for (const operation of members) {
       if (byId.has(operation.operationId)) throw new Error(`operation ${operation.operationId} is declared twice`);
-      const registered = { ...operation, toolset, inputJsonSchema: inputJsonSchema(operation) };
+      // An operation still without its output schema (PENDING_OUTPUTS in test/contract/catalogue.test.ts) documents any JSON.
+      const outputJsonSchema = operation.output === undefined ? {} : jsonSchema(operation.output, 'output');
+      const registered = { ...operation, toolset, inputJsonSchema: inputJsonSchema(operation), outputJsonSchema, answerJsonSchema: answerJsonSchema(operation, outputJsonSchema) };
       operations.push(registered);
       byId.set(operation.operationId, registered);
     }
   }
   const tools = operations.filter((op): op is RegisteredMcpOperation => op.scope !== 'public');
-  return { operations, tools, toolsets: Object.keys(toolsets), get: (id) => byId.get(id) };
+  return {
+    operations,
+    tools,
+    toolsets: Object.keys(toolsets),
+    toolsetDescription: (name) => toolsets[name]?.description ?? '',
+    get: (id) => byId.get(id),
+  };
+}
+
+/** `registry` with one more toolset (the tests add operations of their own this way). */
+export function extendRegistry(registry: Registry, name: string, toolset: Toolset): Registry {
+  const existing = Object.fromEntries(
+    registry.toolsets.map((other) => [
+      other,
+      { description: registry.toolsetDescription(other), operations: registry.operations.filter((operation) => operation.toolset === other) },
+    ]),
+  );
+  return buildRegistry({ ...existing, [name]: toolset });
 }

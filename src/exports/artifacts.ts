@@ -5,8 +5,20 @@ import { buildMcpJson } from '../../adapters/mcpJson.js';
 import { buildOpenApi } from '../../adapters/openapi.js';
 import { buildOperationsTable, withOperationsTable } from '../../adapters/readmeTable.js';
 import type { Registry } from '../../tools/registry.js';
+import { buildContract, type Contract } from './contract.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const CONTRACT_FILE = 'contract.json';
+
+/** The released contract as committed, or undefined before the first export wrote it. */
+export async function committedContract(): Promise<Contract | undefined> {
+  try {
+    return JSON.parse(await readFile(`${ROOT}${CONTRACT_FILE}`, 'utf8')) as Contract;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
 
 /** The committed files generated from the registry, with the content they should have now. */
 export async function expectedArtifacts(registry: Registry): Promise<Record<string, string>> {
@@ -16,5 +28,6 @@ export async function expectedArtifacts(registry: Registry): Promise<Record<stri
     'openapi.json': `${JSON.stringify(buildOpenApi(registry), null, 2)}\n`,
     'README.md': withOperationsTable(readme, buildOperationsTable(registry)),
     'src/cli/operations.json': `${JSON.stringify(cliCatalogue(registry), null, 2)}\n`,
+    [CONTRACT_FILE]: `${JSON.stringify(buildContract(registry), null, 2)}\n`,
   };
 }

@@ -1,8 +1,19 @@
 import { writeFile } from 'node:fs/promises';
 import { registry } from '../../tools/index.js';
-import { expectedArtifacts, ROOT } from './artifacts.js';
+import { committedContract, CONTRACT_FILE, expectedArtifacts, ROOT } from './artifacts.js';
+import { breakingChanges, buildContract } from './contract.js';
 
-// `npm run export`: rewrites mcp.json, openapi.json, the README's operations table and the CLI's catalogue from the registry.
+// `npm run export`: rewrites mcp.json, openapi.json, contract.json, the README's operations table and the CLI's
+// catalogue from the registry. A change that would break callers of the released contract is refused, naming each
+// broken field; `npm run export -- --accept-breaking` records it anyway (say so in the release notes).
+const released = await committedContract();
+const broken = released === undefined ? [] : breakingChanges(released, buildContract(registry));
+if (broken.length > 0 && !process.argv.includes('--accept-breaking')) {
+  process.stderr.write(`${CONTRACT_FILE}: these changes break callers (fields may be added, never removed, renamed or narrowed):\n`);
+  for (const change of broken) process.stderr.write(`  - ${change}\n`);
+  process.stderr.write('nothing was written\n');
+  process.exit(1);
+}
 for (const [file, content] of Object.entries(await expectedArtifacts(registry))) {
   await writeFile(`${ROOT}${file}`, content);
   process.stdout.write(`wrote ${file}\n`);

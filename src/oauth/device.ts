@@ -106,7 +106,7 @@ export async function pollDeviceAuthorization(db: Kysely<Database>, clock: Clock
     if (used.numUpdatedRows === 0n) throw new DeviceFlowError('invalid_grant', 'this device_code was already exchanged for a key');
     return createApiKey(trx, clock, { workspaceId: row.workspace_id!, userId: row.user_id, scopes, name: `device login (${row.client_id})` });
   });
-  return { access_token: minted.key, token_type: 'Bearer', scope: scopes.join(' '), key_id: minted.keyId, workspace_id: row.workspace_id! };
+  return { access_token: minted.key, token_type: 'Bearer' as const, scope: scopes.join(' '), key_id: minted.keyId, workspace_id: row.workspace_id! };
 }
 
 export interface PendingDevice {

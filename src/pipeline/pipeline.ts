@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { dryRunNote, type AuthenticatedOperation, type JsonObject, type OperationContext, type PublicOperation } from '../../tools/define.js';
+import type { z } from 'zod';
+import { approvalAnswer, dryRunAnswer, dryRunNote, type AuthenticatedOperation, type JsonObject, type OperationContext, type PublicOperation } from '../../tools/define.js';
 import { AuthenticatedKeyCache } from '../auth/keyCache.js';
 import type { Clock } from '../clock.js';
 import { approvalUrl, decide, finishApproval, requestApproval, type Decision } from '../domain/approvals/approvals.js';
@@ -28,19 +29,9 @@ export type CallResult =
   | { ok: true; data: JsonObject; limits: PolicyState[] }
   | { ok: false; error: ServiceError; limits: PolicyState[] };
 
-export interface DryRunAnswer extends JsonObject {
-  dryRun: true;
-  note: string;
-}
-
+type DryRunAnswer = z.output<typeof dryRunAnswer>;
 /** A change waiting for the owner: a 200 answer, not an error; progress is read with get_approval. */
-export interface ApprovalAnswer extends JsonObject {
-  approval_required: true;
-  approvalId: string;
-  approvalUrl: string;
-  summary: string;
-  expiresAt: string;
-}
+type ApprovalAnswer = z.output<typeof approvalAnswer>;
 
 interface Caller {
   apiKeyId: string | null;

@@ -6,6 +6,49 @@ import { readdirSync } from 'node:fs';
 
 const CATALOGUE = `${ROOT}../shared/spec/operations.md`;
 
+/**
+ * Operations still without an output schema (issue 13 is giving every operation one): this list may only shrink, and
+ * a new operation is declared with its output from the start.
+ */
+const PENDING_OUTPUTS = new Set([
+  'add_brand_guideline',
+  'confirm_brand_reviewed',
+  'draft_brand_icp',
+  'remove_brand_guideline',
+  'set_brand_guideline_active',
+  'suggest_brand_icps',
+  'update_brand_identity',
+  'update_brand_profile',
+  'write_brand_icp',
+  'write_brand_product',
+  'archive_content',
+  'commit_planned_titles',
+  'delete_planned_title',
+  'generate_article',
+  'get_article_policy',
+  'get_content_ideas',
+  'get_content_optimizer',
+  'get_internal_links',
+  'get_planning_capacity',
+  'hide_content_idea',
+  'list_content',
+  'plan_content_idea',
+  'plan_titles',
+  'publish_content',
+  'reschedule_content',
+  'update_article_meta',
+  'update_article_policy',
+  'add_competitor',
+  'get_citation_sources',
+  'get_competitors',
+  'get_sentiment',
+  'get_share_of_voice',
+  'get_visibility_score',
+  'get_visibility_trend',
+  'list_citations',
+  'remove_competitor',
+]);
+
 interface CatalogueRow {
   method: string;
   path: string;
@@ -58,7 +101,8 @@ describe('registry against the specification', () => {
     const declared = new Set(registry.operations.map((op) => `${op.toolset}/${op.operationId}`));
     for (const toolset of registry.toolsets) {
       for (const file of readdirSync(`${ROOT}tools/${toolset}`)) {
-        if (file === 'index.ts' || file.endsWith('.test.ts')) continue;
+        // index.ts lists the toolset; outputs.ts holds the answer records its operations share.
+        if (file === 'index.ts' || file === 'outputs.ts' || file.endsWith('.test.ts')) continue;
         expect(declared.has(`${toolset}/${file.replace(/\.ts$/, '')}`), `tools/${toolset}/${file} is not in the registry`).toBe(true);
       }
     }
@@ -76,6 +120,12 @@ describe('registry against the specification', () => {
       expect(op.inputJsonSchema.type).toBe('object');
       expect(op.inputJsonSchema.additionalProperties, `${op.operationId} input must refuse unknown fields`).toBe(false);
     }
+  });
+
+  it('declares every output schema except the pending ones, and the pending list only shrinks', () => {
+    const missing = registry.operations.filter((op) => op.output === undefined).map((op) => op.operationId);
+    expect(missing.filter((id) => !PENDING_OUTPUTS.has(id)), 'declare output for these').toEqual([]);
+    expect([...PENDING_OUTPUTS].filter((id) => !missing.includes(id)), 'these have an output now: take them off PENDING_OUTPUTS').toEqual([]);
   });
 
   it('descriptions are written for a model and stay within budget', () => {

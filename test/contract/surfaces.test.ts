@@ -3,6 +3,7 @@ import { ALL_SCOPES } from '../../src/scopes.js';
 import { registry } from '../../tools/index.js';
 import type { JsonSchema, RegisteredMcpOperation, RegisteredOperation } from '../../tools/registry.js';
 import { TestService, type Answer, type McpToolAnswer } from '../support/harness.js';
+import { approvalProblems, dryRunProblems, outputProblems } from '../support/answerSchemas.js';
 import { snapshot } from '../support/snapshot.js';
 import { fixtures } from './fixtures.js';
 
@@ -135,6 +136,22 @@ describe.each(registry.tools.map((op) => [op.operationId, op] as const))('%s', (
       const mcp = await t.mcpTool(ws.key, op.operationId, { ...(await fixture.valid(t, ws)), ...confirm });
       expect(mcp.isError, mcp.text).toBe(false);
       expect(Object.keys(mcp.structuredContent).sort()).toEqual(Object.keys(rest.body.data as object).sort());
+    }
+  });
+
+  it.runIf(op.output !== undefined)('answers what its output schema documents, on both surfaces', async () => {
+    const ws = await t.workspace();
+    const confirm = op.confirm === 'none' ? {} : { confirm: true };
+    const documented = op.approval === 'owner' ? approvalProblems : (data: unknown) => outputProblems(op, data);
+    const rest = await call(ws.key, op, { ...(await fixture.valid(t, ws)), ...confirm });
+    expect(rest.status, JSON.stringify(rest.body)).toBe(200);
+    expect(documented(rest.body.data), `REST: ${JSON.stringify(rest.body.data)}`).toEqual([]);
+    const mcp = await t.mcpTool(ws.key, op.operationId, { ...(await fixture.valid(t, ws)), ...confirm });
+    expect(mcp.isError, mcp.text).toBe(false);
+    expect(documented(mcp.structuredContent), `MCP: ${mcp.text}`).toEqual([]);
+    if (op.confirm === 'dry-run') {
+      const dryRun = await call(ws.key, op, await fixture.valid(t, ws));
+      expect(dryRunProblems(dryRun.body.data), JSON.stringify(dryRun.body)).toEqual([]);
     }
   });
 

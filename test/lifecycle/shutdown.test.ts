@@ -6,7 +6,7 @@ import { writtenArticle } from '../publishing/support.js';
 import { closeServer, startHttpsServer } from '../support/localServers.js';
 import { defineTool } from '../../tools/define.js';
 import { registry } from '../../tools/index.js';
-import { buildRegistry } from '../../tools/registry.js';
+import { extendRegistry } from '../../tools/registry.js';
 import { TestService } from '../support/harness.js';
 
 /** A read that waits until the test lets it answer: a request in flight when the service is told to stop. */
@@ -20,12 +20,13 @@ function slowRead(gate: { entered: () => void; release: Promise<void> }) {
     description: 'Test-only: answers once the test releases it.',
     annotations: { title: 'Slow read (test)', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     input: z.strictObject({}),
+    output: z.object({ answered: z.literal(true) }),
     confirm: 'none',
     transaction: 'none',
     handler: async () => {
       gate.entered();
       await gate.release;
-      return { answered: true };
+      return { answered: true as const };
     },
   });
 }
@@ -46,9 +47,8 @@ describe('a graceful stop', () => {
   it('fails readiness at once, keeps liveness, closes keep-alive connections after their answer, and finishes the request in flight', async () => {
     const entered = deferred();
     const release = deferred();
-    const toolsets = Object.fromEntries(registry.toolsets.map((name) => [name, registry.operations.filter((op) => op.toolset === name)]));
     service = await TestService.start({
-      registry: buildRegistry({ ...toolsets, test: [slowRead({ entered: entered.resolve, release: release.promise })] }),
+      registry: extendRegistry(registry, 'test', { description: 'A read that waits until released.', operations: [slowRead({ entered: entered.resolve, release: release.promise })] }),
       outbound: { allowPrivateAddresses: true },
     });
     const t = service;

@@ -3,7 +3,7 @@ import { loadBrandRow } from '../../src/domain/brand/readBrand.js';
 import { BadInputError } from '../../src/errors.js';
 import { defineTool } from '../../tools/define.js';
 import { registry } from '../../tools/index.js';
-import { buildRegistry, type Registry } from '../../tools/registry.js';
+import { extendRegistry, type Registry } from '../../tools/registry.js';
 
 // Registered only here: a change that waits for the owner, to exercise the mechanism before its first real user.
 export const renameBrandForTest = defineTool({
@@ -15,6 +15,7 @@ export const renameBrandForTest = defineTool({
   description: 'Test-only operation: renames the brand once the workspace owner approves the change.',
   annotations: { title: 'Rename brand (test)', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   input: z.strictObject({ name: z.string().min(1).describe('New brand name; "fail" makes the approved run fail.') }),
+  output: z.object({ renamed: z.string() }),
   confirm: 'none',
   approval: 'owner',
   describe: async (ctx, input) => `Would rename the brand "${(await loadBrandRow(ctx.db, ctx.workspaceId)).name}" to "${input.name}".`,
@@ -27,6 +28,5 @@ export const renameBrandForTest = defineTool({
 
 /** The real registry plus the operations that exist only in tests, in a toolset of their own. */
 export function registryWithTestOperations(): Registry {
-  const toolsets = Object.fromEntries(registry.toolsets.map((name) => [name, registry.operations.filter((op) => op.toolset === name)]));
-  return buildRegistry({ ...toolsets, test: [renameBrandForTest] });
+  return extendRegistry(registry, 'test', { description: 'Operations that exist only in tests.', operations: [renameBrandForTest] });
 }

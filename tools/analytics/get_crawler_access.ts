@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { crawlerAccess } from '../../src/visibility/crawlerAccess/crawlerAccess.js';
 import { defineTool } from '../define.js';
+import { crawlerAccessReport } from './outputs.js';
 
 export default defineTool({
   operationId: 'get_crawler_access',
@@ -15,6 +16,7 @@ export default defineTool({
     'summary { crawlers, robotsAllowed, reachable, blockedByServer }, crawlers: [{ token, operator, category (training | search_index | assistant_fetch | other), userAgent, robotsAllowed, homeStatus, homeError, reachable }] }.',
   annotations: { title: 'Get crawler access', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   input: z.strictObject({}),
+  output: crawlerAccessReport,
   confirm: 'none',
   transaction: 'none',
   handler: (ctx) => crawlerAccess(ctx.db, ctx.services.outbound, ctx.workspaceId),

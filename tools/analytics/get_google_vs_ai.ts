@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { configuredEngines } from '../../src/visibility/checks/runs.js';
 import { googleVsAi } from '../../src/visibility/rankings/googleVsAi.js';
 import { defineTool } from '../define.js';
+import { googleVsAiReport } from './outputs.js';
 
 export default defineTool({
   operationId: 'get_google_vs_ai',
@@ -17,6 +18,7 @@ export default defineTool({
     'engines: { chatgpt, perplexity, gemini, claude, google_ai_overview, copilot: { result (cited | mentioned | none | failed | pending | not_configured), checkedAt } } }] }, oldest query first.',
   annotations: { title: 'Get Google versus AI', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}),
+  output: googleVsAiReport,
   confirm: 'none',
   handler: (ctx) =>
     googleVsAi(ctx.db, ctx.workspaceId, { engines: configuredEngines(ctx.services).engines, serp: ctx.services.serp !== undefined }),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RANKING_SCOPES, SITE_CONSOLE_QUERIES, rankings } from '../../src/visibility/rankings/rankings.js';
 import { defineTool } from '../define.js';
+import { rankingsReport } from './outputs.js';
 
 export default defineTool({
   operationId: 'get_rankings_',
@@ -22,6 +23,7 @@ export default defineTool({
       .default('ours')
       .describe("ours (default): keywords the workspace's published articles appear for. site: everything on the domain, pages not written by the service included."),
   }),
+  output: rankingsReport,
   confirm: 'none',
   handler: (ctx, input) => rankings(ctx.db, ctx.workspaceId, input.scope),
 });

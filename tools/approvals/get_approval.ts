@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { readApproval } from '../../src/domain/approvals/approvals.js';
 import { defineTool } from '../define.js';
-import { recordId } from '../fields.js';
+import { isoTime, recordId } from '../fields.js';
 
 export default defineTool({
   operationId: 'get_approval',
@@ -18,6 +18,18 @@ export default defineTool({
   annotations: { title: 'Get approval', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     approvalId: recordId().describe('The approvalId from an approval_required answer.'),
+  }),
+  output: z.object({
+    approvalId: z.string(),
+    operationId: z.string(),
+    state: z.enum(['pending', 'running', 'done', 'failed', 'declined', 'expired']),
+    summary: z.string(),
+    requestedAt: isoTime(),
+    expiresAt: isoTime(),
+    decidedAt: isoTime().nullable(),
+    finishedAt: isoTime().nullable(),
+    result: z.record(z.string(), z.unknown()).nullable().describe("The operation's answer, once done."),
+    error: z.string().nullable(),
   }),
   confirm: 'none',
   handler: (ctx, input) => readApproval(ctx.db, ctx.clock, ctx.workspaceId, input.approvalId),

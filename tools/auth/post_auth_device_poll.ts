@@ -16,5 +16,12 @@ export default definePublicOperation({
   input: z.strictObject({
     device_code: z.string().min(1).max(200).describe('The device_code post_auth_device_start returned.'),
   }),
+  output: z.object({
+    access_token: z.string(),
+    token_type: z.literal('Bearer'),
+    scope: z.string().describe('Granted scopes, space-separated.'),
+    key_id: z.string(),
+    workspace_id: z.string(),
+  }),
   handler: (ctx, input) => pollDeviceAuthorization(ctx.db, ctx.clock, input.device_code),
 });

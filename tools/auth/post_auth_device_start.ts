@@ -16,5 +16,13 @@ export default definePublicOperation({
     client_id: z.string().min(1).max(100).optional().describe('Name of the client asking, shown on the approval page (default sightline-cli).'),
     scope: z.string().max(500).optional().describe('Space-separated scopes to ask for; empty offers every scope on the approval page.'),
   }),
+  output: z.object({
+    device_code: z.string(),
+    user_code: z.string(),
+    verification_uri: z.string(),
+    verification_uri_complete: z.string(),
+    expires_in: z.int().describe('Seconds until device_code expires.'),
+    interval: z.int().describe('Seconds to wait between polls.'),
+  }),
   handler: (ctx, input) => startDeviceAuthorization(ctx.db, ctx.clock, ctx.publicUrl, { ...(input.client_id ? { clientId: input.client_id } : {}), ...(input.scope !== undefined ? { scope: input.scope } : {}) }),
 });

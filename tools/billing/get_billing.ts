@@ -1,6 +1,11 @@
 import { z } from 'zod';
+import { BILLING_CYCLES, BILLING_STATUSES, PAYMENT_STATUSES } from '../../src/domain/billing/maintenance.js';
 import { readBilling } from '../../src/domain/billing/readBilling.js';
+import { PLAN_NAMES } from '../../src/plans.js';
 import { defineTool } from '../define.js';
+import { isoTime } from '../fields.js';
+
+const usage = z.object({ used: z.int(), limit: z.int() });
 
 export default defineTool({
   operationId: 'get_billing',
@@ -15,6 +20,42 @@ export default defineTool({
     'usage: { seats: { used, limit }, articles: { month (YYYY-MM, UTC), used, limit }, trackedQueries: { used, limit }, competitors: { used, limit (the lower of 10 and the plan number) } }, limits: { requestsPerMinute, seats, articlesPerMonth, trackedQueries, competitors } }. Amounts are in cents; dates are ISO.',
   annotations: { title: 'Get billing', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}),
+  output: z.object({
+    plan: z.enum(PLAN_NAMES),
+    status: z.enum(BILLING_STATUSES),
+    cycle: z.enum(BILLING_CYCLES),
+    currency: z.string(),
+    trialEndsAt: isoTime().nullable().describe('Set only while the status is trial.'),
+    nextCharge: z.object({ at: isoTime(), amountCents: z.int(), currency: z.string() }).nullable(),
+    addOns: z.array(
+      z.object({
+        addOnId: z.string(),
+        name: z.string(),
+        quantity: z.int(),
+        unitPriceCents: z.int(),
+        totalCents: z.int(),
+        currency: z.string(),
+        addedAt: isoTime(),
+      }),
+    ),
+    recentPayments: z.array(
+      z.object({
+        paymentId: z.string(),
+        amountCents: z.int(),
+        currency: z.string(),
+        status: z.enum(PAYMENT_STATUSES),
+        description: z.string(),
+        paidAt: isoTime(),
+      }),
+    ),
+    usage: z.object({
+      seats: usage,
+      articles: z.object({ month: z.string().describe('YYYY-MM, UTC.'), used: z.int(), limit: z.int() }),
+      trackedQueries: usage,
+      competitors: usage,
+    }),
+    limits: z.object({ requestsPerMinute: z.int(), seats: z.int(), articlesPerMonth: z.int(), trackedQueries: z.int(), competitors: z.int() }),
+  }),
   confirm: 'none',
   handler: (ctx) => readBilling(ctx.db, ctx.workspaceId, ctx.clock.now()),
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { readBrand } from '../../src/domain/brand/readBrand.js';
 import { defineTool } from '../define.js';
+import { brand } from './outputs.js';
 
 export default defineTool({
   operationId: 'get_brand',
@@ -13,6 +14,7 @@ export default defineTool({
     'links, products, buyer profiles (ICPs) and writing guidelines. Call it before writing or editing brand data: write operations replace lists, so send back the full updated list.',
   annotations: { title: 'Get brand memory', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}),
+  output: brand,
   confirm: 'none',
   // readBrand is one statement (the brand and its lists together): agents call this before most writes.
   transaction: 'none',

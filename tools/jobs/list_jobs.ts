@@ -3,6 +3,7 @@ import { listJobs } from '../../src/domain/jobs/listJobs.js';
 import { JOB_HANDLERS } from '../../src/jobs/handlers.js';
 import type { JobKind } from '../../src/jobs/queue.js';
 import { defineTool } from '../define.js';
+import { isoTime } from '../fields.js';
 
 const JOB_KINDS = Object.keys(JOB_HANDLERS) as [JobKind, ...JobKind[]];
 
@@ -22,6 +23,27 @@ export default defineTool({
     limit: z.int().min(1).max(200).default(50).describe('How many jobs, 1 to 200 (default 50).'),
     kind: z.enum(JOB_KINDS).optional().describe(`Only jobs of this kind: ${JOB_KINDS.join(', ')}.`),
     state: z.enum(['queued', 'running', 'done', 'failed']).optional().describe('Only jobs in this state.'),
+  }),
+  output: z.object({
+    jobs: z.array(
+      z.object({
+        id: z.string(),
+        kind: z.enum(JOB_KINDS),
+        subjectId: z.string().nullable().describe('The article, delivery or tracked query it works on.'),
+        state: z.enum(['queued', 'running', 'done', 'failed']),
+        attempts: z.int(),
+        maxAttempts: z.int(),
+        progress: z.string().nullable(),
+        error: z.string().nullable(),
+        result: z.unknown().describe("The job's outcome once done (its shape depends on kind), else null."),
+        promptTokens: z.int(),
+        completionTokens: z.int(),
+        createdAt: isoTime(),
+        runAt: isoTime(),
+        startedAt: isoTime().nullable(),
+        finishedAt: isoTime().nullable(),
+      }),
+    ),
   }),
   confirm: 'none',
   handler: (ctx, input) => listJobs(ctx.db, ctx.workspaceId, input),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { addSitePages, MAX_SITE_PAGES } from '../../src/domain/links/sitePages.js';
 import { defineTool } from '../define.js';
+import { addedPages } from './outputs.js';
 import { httpUrl, textList } from '../fields.js';
 
 export default defineTool({
@@ -30,6 +31,7 @@ export default defineTool({
       .max(100)
       .describe('1 to 100 pages to add.'),
   }),
+  output: addedPages,
   confirm: 'none',
   handler: (ctx, input) => addSitePages(ctx.db, ctx.clock, ctx.workspaceId, input.pages),
 });

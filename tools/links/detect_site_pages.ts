@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { detectSitePages, MAX_DETECTED_PAGES, MAX_SITEMAPS } from '../../src/domain/links/detect.js';
 import { defineTool } from '../define.js';
+import { detectedPages } from './outputs.js';
 import { webUrl } from '../fields.js';
 
 export default defineTool({
@@ -24,6 +25,7 @@ export default defineTool({
       .optional()
       .describe("The sitemap or blog index to read, https, on the workspace's site. Default: the website's /sitemap.xml."),
   }),
+  output: detectedPages,
   confirm: 'none',
   transaction: 'none',
   handler: (ctx, input) => detectSitePages({ db: ctx.db, clock: ctx.clock, outbound: ctx.services.outbound, workspaceId: ctx.workspaceId, url: input.url }),

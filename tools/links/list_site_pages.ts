@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { listSitePages, MAX_SITE_PAGES } from '../../src/domain/links/sitePages.js';
 import { defineTool } from '../define.js';
+import { sitePages } from './outputs.js';
 
 export default defineTool({
   operationId: 'list_site_pages',
@@ -15,6 +16,7 @@ export default defineTool({
     'Returns { pages: [{ pageId, url, title, keywords, source, createdAt }], total, limit }, oldest first.',
   annotations: { title: 'List site pages', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}),
+  output: sitePages,
   confirm: 'none',
   handler: (ctx) => listSitePages(ctx.db, ctx.workspaceId),
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { activateDestination } from '../../src/domain/publishing/destinations.js';
 import { defineTool } from '../define.js';
+import { destination } from './outputs.js';
 import { recordId } from '../fields.js';
 
 export default defineTool({
@@ -18,6 +19,7 @@ export default defineTool({
   input: z.strictObject({
     destinationId: recordId().describe('The destination to activate, from list_destinations.'),
   }),
+  output: z.object({ destination }),
   confirm: 'none',
   handler: (ctx, input) => activateDestination(ctx.db, ctx.workspaceId, input.destinationId),
 });

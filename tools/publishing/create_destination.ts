@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { createDestination, MAX_DESTINATIONS } from '../../src/domain/publishing/destinations.js';
 import { defineTool } from '../define.js';
+import { destination } from './outputs.js';
 import { httpUrl, webUrl } from '../fields.js';
 
 const MAX_URL_CHARS = 2048;
@@ -33,6 +34,7 @@ export default defineTool({
       .default('publish')
       .describe("Sent as the article's status: publish (default) to go live, or draft for the receiver to keep it unpublished."),
   }),
+  output: z.object({ destinationId: z.string(), signingSecret: z.string().describe('whsec_…: shown only in this answer.'), destination }),
   confirm: 'none',
   handler: (ctx, input) => createDestination(ctx.db, ctx.clock, ctx.services, ctx.workspaceId, input),
 });

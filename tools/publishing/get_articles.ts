@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, getArticles, MAX_PAGE_SIZE } from '../../src/domain/publishing/contentApi.js';
 import { defineTool } from '../define.js';
+import { articlesPage } from './outputs.js';
 
 export default defineTool({
   operationId: 'get_articles',
@@ -20,6 +21,7 @@ export default defineTool({
     page: z.number().int().min(1).max(100_000).default(1).describe('Page number, from 1 (default 1).'),
     limit: z.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE).describe(`Articles per page, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}).`),
   }),
+  output: articlesPage,
   confirm: 'none',
   handler: (ctx, input) => getArticles(ctx.db, ctx.workspaceId, input),
 });

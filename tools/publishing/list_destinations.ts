@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { listDestinations } from '../../src/domain/publishing/destinations.js';
 import { defineTool } from '../define.js';
+import { destination } from './outputs.js';
 
 export default defineTool({
   operationId: 'list_destinations',
@@ -18,6 +19,7 @@ export default defineTool({
     'note says why a returned URL was not taken (e.g. another site).',
   annotations: { title: 'List destinations', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}),
+  output: z.object({ destinations: z.array(destination) }),
   confirm: 'none',
   handler: (ctx) => listDestinations(ctx.db, ctx.workspaceId),
 });

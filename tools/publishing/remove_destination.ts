@@ -17,6 +17,7 @@ export default defineTool({
   input: z.strictObject({
     destinationId: recordId().describe('The destination to remove, from list_destinations.'),
   }),
+  output: z.object({ destinationId: z.string(), removed: z.literal(true), wasActive: z.boolean(), cancelledDeliveries: z.int() }),
   confirm: 'none',
   handler: (ctx, input) => removeDestination(ctx.db, ctx.clock, ctx.workspaceId, input.destinationId),
 });

@@ -18,6 +18,7 @@ export default defineTool({
   input: z.strictObject({
     destinationId: recordId().describe('The destination to test, from list_destinations.'),
   }),
+  output: z.object({ destinationId: z.string(), deliveryId: z.string(), event: z.literal('test'), queued: z.literal(true) }),
   confirm: 'none',
   handler: (ctx, input) => sendTestEvent(ctx.db, ctx.clock, ctx.workspaceId, input.destinationId),
 });

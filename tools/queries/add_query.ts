@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { addQuery } from '../../src/domain/content/queries.js';
 import { defineTool } from '../define.js';
+import { trackedQuery, queryUsage } from './outputs.js';
 import { QUERY_FIELDS } from './list_queries.js';
 
 export default defineTool({
@@ -17,6 +18,7 @@ export default defineTool({
   input: z.strictObject({
     text: z.string().trim().min(1).max(200).describe('The query as a buyer would type or ask it, 1 to 200 characters, e.g. "best crm for small agencies".'),
   }),
+  output: z.object({ created: z.boolean(), query: trackedQuery, usage: queryUsage }),
   confirm: 'none',
   handler: (ctx, input) => addQuery(ctx.db, ctx.clock, ctx.workspaceId, input.text),
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { listQueries } from '../../src/domain/content/queries.js';
 import { defineTool } from '../define.js';
+import { trackedQuery, queryUsage } from './outputs.js';
 
 export const QUERY_FIELDS =
   '{ id, text, source (user: added with add_query, idea: planned from an idea, returned: keyword of a deleted planned title), hidden (hidden from the content ideas; still tracked), ' +
@@ -18,6 +19,7 @@ export default defineTool({
     `Returns { queries: [${QUERY_FIELDS}], usage: { used, limit } }.`,
   annotations: { title: 'List tracked queries', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}),
+  output: z.object({ queries: z.array(trackedQuery), usage: queryUsage }),
   confirm: 'none',
   handler: (ctx) => listQueries(ctx.db, ctx.workspaceId),
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { createSupportMessage } from '../../src/domain/support/messages.js';
 import { defineTool } from '../define.js';
+import { isoTime } from '../fields.js';
 
 export default defineTool({
   operationId: 'send_support_message',
@@ -19,6 +20,7 @@ export default defineTool({
     subject: z.string().trim().max(200).optional().describe('A short subject line, at most 200 characters.'),
     contactEmail: z.email().optional().describe('Where to send the answer; without it support cannot reply.'),
   }),
+  output: z.object({ messageId: z.string(), receivedAt: isoTime() }),
   confirm: 'none',
   handler: (ctx, input) =>
     createSupportMessage(ctx.db, ctx.clock, {

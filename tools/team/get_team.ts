@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { readTeam } from '../../src/domain/team/readTeam.js';
 import { defineTool } from '../define.js';
+import { team } from './outputs.js';
 
 export default defineTool({
   operationId: 'get_team',
@@ -15,6 +16,7 @@ export default defineTool({
     'Returns { members: [{ userId, email, role, joinedAt }], invites: [{ inviteId, email, role, invitedAt, expiresAt }], seats: { used, limit } }; dates are ISO.',
   annotations: { title: 'Get team', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}),
+  output: team,
   confirm: 'none',
   handler: (ctx) => readTeam(ctx.db, ctx.workspaceId, ctx.clock.now()),
 });

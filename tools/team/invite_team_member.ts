@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { createInvite, describeInvite } from '../../src/domain/team/invites.js';
 import { defineTool } from '../define.js';
+import { createdInvite } from './outputs.js';
 
 export default defineTool({
   operationId: 'invite_team_member',
@@ -19,6 +20,7 @@ export default defineTool({
     email: z.email().describe('Email address of the person to invite; they sign in with it.'),
     role: z.enum(['owner', 'member']).default('member').describe('owner: can manage the team and approve owner-only changes. member (default): everything else.'),
   }),
+  output: createdInvite,
   confirm: 'dry-run',
   describe: (ctx, input) => describeInvite(ctx.db, ctx.clock, ctx.workspaceId, input),
   handler: (ctx, input) => createInvite(ctx.db, ctx.clock, ctx.publicUrl, ctx.workspaceId, input),

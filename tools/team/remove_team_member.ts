@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { describeRemoval, removeMember } from '../../src/domain/team/members.js';
 import { defineTool } from '../define.js';
+import { removedMember } from './outputs.js';
 
 export default defineTool({
   operationId: 'remove_team_member',
@@ -17,6 +18,7 @@ export default defineTool({
   input: z.strictObject({
     userId: z.string().min(1).max(100).describe('The userId of the member to remove, as listed by get_team.'),
   }),
+  output: removedMember,
   confirm: 'required',
   describe: (ctx, input) => describeRemoval(ctx.db, ctx.workspaceId, input.userId, ctx.caller.userId),
   handler: (ctx, input) => removeMember(ctx.db, ctx.clock, ctx.workspaceId, input.userId),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { revokeInvite } from '../../src/domain/team/invites.js';
 import { defineTool } from '../define.js';
+import { revokedInvite } from './outputs.js';
 
 export default defineTool({
   operationId: 'revoke_team_invite',
@@ -17,6 +18,7 @@ export default defineTool({
   input: z.strictObject({
     inviteId: z.string().min(1).max(100).describe('The inviteId of a pending invite, as listed by get_team.'),
   }),
+  output: revokedInvite,
   confirm: 'none',
   handler: (ctx, input) => revokeInvite(ctx.db, ctx.clock, ctx.workspaceId, input.inviteId),
 });

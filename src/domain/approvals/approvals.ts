@@ -70,7 +70,8 @@ export async function readApproval(db: Kysely<Database>, clock: Clock, workspace
     expiresAt: toIso(row.expires_at),
     decidedAt: toIso(row.decided_at),
     finishedAt: toIso(row.finished_at),
-    result: row.result === null ? null : (JSON.parse(row.result) as unknown),
+    // finishApproval stores the operation's answer, which is always an object.
+    result: row.result === null ? null : (JSON.parse(row.result) as Record<string, unknown>),
     error: row.error,
   };
 }

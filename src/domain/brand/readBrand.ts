@@ -92,8 +92,8 @@ export async function readBrand(db: Kysely<Database>, workspaceId: string) {
     profile: profileRecord(brand),
     // The links articles may point readers to: the site itself and every product page on record.
     links: [
-      { label: 'Website', url: brand.website_url, kind: 'website' },
-      ...productRecords.filter((p) => p.url !== null).map((p) => ({ label: p.name, url: p.url, kind: 'product' })),
+      { label: 'Website', url: brand.website_url, kind: 'website' as const },
+      ...productRecords.flatMap((p) => (p.url === null ? [] : [{ label: p.name, url: p.url, kind: 'product' as const }])),
     ],
     products: productRecords,
     buyerProfiles: jsonRows(brand.icps).map(icpRecord),

@@ -16,6 +16,8 @@ export function toJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
+export function toIso(epochMs: number): string;
+export function toIso(epochMs: number | null): string | null;
 export function toIso(epochMs: number | null): string | null {
   return epochMs === null ? null : new Date(epochMs).toISOString();
 }

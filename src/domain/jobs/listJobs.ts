@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, JobState } from '../../../db/schema.js';
+import type { JobKind } from '../../jobs/queue.js';
 import { toIso } from '../brand/records.js';
 
 export interface JobFilter {
@@ -17,7 +18,8 @@ export async function listJobs(db: Kysely<Database>, workspaceId: string, filter
   return {
     jobs: rows.map((job) => ({
       id: job.id,
-      kind: job.kind,
+      // Written only by enqueueJob, which takes a JobKind.
+      kind: job.kind as JobKind,
       subjectId: job.subject_id,
       state: job.state,
       attempts: job.attempts,

@@ -155,5 +155,5 @@ export async function removeDestination(db: Kysely<Database>, clock: Clock, work
   const row = await findDestination(db, workspaceId, destinationId);
   await db.updateTable('destinations').set({ removed_at: clock.now(), active: 0 }).where('id', '=', destinationId).execute();
   const cancelled = await cancelPendingDeliveries(db, clock, { destinationId: row.id }, 'the destination was removed');
-  return { destinationId: row.id, removed: true, wasActive: row.active === 1, cancelledDeliveries: cancelled };
+  return { destinationId: row.id, removed: true as const, wasActive: row.active === 1, cancelledDeliveries: cancelled };
 }

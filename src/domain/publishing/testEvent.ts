@@ -34,5 +34,5 @@ export async function sendTestEvent(db: Kysely<Database>, clock: Clock, workspac
     article: sampleArticle(destination, clock.now()),
     maxAttempts: TEST_DELIVERY_ATTEMPTS,
   });
-  return { destinationId: destination.id, deliveryId, event: 'test', queued: true };
+  return { destinationId: destination.id, deliveryId, event: 'test' as const, queued: true as const };
 }

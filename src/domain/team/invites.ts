@@ -132,7 +132,7 @@ export async function revokeInvite(db: Kysely<Database>, clock: Clock, workspace
   if (invite.revoked_at !== null) throw BadInputError.field('inviteId', `invite ${inviteId} was already revoked on ${at(invite.revoked_at)}`);
   if (invite.expires_at <= now) throw BadInputError.field('inviteId', `invite ${inviteId} expired on ${at(invite.expires_at)}; its link no longer works`);
   await db.updateTable('team_invites').set({ revoked_at: now }).where('workspace_id', '=', workspaceId).where('id', '=', inviteId).execute();
-  return { inviteId, revoked: true };
+  return { inviteId, revoked: true as const };
 }
 
 export interface OpenInvite {

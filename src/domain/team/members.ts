@@ -56,5 +56,5 @@ export async function removeMember(db: Kysely<Database>, clock: Clock, workspace
   await planRemoval(db, workspaceId, userId);
   await db.deleteFrom('memberships').where('workspace_id', '=', workspaceId).where('user_id', '=', userId).execute();
   const revokedKeys = await revokeApiKeys(db, clock, { workspaceId, userId });
-  return { userId, removed: true, revokedKeys };
+  return { userId, removed: true as const, revokedKeys };
 }

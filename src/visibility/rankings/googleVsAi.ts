@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database, EngineName } from '../../../db/schema.js';
+import type { Database, EngineName, MentionResult } from '../../../db/schema.js';
 import { toIso } from '../../domain/brand/records.js';
 import { ENGINE_NAMES } from '../engines/engine.js';
 import { latestEngineChecks } from './latestChecks.js';
@@ -26,11 +26,11 @@ export async function googleVsAi(db: Kysely<Database>, workspaceId: string, conf
     const rank = configured.serp ? ranks.latest(query.id, 'google') : undefined;
     const engines = Object.fromEntries(
       ENGINE_NAMES.map((engine) => {
-        if (!configured.engines.includes(engine)) return [engine, { result: 'not_configured', checkedAt: null }];
+        if (!configured.engines.includes(engine)) return [engine, { result: 'not_configured' as const, checkedAt: null }];
         const check = latest(query.id, engine);
-        return [engine, check === undefined ? { result: 'pending', checkedAt: null } : { result: check.result, checkedAt: toIso(check.checkedAt) }];
+        return [engine, check === undefined ? { result: 'pending' as const, checkedAt: null } : { result: check.result, checkedAt: toIso(check.checkedAt) }];
       }),
-    ) as Record<EngineName, { result: string; checkedAt: string | null }>;
+    ) as Record<EngineName, { result: MentionResult | 'pending' | 'not_configured'; checkedAt: string | null }>;
     const results = Object.values(engines).map((e) => e.result);
     const onGoogle = rank?.position != null;
     const inAi = results.some((r) => r === 'cited' || r === 'mentioned');
@@ -42,7 +42,7 @@ export async function googleVsAi(db: Kysely<Database>, workspaceId: string, conf
       queryText: query.text,
       state,
       google: {
-        status: !configured.serp ? 'not_configured' : rank === undefined ? 'pending' : 'checked',
+        status: !configured.serp ? ('not_configured' as const) : rank === undefined ? ('pending' as const) : ('checked' as const),
         position: rank?.position ?? null,
         checkedAt: toIso(rank?.checkedAt ?? null),
       },

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { isoTime } from '../fields.js';
+
+// What the publishing operations answer.
+
+export const destination = z.object({
+  destinationId: z.string(),
+  name: z.string(),
+  endpointUrl: z.string(),
+  siteUrl: z.string().nullable(),
+  publishAs: z.enum(['publish', 'draft']),
+  active: z.boolean(),
+  role: z.enum(['site', 'feed']).describe('site: has a siteUrl and may be the active one; feed: receives copies.'),
+  lastDelivery: z
+    .object({
+      at: isoTime(),
+      outcome: z.enum(['delivered', 'delivered_no_address', 'failed', 'timeout']).nullable(),
+      statusCode: z.int().nullable(),
+      url: z.string().nullable().describe('The address the receiver reported for the article.'),
+      statusMessage: z.string().nullable(),
+      note: z.string().nullable(),
+    })
+    .nullable(),
+  createdAt: isoTime(),
+});
+
+const author = z.object({ name: z.string(), bio: z.string().optional(), linkedinUrl: z.string().optional() });
+
+/** A published article as the headless Content API gives it. */
+export const publishedArticle = z.object({
+  id: z.string(),
+  slug: z.string(),
+  title: z.string(),
+  metaTitle: z.string().nullable(),
+  metaDescription: z.string().nullable(),
+  html: z.string().nullable(),
+  markdown: z.string().nullable(),
+  faq: z.array(z.object({ question: z.string(), answer: z.string() })),
+  schemaJsonLd: z.string().nullable(),
+  url: z.string().nullable(),
+  canonicalUrl: z.string().nullable(),
+  language: z.string(),
+  author: author.nullable(),
+  categoryName: z.string().nullable(),
+  keywords: z.array(z.string()),
+  publishedAt: isoTime().nullable(),
+  updatedAt: isoTime(),
+});
+
+export const articlesPage = z.object({
+  article: publishedArticle.optional().describe('With slug: that article.'),
+  articles: z.array(publishedArticle).optional().describe('Without slug: a page, newest first.'),
+  page: z.int().optional(),
+  limit: z.int().optional(),
+  total: z.int().optional(),
+  nextPage: z.int().nullable().optional(),
+  etag: z.string().describe('Also the ETag header; send it as If-None-Match for a 304.'),
+});
