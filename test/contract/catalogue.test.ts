@@ -38,15 +38,6 @@ const PENDING_OUTPUTS = new Set([
   'reschedule_content',
   'update_article_meta',
   'update_article_policy',
-  'add_competitor',
-  'get_citation_sources',
-  'get_competitors',
-  'get_sentiment',
-  'get_share_of_voice',
-  'get_visibility_score',
-  'get_visibility_trend',
-  'list_citations',
-  'remove_competitor',
 ]);
 
 interface CatalogueRow {

@@ -25,3 +25,8 @@ export function outputProblems(operation: RegisteredOperation, data: unknown): s
 /** The same for a dry run's answer and for a change left waiting for the owner. */
 export const dryRunProblems = (data: unknown): string[] => problems(DRY_RUN_JSON_SCHEMA, data);
 export const approvalProblems = (data: unknown): string[] => problems(APPROVAL_JSON_SCHEMA, data);
+
+/** How a 200 answer departs from everything the operation documents for one (result, dry run or pending approval). */
+export function answerProblems(operation: RegisteredOperation, data: unknown): string[] {
+  return problems(operation.answerJsonSchema, data);
+}

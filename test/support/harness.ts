@@ -10,7 +10,8 @@ import type { OutboundOptions } from '../../src/outbound/safeFetch.js';
 import type { PlanName } from '../../src/plans.js';
 import { ALL_SCOPES, type Scope } from '../../src/scopes.js';
 import { createService, type Service } from '../../src/service.js';
-import type { Registry } from '../../tools/registry.js';
+import type { RegisteredOperation, Registry } from '../../tools/registry.js';
+import { answerProblems } from './answerSchemas.js';
 import type { JobWorker } from '../../src/jobs/worker.js';
 import type { Timing } from '../../src/services.js';
 import { FakeWriter } from './fakeWriter.js';
@@ -161,7 +162,18 @@ export class TestService {
       body = JSON.stringify(input);
     }
     const response = await fetch(url, { method, headers, ...(body === undefined ? {} : { body }) });
-    return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, unknown> };
+    const answer = { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, unknown> };
+    if (answer.status === 200) {
+      const operation = this.service.registry.operations.find((op) => op.method === method && op.path === url.pathname);
+      if (operation !== undefined) this.expectDocumented(operation, answer.body.data, 'REST');
+    }
+    return answer;
+  }
+
+  /** Every answer a test receives is checked against the schema the exports publish, so each test is a contract test too. */
+  private expectDocumented(operation: RegisteredOperation, data: unknown, surface: string): void {
+    const problems = answerProblems(operation, data);
+    if (problems.length > 0) throw new Error(`${operation.operationId} answered on ${surface} outside its documented schema: ${problems.join('; ')}; answer ${JSON.stringify(data)}`);
   }
 
   /** One JSON-RPC request to /mcp (stateless: no session is needed). */
@@ -180,6 +192,8 @@ export class TestService {
     const { status, body } = await this.mcpRequest(key, 'tools/call', { name, arguments: args }, query);
     if (status !== 200 || body.result === undefined) throw new Error(`tools/call ${name} answered ${status}: ${JSON.stringify(body)}`);
     const result = body.result as { isError?: boolean; structuredContent: Record<string, unknown>; content: Array<{ text: string }> };
+    const operation = this.service.registry.get(name);
+    if (result.isError !== true && operation !== undefined) this.expectDocumented(operation, result.structuredContent, 'MCP');
     return { isError: result.isError === true, structuredContent: result.structuredContent, text: result.content[0]?.text ?? '' };
   }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { addCompetitor, MAX_COMPETITORS, SERP_SETTINGS } from '../../src/visibility/competitors/competitors.js';
 import { defineTool } from '../define.js';
+import { competitor, competitorUsage } from './outputs.js';
 import { httpUrl, textList } from '../fields.js';
 
 export default defineTool({
@@ -23,6 +24,7 @@ export default defineTool({
       .optional()
       .describe('Other names it goes by in answers (e.g. a product name), at most 10 of up to 100 characters.'),
   }),
+  output: z.object({ competitor, websiteFound: z.boolean().describe('The website was found from the name by the SERP provider.'), usage: competitorUsage }),
   confirm: 'none',
   transaction: 'none',
   handler: (ctx, input) => addCompetitor(ctx.db, ctx.clock, ctx.services.serp, ctx.workspaceId, input),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { TOP_SOURCES, citationSources } from '../../src/visibility/metrics/sources.js';
 import { metricInput } from '../../src/visibility/metrics/window.js';
 import { defineTool } from '../define.js';
+import { citationSourcesReport } from './outputs.js';
 
 export default defineTool({
   operationId: 'get_citation_sources',
@@ -16,6 +17,7 @@ export default defineTool({
     'sources: [{ domain, answers, share: { rate, interval { low, high } (95 % Wilson), count, of }, isBrand, competitorId, competitorName }] }.',
   annotations: { title: 'Get citation sources', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject(metricInput),
+  output: citationSourcesReport,
   confirm: 'none',
   handler: (ctx, input) => citationSources(ctx.db, { workspaceId: ctx.workspaceId, now: ctx.clock.now(), ...input }),
 });

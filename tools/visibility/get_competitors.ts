@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { listCompetitors } from '../../src/visibility/competitors/listCompetitors.js';
 import { defineTool } from '../define.js';
+import { competitorsReport } from './outputs.js';
 
 export default defineTool({
   operationId: 'get_competitors',
@@ -18,6 +19,7 @@ export default defineTool({
     'competitors [{ competitorId, name, websiteUrl, aliases, aiVisibilityScore, mentionRate, citations, domainMetrics, positioning, createdAt }], usage { used, limit } }.',
   annotations: { title: 'Get competitors', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}),
+  output: competitorsReport,
   confirm: 'none',
   handler: (ctx) => listCompetitors(ctx.db, ctx.workspaceId, ctx.clock.now()),
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { sentiment } from '../../src/visibility/metrics/sentiment.js';
 import { metricInput } from '../../src/visibility/metrics/window.js';
 import { defineTool } from '../define.js';
+import { sentimentReport } from './outputs.js';
 
 export default defineTool({
   operationId: 'get_sentiment',
@@ -16,6 +17,7 @@ export default defineTool({
     'brand: { answersNaming, answersWithSentiment, positive, neutral, negative: { rate, interval { low, high } (95 % Wilson), count, of }, meanScore (0-100) }, competitors: [{ competitorId, name, ...same fields }] }.',
   annotations: { title: 'Get sentiment', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject(metricInput),
+  output: sentimentReport,
   confirm: 'none',
   handler: (ctx, input) => sentiment(ctx.db, { workspaceId: ctx.workspaceId, now: ctx.clock.now(), ...input }),
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { shareOfVoice } from '../../src/visibility/metrics/shareOfVoice.js';
 import { metricInput } from '../../src/visibility/metrics/window.js';
 import { defineTool } from '../define.js';
+import { shareOfVoiceReport } from './outputs.js';
 
 export default defineTool({
   operationId: 'get_share_of_voice',
@@ -16,6 +17,7 @@ export default defineTool({
     'subjects: [{ subjectId (brand or the competitor id), name, isBrand, domain, answersNaming, cited, mentioned, share: { rate, interval { low, high } (95 % Wilson), count, of } }] } (brand first).',
   annotations: { title: 'Get share of voice', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject(metricInput),
+  output: shareOfVoiceReport,
   confirm: 'none',
   handler: (ctx, input) => shareOfVoice(ctx.db, { workspaceId: ctx.workspaceId, now: ctx.clock.now(), ...input }),
 });

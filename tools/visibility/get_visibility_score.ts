@@ -3,6 +3,7 @@ import { configuredEngines } from '../../src/visibility/checks/runs.js';
 import { visibilityScore } from '../../src/visibility/metrics/score.js';
 import { metricInput } from '../../src/visibility/metrics/window.js';
 import { defineTool } from '../define.js';
+import { visibilityScoreReport } from './outputs.js';
 
 export default defineTool({
   operationId: 'get_visibility_score',
@@ -19,6 +20,7 @@ export default defineTool({
     'sampleSize { answersChecked, failedChecks, answersWithCitations, answersNamingBrand, answersWithSentiment, competitorMentions }, byEngine [{ engine, configured, score, range, reason, missing, components, sampleSize }] }.',
   annotations: { title: 'Get visibility score', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject(metricInput),
+  output: visibilityScoreReport,
   confirm: 'none',
   handler: (ctx, input) => visibilityScore(ctx.db, configuredEngines(ctx.services).engines, { workspaceId: ctx.workspaceId, now: ctx.clock.now(), ...input }),
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { visibilityTrend } from '../../src/visibility/metrics/trend.js';
 import { metricInput } from '../../src/visibility/metrics/window.js';
 import { defineTool } from '../define.js';
+import { visibilityTrendReport } from './outputs.js';
 
 export default defineTool({
   operationId: 'get_visibility_trend',
@@ -16,6 +17,7 @@ export default defineTool({
     'score (composite of that day, null when not computable), scoreRange, scoreBasedOn, sampleSize { answersChecked, failedChecks, answersWithCitations } }] }.',
   annotations: { title: 'Get visibility trend', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject(metricInput),
+  output: visibilityTrendReport,
   confirm: 'none',
   handler: (ctx, input) => visibilityTrend(ctx.db, { workspaceId: ctx.workspaceId, now: ctx.clock.now(), ...input }),
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ENGINE_NAMES, type EngineName } from '../../src/visibility/engines/engine.js';
 import { DEFAULT_CITATIONS_PAGE, listCitations, MAX_CITATIONS_PAGE, parseBefore } from '../../src/visibility/checks/listCitations.js';
 import { defineTool } from '../define.js';
+import { citationsPage } from './outputs.js';
 
 export default defineTool({
   operationId: 'list_citations',
@@ -34,6 +35,7 @@ export default defineTool({
       .optional()
       .describe('Only checks older than this time: the previous page\'s nextBefore, an ISO date or date-time with its zone, or epoch milliseconds as a string.'),
   }),
+  output: citationsPage,
   confirm: 'none',
   handler: (ctx, input) => listCitations(ctx.db, ctx.workspaceId, { model: input.model, limit: input.limit, before: input.before === undefined ? undefined : parseBefore(input.before) }),
 });

@@ -21,3 +21,173 @@ export const searchConsoleStatus = z.object({
   startDate: z.string().nullable().describe('YYYY-MM-DD: the first day of the synced period.'),
   endDate: z.string().nullable(),
 });
+
+export const metricWindow = z.object({ days: z.int(), from: z.string().describe('YYYY-MM-DD, UTC.'), to: z.string() });
+
+const interval = z.object({ low: z.number(), high: z.number() });
+export const component = z.enum(['mentionRate', 'shareOfVoice', 'citationRate', 'sentiment']);
+
+export const components = z.object({
+  mentionRate: rate,
+  citationRate: rate,
+  shareOfVoice: rate,
+  sentiment: z.object({ value: z.number().nullable().describe('Mean sentiment score / 100.'), interval: interval.nullable(), of: z.int() }),
+});
+
+/** The composite visibility score: null with a reason when nothing was checked. */
+const compositeFields = {
+  score: z.number().nullable().describe('0 to 100.'),
+  range: interval.nullable().describe('The score with every component at the low and high end of its interval.'),
+  missing: z.array(z.object({ component, reason: z.string() })),
+  reason: z.string().nullable(),
+};
+
+export const visibilityScoreReport = z.object({
+  definition: z.string(),
+  version: z.string(),
+  formula: z.string(),
+  weights: z.object({ mentionRate: z.number(), shareOfVoice: z.number(), citationRate: z.number(), sentiment: z.number() }),
+  definitions: z.object({ mentionRate: z.string(), citationRate: z.string(), shareOfVoice: z.string(), sentiment: z.string() }),
+  window: metricWindow,
+  model: engineName.nullable(),
+  competitorsTracked: z.int(),
+  ...compositeFields,
+  basedOn: z.array(component),
+  components,
+  sampleSize: z.object({
+    answersChecked: z.int(),
+    failedChecks: z.int(),
+    answersWithCitations: z.int(),
+    answersNamingBrand: z.int(),
+    answersWithSentiment: z.int(),
+    competitorMentions: z.int(),
+  }),
+  byEngine: z.array(
+    z.object({
+      engine: engineName,
+      configured: z.boolean(),
+      ...compositeFields,
+      components,
+      sampleSize: z.object({ answersChecked: z.int(), failedChecks: z.int() }),
+    }),
+  ),
+});
+
+export const visibilityTrendReport = z.object({
+  definition: z.string(),
+  definitions: z.object({ mentionRate: z.string(), citationRate: z.string(), score: z.string() }),
+  version: z.string(),
+  window: metricWindow,
+  model: engineName.nullable(),
+  points: z.array(
+    z.object({
+      date: z.string().describe('YYYY-MM-DD, UTC.'),
+      mentionRate: rate,
+      citationRate: rate,
+      score: z.number().nullable(),
+      scoreRange: interval.nullable(),
+      scoreBasedOn: z.array(component),
+      sampleSize: z.object({ answersChecked: z.int(), failedChecks: z.int(), answersWithCitations: z.int() }),
+    }),
+  ),
+});
+
+export const shareOfVoiceReport = z.object({
+  definition: z.string(),
+  window: metricWindow,
+  model: engineName.nullable(),
+  sampleSize: z.object({ answersChecked: z.int(), failedChecks: z.int(), totalMentions: z.int(), competitorsTracked: z.int() }),
+  subjects: z.array(
+    z.object({
+      subjectId: z.string(),
+      name: z.string(),
+      isBrand: z.boolean(),
+      domain: z.string().nullable(),
+      answersNaming: z.int(),
+      cited: z.int(),
+      mentioned: z.int(),
+      share: rate,
+    }),
+  ),
+});
+
+export const citationSourcesReport = z.object({
+  definition: z.string(),
+  window: metricWindow,
+  model: engineName.nullable(),
+  sampleSize: z.object({ answersChecked: z.int(), answersWithCitations: z.int(), distinctDomains: z.int() }),
+  sources: z.array(
+    z.object({
+      domain: z.string(),
+      answers: z.int(),
+      share: rate,
+      isBrand: z.boolean(),
+      competitorId: z.string().nullable(),
+      competitorName: z.string().nullable(),
+    }),
+  ),
+});
+
+const sentimentShares = {
+  answersNaming: z.int(),
+  answersWithSentiment: z.int(),
+  positive: rate,
+  neutral: rate,
+  negative: rate,
+  meanScore: z.number().nullable().describe('0 to 100; 50 is neutral.'),
+};
+
+export const sentimentReport = z.object({
+  definition: z.string(),
+  window: metricWindow,
+  model: engineName.nullable(),
+  sampleSize: z.object({ answersChecked: z.int(), failedChecks: z.int(), answersNaming: z.int(), answersWithSentiment: z.int() }),
+  brand: z.object(sentimentShares),
+  competitors: z.array(z.object({ competitorId: z.string(), name: z.string(), ...sentimentShares })),
+});
+
+export const citationsPage = z.object({
+  checks: z.array(
+    z.object({
+      checkId: z.string(),
+      queryId: z.string(),
+      queryText: z.string(),
+      model: engineName,
+      modelVersion: z.string().nullable(),
+      runIndex: z.int(),
+      cited: z.boolean(),
+      result: mentionResult,
+      errorClass: z.string().nullable(),
+      citations: z.array(z.object({ url: z.string(), domain: z.string(), title: z.string().nullable(), rank: z.int() })),
+      checkedAt: isoTime(),
+    }),
+  ),
+  nextBefore: isoTime().nullable().describe('Pass as before for the next page; null on the last.'),
+});
+
+/** What competitors and the brand share in get_competitors: numbers over the last 30 UTC days. */
+const subjectNumbers = {
+  aiVisibilityScore: z.number().nullable().describe('100 x the mention rate, one decimal; null without answers.'),
+  mentionRate: rate,
+  citations: z.object({ cited: z.int(), mentioned: z.int(), checks: z.int(), failed: z.int() }),
+  domainMetrics: z.object({ domain: z.string(), citedInAnswers: z.int(), answersWithCitations: z.int(), citationRate: rate }),
+};
+
+export const competitor = z.object({
+  competitorId: z.string(),
+  name: z.string(),
+  websiteUrl: z.string(),
+  aliases: z.array(z.string()),
+  ...subjectNumbers,
+  positioning: z.unknown().describe('Reserved for a positioning analysis; null until one exists.'),
+  createdAt: isoTime(),
+});
+
+export const competitorUsage = z.object({ used: z.int(), limit: z.int() });
+
+export const competitorsReport = z.object({
+  window: metricWindow,
+  brand: z.object({ name: z.string(), websiteUrl: z.string(), ...subjectNumbers }),
+  competitors: z.array(competitor),
+  usage: competitorUsage,
+});

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { describeRemoval, removeCompetitor } from '../../src/visibility/competitors/competitors.js';
 import { defineTool } from '../define.js';
+import { isoTime } from '../fields.js';
 import { recordId } from '../fields.js';
 
 export default defineTool({
@@ -17,6 +18,7 @@ export default defineTool({
   input: z.strictObject({
     competitorId: recordId().describe('The competitor to stop tracking (competitorId from get_competitors).'),
   }),
+  output: z.object({ competitorId: z.string(), name: z.string(), removed: z.literal(true), removedAt: isoTime() }),
   confirm: 'none',
   approval: 'owner',
   describe: (ctx, input) => describeRemoval(ctx.db, ctx.workspaceId, input.competitorId),

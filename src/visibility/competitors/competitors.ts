@@ -149,7 +149,7 @@ export async function removeCompetitor(db: Kysely<Database>, clock: Clock, works
   const row = await findCompetitor(db, workspaceId, competitorId);
   const now = clock.now();
   await db.updateTable('competitors').set({ removed_at: now }).where('id', '=', row.id).where('removed_at', 'is', null).execute();
-  return { competitorId: row.id, name: row.name, removed: true, removedAt: toIso(now) };
+  return { competitorId: row.id, name: row.name, removed: true as const, removedAt: toIso(now) };
 }
 
 export interface SubjectCounts {
