@@ -11,16 +11,6 @@ const CATALOGUE = `${ROOT}../shared/spec/operations.md`;
  * a new operation is declared with its output from the start.
  */
 const PENDING_OUTPUTS = new Set([
-  'add_brand_guideline',
-  'confirm_brand_reviewed',
-  'draft_brand_icp',
-  'remove_brand_guideline',
-  'set_brand_guideline_active',
-  'suggest_brand_icps',
-  'update_brand_identity',
-  'update_brand_profile',
-  'write_brand_icp',
-  'write_brand_product',
   'archive_content',
   'commit_planned_titles',
   'delete_planned_title',

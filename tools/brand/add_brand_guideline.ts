@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { addBrandGuideline, GUIDELINE_TYPES } from '../../src/domain/brand/guidelines.js';
 import { defineTool } from '../define.js';
+import { guidelineAnswer } from './outputs.js';
 
 export default defineTool({
   operationId: 'add_brand_guideline',
@@ -20,6 +21,7 @@ export default defineTool({
     avoid: z.string().trim().min(1).max(300).describe('What articles should not do or say, 1 to 300 characters.'),
     instead: z.string().trim().min(1).max(300).describe('What to do or say instead, 1 to 300 characters.'),
   }),
+  output: guidelineAnswer,
   confirm: 'none',
   handler: (ctx, input) => addBrandGuideline(ctx, input),
 });

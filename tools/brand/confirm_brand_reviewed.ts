@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { confirmBrandReviewed } from '../../src/domain/brand/review.js';
 import { defineTool } from '../define.js';
+import { isoTime } from '../fields.js';
 
 export default defineTool({
   operationId: 'confirm_brand_reviewed',
@@ -15,6 +16,7 @@ export default defineTool({
     'Returns { reviewed: true, reviewedAt, alreadyReviewed, onboardingStep }.',
   annotations: { title: 'Confirm brand reviewed', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}),
+  output: z.object({ reviewed: z.literal(true), reviewedAt: isoTime(), alreadyReviewed: z.boolean(), onboardingStep: z.string() }),
   confirm: 'none',
   handler: (ctx) => confirmBrandReviewed(ctx),
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { draftBuyerProfile } from '../../src/domain/brand/icpDrafts.js';
 import { requireWriter } from '../../src/writer/model.js';
 import { defineTool } from '../define.js';
+import { buyerProfileDraft } from './outputs.js';
 
 const MAX_DEMOGRAPHIC_KEYS = 30;
 
@@ -45,6 +46,7 @@ export default defineTool({
     who: z.string().trim().min(1).max(300).optional().describe('Who these buyers are and why they would buy, at most 300 characters; steers the fields the model writes.'),
     given: given.optional().describe('Buyer-profile fields already decided: kept exactly as sent, including empty values; the fields left out are filled in.'),
   }),
+  output: buyerProfileDraft,
   confirm: 'none',
   transaction: 'none',
   handler: (ctx, input) => draftBuyerProfile(ctx.db, requireWriter(ctx.services.writer), ctx.workspaceId, input),

@@ -70,3 +70,35 @@ export const brand = z.object({
   guidelines: z.array(guideline),
   meta: z.object({ reviewed: z.boolean(), reviewedAt: isoTime().nullable(), updatedAt: isoTime() }),
 });
+
+export const guidelineAnswer = z.object({ guidelineId: z.string(), guideline });
+
+export const buyerProfileDraft = z.object({
+  draft: z.object({
+    title: z.string(),
+    industry: z.string(),
+    companySize: z.string(),
+    painPoints: z.array(z.string()),
+    buyingTriggers: z.array(z.string()),
+    objections: z.array(z.string()),
+    preferredChannels: z.array(z.string()),
+    demographics: z.record(z.string(), z.string()),
+  }),
+  kept: z.array(z.string()).describe('Fields taken as sent.'),
+  filled: z.array(z.string()).describe('Fields the writer model wrote.'),
+  saved: z.literal(false),
+});
+
+const writeAction = z.enum(['created', 'updated', 'deleted']);
+
+export const productWrite = z.object({
+  action: writeAction,
+  productId: z.string(),
+  product: product.optional().describe('Left out on delete.'),
+});
+
+export const buyerProfileWrite = z.object({
+  action: writeAction,
+  profileId: z.string(),
+  buyerProfile: buyerProfile.optional().describe('Left out on delete.'),
+});

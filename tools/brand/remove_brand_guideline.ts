@@ -18,6 +18,7 @@ export default defineTool({
   input: z.strictObject({
     guidelineId: recordId().describe('The guideline to delete.'),
   }),
+  output: z.object({ guidelineId: z.string(), removed: z.literal(true) }),
   confirm: 'none',
   handler: (ctx, input) => removeBrandGuideline(ctx, input.guidelineId),
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { setBrandGuidelineActive } from '../../src/domain/brand/guidelines.js';
 import { defineTool } from '../define.js';
+import { guidelineAnswer } from './outputs.js';
 import { recordId } from '../fields.js';
 
 export default defineTool({
@@ -19,6 +20,7 @@ export default defineTool({
     guidelineId: recordId().describe('The guideline to switch.'),
     on: z.boolean().describe('true: the guideline steers articles; false: it is kept but ignored.'),
   }),
+  output: guidelineAnswer,
   confirm: 'none',
   handler: (ctx, input) => setBrandGuidelineActive(ctx, input.guidelineId, input.on),
 });

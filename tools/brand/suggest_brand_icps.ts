@@ -23,6 +23,7 @@ export default defineTool({
       .default([])
       .describe('Titles already shown (e.g. from an earlier call), at most 100 of up to 200 characters; none of them is suggested again.'),
   }),
+  output: z.object({ suggestions: z.array(z.object({ title: z.string(), industry: z.string(), who: z.string() })) }),
   confirm: 'none',
   transaction: 'none',
   handler: (ctx, input) => suggestAudiences(ctx.db, requireWriter(ctx.services.writer), ctx.workspaceId, input.exclude),

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { INDUSTRY_NAMES, updateBrandIdentity } from '../../src/domain/brand/identity.js';
 import { defineTool } from '../define.js';
-import { httpUrl, textList, webUrl } from '../fields.js';
+import { identity } from './outputs.js';
+import { httpUrl, textList, webUrl, isoTime } from '../fields.js';
 
 const author = z.strictObject({
   name: z.string().trim().min(1).max(200).describe('Author name as shown on articles.'),
@@ -43,6 +44,7 @@ export default defineTool({
       .optional()
       .describe('Not accepted: the website URL is fixed when the workspace is created.'),
   }),
+  output: z.object({ identity, mentionSearch: z.object({ queued: z.boolean(), requestedAt: isoTime().optional(), reason: z.string().optional().describe('Why it was not queued.') }) }),
   confirm: 'none',
   handler: (ctx, input) => updateBrandIdentity(ctx, input),
 });

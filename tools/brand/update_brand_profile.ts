@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TONES, updateBrandProfile } from '../../src/domain/brand/profile.js';
 import { defineTool } from '../define.js';
+import { profile } from './outputs.js';
 
 const HEX_COLOR = /^#[0-9a-fA-F]{6}$/;
 
@@ -26,6 +27,7 @@ export default defineTool({
     localBusiness: z.boolean().optional().describe('true when the brand serves customers in a local area.'),
     serviceArea: z.string().trim().max(100).optional().describe('Area a local business serves, at most 100 characters; an empty string clears it.'),
   }),
+  output: z.object({ profile }),
   confirm: 'none',
   handler: (ctx, input) => updateBrandProfile(ctx, input),
 });

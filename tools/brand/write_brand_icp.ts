@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { writeBrandIcp } from '../../src/domain/brand/icps.js';
 import { defineTool } from '../define.js';
+import { buyerProfileWrite } from './outputs.js';
 import { recordId, textList } from '../fields.js';
 
 const MAX_DEMOGRAPHIC_KEYS = 30;
@@ -43,6 +44,7 @@ export default defineTool({
       .optional()
       .describe(`Free keys (e.g. ageRange, seniority, department) with text values of up to 200 characters, at most ${MAX_DEMOGRAPHIC_KEYS} keys; replaces the stored object. Required to create.`),
   }),
+  output: buyerProfileWrite,
   confirm: 'none',
   handler: (ctx, input) => writeBrandIcp(ctx, input),
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PRODUCT_CATEGORIES, writeBrandProduct } from '../../src/domain/brand/products.js';
 import { defineTool } from '../define.js';
+import { productWrite } from './outputs.js';
 import { httpUrlOrEmpty, recordId, textList } from '../fields.js';
 
 export default defineTool({
@@ -27,6 +28,7 @@ export default defineTool({
     category: z.enum(PRODUCT_CATEGORIES).optional().describe('Kind of product. Required to create.'),
     usps: textList(20, 300).optional().describe('Unique selling points, at most 20 of up to 300 characters; replaces the stored list.'),
   }),
+  output: productWrite,
   confirm: 'none',
   handler: (ctx, input) => writeBrandProduct(ctx, input),
 });

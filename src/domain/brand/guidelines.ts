@@ -48,5 +48,5 @@ export async function removeBrandGuideline(scope: BrandScope, guidelineId: strin
     .where('workspace_id', '=', scope.workspaceId)
     .executeTakeFirst();
   if (result.numDeletedRows === 0n) throw new NotFoundError('guideline', guidelineId);
-  return { guidelineId, removed: true };
+  return { guidelineId, removed: true as const };
 }

@@ -84,8 +84,9 @@ export async function draftBuyerProfile(db: Kysely<Database>, writer: WriterMode
       schema: draftAnswer.pick(mask),
     });
   }
-  const draft = Object.fromEntries(BUYER_PROFILE_KEYS.map((key) => [key, given[key] ?? filled[key]]));
-  return { draft, kept, filled: missing, saved: false };
+  // Every key is either given or asked of the model, whose answer schema requires each key it was asked for.
+  const draft = Object.fromEntries(BUYER_PROFILE_KEYS.map((key) => [key, given[key] ?? filled[key]])) as BuyerProfileDraft;
+  return { draft, kept, filled: missing, saved: false as const };
 }
 
 /**

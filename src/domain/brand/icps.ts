@@ -55,7 +55,7 @@ export async function writeBrandIcp(scope: BrandScope, input: IcpWrite) {
   if (mode.action === 'delete') {
     const result = await db.deleteFrom('brand_icps').where('id', '=', mode.id).where('workspace_id', '=', workspaceId).executeTakeFirst();
     if (result.numDeletedRows === 0n) throw new NotFoundError('buyer profile', mode.id);
-    return { action: 'deleted', profileId: mode.id };
+    return { action: 'deleted' as const, profileId: mode.id };
   }
 
   if (mode.action === 'update') {
@@ -68,7 +68,7 @@ export async function writeBrandIcp(scope: BrandScope, input: IcpWrite) {
       .where('id', '=', mode.id)
       .where('workspace_id', '=', workspaceId)
       .execute();
-    return { action: 'updated', profileId: mode.id, buyerProfile: icpRecord({ ...existing, ...columns, updated_at: now }) };
+    return { action: 'updated' as const, profileId: mode.id, buyerProfile: icpRecord({ ...existing, ...columns, updated_at: now }) };
   }
 
   requireOnCreate(BUYER_PROFILE, input, ['title', 'industry', 'demographics']);
@@ -84,5 +84,5 @@ export async function writeBrandIcp(scope: BrandScope, input: IcpWrite) {
   };
   const row: Selectable<BrandIcpsTable> = { id: newId('icp'), workspace_id: workspaceId, ...applyFields(empty, input), created_at: now, updated_at: now };
   await db.insertInto('brand_icps').values(row).execute();
-  return { action: 'created', profileId: row.id, buyerProfile: icpRecord(row) };
+  return { action: 'created' as const, profileId: row.id, buyerProfile: icpRecord(row) };
 }

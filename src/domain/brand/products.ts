@@ -56,7 +56,7 @@ export async function writeBrandProduct(scope: BrandScope, input: ProductWrite) 
   if (mode.action === 'delete') {
     const result = await db.deleteFrom('brand_products').where('id', '=', mode.id).where('workspace_id', '=', workspaceId).executeTakeFirst();
     if (result.numDeletedRows === 0n) throw new NotFoundError('product', mode.id);
-    return { action: 'deleted', productId: mode.id };
+    return { action: 'deleted' as const, productId: mode.id };
   }
 
   if (mode.action === 'update') {
@@ -69,12 +69,12 @@ export async function writeBrandProduct(scope: BrandScope, input: ProductWrite) 
       .where('id', '=', mode.id)
       .where('workspace_id', '=', workspaceId)
       .execute();
-    return { action: 'updated', productId: mode.id, product: productRecord({ ...existing, ...columns, updated_at: now }) };
+    return { action: 'updated' as const, productId: mode.id, product: productRecord({ ...existing, ...columns, updated_at: now }) };
   }
 
   requireOnCreate(PRODUCT, input, ['name', 'description', 'category']);
   const empty: ProductColumns = { name: input.name, description: input.description, category: input.category, url: null, features: '[]', pricing: null, usps: '[]' };
   const row: Selectable<BrandProductsTable> = { id: newId('prd'), workspace_id: workspaceId, ...applyFields(empty, input), created_at: now, updated_at: now };
   await db.insertInto('brand_products').values(row).execute();
-  return { action: 'created', productId: row.id, product: productRecord(row) };
+  return { action: 'created' as const, productId: row.id, product: productRecord(row) };
 }

@@ -18,5 +18,6 @@ export async function confirmBrandReviewed(scope: BrandScope) {
     .where('reviewed_at', 'is', null)
     .executeTakeFirst();
   const brand = await loadBrandRow(db, workspaceId);
-  return { reviewed: true, reviewedAt: toIso(brand.reviewed_at), alreadyReviewed: result.numUpdatedRows === 0n, onboardingStep: REVIEW_ONBOARDING_STEP };
+  if (brand.reviewed_at === null) throw new Error(`workspace ${workspaceId}: the brand reads unreviewed right after it was marked reviewed`);
+  return { reviewed: true as const, reviewedAt: toIso(brand.reviewed_at), alreadyReviewed: result.numUpdatedRows === 0n, onboardingStep: REVIEW_ONBOARDING_STEP };
 }
