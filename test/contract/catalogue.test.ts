@@ -11,23 +11,12 @@ const CATALOGUE = `${ROOT}../shared/spec/operations.md`;
  * a new operation is declared with its output from the start.
  */
 const PENDING_OUTPUTS = new Set([
-  'archive_content',
-  'commit_planned_titles',
-  'delete_planned_title',
-  'generate_article',
-  'get_article_policy',
   'get_content_ideas',
   'get_content_optimizer',
   'get_internal_links',
-  'get_planning_capacity',
-  'hide_content_idea',
   'list_content',
   'plan_content_idea',
-  'plan_titles',
-  'publish_content',
-  'reschedule_content',
   'update_article_meta',
-  'update_article_policy',
 ]);
 
 interface CatalogueRow {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { archiveContent } from '../../src/domain/content/archive.js';
 import { defineTool } from '../define.js';
+import { archived } from './outputs.js';
 import { recordId } from '../fields.js';
 
 export default defineTool({
@@ -17,6 +18,7 @@ export default defineTool({
   input: z.strictObject({
     contentId: recordId().describe('The article to archive (id from list_content).'),
   }),
+  output: archived,
   confirm: 'none',
   handler: (ctx, input) => archiveContent(ctx.db, ctx.clock, ctx.workspaceId, input.contentId),
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { commitPlannedTitles } from '../../src/domain/content/planning.js';
 import { defineTool } from '../define.js';
+import { committedTitles } from './outputs.js';
 
 export default defineTool({
   operationId: 'commit_planned_titles',
@@ -26,6 +27,7 @@ export default defineTool({
       .max(20)
       .describe('The titles to plan, 1 to 20, in the order their slots are given.'),
   }),
+  output: committedTitles,
   confirm: 'none',
   handler: (ctx, input) => commitPlannedTitles(ctx.db, ctx.clock, ctx.workspaceId, input.titles),
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { deletePlannedTitle } from '../../src/domain/content/deletePlanned.js';
 import { defineTool } from '../define.js';
+import { deletedTitle } from './outputs.js';
 import { recordId } from '../fields.js';
 
 export default defineTool({
@@ -17,6 +18,7 @@ export default defineTool({
   input: z.strictObject({
     contentId: recordId().describe('The planned article to delete (id from list_content).'),
   }),
+  output: deletedTitle,
   confirm: 'none',
   handler: (ctx, input) => deletePlannedTitle(ctx.db, ctx.clock, ctx.workspaceId, input.contentId),
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { describeGenerate, GENERATE_AHEAD_MS, startGenerate, WRITES_PER_DAY } from '../../src/domain/content/generation.js';
 import { requireWriter } from '../../src/writer/model.js';
 import { defineTool } from '../define.js';
+import { generationStarted } from './outputs.js';
 import { recordId } from '../fields.js';
 
 const AHEAD_DAYS = GENERATE_AHEAD_MS / 86_400_000;
@@ -23,6 +24,7 @@ export default defineTool({
   input: z.strictObject({
     contentId: recordId().describe('The planned article to write (its id from list_content).'),
   }),
+  output: generationStarted,
   confirm: 'dry-run',
   describe: (ctx, input) => describeGenerate(ctx.db, ctx.clock, ctx.workspaceId, input.contentId),
   handler: async (ctx, input) => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { readPolicyView } from '../../src/domain/content/policyUpdate.js';
 import { defineTool } from '../define.js';
+import { policyView } from './outputs.js';
 
 export const POLICY_ANSWER =
   'Returns { policy: { publishDays, publishTime, articlesPerDay, targetWordCount, includeFaq, contentType, categoryName, authorName, autoWrite, autoPublish }, ' +
@@ -19,6 +20,7 @@ export default defineTool({
     POLICY_ANSWER,
   annotations: { title: 'Get article policy', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}),
+  output: policyView,
   confirm: 'none',
   handler: (ctx) => readPolicyView(ctx.db, ctx.workspaceId),
 });

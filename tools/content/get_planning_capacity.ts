@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { planningCapacity } from '../../src/domain/content/capacity.js';
 import { defineTool } from '../define.js';
+import { capacityReport } from './outputs.js';
 
 export default defineTool({
   operationId: 'get_planning_capacity',
@@ -16,6 +17,7 @@ export default defineTool({
     'schedule: { publishDays, publishTime, slotsPerDay, flexibleScheduling } }.',
   annotations: { title: 'Get planning capacity', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}),
+  output: capacityReport,
   confirm: 'none',
   handler: (ctx) => planningCapacity(ctx.db, ctx.workspaceId, ctx.clock.now()),
 });

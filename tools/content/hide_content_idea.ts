@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { hideContentIdea } from '../../src/domain/content/ideas.js';
 import { defineTool } from '../define.js';
+import { hiddenIdea } from './outputs.js';
 import { recordId } from '../fields.js';
 
 export default defineTool({
@@ -16,6 +17,7 @@ export default defineTool({
   input: z.strictObject({
     queryId: recordId().describe('The idea to hide: its id from get_content_ideas (a tracked query id).'),
   }),
+  output: hiddenIdea,
   confirm: 'none',
   handler: (ctx, input) => hideContentIdea(ctx.db, ctx.clock, ctx.workspaceId, input.queryId),
 });

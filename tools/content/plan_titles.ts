@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { planTitles } from '../../src/domain/content/planning.js';
 import { defineTool } from '../define.js';
+import { titleCandidates } from './outputs.js';
 import { textList } from '../fields.js';
 
 export default defineTool({
@@ -19,6 +20,7 @@ export default defineTool({
     topic: z.string().trim().min(1).max(200).optional().describe('What the articles should be about, e.g. "onboarding remote teams"; leave out to let brand memory decide.'),
     keywords: textList(10, 100).optional().describe('Search terms to build the titles around, at most 10 of up to 100 characters.'),
   }),
+  output: titleCandidates,
   confirm: 'none',
   transaction: 'none',
   handler: (ctx, input) => planTitles(ctx.db, ctx.clock, ctx.workspaceId, ctx.services.writer, input),

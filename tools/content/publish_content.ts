@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { describePublish, publishArticle } from '../../src/domain/publishing/publish.js';
 import { defineTool } from '../define.js';
+import { published } from './outputs.js';
 import { recordId } from '../fields.js';
 
 export default defineTool({
@@ -21,6 +22,7 @@ export default defineTool({
   input: z.strictObject({
     contentId: recordId().describe('The article to publish, from list_content (its id).'),
   }),
+  output: published,
   confirm: 'dry-run',
   describe: (ctx, input) => describePublish(ctx.db, ctx.workspaceId, input.contentId),
   handler: (ctx, input) => publishArticle(ctx.db, ctx.clock, ctx.workspaceId, input.contentId),

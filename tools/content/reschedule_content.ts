@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { rescheduleContent } from '../../src/domain/content/reschedule.js';
 import { defineTool } from '../define.js';
+import { rescheduled } from './outputs.js';
 import { recordId } from '../fields.js';
 
 export default defineTool({
@@ -21,6 +22,7 @@ export default defineTool({
       .datetime({ offset: true, error: 'must be an ISO date-time such as 2026-12-01T09:00:00Z' })
       .describe('The new publish time, an ISO date-time, e.g. 2026-12-01T09:00:00Z.'),
   }),
+  output: rescheduled,
   confirm: 'none',
   handler: (ctx, input) => rescheduleContent(ctx.db, ctx.clock, ctx.workspaceId, input.contentId, input.scheduledAt),
 });

@@ -3,6 +3,7 @@ import { MAX_ARTICLES_PER_DAY } from '../../src/domain/content/calendar.js';
 import { WEEKDAYS } from '../../src/domain/content/policy.js';
 import { updateArticlePolicy } from '../../src/domain/content/policyUpdate.js';
 import { defineTool } from '../define.js';
+import { policyView } from './outputs.js';
 import { POLICY_ANSWER } from './get_article_policy.js';
 
 export default defineTool({
@@ -47,6 +48,7 @@ export default defineTool({
     autoWrite: z.boolean().optional().describe('Write planned articles automatically ahead of their slot; true only once one article is confirmed live.'),
     autoPublish: z.boolean().optional().describe('Publish written articles at their slot.'),
   }),
+  output: policyView,
   confirm: 'none',
   handler: (ctx, input) => updateArticlePolicy(ctx.db, ctx.clock, ctx.workspaceId, input),
 });

@@ -28,7 +28,7 @@ export async function archiveContent(db: Kysely<Database>, clock: Clock, workspa
   return {
     contentId: article.id,
     title: article.title,
-    status: 'archived',
+    status: 'archived' as const,
     previousStatus: alreadyArchived ? null : article.status,
     archivedAt: toIso(archivedAt),
     alreadyArchived,

@@ -28,5 +28,5 @@ export async function deletePlannedTitle(db: Kysely<Database>, clock: Clock, wor
       .execute();
   }
   const query = existing ?? (await insertQuery(db, clock, workspaceId, { text: article.keyword, source: 'returned', suggestedTitle: article.title }));
-  return { deleted: true, contentId: article.id, title: article.title, keyword: article.keyword, returnedToIdeas: { queryId: query.id, created: existing === undefined } };
+  return { deleted: true as const, contentId: article.id, title: article.title, keyword: article.keyword, returnedToIdeas: { queryId: query.id, created: existing === undefined } };
 }

@@ -98,5 +98,5 @@ export async function startGenerate(db: Kysely<Database>, clock: Clock, workspac
     .where('workspace_id', '=', workspaceId)
     .where('id', '=', articleId)
     .execute();
-  return { contentId: articleId, jobId, status: 'writing', scheduledAt: toIso(check.article.scheduled_at) };
+  return { contentId: articleId, jobId, status: 'writing' as const, scheduledAt: toIso(check.article.scheduled_at) };
 }

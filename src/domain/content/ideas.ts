@@ -114,5 +114,5 @@ export async function hideContentIdea(db: Kysely<Database>, clock: Clock, worksp
   const query = await findQuery(db, workspaceId, queryId);
   const hiddenAt = query.hidden_at ?? clock.now();
   if (query.hidden_at === null) await db.updateTable('queries').set({ hidden_at: hiddenAt }).where('id', '=', query.id).execute();
-  return { queryId: query.id, queryText: query.text, hidden: true, hiddenAt: toIso(hiddenAt), stillTracked: true };
+  return { queryId: query.id, queryText: query.text, hidden: true as const, hiddenAt: toIso(hiddenAt), stillTracked: true as const };
 }

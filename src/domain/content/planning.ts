@@ -117,5 +117,5 @@ export async function planTitles(db: Kysely<Database>, clock: Clock, workspaceId
     return true;
   });
   const openSlots = freeSlots(await loadCalendar(db, workspaceId, clock.now())).length;
-  return { candidates: fresh, openSlots, saved: false };
+  return { candidates: fresh, openSlots, saved: false as const };
 }
