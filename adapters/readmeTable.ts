@@ -23,10 +23,11 @@ function confirm(operation: RegisteredOperation): string {
   return operation.confirm === 'none' ? '' : operation.confirm === 'dry-run' ? 'dry run' : 'confirm required';
 }
 
-/** The answer's top-level fields (see openapi.json for all of them), or a dash while the operation has no output schema. */
+/** The answer's top-level fields; openapi.json has all of them. */
 function returns(operation: RegisteredOperation): string {
-  const fields = Object.keys((operation.outputJsonSchema.properties ?? {}) as object);
-  return fields.length === 0 ? '—' : fields.map((field) => `\`${field}\``).join(', ');
+  return Object.keys((operation.outputJsonSchema.properties ?? {}) as object)
+    .map((field) => `\`${field}\``)
+    .join(', ');
 }
 
 /** The README's operations table, one section per toolset, generated from the registry. */

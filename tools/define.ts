@@ -85,9 +85,8 @@ interface DefinitionBase<S extends InputSchema, O extends OutputSchema> {
   /**
    * The answer's shape: documented in the exports, checked against real answers by the contract tests, and frozen by
    * the schema snapshot (fields may be added, never removed, renamed or narrowed). Not parsed at run time.
-   * Optional only while the operations listed in test/contract/catalogue.test.ts (PENDING_OUTPUTS) get theirs.
    */
-  output?: O;
+  output: O;
   /**
    * `per-call` (default): the handler runs in one transaction. `none`: it calls an outside provider (the writer model,
    * a customer's site) and opens its own short transactions, so a slow provider never holds the database; or it is a
@@ -132,7 +131,7 @@ interface OperationBase {
   transaction: TransactionPolicy;
   /** The schema clients see and the pipeline parses with, `confirm` included where the policy needs it. */
   input: InputSchema;
-  output: OutputSchema | undefined;
+  output: OutputSchema;
   /** The dry-run note (confirm policies) or the summary the owner sees (approvals). */
   describe?: (ctx: OperationContext, input: JsonObject) => Promise<string | DryRunNote>;
   surfaces: readonly Surface[];
@@ -164,7 +163,7 @@ const CONFIRM_FIELD = {
   required: z.boolean().default(false).describe('Must be true: without it nothing happens and the call is refused.'),
 } as const;
 
-export function defineTool<S extends InputSchema, O extends OutputSchema = OutputSchema>(definition: ToolDefinition<S, O>): AuthenticatedOperation {
+export function defineTool<S extends InputSchema, O extends OutputSchema>(definition: ToolDefinition<S, O>): AuthenticatedOperation {
   const { handler, input } = definition;
   const base = {
     operationId: definition.operationId,
@@ -203,16 +202,15 @@ export interface PublicDefinition<S extends InputSchema, O extends OutputSchema>
   description: string;
   annotations: ToolAnnotations;
   input: S;
-  output?: O;
+  output: O;
   handler(ctx: PublicContext, input: z.output<S>): Promise<Answer<z.output<O>>>;
 }
 
 /** A `public` operation: no credential, no workspace, served on REST only. */
-export function definePublicOperation<S extends InputSchema, O extends OutputSchema = OutputSchema>(definition: PublicDefinition<S, O>): PublicOperation {
+export function definePublicOperation<S extends InputSchema, O extends OutputSchema>(definition: PublicDefinition<S, O>): PublicOperation {
   const { handler } = definition;
   return {
     ...definition,
-    output: definition.output,
     scope: 'public',
     confirm: 'none',
     approval: 'none',

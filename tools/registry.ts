@@ -56,7 +56,6 @@ export const DRY_RUN_JSON_SCHEMA = jsonSchema(dryRunAnswer, 'output');
 export const APPROVAL_JSON_SCHEMA = jsonSchema(approvalAnswer, 'output');
 
 function answerJsonSchema(operation: Operation, output: JsonSchema): JsonSchema {
-  if (operation.output === undefined) return output;
   if (operation.approval === 'owner') return { anyOf: [output, APPROVAL_JSON_SCHEMA] };
   if (operation.confirm === 'dry-run') return { anyOf: [output, DRY_RUN_JSON_SCHEMA] };
   return output;
@@ -69,8 +68,7 @@ export function buildRegistry(toolsets: Record<string, Toolset>): Registry {
   for (const [toolset, { operations: members }] of Object.entries(toolsets)) {
     for (const operation of members) {
       if (byId.has(operation.operationId)) throw new Error(`operation ${operation.operationId} is declared twice`);
-      // An operation still without its output schema (PENDING_OUTPUTS in test/contract/catalogue.test.ts) documents any JSON.
-      const outputJsonSchema = operation.output === undefined ? {} : jsonSchema(operation.output, 'output');
+      const outputJsonSchema = jsonSchema(operation.output, 'output');
       const registered = { ...operation, toolset, inputJsonSchema: inputJsonSchema(operation), outputJsonSchema, answerJsonSchema: answerJsonSchema(operation, outputJsonSchema) };
       operations.push(registered);
       byId.set(operation.operationId, registered);

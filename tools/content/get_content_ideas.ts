@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { listContentIdeas } from '../../src/domain/content/ideas.js';
 import { defineTool } from '../define.js';
+import { contentIdeas } from './outputs.js';
 
 export default defineTool({
   operationId: 'get_content_ideas',
@@ -19,6 +20,7 @@ export default defineTool({
     'metrics: { citationGapRate, competitorCitationRate, trendingScore, googlePosition }, rankingPage (the page Google ranks), readPage (Search Console\'s top page), articleId (when one is an article) }], weights, windowDays }.',
   annotations: { title: 'Get content ideas', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}),
+  output: contentIdeas,
   confirm: 'none',
   handler: (ctx) => listContentIdeas(ctx.db, ctx.workspaceId, ctx.clock.now()),
 });

@@ -5,6 +5,7 @@ import { readArticlePolicy } from '../../src/domain/content/policy.js';
 import { BadInputError } from '../../src/errors.js';
 import { internalLinksOutCount } from '../../src/domain/links/internalLinks.js';
 import { defineTool } from '../define.js';
+import { optimizerReport } from './outputs.js';
 import { recordId } from '../fields.js';
 
 export default defineTool({
@@ -27,6 +28,7 @@ export default defineTool({
   input: z.strictObject({
     contentId: recordId().describe('The written article (its id from list_content).'),
   }),
+  output: optimizerReport,
   confirm: 'none',
   handler: async (ctx, input) => {
     const article = await findArticle(ctx.db, ctx.workspaceId, input.contentId);

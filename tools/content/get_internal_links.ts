@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { internalLinksReport } from '../../src/domain/links/internalLinks.js';
 import { defineTool } from '../define.js';
+import { internalLinks } from './outputs.js';
 import { recordId } from '../fields.js';
 
 export default defineTool({
@@ -18,6 +19,7 @@ export default defineTool({
   input: z.strictObject({
     contentId: recordId().describe('The article (its id from list_content).'),
   }),
+  output: internalLinks,
   confirm: 'none',
   handler: (ctx, input) => internalLinksReport(ctx.db, ctx.workspaceId, input.contentId),
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { listContent } from '../../src/domain/content/listing.js';
 import { defineTool } from '../define.js';
+import { contentList } from './outputs.js';
 
 export default defineTool({
   operationId: 'list_content',
@@ -18,6 +19,7 @@ export default defineTool({
     'writing, writtenAt, lastWriteError, liveConfirmedAt, archivedAt, healthScore, citabilityScore, google }] }.',
   annotations: { title: 'List content', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}),
+  output: contentList,
   confirm: 'none',
   handler: (ctx) => listContent(ctx.db, ctx.workspaceId, ctx.clock.now()),
 });

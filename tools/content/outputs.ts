@@ -91,3 +91,101 @@ export const capacityReport = z.object({
 });
 
 export const generationStarted = z.object({ contentId: z.string(), jobId: z.string(), status: z.literal('writing'), scheduledAt: isoTime() });
+
+export const contentList = z.object({
+  articles: z.array(
+    z.object({
+      id: z.string(),
+      title: z.string(),
+      status: articleStatus,
+      contentType: z.string(),
+      slug: z.string(),
+      keyword: z.string(),
+      queryId: z.string().nullable(),
+      wordCount: z.int(),
+      scheduledAt: isoTime(),
+      publishedAt: isoTime().nullable(),
+      url: z.string().nullable(),
+      writing: z.boolean().describe('A write job is under way.'),
+      writtenAt: isoTime().nullable(),
+      lastWriteError: z.string().nullable(),
+      liveConfirmedAt: isoTime().nullable(),
+      archivedAt: isoTime().nullable(),
+      healthScore: z.number().nullable().describe('0 to 100; null without a body.'),
+      citabilityScore: z.number().nullable().describe('0 to 100; null without a body.'),
+      google: z
+        .object({ clicks: z.int(), impressions: z.int(), position: z.number().describe('Average position, impressions-weighted; never a rank.') })
+        .nullable()
+        .describe('Search Console figures of the live page.'),
+    }),
+  ),
+});
+
+export const internalLinks = z.object({
+  contentId: z.string(),
+  linkedFrom: z.int().describe('Links from published articles.'),
+  sources: z.array(z.object({ contentId: z.string(), title: z.string(), url: z.string().nullable(), anchorText: z.string(), renderedAt: isoTime() })),
+  linksOut: z.int(),
+  targets: z.array(z.object({ url: z.string(), contentId: z.string().nullable().describe('null for a site page.'), anchorText: z.string(), renderedAt: isoTime() })),
+});
+
+export const articleMeta = z.object({
+  contentId: z.string(),
+  title: z.string(),
+  metaTitle: z.string().nullable(),
+  metaDescription: z.string().nullable(),
+  slug: z.string(),
+  url: z.string().nullable(),
+  changed: z.array(z.enum(['title', 'metaTitle', 'metaDescription'])),
+  republished: z.boolean(),
+  deliveries,
+});
+
+export const plannedIdea = z.object({
+  created: z.union([z.literal(0), z.literal(1)]).describe('1: planned; 0: nothing added (see reason).'),
+  contentId: z.string().optional().describe('The new article, or the one already covering the query.'),
+  title: z.string().optional(),
+  titleGenerated: z.boolean().optional(),
+  scheduledAt: isoTime().optional(),
+  queryId: z.string().optional(),
+  reason: z.string().optional(),
+});
+
+const signal = z.enum(['citationGap', 'competitorCitations', 'trending', 'quickWin']);
+
+export const contentIdeas = z.object({
+  ideas: z.array(
+    z.object({
+      id: z.string().describe('The tracked query id.'),
+      queryText: z.string(),
+      suggestedTitle: z.string().nullable(),
+      source: z.enum(['user', 'idea', 'returned']),
+      createdAt: isoTime(),
+      score: z.number().nullable().describe('0 to 100; null when nothing was measured.'),
+      basedOn: z.array(signal),
+      scoreNote: z.string(),
+      metrics: z.object({
+        citationGapRate: z.number().nullable(),
+        competitorCitationRate: z.number().nullable(),
+        trendingScore: z.number().nullable(),
+        googlePosition: z.int().nullable(),
+      }),
+      rankingPage: z.string().nullable().describe('The page Google ranks.'),
+      readPage: z.string().nullable().describe("Search Console's top page."),
+      articleId: z.string().nullable(),
+    }),
+  ),
+  weights: z.object({ citationGap: z.number(), competitorCitations: z.number(), trending: z.number(), quickWin: z.number() }),
+  windowDays: z.int(),
+});
+
+export const optimizerReport = z.object({
+  contentId: z.string(),
+  title: z.string(),
+  status: articleStatus,
+  citability: z.object({
+    score: z.number().describe('0 to 100.'),
+    points: z.array(z.object({ key: z.string(), label: z.string(), weight: z.number(), met: z.boolean(), reason: z.string() })),
+  }),
+  health: z.object({ score: z.number().describe('0 to 100.'), issues: z.array(z.object({ check: z.string(), message: z.string() })) }),
+});

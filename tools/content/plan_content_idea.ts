@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { planContentIdea } from '../../src/domain/content/planning.js';
 import { defineTool } from '../define.js';
+import { plannedIdea } from './outputs.js';
 
 export default defineTool({
   operationId: 'plan_content_idea',
@@ -18,6 +19,7 @@ export default defineTool({
   input: z.strictObject({
     queryText: z.string().trim().min(1).max(200).describe("The idea's queryText from get_content_ideas, or any query to plan an article for, 1 to 200 characters."),
   }),
+  output: plannedIdea,
   confirm: 'none',
   transaction: 'none',
   handler: (ctx, input) => planContentIdea(ctx.db, ctx.clock, ctx.workspaceId, ctx.services.writer, input.queryText),

@@ -7,6 +7,7 @@ import {
   updateArticleMeta,
 } from '../../src/domain/publishing/articleMeta.js';
 import { defineTool } from '../define.js';
+import { articleMeta } from './outputs.js';
 import { recordId } from '../fields.js';
 
 export default defineTool({
@@ -34,6 +35,7 @@ export default defineTool({
       .optional()
       .describe(`New meta description for search results, 1 to ${MAX_META_DESCRIPTION_CHARS} characters.`),
   }),
+  output: articleMeta,
   confirm: 'dry-run',
   describe: (ctx, input) => describeMetaChange(ctx.db, ctx.workspaceId, input),
   handler: (ctx, input) => updateArticleMeta(ctx.db, ctx.clock, ctx.workspaceId, input),

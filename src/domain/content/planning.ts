@@ -69,7 +69,7 @@ export async function planContentIdea(db: Kysely<Database>, clock: Clock, worksp
       ideaMetrics: { score, basedOn, metrics },
       ...(await plannedDefaults(trx, workspaceId)),
     });
-    return { created: 1, contentId, title, titleGenerated: title === generated, scheduledAt: toIso(slot), queryId: query.id };
+    return { created: 1 as const, contentId, title, titleGenerated: title === generated, scheduledAt: toIso(slot), queryId: query.id };
   });
 }
 
