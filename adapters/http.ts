@@ -1,4 +1,5 @@
-import { ServerResponse } from 'node:http';
+import { ServerResponse, STATUS_CODES, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
@@ -127,6 +128,38 @@ export class Lifecycle {
       res.status(503).json({ ready: false, reason: 'the database does not answer' });
     }
   };
+}
+
+/** What Node's HTTP parser refuses before any route sees the request, as Node's own default answer would say it. */
+function clientErrorStatus(code: string | undefined): { status: number; error: string } {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return { status: 431, error: 'headers: the request line and headers are larger than this server accepts (16 KB)' };
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return { status: 413, error: 'body: its chunk extensions are larger than this server accepts' };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { status: 408, error: 'request: not received in time' };
+    default:
+      return { status: 400, error: 'request: not a well-formed HTTP request' };
+  }
+}
+
+/**
+ * Requests the parser refuses (431 for oversized headers or URL, 400 for malformed HTTP) get the JSON error envelope
+ * too: Node's default answer has an empty body. A reset connection gets nothing, as with Node.
+ */
+export function answerClientErrors(server: Server): void {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const { status, error: message } = clientErrorStatus(error.code);
+    const body = JSON.stringify({ error: message });
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
 }
 
 export interface HttpAppDeps {

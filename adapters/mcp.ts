@@ -2,14 +2,15 @@ import type { Request, Response } from 'express';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import { BadInputError, ServiceError, toServiceError } from '../src/errors.js';
 import type { Pipeline } from '../src/pipeline/pipeline.js';
 import type { Principal } from '../src/pipeline/principal.js';
 import type { OAuthIssuer } from '../src/oauth/issuer.js';
 import { ALL_SCOPES } from '../src/scopes.js';
 import type { RegisteredMcpOperation, Registry } from '../tools/registry.js';
-import { plainToolCall } from './mcpToolCall.js';
+import { isPlainObject, plainToolCall } from './mcpToolCall.js';
 import { writeJson } from './rest.js';
 
 const SERVER_INSTRUCTIONS =
@@ -54,6 +55,16 @@ function toTool(operation: RegisteredMcpOperation): Tool {
     annotations: { ...operation.annotations },
   };
 }
+
+/**
+ * tools/call as the SDK parses it, but with `arguments` left as sent: the SDK's own schema rebuilds the object, which
+ * drops a `__proto__` key before the pipeline could refuse it, and fails a non-object as an internal error.
+ */
+const RawArgumentsCallToolRequestSchema = CallToolRequestSchema.extend({
+  params: CallToolRequestSchema.shape.params.extend({ arguments: z.unknown().optional() }),
+});
+
+const ARGUMENTS_NOT_AN_OBJECT = "arguments: must be an object holding the tool's input";
 
 /** structuredContent of a refused call (isError: true): errorResult below. */
 const ERROR_CONTENT_SCHEMA = {
@@ -131,7 +142,9 @@ export class McpAdapter {
     return tools;
   }
 
+  /** Arguments that are not an object are invalid params (JSON-RPC -32602), as the MCP specification has it. */
   async callTool(principal: Principal, filter: ToolFilter, name: string, args: unknown): Promise<CallToolResult> {
+    if (args !== undefined && !isPlainObject(args)) throw new McpError(ErrorCode.InvalidParams, ARGUMENTS_NOT_AN_OBJECT);
     const operation = this.operations.get(name);
     if (operation === undefined) return errorResult(new ServiceError(404, `unknown tool ${name}`));
     if (!this.isEnabled(operation, filter)) {
@@ -149,7 +162,7 @@ export class McpAdapter {
       jsonSchemaValidator: this.validator,
     });
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.listTools(principal, filter) }));
-    server.setRequestHandler(CallToolRequestSchema, (request) => this.callTool(principal, filter, request.params.name, request.params.arguments));
+    server.setRequestHandler(RawArgumentsCallToolRequestSchema, (request) => this.callTool(principal, filter, request.params.name, request.params.arguments));
     return server;
   }
 
@@ -195,9 +208,14 @@ export class McpAdapter {
     }
     const call = plainToolCall(req);
     if (call !== undefined) {
-      const result = await this.callTool(principal, filter, call.name, call.arguments);
       // What the SDK's transport sends for one request in JSON response mode, without a session.
-      writeJson(res, 200, { result, jsonrpc: '2.0', id: call.id }, 'application/json');
+      try {
+        const result = await this.callTool(principal, filter, call.name, call.arguments);
+        writeJson(res, 200, { result, jsonrpc: '2.0', id: call.id }, 'application/json');
+      } catch (error) {
+        if (!(error instanceof McpError)) throw error;
+        writeJson(res, 200, { jsonrpc: '2.0', id: call.id, error: { code: error.code, message: error.message } }, 'application/json');
+      }
       return;
     }
     const server = this.buildServer(principal, filter);

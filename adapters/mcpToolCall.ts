@@ -2,17 +2,17 @@ import type { Request } from 'express';
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 
-/** One JSON-RPC tools/call, as the SDK would hand it to the tools/call handler. */
+/** One JSON-RPC tools/call, as the SDK would hand it to the tools/call handler, with its arguments as sent. */
 export interface PlainToolCall {
   id: string | number;
   name: string;
-  arguments: Record<string, unknown> | undefined;
+  arguments: unknown;
 }
 
 const REQUEST_KEYS: ReadonlySet<string> = new Set(['jsonrpc', 'id', 'method', 'params']);
 const PARAMS_KEYS: ReadonlySet<string> = new Set(['name', 'arguments']);
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -23,8 +23,8 @@ function hasOnlyKeys(value: Record<string, unknown>, allowed: ReadonlySet<string
 /**
  * The request, when it is a single tools/call that the SDK's Streamable HTTP transport and server would take exactly as
  * sent: the transport's header checks (Accept lists both JSON and event streams, a JSON Content-Type, a supported
- * MCP-Protocol-Version or none) and the strict JSON-RPC envelope, with params holding only `name` and an optional
- * `arguments` object. Anything else — initialize, tools/list, notifications, batches, `_meta` or task params, a
+ * MCP-Protocol-Version or none) and the strict JSON-RPC envelope, with params holding only `name` and optional
+ * `arguments` (of any JSON kind: the caller refuses what is not an object). Anything else — initialize, tools/list, notifications, batches, `_meta` or task params, a
  * malformed message — is undefined and goes to the SDK, so every refusal and edge case keeps the SDK's own answer.
  */
 export function plainToolCall(req: Request): PlainToolCall | undefined {
@@ -37,7 +37,5 @@ export function plainToolCall(req: Request): PlainToolCall | undefined {
   const { id, params } = body;
   if (typeof id !== 'string' && !(typeof id === 'number' && Number.isSafeInteger(id))) return undefined;
   if (!isPlainObject(params) || !hasOnlyKeys(params, PARAMS_KEYS) || typeof params.name !== 'string') return undefined;
-  const args = params.arguments;
-  if (args !== undefined && !isPlainObject(args)) return undefined;
-  return { id, name: params.name, arguments: args };
+  return { id, name: params.name, arguments: params.arguments };
 }

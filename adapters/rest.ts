@@ -42,17 +42,20 @@ function propertyType(schema: JsonSchema, name: string): unknown {
   return properties?.[name]?.type;
 }
 
-/** GET inputs arrive as query strings: each value is coerced to the type the operation's schema declares. */
+function queryValue(name: string, value: unknown, schema: JsonSchema): unknown {
+  if (typeof value !== 'string') throw BadInputError.field(name, 'must be given once, as a plain query value');
+  const type = propertyType(schema, name);
+  if ((type === 'number' || type === 'integer') && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+  if (type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
+  return value;
+}
+
+/**
+ * GET inputs arrive as query strings: each value is coerced to the type the operation's schema declares. Built with
+ * fromEntries so that a `__proto__` parameter stays a field (and is refused) instead of being swallowed by assignment.
+ */
 function queryInput(query: Request['query'], schema: JsonSchema): Record<string, unknown> {
-  const input: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(query)) {
-    if (typeof value !== 'string') throw BadInputError.field(name, 'must be given once, as a plain query value');
-    const type = propertyType(schema, name);
-    if ((type === 'number' || type === 'integer') && value.trim() !== '' && Number.isFinite(Number(value))) input[name] = Number(value);
-    else if (type === 'boolean' && (value === 'true' || value === 'false')) input[name] = value === 'true';
-    else input[name] = value;
-  }
-  return input;
+  return Object.fromEntries(Object.entries(query).map(([name, value]) => [name, queryValue(name, value, schema)]));
 }
 
 /**
@@ -103,6 +106,8 @@ interface BodyParserError {
   type?: string;
   status?: number;
   message?: string;
+  /** entity.too.large: the parser's limit in bytes. */
+  limit?: number;
 }
 
 /** Body-parser failures as `{ error }` JSON: malformed JSON 400, oversized 413, unsupported encodings 415. */
@@ -112,9 +117,12 @@ export function bodyErrorHandler(error: unknown, _req: Request, res: Response, n
     case 'entity.parse.failed':
       res.status(400).json({ error: `body: is not valid JSON (${parserError.message ?? 'parse error'})` });
       return;
-    case 'entity.too.large':
-      res.status(413).json({ error: `body: larger than the ${BODY_LIMIT} limit` });
+    case 'entity.too.large': {
+      // Each parser has its own limit (the OAuth forms take 16 KB); its error carries it in bytes.
+      const limit = parserError.limit === undefined ? BODY_LIMIT : `${Math.round(parserError.limit / 1024)}kb`;
+      res.status(413).json({ error: `body: larger than the ${limit} limit` });
       return;
+    }
     case 'encoding.unsupported':
     case 'charset.unsupported':
       res.status(415).json({ error: `content-type: ${parserError.message ?? 'unsupported encoding'}` });

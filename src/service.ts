@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
 import type { Express } from 'express';
 import packageJson from '../package.json' with { type: 'json' };
-import { createHttpApp, Lifecycle } from '../adapters/http.js';
+import { answerClientErrors, createHttpApp, Lifecycle } from '../adapters/http.js';
 import type { DatabaseHandle } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { registry as defaultRegistry } from '../tools/index.js';
@@ -107,6 +107,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     jobs,
     async listen() {
       server = app.listen(config.port, config.host);
+      answerClientErrors(server);
       await once(server, 'listening');
       jobs.start(config.jobsPollMs);
       const { port } = server.address() as AddressInfo;

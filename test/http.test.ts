@@ -47,6 +47,24 @@ describe('REST transport rules', () => {
     expect(array.json().error).toBe('body: must be a JSON object');
   });
 
+  it('answers oversized headers and URLs (431) and bodies (413) on every surface with the JSON envelope', async () => {
+    const { key } = await t.workspace();
+    const headerTooLarge = await raw('/api/v1/brand', { headers: { authorization: `Bearer ${key}`, 'x-padding': 'y'.repeat(20_000) } });
+    expect(headerTooLarge.status).toBe(431);
+    expect(headerTooLarge.headers.get('content-type')).toContain('application/json');
+    expect(headerTooLarge.json().error).toMatch(/^headers: /);
+    const urlTooLarge = await raw(`/mcp?toolsets=${'z'.repeat(20_000)}`, { method: 'POST', headers: { authorization: `Bearer ${key}` } });
+    expect(urlTooLarge.status).toBe(431);
+    expect(urlTooLarge.json().error).toMatch(/^headers: /);
+    const big = JSON.stringify({ padding: 'x'.repeat(300_000) });
+    const mcp = await raw('/mcp', { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: big });
+    expect(mcp.status).toBe(413);
+    expect(mcp.json().error).toBe('body: larger than the 256kb limit');
+    const token = await raw('/oauth/token', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `padding=${'x'.repeat(20_000)}` });
+    expect(token.status).toBe(413);
+    expect(token.json().error).toBe('body: larger than the 16kb limit');
+  });
+
   it('refuses a repeated query parameter', async () => {
     const { key } = await t.workspace();
     const answer = await raw('/api/v1/brand?a=1&a=2', { headers: { authorization: `Bearer ${key}` } });

@@ -52,3 +52,19 @@ describe('bad input messages name the field and the rule', () => {
     expect(message({ tone: 'x' })).toBe('name: is required; tone: must be one of friendly, technical');
   });
 });
+
+describe('what the schema cannot see is refused too', () => {
+  it.each([
+    ['{"name":"a","__proto__":{"x":1}}', '__proto__: is a reserved key name and not accepted anywhere in an input'],
+    ['{"name":"a","authors":[{"name":"x","constructor":1}]}', 'authors[0].constructor: is a reserved key name and not accepted anywhere in an input'],
+    ['{"name":"a","prototype":null}', 'prototype: is a reserved key name and not accepted anywhere in an input'],
+    ['{"name":"\\ud800"}', 'name: must not hold a lone UTF-16 surrogate (send well-formed Unicode)'],
+    ['{"name":"a","tags":["ok","\\udc00x"]}', 'tags[1]: must not hold a lone UTF-16 surrogate (send well-formed Unicode)'],
+  ])('%s → %s', (json, expected) => {
+    expect(message(JSON.parse(json))).toBe(expected);
+  });
+
+  it('accepts a well-formed pair of surrogates (an emoji)', () => {
+    expect(parseInput(schema, JSON.parse('{"name":"\\ud83d\\ude00"}'))).toEqual({ name: '😀' });
+  });
+});

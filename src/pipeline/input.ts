@@ -69,8 +69,36 @@ export function describeIssues(issues: readonly Issue[]): string {
   return parts.join('; ');
 }
 
+/**
+ * Keys that name an object's prototype machinery: merged into a plain object they can change what every object
+ * inherits, and parsers disagree on them (zod drops `__proto__`), so they are refused wherever they appear.
+ */
+const RESERVED_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * Refuses what the schema cannot see: reserved keys at any depth, and strings holding a lone UTF-16 surrogate (JSON
+ * allows `"\ud800"`; stored, it would silently become U+FFFD).
+ */
+function refuseUnsafeValues(value: unknown, path: PropertyKey[]): void {
+  if (typeof value === 'string') {
+    if (!value.isWellFormed()) throw BadInputError.field(fieldName(path), 'must not hold a lone UTF-16 surrogate (send well-formed Unicode)');
+    return;
+  }
+  if (typeof value !== 'object' || value === null) return;
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => refuseUnsafeValues(item, [...path, index]));
+    return;
+  }
+  for (const [key, item] of Object.entries(value)) {
+    if (RESERVED_KEYS.has(key)) throw BadInputError.field(fieldName([...path, key]), 'is a reserved key name and not accepted anywhere in an input');
+    if (!key.isWellFormed()) throw BadInputError.field(fieldName(path), 'has a key holding a lone UTF-16 surrogate (send well-formed Unicode)');
+    refuseUnsafeValues(item, [...path, key]);
+  }
+}
+
 export function parseInput(schema: z.ZodObject, raw: unknown): JsonObject {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw BadInputError.field('body', 'must be a JSON object');
+  refuseUnsafeValues(raw, []);
   // reportInput tells a missing field (input undefined) from a wrong one; the input never leaves this module.
   const result = schema.safeParse(raw, { reportInput: true });
   if (!result.success) throw new BadInputError(describeIssues(result.error.issues));
