@@ -203,7 +203,9 @@ export class McpAdapter {
     }
     const scope = this.missingScope(principal, filter, req.body);
     if (scope !== undefined) {
-      this.challenge(res, 403, `this token lacks the scope ${scope}`, 'error="insufficient_scope", ', [...principal.scopes, scope]);
+      const scopes = [...principal.scopes, scope];
+      if (principal.grantId !== null) await this.issuer.recordStepUp(principal.grantId, scopes);
+      this.challenge(res, 403, `this token lacks the scope ${scope}`, 'error="insufficient_scope", ', scopes);
       return;
     }
     const call = plainToolCall(req);

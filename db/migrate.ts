@@ -9,6 +9,7 @@ import * as content from './migrations/2026_11_21_0006_content.js';
 import * as visibility from './migrations/2026_11_21_0007_visibility.js';
 import * as instances from './migrations/2026_11_24_0008_instances.js';
 import * as signingKeyRotation from './migrations/2026_11_24_0009_signing_key_rotation.js';
+import * as stepUp from './migrations/2026_11_25_0010_step_up.js';
 
 /** Every migration, in order. Names are timestamped so that they sort in the order they were written. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_21_0007_visibility': visibility,
   '2026_11_24_0008_instances': instances,
   '2026_11_24_0009_signing_key_rotation': signingKeyRotation,
+  '2026_11_25_0010_step_up': stepUp,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STEP_UP_WINDOW_MS } from '../src/oauth/authorization.js';
 import { TestService } from './support/harness.js';
 import { hiddenFields, Visitor } from './support/visitor.js';
 
@@ -21,6 +22,8 @@ class TestProvider implements OAuthClientProvider {
   private saved: OAuthTokens | undefined;
   private verifier = '';
   code: string | undefined;
+  /** The scopes the user ticks on the consent page; undefined: every scope the client asked for. */
+  grantOnly: string[] | undefined = ['read:content', 'write:content'];
 
   constructor(
     private readonly visitor: Visitor,
@@ -51,6 +54,11 @@ class TestProvider implements OAuthClientProvider {
     this.saved = tokens;
   }
 
+  invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery') {
+    if (scope === 'all' || scope === 'client') this.info = undefined;
+    if (scope === 'all' || scope === 'tokens') this.saved = undefined;
+  }
+
   saveCodeVerifier(verifier: string) {
     this.verifier = verifier;
   }
@@ -63,8 +71,7 @@ class TestProvider implements OAuthClientProvider {
     const page = await this.visitor.request(url.pathname + url.search);
     expect(page.status).toBe(200);
     const form = new URLSearchParams({ ...hiddenFields(await page.text()), decision: 'allow', workspace: this.workspaceId });
-    form.append('grant', 'read:content');
-    form.append('grant', 'write:content');
+    for (const scope of this.grantOnly ?? (url.searchParams.get('scope') ?? '').split(' ')) form.append('grant', scope);
     const answer = await this.visitor.request('/oauth/authorize', { method: 'POST', form });
     this.code = new URL(answer.headers.get('location')!).searchParams.get('code') ?? undefined;
   }
@@ -91,5 +98,52 @@ describe('the MCP SDK client with its OAuth provider', () => {
     const result = await client.callTool({ name: 'get_brand', arguments: {} });
     expect((result.structuredContent as { identity: { websiteUrl: string } }).identity.websiteUrl).toBe('https://acme.example');
     await client.close();
+  });
+});
+
+describe('step-up authorization with the MCP SDK client', () => {
+  it('meets insufficient_scope on a tool, re-authorizes with the larger scope and calls it', async () => {
+    const ws = await t.signedInOwner();
+    const provider = new TestProvider(ws.visitor, ws.workspaceId);
+    provider.grantOnly = ['read:content'];
+    const url = new URL(`${t.baseUrl}/mcp`);
+    const first = new StreamableHTTPClientTransport(url, { authProvider: provider });
+    await expect(new Client({ name: 'sdk-step-up', version: '1.0.0' }).connect(first)).rejects.toBeInstanceOf(UnauthorizedError);
+    await first.finishAuth(provider.code!);
+    expect(provider.tokens()?.scope).toBe('read:content');
+    expect(provider.tokens()?.refresh_token).toEqual(expect.any(String));
+
+    const transport = new StreamableHTTPClientTransport(url, { authProvider: provider });
+    const client = new Client({ name: 'sdk-step-up', version: '1.0.0' });
+    await client.connect(transport);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain('add_brand_guideline');
+    const guideline = { name: 'add_brand_guideline', arguments: { type: 'tone', avoid: 'jargon', instead: 'plain words' } };
+
+    const narrowRefreshToken = provider.tokens()!.refresh_token!;
+
+    // The user now approves what the server's challenge named: the scope held and the one the tool needs.
+    provider.grantOnly = undefined;
+    provider.code = undefined;
+    await expect(client.callTool(guideline)).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(provider.code).toBeDefined();
+    await transport.finishAuth(provider.code!);
+    expect(provider.tokens()?.scope?.split(' ').sort()).toEqual(['read:content', 'write:content']);
+
+    const result = await client.callTool(guideline);
+    expect(result.isError).not.toBe(true);
+    expect(result.structuredContent).toMatchObject({ guidelineId: expect.any(String) });
+    await client.close();
+
+    // The narrow grant's refresh was refused only while the challenge was fresh; afterwards it refreshes as before.
+    const refresh = (body: Record<string, string>) =>
+      fetch(`${t.baseUrl}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(body) });
+    const params = { grant_type: 'refresh_token', refresh_token: narrowRefreshToken, client_id: provider.clientInformation()!.client_id };
+    const refused = await refresh(params);
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ error: 'invalid_grant', error_description: expect.stringContaining('write:content') });
+    t.clock.advance(STEP_UP_WINDOW_MS);
+    const later = await refresh(params);
+    expect(later.status).toBe(200);
+    expect(await later.json()).toMatchObject({ scope: 'read:content' });
   });
 });

@@ -272,7 +272,7 @@ async function exchangeCode(ctx: TokenContext, params: Record<string, unknown>) 
     .where('used_at', 'is', null)
     .executeTakeFirst();
   if (claimed.numUpdatedRows === 0n) throw new LeakedCredential(row.grant_id, 'the code was already used; the tokens issued for it are revoked');
-  await ctx.db.insertInto('oauth_grants').values({ ...grant, scopes: row.scopes, resource: row.resource, created_at: now, revoked_at: null }).execute();
+  await ctx.db.insertInto('oauth_grants').values({ ...grant, scopes: row.scopes, resource: row.resource, created_at: now, revoked_at: null, step_up_scopes: null, step_up_at: null }).execute();
   return tokenResponse(ctx, grant, row.scopes.split(' ').filter((s) => s !== ''));
 }
 
@@ -305,6 +305,25 @@ export async function tokenRequest(db: Kysely<Database>, settings: Omit<TokenCon
   }
 }
 
+/**
+ * A refresh cannot widen a grant (RFC 6749 §6), yet some clients refresh first when a resource answers
+ * insufficient_scope, get the same narrow token back and give up: the MCP TypeScript SDK up to 1.32 does
+ * (modelcontextprotocol/typescript-sdk#2255). So for this long after a step-up challenge, a refresh of that grant is
+ * refused as invalid_grant, on which such a client drops its tokens and sends the user through authorization with
+ * the larger scope. Later refreshes work as before.
+ */
+export const STEP_UP_WINDOW_MS = 120_000;
+
+/** Remembers the insufficient_scope challenge just sent to a grant's token, for every instance to see. */
+export async function recordStepUpChallenge(db: Kysely<Database>, clock: Clock, grantId: string, scopes: readonly string[]): Promise<void> {
+  await db.updateTable('oauth_grants').set({ step_up_scopes: scopes.join(' '), step_up_at: clock.now() }).where('id', '=', grantId).execute();
+}
+
+function scopesAwaitingStepUp(grant: { step_up_scopes: string | null; step_up_at: number | null }, granted: readonly string[], now: number): string[] {
+  if (grant.step_up_scopes === null || grant.step_up_at === null || now - grant.step_up_at >= STEP_UP_WINDOW_MS) return [];
+  return grant.step_up_scopes.split(' ').filter((scope) => scope !== '' && !granted.includes(scope));
+}
+
 /** Rotates a refresh token. Presenting one that was already rotated means it leaked: the whole grant is revoked. */
 async function refreshTokens(ctx: TokenContext, params: Record<string, unknown>) {
   const token = field(params, 'refresh_token');
@@ -316,16 +335,21 @@ async function refreshTokens(ctx: TokenContext, params: Record<string, unknown>)
     .innerJoin('oauth_grants', 'oauth_grants.id', 'oauth_refresh_tokens.grant_id')
     .select(['oauth_refresh_tokens.token_hash', 'oauth_refresh_tokens.scopes', 'oauth_refresh_tokens.expires_at', 'oauth_refresh_tokens.rotated_at'])
     .select(['oauth_grants.id', 'oauth_grants.client_id', 'oauth_grants.user_id', 'oauth_grants.workspace_id', 'oauth_grants.revoked_at'])
+    .select(['oauth_grants.step_up_scopes', 'oauth_grants.step_up_at'])
     .where('oauth_refresh_tokens.token_hash', '=', sha256Hex(token))
     .executeTakeFirst();
   if (row === undefined || row.client_id !== clientId || row.revoked_at !== null || row.expires_at <= now) {
     throw new OAuthError('invalid_grant', 'the refresh token is unknown, expired, revoked or for another client');
   }
+  const granted = row.scopes.split(' ').filter((s) => s !== '');
+  const awaited = scopesAwaitingStepUp(row, granted, now);
+  if (awaited.length > 0) {
+    throw new OAuthError('invalid_grant', `this grant was just asked for ${awaited.join(' ')}, which a refresh cannot add: authorize again with the larger scope`);
+  }
   const rotated = await ctx.db.updateTable('oauth_refresh_tokens').set({ rotated_at: now }).where('token_hash', '=', row.token_hash).where('rotated_at', 'is', null).executeTakeFirst();
   if (row.rotated_at !== null || rotated.numUpdatedRows === 0n) {
     throw new LeakedCredential(row.id, 'the refresh token was already used; every token of its grant is revoked');
   }
-  const granted = row.scopes.split(' ').filter((s) => s !== '');
   const asked = field(params, 'scope');
   // A refresh may narrow the scopes, never widen them.
   const scopes = asked === undefined ? granted : asked.split(/\s+/).filter((s) => s !== '');

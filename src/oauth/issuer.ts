@@ -3,7 +3,7 @@ import type { Database } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import type { Principal } from '../pipeline/principal.js';
 import { ALL_SCOPES } from '../scopes.js';
-import { ClientDirectory, type TokenContext } from './authorization.js';
+import { ClientDirectory, recordStepUpChallenge, type TokenContext } from './authorization.js';
 import type { SafeFetcher } from '../outbound/safeFetch.js';
 import type { CredentialSealer } from '../credentials/sealed.js';
 import { principalFromAccessToken, SigningKeys } from './tokens.js';
@@ -37,6 +37,11 @@ export class OAuthIssuer {
   /** Resolved before any transaction opens: on SQLite the key's first load needs the one connection a transaction holds. */
   async tokenSettings(): Promise<Omit<TokenContext, 'db'>> {
     return { clock: this.clock, key: await this.keys.signing(), keys: this.keys, issuer: this.issuer, resource: this.resource };
+  }
+
+  /** An insufficient_scope challenge was sent to a token of this grant (see STEP_UP_WINDOW_MS). */
+  async recordStepUp(grantId: string, scopes: readonly string[]): Promise<void> {
+    await recordStepUpChallenge(this.db, this.clock, grantId, scopes);
   }
 
   async principal(token: string): Promise<Principal> {

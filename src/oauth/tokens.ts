@@ -227,6 +227,7 @@ export async function principalFromAccessToken(
     credentialId: `grant:${gid}`,
     via: 'oauth',
     apiKeyId: null,
+    grantId: gid,
     userId: sub,
     workspaceId: ws,
     plan: isPlanName(grant.plan) ? grant.plan : DEFAULT_PLAN,

@@ -15,6 +15,8 @@ export interface Principal {
   /** An OAuth token can step up (re-authorise with more scopes); an API key cannot. */
   via: 'api_key' | 'oauth';
   apiKeyId: string | null;
+  /** The OAuth grant behind a token; null for API keys. */
+  grantId: string | null;
   userId: string | null;
   workspaceId: string;
   plan: PlanName;
@@ -59,6 +61,7 @@ export async function authenticateApiKey(db: Kysely<Database>, clock: Clock, key
     credentialId: row.id,
     via: 'api_key',
     apiKeyId: row.id,
+    grantId: null,
     userId: row.user_id,
     workspaceId: row.workspace_id,
     plan: isPlanName(row.plan) ? row.plan : DEFAULT_PLAN,
@@ -76,6 +79,7 @@ export async function developmentPrincipal(db: Kysely<Database>): Promise<Princi
     credentialId: 'development',
     via: 'api_key',
     apiKeyId: null,
+    grantId: null,
     userId: null,
     workspaceId: workspace.id,
     plan: isPlanName(workspace.plan) ? workspace.plan : DEFAULT_PLAN,
