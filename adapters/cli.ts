@@ -1,12 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { scopeText } from '../tools/define.js';
 import type { JsonSchema, RegisteredOperation, Registry } from '../tools/registry.js';
 
 /** Options every operation command has; an input of the same name gets the flag `--input-<name>`. */
 export const CLIENT_OPTIONS = ['url', 'key', 'json', 'wait', 'input', 'help'] as const;
 
 /** What the client knows of an operation: the registry's public description of it, without the handler. */
-export type CliOperation = Pick<RegisteredOperation, 'operationId' | 'toolset' | 'method' | 'path' | 'scope' | 'description' | 'confirm' | 'approval' | 'inputJsonSchema'>;
+export type CliOperation = Pick<RegisteredOperation, 'operationId' | 'toolset' | 'method' | 'path' | 'scope' | 'description' | 'confirm' | 'approval' | 'inputJsonSchema'> & {
+  /** The scopes that allow it, as help shows them. */
+  scopeText: string;
+};
 
 /**
  * Every operation as the client sees it, in registry order. `npm run export` writes it to src/cli/operations.json:
@@ -21,16 +25,17 @@ export interface CliCatalogue {
 export function cliCatalogue(registry: Registry): CliCatalogue {
   return {
     toolsets: [...registry.toolsets],
-    operations: registry.operations.map(({ operationId, toolset, method, path, scope, description, confirm, approval, inputJsonSchema }) => ({
-      operationId,
-      toolset,
-      method,
-      path,
-      scope,
-      description,
-      confirm,
-      approval,
-      inputJsonSchema,
+    operations: registry.operations.map((operation) => ({
+      operationId: operation.operationId,
+      toolset: operation.toolset,
+      method: operation.method,
+      path: operation.path,
+      scope: operation.scope,
+      scopeText: scopeText(operation),
+      description: operation.description,
+      confirm: operation.confirm,
+      approval: operation.approval,
+      inputJsonSchema: operation.inputJsonSchema,
     })),
   };
 }
@@ -87,7 +92,7 @@ export function commandLine(catalogue: CliCatalogue, operationId: string): strin
 const schemaTypes = (schema: JsonSchema): string[] => (Array.isArray(schema.type) ? (schema.type as string[]) : typeof schema.type === 'string' ? [schema.type] : []);
 
 /** The flags of an operation, one per input property; a property that accepts nothing (`not: {}`) has none. */
-export function inputFlags(operation: CliOperation): InputFlag[] {
+export function inputFlags(operation: Pick<CliOperation, 'operationId' | 'method' | 'inputJsonSchema'>): InputFlag[] {
   const properties = (operation.inputJsonSchema.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((operation.inputJsonSchema.required ?? []) as string[]);
   return Object.entries(properties)
@@ -210,7 +215,7 @@ function firstSentence(text: string): string {
 }
 
 function operationHelp(operation: CliOperation): string {
-  const lines = [`\nREST: ${operation.method} ${operation.path}    MCP tool: ${operation.operationId}    scope: ${operation.scope}`];
+  const lines = [`\nREST: ${operation.method} ${operation.path}    MCP tool: ${operation.operationId}    scope: ${operation.scopeText}`];
   if (operation.confirm === 'dry-run') lines.push('Without --confirm this is a dry run: nothing changes and the answer says what would happen.');
   if (operation.confirm === 'required') lines.push('Needs --confirm: without it nothing happens.');
   if (operation.approval === 'owner') lines.push("The change waits for the workspace owner's approval; --wait follows it until decided.");

@@ -78,7 +78,10 @@ function mcpCors(allowed: readonly string[]) {
     }
     if (req.method === 'OPTIONS') {
       res.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS');
-      res.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type, Accept, MCP-Protocol-Version, Mcp-Session-Id, Last-Event-ID');
+      res.setHeader(
+        'Access-Control-Allow-Headers',
+        'Authorization, Content-Type, Accept, MCP-Protocol-Version, Mcp-Session-Id, Last-Event-ID, X-MCP-Toolsets, X-MCP-Readonly, X-MCP-Output-Schemas',
+      );
       res.status(204).end();
       return;
     }

@@ -8,7 +8,8 @@ import { BadInputError, ServiceError, toServiceError } from '../src/errors.js';
 import type { Pipeline } from '../src/pipeline/pipeline.js';
 import type { Principal } from '../src/pipeline/principal.js';
 import type { OAuthIssuer } from '../src/oauth/issuer.js';
-import { ALL_SCOPES } from '../src/scopes.js';
+import { ALL_SCOPES, type Scope } from '../src/scopes.js';
+import { allows } from '../tools/define.js';
 import type { RegisteredMcpOperation, Registry } from '../tools/registry.js';
 import { isPlainObject, plainToolCall } from './mcpToolCall.js';
 import { writeJson } from './rest.js';
@@ -18,7 +19,10 @@ const SERVER_INSTRUCTIONS =
   'Every tool acts on the workspace the credential is bound to. Tools that change things outside a single record are dry runs ' +
   'unless called again with confirm: true; the dry run says what would happen.';
 
-/** What a connection asks to see: `?toolsets=brand,team`, `?readonly=1` and `?output_schemas=1`. */
+/**
+ * What a connection asks to see: `?toolsets=brand,team`, `?readonly=1` and `?output_schemas=1`, or the same as the
+ * headers `X-MCP-Toolsets`, `X-MCP-Readonly` and `X-MCP-Output-Schemas` (for hosts whose server URL is fixed).
+ */
 export interface ToolFilter {
   toolsets: ReadonlySet<string> | null;
   readOnly: boolean;
@@ -33,8 +37,17 @@ function flag(name: string, value: unknown): boolean {
   return value === '1' || value === 'true';
 }
 
-export function parseToolFilter(query: Request['query'], registry: Registry): ToolFilter {
-  const { toolsets } = query;
+/** A setting given as a query parameter or as its header; both may be sent only when they agree. */
+function setting(req: Request, name: string, header: string): unknown {
+  const fromQuery: unknown = req.query[name];
+  const fromHeader = req.headers[header];
+  if (fromHeader === undefined) return fromQuery;
+  if (fromQuery !== undefined && fromQuery !== fromHeader) throw BadInputError.field(name, `given as ?${name} and as the ${header} header with different values`);
+  return fromHeader;
+}
+
+export function parseToolFilter(req: Request, registry: Registry): ToolFilter {
+  const toolsets = setting(req, 'toolsets', 'x-mcp-toolsets');
   if (toolsets !== undefined && typeof toolsets !== 'string') throw BadInputError.field('toolsets', 'must be given once, as a comma list');
   let selected: Set<string> | null = null;
   if (toolsets !== undefined) {
@@ -43,7 +56,11 @@ export function parseToolFilter(query: Request['query'], registry: Registry): To
       if (!registry.toolsets.includes(name)) throw BadInputError.field('toolsets', `unknown toolset "${name}"; known: ${registry.toolsets.join(', ')}`);
     }
   }
-  return { toolsets: selected, readOnly: flag('readonly', query.readonly), outputSchemas: flag('output_schemas', query.output_schemas) };
+  return {
+    toolsets: selected,
+    readOnly: flag('readonly', setting(req, 'readonly', 'x-mcp-readonly')),
+    outputSchemas: flag('output_schemas', setting(req, 'output_schemas', 'x-mcp-output-schemas')),
+  };
 }
 
 function toTool(operation: RegisteredMcpOperation): Tool {
@@ -123,7 +140,7 @@ export class McpAdapter {
   }
 
   private isVisible(operation: RegisteredMcpOperation, principal: Principal, filter: ToolFilter): boolean {
-    return this.isEnabled(operation, filter) && principal.scopes.has(operation.scope);
+    return this.isEnabled(operation, filter) && allows(operation, principal.scopes);
   }
 
   private isEnabled(operation: RegisteredMcpOperation, filter: ToolFilter): boolean {
@@ -173,12 +190,12 @@ export class McpAdapter {
   }
 
   /** A tools/call an OAuth token lacks the scope for is refused at the HTTP level, so the client can ask for more. */
-  private missingScope(principal: Principal, filter: ToolFilter, body: unknown): string | undefined {
+  private missingScope(principal: Principal, filter: ToolFilter, body: unknown): Scope | undefined {
     if (principal.via !== 'oauth' || typeof body !== 'object' || body === null) return undefined;
     const { method, params } = body as { method?: unknown; params?: { name?: unknown } };
     if (method !== 'tools/call' || typeof params?.name !== 'string') return undefined;
     const operation = this.operations.get(params.name);
-    if (operation === undefined || !this.isEnabled(operation, filter) || principal.scopes.has(operation.scope)) return undefined;
+    if (operation === undefined || operation.scope === 'any' || !this.isEnabled(operation, filter) || allows(operation, principal.scopes)) return undefined;
     return operation.scope;
   }
 
@@ -195,7 +212,7 @@ export class McpAdapter {
     }
     let filter: ToolFilter;
     try {
-      filter = parseToolFilter(req.query, this.registry);
+      filter = parseToolFilter(req, this.registry);
     } catch (error) {
       const failure = toServiceError(error);
       res.status(failure.status).json(failure.toBody());

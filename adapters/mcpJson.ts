@@ -14,6 +14,7 @@ export function buildMcpJson(registry: Registry): JsonSchema {
       method: operation.method,
       path: operation.path,
       scope: operation.scope,
+      ...(operation.alsoAccepts.length > 0 ? { alsoAccepts: operation.alsoAccepts } : {}),
       cap: operation.cap,
       confirm: operation.confirm,
       approval: operation.approval,

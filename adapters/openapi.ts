@@ -1,4 +1,5 @@
 import { SCOPES } from '../src/scopes.js';
+import { scopeText } from '../tools/define.js';
 import type { JsonSchema, RegisteredOperation, Registry } from '../tools/registry.js';
 
 /** The machine-readable description's own version, fixed by the specification. */
@@ -18,10 +19,17 @@ type ErrorStatus = keyof typeof ERRORS;
 /** The statuses an operation can answer besides 200: 404 only where it names an object by id. */
 function errorStatuses(operation: RegisteredOperation): ErrorStatus[] {
   const namesObject = Object.keys((operation.inputJsonSchema.properties ?? {}) as object).some((name) => /Id$/.test(name));
-  const statuses: ErrorStatus[] = operation.scope === 'public' ? ['400'] : ['400', '401', '403'];
+  const statuses: ErrorStatus[] = operation.scope === 'public' ? ['400'] : operation.scope === 'any' ? ['400', '401'] : ['400', '401', '403'];
   if (namesObject) statuses.push('404');
   statuses.push('429', '503');
   return statuses;
+}
+
+/** Security requirements are alternatives: any one of the accepted scopes will do; `any` asks for the bearer alone. */
+function security(operation: RegisteredOperation): Array<Record<string, string[]>> {
+  if (operation.scope === 'public') return [];
+  if (operation.scope === 'any') return [{ bearerAuth: [] }];
+  return [operation.scope, ...operation.alsoAccepts].map((scope) => ({ bearerAuth: [scope] }));
 }
 
 function dataDescription(operation: RegisteredOperation): string {
@@ -63,9 +71,9 @@ function operationObject(operation: RegisteredOperation): JsonSchema {
   return {
     operationId: operation.operationId,
     summary: operation.annotations.title,
-    description: `${operation.description}\n\nScope: ${operation.scope}. Cap: ${capText(operation)}.`,
+    description: `${operation.description}\n\nScope: ${scopeText(operation)}. Cap: ${capText(operation)}.`,
     tags: [operation.toolset],
-    security: operation.scope === 'public' ? [] : [{ bearerAuth: [operation.scope] }],
+    security: security(operation),
     ...(operation.method === 'GET'
       ? hasInput
         ? { parameters: queryParameters(operation.inputJsonSchema) }
@@ -73,6 +81,7 @@ function operationObject(operation: RegisteredOperation): JsonSchema {
       : { requestBody: { required: false, content: { 'application/json': { schema: operation.inputJsonSchema } } } }),
     responses,
     'x-scope': operation.scope,
+    ...(operation.scope !== 'public' && operation.alsoAccepts.length > 0 ? { 'x-also-accepts': operation.alsoAccepts } : {}),
     'x-cap': operation.cap,
     'x-confirm': operation.confirm,
     'x-approval': operation.approval,

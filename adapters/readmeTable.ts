@@ -1,3 +1,4 @@
+import { scopeText } from '../tools/define.js';
 import type { RegisteredOperation, Registry } from '../tools/registry.js';
 import { commandName } from './cli.js';
 
@@ -37,7 +38,7 @@ export function buildOperationsTable(registry: Registry): string {
       .filter((op) => op.toolset === toolset)
       .map(
         (op) =>
-          `| \`${op.operationId}\` | ${op.method} \`${op.path}\` | \`${toolset} ${commandName(op)}\` | \`${op.scope}\` | ${cap(op)} | ${confirm(op)} | ${summary(op.description)} | ${returns(op)} |`,
+          `| \`${op.operationId}\` | ${op.method} \`${op.path}\` | \`${toolset} ${commandName(op)}\` | ${scopeText(op).replace(/[\w:]+:[\w]+/g, (scope) => `\`${scope}\``)} | ${cap(op)} | ${confirm(op)} | ${summary(op.description)} | ${returns(op)} |`,
       );
     const header = '| Tool / operationId | REST | CLI (`sightline …`) | Scope | Cap/min | Confirm | What it does | Returns |';
     return [`#### ${toolset}`, '', registry.toolsetDescription(toolset), '', header, '|---|---|---|---|---|---|---|---|', ...rows].join('\n');

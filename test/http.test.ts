@@ -125,6 +125,26 @@ describe('MCP transport rules', () => {
     expect(unknown.body.error).toMatch(/^toolsets: /);
   });
 
+  it('takes the same filters as headers (X-MCP-Toolsets, X-MCP-Readonly), and refuses a header that contradicts the query', async () => {
+    const { key } = await t.workspace();
+    const list = async (query: string, headers: Record<string, string>) => {
+      const answer = await raw(`/mcp${query}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+      });
+      return { status: answer.status, body: answer.json() };
+    };
+    const expected = registry.tools.filter((op) => ['content', 'visibility'].includes(op.toolset) && op.annotations.readOnlyHint).map((op) => op.operationId).sort();
+    const viaHeaders = await list('', { 'x-mcp-toolsets': 'content,visibility', 'x-mcp-readonly': '1' });
+    expect((viaHeaders.body.result as { tools: Array<{ name: string }> }).tools.map((tool) => tool.name).sort()).toEqual(expected);
+    const agreeing = await list('?toolsets=content,visibility&readonly=1', { 'x-mcp-toolsets': 'content,visibility' });
+    expect((agreeing.body.result as { tools: unknown[] }).tools).toHaveLength(expected.length);
+    const contradicting = await list('?toolsets=brand', { 'x-mcp-toolsets': 'team' });
+    expect(contradicting.status).toBe(400);
+    expect(contradicting.body.error).toBe('toolsets: given as ?toolsets and as the x-mcp-toolsets header with different values');
+  });
+
   it('refuses to call a tool that the connection filtered out', async () => {
     const { key } = await t.workspace();
     const writer = registry.tools.find((op) => !op.annotations.readOnlyHint)!;

@@ -97,6 +97,14 @@ describe('the MCP SDK client with its OAuth provider', () => {
     expect(names).not.toContain('get_team');
     const result = await client.callTool({ name: 'get_brand', arguments: {} });
     expect((result.structuredContent as { identity: { websiteUrl: string } }).identity.websiteUrl).toBe('https://acme.example');
+    const caller = await client.callTool({ name: 'get_caller', arguments: {} });
+    expect(caller.structuredContent).toMatchObject({
+      via: 'oauth',
+      apiKey: null,
+      oauthClient: { clientId: provider.clientInformation()!.client_id, name: 'SDK test client' },
+      user: { email: ws.email },
+      scopes: ['read:content', 'write:content'],
+    });
     await client.close();
   });
 });

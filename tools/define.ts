@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../src/clock.js';
+import type { Principal } from '../src/pipeline/principal.js';
 import type { Scope } from '../src/scopes.js';
 import type { Services } from '../src/services.js';
 
@@ -33,6 +34,8 @@ export interface OperationContext extends PublicContext {
   workspaceId: string;
   services: Services;
   caller: { apiKeyId: string | null; userId: string | null };
+  /** The credential of a live call (get_caller describes it); null when an owner's approval replays a recorded call. */
+  credential: Principal | null;
 }
 
 export type Surface = 'rest' | 'mcp';
@@ -72,11 +75,17 @@ export type OutputSchema = z.ZodObject;
 /** An answer of that shape as a handler may build it: lists it shares with constants (read-only) are fine too. */
 export type Answer<T> = T extends readonly (infer Item)[] ? readonly Answer<Item>[] : T extends object ? { readonly [K in keyof T]: Answer<T[K]> } : T;
 
+/** `any`: every valid key or token may call it, whatever its scopes (get_caller). */
+export type OperationScope = Scope | 'any';
+
 interface DefinitionBase<S extends InputSchema, O extends OutputSchema> {
   operationId: string;
   method: HttpMethod;
   path: `/api/v1/${string}`;
-  scope: Scope;
+  /** The scope the specification gives the operation. */
+  scope: OperationScope;
+  /** Narrower scopes that allow it too (add_query: write:queries beside write:content). */
+  alsoAccepts?: readonly Scope[];
   cap: Cap;
   /** For a model: a one-line summary, then when to use it and what it returns. */
   description: string;
@@ -139,7 +148,8 @@ interface OperationBase {
 
 /** The registry's erased view of a definition: input already parsed by `input`. */
 export interface AuthenticatedOperation extends OperationBase {
-  scope: Scope;
+  scope: OperationScope;
+  alsoAccepts: readonly Scope[];
   handler(ctx: OperationContext, input: JsonObject): Promise<JsonObject>;
 }
 
@@ -155,12 +165,24 @@ export interface PublicOperation extends OperationBase {
 
 export type Operation = AuthenticatedOperation | PublicOperation;
 
+/** Whether a credential holding `granted` may call the operation. */
+export function allows(operation: AuthenticatedOperation, granted: ReadonlySet<Scope>): boolean {
+  return operation.scope === 'any' || granted.has(operation.scope) || operation.alsoAccepts.some((scope) => granted.has(scope));
+}
+
+/** The scopes that allow an operation, as the docs and refusals say it: `write:content or write:queries`. */
+export function scopeText(operation: Operation): string {
+  if (operation.scope === 'public') return 'none (public)';
+  if (operation.scope === 'any') return 'any valid key or token';
+  return [operation.scope, ...operation.alsoAccepts].join(' or ');
+}
+
 const CONFIRM_FIELD = {
   'dry-run': z
     .boolean()
     .default(false)
-    .describe('false (default): dry run, nothing changes and the answer says what would happen. true: do it.'),
-  required: z.boolean().default(false).describe('Must be true: without it nothing happens and the call is refused.'),
+    .describe('true: do it. false (default): a dry run that says what would happen.'),
+  required: z.boolean().default(false).describe('Must be true, or the call is refused.'),
 } as const;
 
 export function defineTool<S extends InputSchema, O extends OutputSchema>(definition: ToolDefinition<S, O>): AuthenticatedOperation {
@@ -170,6 +192,7 @@ export function defineTool<S extends InputSchema, O extends OutputSchema>(defini
     method: definition.method,
     path: definition.path,
     scope: definition.scope,
+    alsoAccepts: definition.alsoAccepts ?? [],
     cap: definition.cap,
     description: definition.description,
     annotations: definition.annotations,

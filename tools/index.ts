@@ -36,5 +36,5 @@ export const registry = buildRegistry({
   billing: { description: 'Plan, usage and add-ons.', operations: billingTools },
   support: { description: 'Messages to the Sightline support team.', operations: supportTools },
   approvals: { description: 'Changes that wait for the workspace owner, and their outcome.', operations: approvalTools },
-  auth: { description: 'Device login for command-line clients (public, REST only).', operations: authOperations },
+  auth: { description: 'Who is calling (get_caller), and device login for command-line clients (public, REST only).', operations: authOperations },
 });

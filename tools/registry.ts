@@ -33,17 +33,22 @@ export interface Registry {
   get(operationId: string): RegisteredOperation | undefined;
 }
 
-/** zod writes the safe-integer range on every integer; it says nothing a client needs and agents pay for it in tools/list. */
-function dropSafeIntegerBounds(schema: JsonSchema): void {
+/**
+ * What zod writes that says nothing a client needs, while agents pay for it in tools/list: the safe-integer range on
+ * every integer, and beside a `format` (date-time, email) the regular expression zod checks it with, some 150 tokens
+ * that the format already names. The server still checks both.
+ */
+function dropRedundantKeywords(schema: JsonSchema): void {
   if (schema.minimum === Number.MIN_SAFE_INTEGER) delete schema.minimum;
   if (schema.maximum === Number.MAX_SAFE_INTEGER) delete schema.maximum;
+  if (typeof schema.format === 'string') delete schema.pattern;
 }
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   const { $schema: _dialect, ...body } = z.toJSONSchema(schema, {
     io,
     unrepresentable: 'throw',
-    override: ({ jsonSchema: generated }) => dropSafeIntegerBounds(generated),
+    override: ({ jsonSchema: generated }) => dropRedundantKeywords(generated),
   }) as JsonSchema;
   return body;
 }

@@ -84,33 +84,44 @@ export async function logout(store: ProfileStore, connection: Connection): Promi
   return { server: connection.server, removed: true, ...revocation };
 }
 
+/** What get_caller answers (see tools/auth/get_caller.ts). */
+interface Caller {
+  workspace: { id: string; name: string; websiteUrl: string };
+  via: 'api_key' | 'oauth';
+  apiKey: { id: string; name: string } | null;
+  scopes: string[];
+  plan: { name: string; limits: { requestsPerMinute: number } };
+}
+
 export interface Identity {
   server: string;
   keySource: Connection['keySource'];
   keyId: string | null;
-  workspaceId: string | null;
-  scope: string | null;
-  workspaceName: string | null;
-  websiteUrl: string | null;
-  /** false when the key lacks read:content, so the workspace's name cannot be read. */
-  canReadBrand: boolean;
+  keyName: string | null;
+  workspaceId: string;
+  workspaceName: string;
+  websiteUrl: string;
+  scopes: string[];
+  plan: string;
+  requestsPerMinute: number;
 }
 
-/** Checks the key with a brand read: 401 means it is not valid; 403 means valid without read:content. */
+/** Asks the server who the key is (get_caller, open to any valid key): 401 means the key is not valid. */
 export async function whoami(catalogue: CliCatalogue, connection: Connection, key: string): Promise<Identity> {
-  const answer = await new ApiClient({ baseUrl: connection.server, key }).request(operationOf(catalogue, 'get_brand'), {});
+  const answer = await new ApiClient({ baseUrl: connection.server, key }).request(operationOf(catalogue, 'get_caller'), {});
   if (answer.status === 401) throw new CliError(`the key (${connection.keySource}) is not valid on ${connection.server}: it was revoked or never existed; run sightline login`, EXIT.auth);
-  if (answer.status !== 200 && answer.status !== 403) throw new CliError(`${connection.server} answered ${answer.status}: ${text(answer.body.error)}`, EXIT.failure);
-  const identity = (answer.body.data as { identity?: { name?: string; websiteUrl?: string } } | undefined)?.identity;
-  const profile = connection.keySource === 'login' ? connection.profile : undefined;
+  if (answer.status !== 200) throw new CliError(`${connection.server} answered ${answer.status}: ${text(answer.body.error)}`, EXIT.failure);
+  const caller = answer.body.data as Caller;
   return {
     server: connection.server,
     keySource: connection.keySource,
-    keyId: profile?.keyId ?? null,
-    workspaceId: profile?.workspaceId ?? null,
-    scope: profile?.scope ?? null,
-    workspaceName: identity?.name ?? null,
-    websiteUrl: identity?.websiteUrl ?? null,
-    canReadBrand: answer.status === 200,
+    keyId: caller.apiKey?.id ?? null,
+    keyName: caller.apiKey?.name ?? null,
+    workspaceId: caller.workspace.id,
+    workspaceName: caller.workspace.name,
+    websiteUrl: caller.workspace.websiteUrl,
+    scopes: caller.scopes,
+    plan: caller.plan.name,
+    requestsPerMinute: caller.plan.limits.requestsPerMinute,
   };
 }

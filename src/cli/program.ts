@@ -26,7 +26,9 @@ Environment: SIGHTLINE_URL and SIGHTLINE_API_KEY override the stored login (--ur
 function describeAnswer(data: JsonObject, waited: boolean): string {
   if (data.dryRun === true) return dryRunText(data, process.argv.slice(2));
   const lines = [readable(data)];
-  if (!waited && typeof data.jobId === 'string') lines.push('', `Runs in the background: follow it with \`sightline ${commandLine(catalogue, 'list_jobs')}\`, or repeat with --wait.`);
+  if (!waited && typeof data.jobId === 'string') {
+    lines.push('', `Runs in the background: follow it with \`sightline ${commandLine(catalogue, 'get_job')} --job-id ${data.jobId}\`, or repeat with --wait.`);
+  }
   if (!waited && data.approval_required === true) {
     lines.push('', `Waiting for the workspace owner to approve at ${String(data.approvalUrl)}.`, `Follow it with \`sightline ${commandLine(catalogue, 'get_approval')} --approval-id ${String(data.approvalId)}\`, or repeat with --wait.`);
   }
@@ -121,19 +123,19 @@ export function buildProgram(): Command {
   program
     .command('whoami')
     .helpGroup('Account:')
-    .description('show the server, workspace and key in use, and check that the key works')
+    .description('show the server, workspace, key, scopes and plan in use, as the server sees them (get_caller)')
     .addOption(serverOption())
     .option('--key <key>', 'API key (default: SIGHTLINE_API_KEY, then the stored login)')
     .option('--json', 'print the result as JSON')
     .action(async (options: { url?: string; key?: string; json?: boolean }) => {
       const connection = resolveConnection(options, process.env, new ProfileStore());
       const identity = await whoami(catalogue, connection, requireKey(connection));
-      const workspace = identity.canReadBrand ? `${identity.workspaceName ?? '?'} (${identity.websiteUrl ?? '?'})` : 'name not readable: the key lacks read:content';
       const text = [
         `server:    ${identity.server}`,
-        `workspace: ${identity.workspaceId ? `${identity.workspaceId} ` : ''}${workspace}`,
-        `key:       ${identity.keyId ?? 'given directly'} (from ${identity.keySource})`,
-        ...(identity.scope !== null ? [`scopes:    ${identity.scope}`] : []),
+        `workspace: ${identity.workspaceId} ${identity.workspaceName} (${identity.websiteUrl})`,
+        `key:       ${identity.keyId === null ? 'an OAuth token' : `${identity.keyId} "${identity.keyName ?? ''}"`} (from ${identity.keySource})`,
+        `scopes:    ${identity.scopes.join(' ')}`,
+        `plan:      ${identity.plan}, ${identity.requestsPerMinute} requests a minute`,
       ].join('\n');
       report(options.json, { ...identity }, text);
     });

@@ -5,8 +5,6 @@ import { CliError, EXIT, type ApiClient } from './client.js';
 
 const JOB_POLL_MS = 1000;
 const APPROVAL_POLL_MS = 2000;
-/** list_jobs answers the newest jobs first; a job started moments ago is among these. */
-const RECENT_JOBS = 200;
 
 interface JobRecord extends JsonObject {
   id: string;
@@ -25,20 +23,18 @@ function jobStatus(job: JobRecord): string {
 }
 
 /**
- * Follows a background job through list_jobs until it is done or failed, reporting each change of state or progress.
+ * Follows a background job through get_job until it is done or failed, reporting each change of state or progress.
  * A failed job ends the command with exit code 1 and the job's error.
  */
 export async function followJob(client: ApiClient, catalogue: CliCatalogue, jobId: string, report: (line: string) => void): Promise<JobRecord> {
-  const listJobs = operationOf(catalogue, 'list_jobs');
+  const getJob = operationOf(catalogue, 'get_job');
   const started = Date.now();
   let shown = '';
   for (;;) {
-    const { jobs } = (await client.call(listJobs, { limit: RECENT_JOBS }).catch((error: unknown) => {
-      if (error instanceof CliError && error.exitCode === EXIT.auth) throw new CliError(`--wait follows the job with list_jobs, which needs read:analytics: ${error.message}`, EXIT.auth);
+    const { job } = (await client.call(getJob, { jobId }).catch((error: unknown) => {
+      if (error instanceof CliError && error.exitCode === EXIT.auth) throw new CliError(`--wait follows the job with get_job, which needs read:analytics: ${error.message}`, EXIT.auth);
       throw error;
-    })) as { jobs: JobRecord[] };
-    const job = jobs.find((candidate) => candidate.id === jobId);
-    if (job === undefined) throw new CliError(`job ${jobId} is not among the workspace's ${RECENT_JOBS} newest jobs; follow it with sightline jobs list`, EXIT.failure);
+    })) as { job: JobRecord };
     const status = jobStatus(job);
     if (status !== shown) report(`[${Math.round((Date.now() - started) / 1000)} s] ${status}`);
     shown = status;

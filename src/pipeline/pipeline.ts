@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { z } from 'zod';
-import { approvalAnswer, dryRunAnswer, dryRunNote, type AuthenticatedOperation, type JsonObject, type OperationContext, type PublicOperation } from '../../tools/define.js';
+import { allows, approvalAnswer, dryRunAnswer, dryRunNote, scopeText, type AuthenticatedOperation, type JsonObject, type OperationContext, type PublicOperation } from '../../tools/define.js';
 import { AuthenticatedKeyCache } from '../auth/keyCache.js';
 import type { Clock } from '../clock.js';
 import { approvalUrl, decide, finishApproval, requestApproval, type Decision } from '../domain/approvals/approvals.js';
@@ -59,8 +59,8 @@ export class Pipeline {
   /** Runs one operation for an authenticated principal. */
   call(operation: AuthenticatedOperation, principal: Principal, rawInput: unknown): Promise<CallResult> {
     return this.guard(operation, async (limits) => {
-      if (!principal.scopes.has(operation.scope)) {
-        throw new ForbiddenError(`this key lacks the scope ${operation.scope}, which ${operation.operationId} requires`);
+      if (!allows(operation, principal.scopes)) {
+        throw new ForbiddenError(`this key lacks the scope ${scopeText(operation)}, which ${operation.operationId} requires`);
       }
       limits.push(...(await this.deps.limits.consume(RateLimits.subject(principal), operation)));
       return this.run(operation, principal, parseInput(operation.input, rawInput));
@@ -89,13 +89,13 @@ export class Pipeline {
     }
   }
 
-  private context(db: Kysely<Database>, workspaceId: string, caller: Caller): OperationContext {
-    return { db, workspaceId, clock: this.deps.clock, caller, publicUrl: this.deps.publicUrl, services: this.deps.services };
+  private context(db: Kysely<Database>, workspaceId: string, caller: Caller, credential: Principal | null): OperationContext {
+    return { db, workspaceId, clock: this.deps.clock, caller, credential, publicUrl: this.deps.publicUrl, services: this.deps.services };
   }
 
   private async run(operation: AuthenticatedOperation, principal: Principal, input: JsonObject): Promise<JsonObject> {
     const caller = { apiKeyId: principal.apiKeyId, userId: principal.userId };
-    const context = (db: Kysely<Database>) => this.context(db, principal.workspaceId, caller);
+    const context = (db: Kysely<Database>) => this.context(db, principal.workspaceId, caller, principal);
     if (operation.describe !== undefined && operation.approval === 'owner') {
       const { note: summary } = dryRunNote(await operation.describe(context(this.deps.db), input));
       const { approvalId, expiresAt } = await requestApproval(this.deps.db, this.deps.clock, {
@@ -133,7 +133,7 @@ export class Pipeline {
     try {
       // Parsed again: the operation's rules may have changed since the request was recorded.
       const input = parseInput(operation.input, claimed.input);
-      const context = (handle: Kysely<Database>) => this.context(handle, decision.workspaceId, claimed.requestedBy);
+      const context = (handle: Kysely<Database>) => this.context(handle, decision.workspaceId, claimed.requestedBy, null);
       const result =
         operation.transaction === 'none'
           ? await operation.handler(context(db), input)

@@ -207,7 +207,8 @@ describe('--wait on long operations', () => {
     const result = await runCli(['content', 'generate-article', '--content-id', contentId, '--confirm'], home.env);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^contentId: /);
-    expect(result.stdout).toContain('Runs in the background: follow it with `sightline jobs list`, or repeat with --wait.');
+    const { jobId } = (await t.db.selectFrom('articles').select('writing_job_id as jobId').where('id', '=', contentId).executeTakeFirstOrThrow()) as { jobId: string };
+    expect(result.stdout).toContain(`Runs in the background: follow it with \`sightline jobs get --job-id ${jobId}\`, or repeat with --wait.`);
     await t.jobs.drain();
   });
 

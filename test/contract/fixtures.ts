@@ -80,6 +80,9 @@ const competitor = (t: TestService, ws: TestWorkspace) =>
   data(t, ws, '/api/v1/competitors', { name: 'Rival', websiteUrl: `https://${uniqueText('rival').replace(' ', '-')}.example` }).then((d) =>
     String((d.competitor as { competitorId: string }).competitorId),
   );
+/** A job queued through the API: a test event's delivery. */
+const queuedJob = async (t: TestService, ws: TestWorkspace) =>
+  data(t, ws, '/api/v1/destinations/test', { destinationId: await destination(t, ws) }).then((d) => String(d.jobId));
 const member = (t: TestService, ws: TestWorkspace) => t.user(ws.workspaceId, `member-${Math.random().toString(36).slice(2)}@example.com`, 'member');
 
 export const fixtures: Record<string, Fixture> = {
@@ -153,12 +156,23 @@ export const fixtures: Record<string, Fixture> = {
   },
   list_queries: { valid: async () => ({}) },
   add_query: { valid: async () => ({ text: uniqueText('best crm for') }) },
+  update_query: {
+    valid: async (t, ws) => ({ queryId: await trackedQuery(t, ws), text: uniqueText('best crm for'), hidden: true }),
+    foreign: async (t, other) => ({ queryId: await trackedQuery(t, other), hidden: true }),
+  },
+  remove_query: {
+    valid: async (t, ws) => ({ queryId: await trackedQuery(t, ws) }),
+    foreign: async (t, other) => ({ queryId: await trackedQuery(t, other) }),
+  },
   get_content_ideas: { valid: async () => ({}) },
   hide_content_idea: {
     valid: async (t, ws) => ({ queryId: await trackedQuery(t, ws) }),
     foreign: async (t, other) => ({ queryId: await trackedQuery(t, other) }),
   },
-  plan_content_idea: { valid: async () => ({ queryText: uniqueText('crm for') }) },
+  plan_content_idea: {
+    valid: async () => ({ queryText: uniqueText('crm for') }),
+    foreign: async (t, other) => ({ queryId: await trackedQuery(t, other) }),
+  },
   plan_titles: { valid: async () => ({ count: 3, topic: 'CRM for small agencies' }) },
   commit_planned_titles: { valid: async () => ({ titles: [{ title: uniqueText('Choosing a CRM'), keyword: 'choosing a crm' }] }) },
   get_planning_capacity: { valid: async () => ({}) },
@@ -178,6 +192,11 @@ export const fixtures: Record<string, Fixture> = {
   get_article_policy: { valid: async () => ({}) },
   update_article_policy: { valid: async () => ({ publishDays: ['tue', 'thu'], publishTime: '10:30', targetWordCount: 1200 }) },
   list_jobs: { valid: async () => ({ limit: 10, state: 'failed' }) },
+  get_job: {
+    valid: async (t, ws) => ({ jobId: await queuedJob(t, ws) }),
+    foreign: async (t, other) => ({ jobId: await queuedJob(t, other) }),
+  },
+  get_caller: { valid: async () => ({}) },
   send_support_message: { valid: async () => ({ message: 'The dashboard shows no data', subject: 'No data' }) },
   list_site_pages: { valid: async () => ({}) },
   add_site_pages: { valid: async () => ({ pages: [{ url: `https://acme.example/${uniqueText('page').replace(' ', '-')}`, keywords: ['crm guide'] }] }) },

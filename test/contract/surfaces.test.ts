@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_SCOPES } from '../../src/scopes.js';
 import { registry } from '../../tools/index.js';
+import { scopeText } from '../../tools/define.js';
 import type { JsonSchema, RegisteredMcpOperation, RegisteredOperation } from '../../tools/registry.js';
 import { TestService, type Answer, type McpToolAnswer } from '../support/harness.js';
 import { approvalProblems, dryRunProblems, outputProblems } from '../support/answerSchemas.js';
@@ -69,14 +70,24 @@ describe.each(registry.tools.map((op) => [op.operationId, op] as const))('%s', (
     expect(await t.mcpToolNames(ws.key)).toContain(op.operationId);
   });
 
-  it(`answers 403 without ${op.scope} on both surfaces and is hidden from tools/list`, async () => {
+  it.runIf(op.scope !== 'any')(`answers 403 without ${scopeText(op)} on both surfaces and is hidden from tools/list`, async () => {
     const ws = await t.workspace();
-    const key = await t.key(ws.workspaceId, ALL_SCOPES.filter((s) => s !== op.scope));
+    const key = await t.key(ws.workspaceId, ALL_SCOPES.filter((s) => s !== op.scope && !op.alsoAccepts.includes(s)));
     const rest = await call(key, op, await fixture.valid(t, ws));
     expect(rest.status).toBe(403);
-    expect(rest.body.error).toContain(op.scope);
+    expect(rest.body.error).toContain(scopeText(op));
     expectMcpError(await t.mcpTool(key, op.operationId, await fixture.valid(t, ws)), 403);
     expect(await t.mcpToolNames(key)).not.toContain(op.operationId);
+  });
+
+  it.each([...(op.scope === 'any' ? [] : [op.scope]), ...op.alsoAccepts])('runs with %s alone, on both surfaces', async (scope) => {
+    const ws = await t.workspace();
+    const key = await t.key(ws.workspaceId, [scope]);
+    const confirm = op.confirm === 'required' ? { confirm: true } : {};
+    // The fixture builds its objects with the workspace's all-scope key; the call under test uses the one scope.
+    const rest = await call(key, op, { ...(await fixture.valid(t, ws)), ...confirm });
+    expect(rest.status, JSON.stringify(rest.body)).not.toBe(403);
+    expect(await t.mcpToolNames(key)).toContain(op.operationId);
   });
 
   it('answers 400 naming the field for bad input on both surfaces, and changes nothing', async () => {

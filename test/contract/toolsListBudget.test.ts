@@ -5,6 +5,8 @@ import { TestService } from '../support/harness.js';
 
 /** Agents pay for tools/list in every conversation: the whole list for a key with every scope stays within this. */
 const TOOLS_LIST_TOKEN_BUDGET = 25_000;
+/** The catalogue the budget has to hold: about 100 operations once every planned area is in. */
+const FULL_CATALOGUE_TOOLS = 100;
 // o200k_base: the tokenizer of current OpenAI models, shipped inside js-tiktoken (no download).
 const tokenizer = getEncoding('o200k_base');
 
@@ -26,5 +28,14 @@ describe('tools/list', () => {
     const { tokens, tools } = await toolsListTokens(ws.key);
     expect(tools).toBeGreaterThan(50);
     expect(tokens, `${tools} tools cost ${tokens} tokens`).toBeLessThanOrEqual(TOOLS_LIST_TOKEN_BUDGET);
+  });
+
+  it(`costs on average at most ${TOOLS_LIST_TOKEN_BUDGET / FULL_CATALOGUE_TOOLS} tokens a tool, so that ${FULL_CATALOGUE_TOOLS} tools fit the budget`, async () => {
+    const ws = await t.workspace({ scopes: ALL_SCOPES });
+    const { tokens, tools } = await toolsListTokens(ws.key);
+    const average = tokens / tools;
+    expect(average, `${tools} tools cost ${tokens} tokens, ${average.toFixed(0)} a tool: ${FULL_CATALOGUE_TOOLS} would cost ${Math.round(average * FULL_CATALOGUE_TOOLS)}`).toBeLessThanOrEqual(
+      TOOLS_LIST_TOKEN_BUDGET / FULL_CATALOGUE_TOOLS,
+    );
   });
 });

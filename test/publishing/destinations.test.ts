@@ -141,7 +141,7 @@ describe('destinations', () => {
       const ws = await t.workspace();
       const id = await destinationAt(t, ws, receiver, '/e-test', { siteUrl: 'https://acme.example', publishAs: 'draft' });
       const answer = await ok(t, ws.key, 'POST', `${DESTINATIONS}/test`, { destinationId: id });
-      expect(answer).toEqual({ destinationId: id, deliveryId: expect.stringMatching(/^dlv_/), event: 'test', queued: true });
+      expect(answer).toEqual({ destinationId: id, deliveryId: expect.stringMatching(/^dlv_/), jobId: expect.stringMatching(/^job_/), event: 'test', queued: true });
       await t.jobs.drain();
       const [delivery] = receiver.at('/e-test');
       expect(receiver.problems).toEqual([]);

@@ -85,7 +85,7 @@ describe('publish_content and webhook deliveries', () => {
         status: 'published',
         publishedAt: new Date(publishedAt).toISOString(),
         firstPublish: true,
-        deliveries: [{ deliveryId: expect.stringMatching(/^dlv_/), destinationId, destinationName: path, role: 'site', event: 'article.published' }],
+        deliveries: [{ deliveryId: expect.stringMatching(/^dlv_/), jobId: expect.stringMatching(/^job_/), destinationId, destinationName: path, role: 'site', event: 'article.published' }],
       });
       // Recorded before it is sent: the delivery and its job exist the moment the publish answers.
       const [recorded] = await deliveriesOf(t, destinationId);

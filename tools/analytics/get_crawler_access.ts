@@ -11,9 +11,7 @@ export default defineTool({
   cap: 'plan',
   description:
     "Probe whether AI crawlers can reach the workspace's site: its robots.txt applied to each crawler of the ai.robots.txt list (RFC 9309), and the home page fetched with each crawler's user agent.\n" +
-    'Use it when AI engines do not cite the site: a robots.txt rule or a firewall blocking GPTBot, ClaudeBot or PerplexityBot is the usual cause. It makes live requests to the site (about 160, 8 at a time) and takes seconds.\n' +
-    'Returns { definition, home, robots { url, status (found | unavailable: 4xx, all allowed | unreachable: 5xx or error, all disallowed), httpStatus, error }, ' +
-    'summary { crawlers, robotsAllowed, reachable, blockedByServer }, crawlers: [{ token, operator, category (training | search_index | assistant_fetch | other), userAgent, robotsAllowed, homeStatus, homeError, reachable }] }.',
+    'Use it when AI engines do not cite the site: a robots.txt rule or a firewall blocking GPTBot, ClaudeBot or PerplexityBot is the usual cause. It makes live requests to the site (about 160, 8 at a time) and takes seconds.',
   annotations: { title: 'Get crawler access', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   input: z.strictObject({}),
   output: crawlerAccessReport,

@@ -12,10 +12,7 @@ export default defineTool({
   cap: 30,
   description:
     'Google versus AI answers, per tracked query: whether the brand ranks in Google\'s top 30 and how each of the six AI engines treated it in its latest check.\n' +
-    'Use it to find queries where the brand ranks on Google but AI engines ignore it (state google), or the reverse (state ai).\n' +
-    'Returns { definition, engines { configured, notConfigured }, googleConfigured, summary { both, google, ai, neither, pending }, ' +
-    'rows: [{ queryId, queryText, state (both | google | ai | neither | pending), google { status (checked | pending | not_configured), position (null: not in the top 30), checkedAt }, ' +
-    'engines: { chatgpt, perplexity, gemini, claude, google_ai_overview, copilot: { result (cited | mentioned | none | failed | pending | not_configured), checkedAt } } }] }, oldest query first.',
+    'Use it to find queries where the brand ranks on Google but AI engines ignore it (state google), or the reverse (state ai).',
   annotations: { title: 'Get Google versus AI', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}),
   output: googleVsAiReport,

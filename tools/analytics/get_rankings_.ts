@@ -12,10 +12,7 @@ export default defineTool({
   description:
     "Search rankings per keyword: verified Google and Bing positions (top 30) from the weekly rank checks, Search Console clicks, impressions and average position, the page that earned the keyword, and how often Google's AI overview cites the workspace.\n" +
     "Use it to see where the site ranks and which articles earn traffic; scope ours (default) keeps the keywords the workspace's published articles appear for, site shows every tracked query " +
-    `plus up to ${SITE_CONSOLE_QUERIES} untracked Search Console queries.\n` +
-    'Returns { scope, definition, searchConsole { connected, property, lastSyncAt, startDate, endDate }, rankings: [{ queryId (null: a Search Console query that is not tracked), keyword, tracked, ' +
-    'googlePosition, googleCheckedAt, bingPosition, bingCheckedAt, clicks, impressions, gscPosition (null without Search Console data), page, isOurs, articleId, ' +
-    'aiOverviewRate { rate, interval, count, of } (last 8 weekly Google checks), aiOverviewShown }] }, best Google position first.',
+    `plus up to ${SITE_CONSOLE_QUERIES} untracked Search Console queries.`,
   annotations: { title: 'Get rankings', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     scope: z

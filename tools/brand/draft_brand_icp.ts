@@ -7,9 +7,9 @@ import { buyerProfileDraft } from './outputs.js';
 const MAX_DEMOGRAPHIC_KEYS = 30;
 
 // Not trimmed: given values come back exactly as sent, empty ones included.
-const givenText = (max: number, what: string) => z.string().max(max).optional().describe(`${what}, at most ${max} characters; kept as sent, an empty string included.`);
+const givenText = (max: number, what: string) => z.string().max(max).optional().describe(`${what}, at most ${max} characters.`);
 const givenList = (what: string) =>
-  z.array(z.string().max(300)).max(20).optional().describe(`${what}, at most 20 items of up to 300 characters; kept as sent, an empty list included.`);
+  z.array(z.string().max(300)).max(20).optional().describe(`${what}.`);
 
 const given = z.strictObject({
   title: givenText(200, 'Who the buyer is'),
@@ -24,7 +24,7 @@ const given = z.strictObject({
     .catchall(z.string().max(200))
     .refine((value) => Object.keys(value).length <= MAX_DEMOGRAPHIC_KEYS, `must have at most ${MAX_DEMOGRAPHIC_KEYS} keys`)
     .optional()
-    .describe(`Free keys (e.g. ageRange, seniority, department) with text values of up to 200 characters, at most ${MAX_DEMOGRAPHIC_KEYS} keys; kept as sent.`),
+    .describe(`Free keys (e.g. ageRange, seniority, department) with text values of up to 200 characters, at most ${MAX_DEMOGRAPHIC_KEYS} keys.`),
 });
 
 export default defineTool({
@@ -37,13 +37,12 @@ export default defineTool({
     'Draft a buyer profile (ICP) with the writer model, for the user to review; nothing is saved. ' +
     'Use it when the user wants help describing an audience: send a one-sentence describe, or a title and who (e.g. from suggest_brand_icps), ' +
     'and any fields already decided in given. Keys in given (and title) come back exactly as sent, empty values included; only the other fields are written by the model, steered by brand memory. ' +
-    'Save the reviewed draft with write_brand_icp. Answers 400 when no writer model is configured. ' +
-    'Returns { draft: { title, industry, companySize, painPoints, buyingTriggers, objections, preferredChannels, demographics }, kept: keys taken as sent, filled: keys the model wrote, saved: false }.',
+    'Save the reviewed draft with write_brand_icp. Answers 400 when no writer model is configured. ',
   annotations: { title: 'Draft brand buyer profile', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   input: z.strictObject({
-    describe: z.string().trim().min(1).max(300).optional().describe('The audience in one sentence, e.g. "IT managers at mid-sized hospitals", at most 300 characters.'),
-    title: z.string().max(200).optional().describe('The profile title to use, kept as sent (given.title wins when both are sent), at most 200 characters.'),
-    who: z.string().trim().min(1).max(300).optional().describe('Who these buyers are and why they would buy, at most 300 characters; steers the fields the model writes.'),
+    describe: z.string().trim().min(1).max(300).optional().describe('The audience in one sentence, e.g. "IT managers at mid-sized hospitals".'),
+    title: z.string().max(200).optional().describe('The profile title to use, kept as sent (given.title wins when both are sent).'),
+    who: z.string().trim().min(1).max(300).optional().describe('Who these buyers are and why they would buy; steers the fields the model writes.'),
     given: given.optional().describe('Buyer-profile fields already decided: kept exactly as sent, including empty values; the fields left out are filled in.'),
   }),
   output: buyerProfileDraft,

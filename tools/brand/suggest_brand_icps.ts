@@ -13,15 +13,14 @@ export default defineTool({
     `Suggest up to ${MAX_SUGGESTIONS} audiences (buyer profiles) the brand could write for, from brand memory, with the writer model; nothing is saved. ` +
     'Use it when the user does not know which buyers to target. Pass the titles already shown in exclude to get new ones; ' +
     "suggestions never repeat an excluded title or one of the brand's buyer profiles (compared ignoring case). " +
-    'Turn one into a full profile with draft_brand_icp (title and who), then save it with write_brand_icp. Answers 400 when no writer model is configured. ' +
-    'Returns { suggestions: [{ title, industry, who }] }.',
+    'Turn one into a full profile with draft_brand_icp (title and who), then save it with write_brand_icp. Answers 400 when no writer model is configured. ',
   annotations: { title: 'Suggest brand buyer profiles', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   input: z.strictObject({
     exclude: z
       .array(z.string().trim().min(1).max(200))
       .max(100)
       .default([])
-      .describe('Titles already shown (e.g. from an earlier call), at most 100 of up to 200 characters; none of them is suggested again.'),
+      .describe('Titles already shown (e.g. from an earlier call); none of them is suggested again.'),
   }),
   output: z.object({ suggestions: z.array(z.object({ title: z.string(), industry: z.string(), who: z.string() })) }),
   confirm: 'none',

@@ -6,7 +6,7 @@ import { httpUrl, textList, webUrl, isoTime } from '../fields.js';
 
 const author = z.strictObject({
   name: z.string().trim().min(1).max(200).describe('Author name as shown on articles.'),
-  bio: z.string().trim().max(1000).optional().describe('Short author bio, at most 1000 characters.'),
+  bio: z.string().trim().max(1000).optional().describe('Short author bio.'),
   linkedinUrl: webUrl(/^https$/, 'must be an absolute https URL such as https://www.linkedin.com/in/name').optional().describe('LinkedIn profile, an absolute https URL.'),
 });
 
@@ -21,11 +21,10 @@ export default defineTool({
     'Use it when the user corrects who the brand is or who writes for it; call get_brand first. Only the fields sent change. ' +
     'Each list (authors, styleReferenceUrls, brandAliases, brandExclusions) replaces the stored one: send the full updated list. ' +
     'Changing industry without subIndustry clears the sub-industry; subIndustry must belong to the industry; null or an empty string clears it. ' +
-    'websiteUrl cannot be changed. A real name change queues the brand-mention search, at most once a day. ' +
-    'Returns { identity, mentionSearch: { queued, requestedAt | reason } }.',
+    'websiteUrl cannot be changed. A real name change queues the brand-mention search, at most once a day. ',
   annotations: { title: 'Update brand identity', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
-    name: z.string().trim().min(1).max(200).optional().describe('Brand name, 1 to 200 characters.'),
+    name: z.string().trim().min(1).max(200).optional().describe('Brand name.'),
     industry: z.enum(INDUSTRY_NAMES).optional().describe("Industry from the dashboard's list."),
     // No length limits here: the domain checks the value against the industry's list, and limits would turn the nullable type into an anyOf.
     subIndustry: z
@@ -34,11 +33,11 @@ export default defineTool({
       .nullable()
       .optional()
       .describe('Sub-industry under the industry sent (or the stored one); a wrong value is refused with the allowed list. null or an empty string clears it.'),
-    productDescription: z.string().trim().max(5000).optional().describe('What the brand sells, at most 5000 characters; an empty string clears it.'),
+    productDescription: z.string().trim().max(5000).optional().describe('What the brand sells; an empty string clears it.'),
     authors: z.array(author).max(20).optional().describe('Article authors, at most 20; replaces the stored list.'),
     styleReferenceUrls: z.array(httpUrl()).max(20).optional().describe('Pages whose writing style to follow, absolute http(s) URLs, at most 20; replaces the stored list.'),
-    brandAliases: textList(50, 100).optional().describe('Other names the brand goes by, at most 50 of up to 100 characters; replaces the stored list.'),
-    brandExclusions: textList(50, 100).optional().describe('Names that look like the brand but are not it, at most 50 of up to 100 characters; replaces the stored list.'),
+    brandAliases: textList(50, 100).optional().describe('Other names the brand goes by; replaces the stored list.'),
+    brandExclusions: textList(50, 100).optional().describe('Names that look like the brand but are not it; replaces the stored list.'),
     websiteUrl: z
       .never({ error: 'cannot be changed: the website URL is fixed when the workspace is created' })
       .optional()

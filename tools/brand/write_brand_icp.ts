@@ -28,18 +28,18 @@ export default defineTool({
     'Create: leave out profileId and send title, industry and demographics. Update: send profileId and only the fields to change. ' +
     'Delete: send profileId and del: true and nothing else. Lists and demographics replace the stored ones; an empty string clears companySize. ' +
     "industry is the buyer's industry in free text. demographics has free keys (e.g. ageRange, seniority, department) with text values. " +
-    'An unknown profileId is 404. Returns { action: created | updated | deleted, profileId, buyerProfile }, buyerProfile left out on delete.',
+    'An unknown profileId is 404.',
   annotations: { title: 'Write brand buyer profile', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   input: z.strictObject({
     profileId: recordId().optional().describe('The buyer profile to update or delete; leave out to create one.'),
     del: z.boolean().optional().describe('true with profileId: delete the buyer profile. Send no other field with it.'),
-    title: z.string().trim().min(1).max(200).optional().describe('Who the buyer is, e.g. "Head of marketing at a B2B SaaS", 1 to 200 characters. Required to create.'),
-    industry: z.string().trim().min(1).max(200).optional().describe("The buyer's industry in free text, 1 to 200 characters. Required to create."),
-    companySize: z.string().trim().max(100).optional().describe('Company size in free text, e.g. "50-200 employees", at most 100 characters; an empty string clears it.'),
-    painPoints: textList(20, 300).optional().describe('Problems the buyer has, at most 20 of up to 300 characters; replaces the stored list.'),
-    buyingTriggers: textList(20, 300).optional().describe('Events that make the buyer look for a solution, at most 20 of up to 300 characters; replaces the stored list.'),
-    objections: textList(20, 300).optional().describe('Reasons the buyer hesitates, at most 20 of up to 300 characters; replaces the stored list.'),
-    preferredChannels: textList(20, 300).optional().describe('Where the buyer looks for information, at most 20 of up to 300 characters; replaces the stored list.'),
+    title: z.string().trim().min(1).max(200).optional().describe('Who the buyer is, e.g. "Head of marketing at a B2B SaaS". Required to create.'),
+    industry: z.string().trim().min(1).max(200).optional().describe("The buyer's industry in free text. Required to create."),
+    companySize: z.string().trim().max(100).optional().describe('Company size in free text, e.g. "50-200 employees"; an empty string clears it.'),
+    painPoints: textList(20, 300).optional().describe('Problems the buyer has; replaces the stored list.'),
+    buyingTriggers: textList(20, 300).optional().describe('Events that make the buyer look for a solution; replaces the stored list.'),
+    objections: textList(20, 300).optional().describe('Reasons the buyer hesitates; replaces the stored list.'),
+    preferredChannels: textList(20, 300).optional().describe('Where the buyer looks for information; replaces the stored list.'),
     demographics: demographics
       .optional()
       .describe(`Free keys (e.g. ageRange, seniority, department) with text values of up to 200 characters, at most ${MAX_DEMOGRAPHIC_KEYS} keys; replaces the stored object. Required to create.`),

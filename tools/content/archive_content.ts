@@ -12,8 +12,7 @@ export default defineTool({
   cap: 30,
   description:
     'Archive an article of any status. It cannot be restored: it is never written, refreshed or published again. Nothing is sent to the site: a live post stays up. ' +
-    'Refused (400) while the article is being written. Archived articles stay in list_content. Archiving it again changes nothing (alreadyArchived: true).\n' +
-    'Returns { contentId, title, status: archived, previousStatus, archivedAt, alreadyArchived, url }.',
+    'Refused (400) while the article is being written. Archived articles stay in list_content. Archiving it again changes nothing (alreadyArchived: true).',
   annotations: { title: 'Archive content', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     contentId: recordId().describe('The article to archive (id from list_content).'),

@@ -12,15 +12,14 @@ export default defineTool({
   description:
     'Plan approved titles (usually from plan_titles) into the calendar: each takes the next open publish slot, in the order given. ' +
     'Titles beyond the last open slot (plan allowance per month, publish days, up to the end of next month) are returned in notPlanned, not saved. ' +
-    'A keyword matching a tracked query links the article to it.\n' +
-    'Returns { created, planned: [{ contentId, title, keyword, scheduledAt, queryId }], notPlanned: [{ title, keyword, reason }] }.',
+    'A keyword matching a tracked query links the article to it.',
   annotations: { title: 'Commit planned titles', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   input: z.strictObject({
     titles: z
       .array(
         z.strictObject({
-          title: z.string().trim().min(1).max(200).describe('Article title, 1 to 200 characters.'),
-          keyword: z.string().trim().min(1).max(200).describe('The search query the article targets, 1 to 200 characters.'),
+          title: z.string().trim().min(1).max(200).describe('Article title.'),
+          keyword: z.string().trim().min(1).max(200).describe('The search query the article targets.'),
         }),
       )
       .min(1)

@@ -12,8 +12,7 @@ export default defineTool({
   cap: 20,
   description:
     'Delete a planned title from the calendar, freeing its slot. Only planned rows that are not being written (400 otherwise: written articles are archived with archive_content). ' +
-    "Its keyword returns to the content ideas as a tracked query (created with source 'returned' if not tracked, unhidden if hidden), with the title as its suggested title.\n" +
-    'Returns { deleted: true, contentId, title, keyword, returnedToIdeas: { queryId, created } }.',
+    "Its keyword returns to the content ideas as a tracked query (created with source 'returned' if not tracked, unhidden if hidden), with the title as its suggested title.",
   annotations: { title: 'Delete planned title', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   input: z.strictObject({
     contentId: recordId().describe('The planned article to delete (id from list_content).'),

@@ -3,11 +3,6 @@ import { readPolicyView } from '../../src/domain/content/policyUpdate.js';
 import { defineTool } from '../define.js';
 import { policyView } from './outputs.js';
 
-export const POLICY_ANSWER =
-  'Returns { policy: { publishDays, publishTime, articlesPerDay, targetWordCount, includeFaq, contentType, categoryName, authorName, autoWrite, autoPublish }, ' +
-  'flexibleScheduling, slotsPerDay (articles a day the calendar actually plans: articlesPerDay while flexibleScheduling is on, else 1), ' +
-  'autoWriteAvailable (true once one article is confirmed live on the site), updatedAt (null until first saved) }.';
-
 export default defineTool({
   operationId: 'get_article_policy',
   method: 'GET',
@@ -16,8 +11,7 @@ export default defineTool({
   cap: 'plan',
   description:
     'Read the article policy: which weekdays and UTC time get publish slots, how many articles a day, target length, FAQ, content type, category, signing author, auto-write and auto-publish.\n' +
-    'Use it before changing the policy with update_article_policy or to explain when planned articles are scheduled. Defaults apply until the policy is first saved.\n' +
-    POLICY_ANSWER,
+    'Use it before changing the policy with update_article_policy or to explain when planned articles are scheduled. Defaults apply until the policy is first saved.',
   annotations: { title: 'Get article policy', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}),
   output: policyView,

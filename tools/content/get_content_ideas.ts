@@ -15,9 +15,7 @@ export default defineTool({
     'The score (0-100) weighs citation gaps, competitor citations, trending and quick-win Google positions (weights in `weights`) over the signals measured; ' +
     'until visibility and rank checks have measured a query, score is null, basedOn is [] and every metric is null: nothing is guessed.\n' +
     'Over 30 days of checks: citationGapRate = AI answers citing sources but not the brand / answers; competitorCitationRate = answers naming a tracked competitor / answers; ' +
-    'googlePosition = latest Google check (4-30: quick win); trendingScore stays null (Search Console keeps one period).\n' +
-    'Returns { ideas: [{ id, queryText, suggestedTitle, source, createdAt, score, basedOn, scoreNote, ' +
-    'metrics: { citationGapRate, competitorCitationRate, trendingScore, googlePosition }, rankingPage (the page Google ranks), readPage (Search Console\'s top page), articleId (when one is an article) }], weights, windowDays }.',
+    'googlePosition = latest Google check (4-30: quick win); trendingScore stays null (Search Console keeps one period).',
   annotations: { title: 'Get content ideas', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}),
   output: contentIdeas,

@@ -22,8 +22,7 @@ export default defineTool({
     'freshness (10: written in the last 180 days). Score = sum of met weights, 0 to 100.\n' +
     "Health (20 each): meta title present and at most 60 characters, meta description present and at most 155, words at least 80% of the policy's target; " +
     'once published, an internal link out and the live check. Health score = met share of the checks that apply.\n' +
-    'A planned (unwritten) article is a 400 naming contentId.\n' +
-    'Returns { contentId, title, status, citability: { score, points: [{ key, label, weight, met, reason }] }, health: { score, issues: [{ check, message }] } }.',
+    'A planned (unwritten) article is a 400 naming contentId.',
   annotations: { title: 'Get content optimizer report', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     contentId: recordId().describe('The written article (its id from list_content).'),

@@ -12,9 +12,7 @@ export default defineTool({
   cap: 60,
   description:
     "Internal links of one article, as injected when articles were last rendered for publishing: which published articles link to it, and which links it sends out " +
-    '(to site pages and other published articles). An article that was never published has none yet.\n' +
-    'Returns { contentId, linkedFrom (number of links from published articles), sources: [{ contentId, title, url, anchorText, renderedAt }], ' +
-    'linksOut (number), targets: [{ url, contentId (null for a site page), anchorText, renderedAt }] }.',
+    '(to site pages and other published articles). An article that was never published has none yet.',
   annotations: { title: 'Get internal links', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     contentId: recordId().describe('The article (its id from list_content).'),

@@ -12,9 +12,7 @@ export default defineTool({
   description:
     "How many more articles can be planned: the plan's monthly article allowance for this and next calendar month (UTC), how many are booked, and the next open slot.\n" +
     'Use it before planning. used counts every article scheduled in the month, except ones archived without being written; ' +
-    'openSlots is what can still be planned there (publish days left after now, articles a day, allowance left).\n' +
-    'Returns { months: [{ month (YYYY-MM), allowance, used, remaining, openSlots }], nextFreeSlot (null: calendar full), horizonEnd, ' +
-    'schedule: { publishDays, publishTime, slotsPerDay, flexibleScheduling } }.',
+    'openSlots is what can still be planned there (publish days left after now, articles a day, allowance left).',
   annotations: { title: 'Get planning capacity', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}),
   output: capacityReport,

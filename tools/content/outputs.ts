@@ -7,6 +7,7 @@ import { articleStatus } from '../queries/outputs.js';
 export const deliveries = z.array(
   z.object({
     deliveryId: z.string(),
+    jobId: z.string().describe('The job sending it: follow it with get_job.'),
     destinationId: z.string(),
     destinationName: z.string(),
     role: z.enum(['site', 'feed']),

@@ -16,8 +16,7 @@ export default defineTool({
     'Each destination gets article.published the first time it receives the article and article.updated afterwards (same article id). ' +
     'Deliveries are recorded now and sent by the job worker right after (signed, retried on timeouts, connection failures and 5xx); their outcomes are recorded on the destinations (list_destinations), never returned here. ' +
     'When the active destination answers with the live URL, it becomes the article\'s url and a render check loads it about two minutes later.\n' +
-    'Refused (400) for a planned, archived or being-written article, and when no destination is set up.\n' +
-    "Returns { contentId, status: 'published', publishedAt, firstPublish, deliveries: [{ deliveryId, destinationId, destinationName, role, event }] }.",
+    'Refused (400) for a planned, archived or being-written article, and when no destination is set up.',
   annotations: { title: 'Publish content', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   input: z.strictObject({
     contentId: recordId().describe('The article to publish, from list_content (its id).'),

@@ -13,8 +13,7 @@ export default defineTool({
   description:
     'Move a planned article to another publish time. Only planned articles, and only when flexibleScheduling is on in the brand profile. ' +
     "The time must be in the future and before the end of next month (UTC); any weekday is allowed; the target day must have fewer articles than the policy's articlesPerDay (1 to 5) " +
-    "and the target month room in the plan's monthly allowance. Refusals are 400 naming the rule.\n" +
-    'Returns { contentId, title, previousScheduledAt, scheduledAt }.',
+    "and the target month room in the plan's monthly allowance. Refusals are 400 naming the rule.",
   annotations: { title: 'Reschedule content', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     contentId: recordId().describe('The planned article to move (id from list_content).'),

@@ -20,8 +20,7 @@ export default defineTool({
     `Change the title, meta title (at most ${MAX_META_TITLE_CHARS} characters) or meta description (at most ${MAX_META_DESCRIPTION_CHARS}) of a written article (draft or published); send at least one.\n` +
     'Dry run by default: without confirm: true nothing changes and the note says what would; repeat with confirm: true to save.\n' +
     'The slug and the URL never change. On a published article a real change is published again at once (article.updated to the destinations, as publish_content does). ' +
-    'Refused (400) for a planned article (not written yet), an archived one, or one being written.\n' +
-    'Returns { contentId, title, metaTitle, metaDescription, slug, url, changed (the fields whose value changed), republished, deliveries }.',
+    'Refused (400) for a planned article (not written yet), an archived one, or one being written.',
   annotations: { title: 'Update article meta', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   input: z.strictObject({
     contentId: recordId().describe('The article to change, from list_content (its id).'),

@@ -4,7 +4,6 @@ import { WEEKDAYS } from '../../src/domain/content/policy.js';
 import { updateArticlePolicy } from '../../src/domain/content/policyUpdate.js';
 import { defineTool } from '../define.js';
 import { policyView } from './outputs.js';
-import { POLICY_ANSWER } from './get_article_policy.js';
 
 export default defineTool({
   operationId: 'update_article_policy',
@@ -15,8 +14,7 @@ export default defineTool({
   description:
     'Change the article policy; only the fields sent change. Slots already booked keep their dates; new plans follow the new days and time.\n' +
     `articlesPerDay above 1 (up to ${MAX_ARTICLES_PER_DAY}) needs flexibleScheduling on in the brand profile. authorName must be one of the brand's authors. ` +
-    'autoWrite: true is refused until one article has been confirmed live on the site (see autoWriteAvailable). ' +
-    POLICY_ANSWER,
+    'autoWrite: true is refused until one article has been confirmed live on the site (see autoWriteAvailable). ',
   annotations: { title: 'Update article policy', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     publishDays: z
@@ -43,7 +41,7 @@ export default defineTool({
       .regex(/^[a-z][a-z0-9_]{0,39}$/, 'must be a lower-case word of letters, digits and _ (at most 40 characters), e.g. blog_post')
       .optional()
       .describe('Content type given to new planned articles, e.g. blog_post, guide, comparison.'),
-    categoryName: z.string().trim().max(100).optional().describe('Category the receiving site files articles under, at most 100 characters; an empty string clears it.'),
+    categoryName: z.string().trim().max(100).optional().describe('Category the receiving site files articles under; an empty string clears it.'),
     authorName: z.string().trim().max(200).optional().describe("Name of the brand author who signs articles; an empty string clears it (the first author signs)."),
     autoWrite: z.boolean().optional().describe('Write planned articles automatically ahead of their slot; true only once one article is confirmed live.'),
     autoPublish: z.boolean().optional().describe('Publish written articles at their slot.'),

@@ -15,16 +15,15 @@ export default defineTool({
     "Every URL must be on the workspace's site: the same registrable domain as its website, subdomains included; otherwise the whole call is refused (400). " +
     'The fragment (#...) is dropped. A page already kept, or named twice, is skipped and listed in duplicates. ' +
     'keywords and title are the phrases that become links: the first mention in an article links to the page. ' +
-    `The workspace keeps at most ${MAX_SITE_PAGES} pages. To find pages automatically, use detect_site_pages.\n` +
-    'Returns { added: [{ pageId, url }], duplicates: [url] }.',
+    `The workspace keeps at most ${MAX_SITE_PAGES} pages. To find pages automatically, use detect_site_pages.`,
   annotations: { title: 'Add site pages', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     pages: z
       .array(
         z.strictObject({
           url: httpUrl().describe("Absolute http(s) URL of the page, on the workspace's site."),
-          title: z.string().trim().min(1).max(200).optional().describe('The page title, 1 to 200 characters; also matched as a link phrase.'),
-          keywords: textList(20, 100).optional().describe('Phrases that should link to this page, at most 20 of up to 100 characters.'),
+          title: z.string().trim().min(1).max(200).optional().describe('The page title; also matched as a link phrase.'),
+          keywords: textList(20, 100).optional().describe('Phrases that should link to this page.'),
         }),
       )
       .min(1)

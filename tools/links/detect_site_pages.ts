@@ -16,9 +16,7 @@ export default defineTool({
     "Default: https://<the workspace website's host>/sitemap.xml. " +
     `One scan reads at most ${MAX_SITEMAPS} sitemaps and takes at most ${MAX_DETECTED_PAGES} pages; redirects are not followed; private addresses are refused. ` +
     'Sitemap pages get a keyword from their last path segment (/blog/crm-for-startups: "crm for startups"); blog-index pages also get the link text as title.\n' +
-    'A URL that cannot be read (not found, not a sitemap or HTML page, refused address, timeout) is a 400 naming url and the reason; nothing is stored.\n' +
-    'Returns { url, source: sitemap | blog, sitemapsRead, found, added, alreadyKnown, overLimit, offSite, failures: [{ url, reason }] } ' +
-    '(failures: nested sitemaps that could not be read; offSite: entries on another site, left out).',
+    'A URL that cannot be read (not found, not a sitemap or HTML page, refused address, timeout) is a 400 naming url and the reason; nothing is stored.',
   annotations: { title: 'Detect site pages', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   input: z.strictObject({
     url: webUrl(/^https$/, 'must be an absolute https URL such as https://example.com/sitemap.xml')

@@ -12,8 +12,7 @@ export default defineTool({
   description:
     "List the pages of the workspace's own site that articles link to. When an article is published, the first mention of a page's keywords or title " +
     'in its prose becomes a link to the page (at most 5 internal links per article). Pages come from add_site_pages (source manual) or detect_site_pages ' +
-    `(source sitemap or blog). The workspace keeps at most ${MAX_SITE_PAGES}.\n` +
-    'Returns { pages: [{ pageId, url, title, keywords, source, createdAt }], total, limit }, oldest first.',
+    `(source sitemap or blog). The workspace keeps at most ${MAX_SITE_PAGES}.`,
   annotations: { title: 'List site pages', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}),
   output: sitePages,

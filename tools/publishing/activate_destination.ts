@@ -13,8 +13,7 @@ export default defineTool({
   description:
     'Make a destination the one that serves the site: later publishes go to it (and to every feed), and the URLs it returns become the articles\' addresses. ' +
     'One destination is active at a time; the previously active one stops receiving articles (it stays, inactive). ' +
-    'Only a destination with a siteUrl can be active (400 for a feed). Activating the active one changes nothing. Addresses already recorded stay until articles are published again.\n' +
-    'Returns { destination } as list_destinations shows it.',
+    'Only a destination with a siteUrl can be active (400 for a feed). Activating the active one changes nothing. Addresses already recorded stay until articles are published again.',
   annotations: { title: 'Activate destination', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     destinationId: recordId().describe('The destination to activate, from list_destinations.'),

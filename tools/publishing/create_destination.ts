@@ -16,12 +16,10 @@ export default defineTool({
     "Add a webhook destination: an https endpoint on the customer's side that receives each published article as a signed JSON POST.\n" +
     'With a siteUrl (where readers find the articles) it can serve the site: the first such destination becomes active, and the URLs it returns become the articles\' addresses. ' +
     `Without one it is a feed that receives every article beside the active destination. At most ${MAX_DESTINATIONS} destinations per workspace.\n` +
-    'Returns { destinationId, signingSecret, destination }. signingSecret (whsec_...) is shown only in this answer: give it to the receiver now. ' +
-    'Deliveries carry it as Authorization: Bearer, sign the raw body with it (X-Service-Signature: sha256=<hex HMAC-SHA256>) and also carry the Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature). ' +
-    'Check the endpoint with send_test_event.',
+    'The answer holds signingSecret, shown only this once: give it to the receiver now. Check the endpoint with send_test_event.',
   annotations: { title: 'Create destination', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   input: z.strictObject({
-    name: z.string().trim().min(1).max(100).describe('A name people recognise, e.g. "Main blog", 1 to 100 characters.'),
+    name: z.string().trim().min(1).max(100).describe('A name people recognise, e.g. "Main blog".'),
     endpointUrl: webUrl(/^https$/, 'must be an https URL such as https://example.com/api/sightline')
       .max(MAX_URL_CHARS)
       .describe(`The receiver's endpoint; https only, at most ${MAX_URL_CHARS} characters. Must be reachable from the internet (no private addresses).`),

@@ -11,8 +11,7 @@ export default defineTool({
   cap: 10,
   description:
     'Remove a destination: it never receives another delivery, and deliveries to it not sent yet are cancelled. Articles it already received stay on that site. ' +
-    'Removing the active destination leaves none active: activate another one (activate_destination) before publishing to the site again. Cannot be undone; create a new destination instead (it gets a new signing secret).\n' +
-    'Returns { destinationId, removed: true, wasActive, cancelledDeliveries }.',
+    'Removing the active destination leaves none active: activate another one (activate_destination) before publishing to the site again. Cannot be undone; create a new destination instead (it gets a new signing secret).',
   annotations: { title: 'Remove destination', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   input: z.strictObject({
     destinationId: recordId().describe('The destination to remove, from list_destinations.'),

@@ -2,21 +2,20 @@ import { z } from 'zod';
 import { addQuery } from '../../src/domain/content/queries.js';
 import { defineTool } from '../define.js';
 import { trackedQuery, queryUsage } from './outputs.js';
-import { QUERY_FIELDS } from './list_queries.js';
 
 export default defineTool({
   operationId: 'add_query',
   method: 'POST',
   path: '/api/v1/queries',
   scope: 'write:content',
+  alsoAccepts: ['write:queries'],
   cap: 10,
   description:
     'Track a query (a question or search term buyers ask) in the weekly visibility checks; uncovered tracked queries become content ideas.\n' +
-    "The same wording, ignoring case and spacing, is tracked once: adding it again answers the existing query with created: false, and shows it among the content ideas again if it was hidden. Refused (400) when the pool is at the plan's trackedQueries limit.\n" +
-    `Returns { created, query: ${QUERY_FIELDS}, usage: { used, limit } }.`,
+    "The same wording, ignoring case and spacing, is tracked once: adding it again answers the existing query with created: false, and shows it among the content ideas again if it was hidden. Refused (400) when the pool is at the plan's trackedQueries limit.",
   annotations: { title: 'Add tracked query', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
-    text: z.string().trim().min(1).max(200).describe('The query as a buyer would type or ask it, 1 to 200 characters, e.g. "best crm for small agencies".'),
+    text: z.string().trim().min(1).max(200).describe('The query as a buyer would type or ask it, e.g. "best crm for small agencies".'),
   }),
   output: z.object({ created: z.boolean(), query: trackedQuery, usage: queryUsage }),
   confirm: 'none',

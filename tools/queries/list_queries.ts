@@ -3,10 +3,6 @@ import { listQueries } from '../../src/domain/content/queries.js';
 import { defineTool } from '../define.js';
 import { trackedQuery, queryUsage } from './outputs.js';
 
-export const QUERY_FIELDS =
-  '{ id, text, source (user: added with add_query, idea: planned from an idea, returned: keyword of a deleted planned title), hidden (hidden from the content ideas; still tracked), ' +
-  'suggestedTitle, createdAt, articleId and articleStatus (the non-archived article covering it, else null) }';
-
 export default defineTool({
   operationId: 'list_queries',
   method: 'GET',
@@ -15,8 +11,7 @@ export default defineTool({
   cap: 'plan',
   description:
     "List the workspace's tracked queries: the questions and search terms the weekly visibility checks ask about, oldest first, hidden ones included.\n" +
-    'Use it to see what is tracked, how close the pool is to the plan limit, and which queries already have an article.\n' +
-    `Returns { queries: [${QUERY_FIELDS}], usage: { used, limit } }.`,
+    'Use it to see what is tracked, how close the pool is to the plan limit, and which queries already have an article.',
   annotations: { title: 'List tracked queries', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}),
   output: z.object({ queries: z.array(trackedQuery), usage: queryUsage }),

@@ -12,12 +12,11 @@ export default defineTool({
   description:
     'File a message to the people who run this service: a problem, a question or a request.\n' +
     'Use it when something fails in a way the caller cannot fix, or when the user asks to contact support.\n' +
-    'Write the message so it stands alone: what was tried, the operation and ids involved, the error text. No reply comes back through the API; give contactEmail to be answered by email.\n' +
-    'Returns { messageId, receivedAt }.',
+    'Write the message so it stands alone: what was tried, the operation and ids involved, the error text. No reply comes back through the API; give contactEmail to be answered by email.',
   annotations: { title: 'Send support message', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   input: z.strictObject({
-    message: z.string().trim().min(1).max(5000).describe('The message, 1 to 5000 characters.'),
-    subject: z.string().trim().max(200).optional().describe('A short subject line, at most 200 characters.'),
+    message: z.string().trim().min(1).max(5000).describe('The message.'),
+    subject: z.string().trim().max(200).optional().describe('A short subject line.'),
     contactEmail: z.email().optional().describe('Where to send the answer; without it support cannot reply.'),
   }),
   output: z.object({ messageId: z.string(), receivedAt: isoTime() }),

@@ -12,8 +12,7 @@ export default defineTool({
   description:
     "List the workspace's team: members, pending invites and seats used against the plan's limit.\n" +
     'Use it before inviting (to see whether a seat is free) and to find the userId that remove_team_member takes or the inviteId that revoke_team_invite takes.\n' +
-    'Seats used = members + pending invites. Accepted, revoked and expired invites are not listed.\n' +
-    'Returns { members: [{ userId, email, role, joinedAt }], invites: [{ inviteId, email, role, invitedAt, expiresAt }], seats: { used, limit } }; dates are ISO.',
+    'Seats used = members + pending invites. Accepted, revoked and expired invites are not listed.',
   annotations: { title: 'Get team', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}),
   output: team,

@@ -14,15 +14,14 @@ export default defineTool({
     'Track a competitor: from the next weekly check on, every AI answer is also classified for it (cited, mentioned, none), for share of voice and get_competitors.\n' +
     `At most ${MAX_COMPETITORS} competitors are tracked (fewer on some plans: see usage); over the limit is a 400. ` +
     `Without websiteUrl the website is found from the name with the SERP provider (400 naming websiteUrl when none is configured: ${SERP_SETTINGS}; 400 naming name when nothing is found). ` +
-    'A website whose domain is tracked already, or is the workspace\'s own, is refused. An answer citing the domain or any subdomain cites the competitor; naming it, an alias or its bare domain mentions it.\n' +
-    'Returns { competitor { competitorId, name, websiteUrl, aliases, ... as get_competitors }, websiteFound (true when found from the name), usage { used, limit } }.',
+    'A website whose domain is tracked already, or is the workspace\'s own, is refused. An answer citing the domain or any subdomain cites the competitor; naming it, an alias or its bare domain mentions it.',
   annotations: { title: 'Add competitor', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   input: z.strictObject({
-    name: z.string().trim().min(1).max(100).describe('The competitor\'s company or product name, 1 to 100 characters.'),
+    name: z.string().trim().min(1).max(100).describe('The competitor\'s company or product name.'),
     websiteUrl: httpUrl().optional().describe('Its website, e.g. https://rival.example; left out, it is found from the name.'),
     aliases: textList(10, 100)
       .optional()
-      .describe('Other names it goes by in answers (e.g. a product name), at most 10 of up to 100 characters.'),
+      .describe('Other names it goes by in answers (e.g. a product name).'),
   }),
   output: z.object({ competitor, websiteFound: z.boolean().describe('The website was found from the name by the SERP provider.'), usage: competitorUsage }),
   confirm: 'none',

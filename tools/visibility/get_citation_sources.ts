@@ -12,9 +12,7 @@ export default defineTool({
   cap: 'plan',
   description:
     `The domains AI answers cite over the last 7, 30 or 90 days: the ${TOP_SOURCES} most cited, with how many answers cite each and its share of the answers that cite anything.\n` +
-    "Use it to find the sites the engines trust for your queries (outreach and content targets); the brand's own domain and competitors' are flagged.\n" +
-    'Returns { definition, window { days, from, to }, model, sampleSize { answersChecked, answersWithCitations, distinctDomains }, ' +
-    'sources: [{ domain, answers, share: { rate, interval { low, high } (95 % Wilson), count, of }, isBrand, competitorId, competitorName }] }.',
+    "Use it to find the sites the engines trust for your queries (outreach and content targets); the brand's own domain and competitors' are flagged.",
   annotations: { title: 'Get citation sources', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject(metricInput),
   output: citationSourcesReport,

@@ -12,9 +12,7 @@ export default defineTool({
   cap: 'plan',
   description:
     'How AI answers frame the brand (and each tracked competitor) over the last 7, 30 or 90 days: the share of positive, neutral and negative answers and the mean sentiment score.\n' +
-    'Use it to spot negative framing; only answers that name the brand have a sentiment.\n' +
-    'Returns { definition, window { days, from, to }, model, sampleSize { answersChecked, failedChecks, answersNaming, answersWithSentiment }, ' +
-    'brand: { answersNaming, answersWithSentiment, positive, neutral, negative: { rate, interval { low, high } (95 % Wilson), count, of }, meanScore (0-100) }, competitors: [{ competitorId, name, ...same fields }] }.',
+    'Use it to spot negative framing; only answers that name the brand have a sentiment.',
   annotations: { title: 'Get sentiment', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject(metricInput),
   output: sentimentReport,

@@ -12,9 +12,7 @@ export default defineTool({
   cap: 'plan',
   description:
     'The brand versus its tracked competitors in AI answers over the last 7, 30 or 90 days: how many answers name each, and each one\'s share of all namings.\n' +
-    'Use it to see who the engines talk about; each brand counts once per answer, cited or mentioned.\n' +
-    'Returns { definition, window { days, from, to }, model, sampleSize { answersChecked, failedChecks, totalMentions, competitorsTracked }, ' +
-    'subjects: [{ subjectId (brand or the competitor id), name, isBrand, domain, answersNaming, cited, mentioned, share: { rate, interval { low, high } (95 % Wilson), count, of } }] } (brand first).',
+    'Use it to see who the engines talk about; each brand counts once per answer, cited or mentioned.',
   annotations: { title: 'Get share of voice', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject(metricInput),
   output: shareOfVoiceReport,

@@ -14,10 +14,7 @@ export default defineTool({
   description:
     "The brand's composite AI-visibility score (0-100) over the last 7, 30 or 90 days, overall and per answer engine, with every component and the counts behind it.\n" +
     'Use it for the headline number; get_visibility_trend gives it per day, get_share_of_voice, get_citation_sources and get_sentiment the detail.\n' +
-    'Version 1: 100 x (0.40 mentionRate + 0.30 shareOfVoice + 0.20 citationRate + 0.10 sentiment/100); an unmeasurable component is left out and the others scaled up (listed in missing); no answers checked: score null with reason.\n' +
-    'Returns { definition, version, formula, weights, definitions, window { days, from, to }, model, competitorsTracked, score, range { low, high }, basedOn, missing [{ component, reason }], reason, ' +
-    'components { mentionRate, citationRate, shareOfVoice: { rate, interval { low, high } (95 % Wilson), count, of }, sentiment { value, interval, of } }, ' +
-    'sampleSize { answersChecked, failedChecks, answersWithCitations, answersNamingBrand, answersWithSentiment, competitorMentions }, byEngine [{ engine, configured, score, range, reason, missing, components, sampleSize }] }.',
+    'Version 1: 100 x (0.40 mentionRate + 0.30 shareOfVoice + 0.20 citationRate + 0.10 sentiment/100); an unmeasurable component is left out and the others scaled up (listed in missing); no answers checked: score null with reason.',
   annotations: { title: 'Get visibility score', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject(metricInput),
   output: visibilityScoreReport,

@@ -12,9 +12,7 @@ export default defineTool({
   cap: 'plan',
   description:
     "The brand's AI visibility per UTC day over the last 7, 30 or 90 days: one point per day on which checks ran, oldest first.\n" +
-    'Use it to see whether visibility is rising or falling; compare points only when their intervals do not overlap, engines are noisy.\n' +
-    'Returns { definition, definitions, version, window { days, from, to }, model, points: [{ date (YYYY-MM-DD), mentionRate, citationRate: { rate, interval { low, high } (95 % Wilson), count, of }, ' +
-    'score (composite of that day, null when not computable), scoreRange, scoreBasedOn, sampleSize { answersChecked, failedChecks, answersWithCitations } }] }.',
+    'Use it to see whether visibility is rising or falling; compare points only when their intervals do not overlap, engines are noisy.',
   annotations: { title: 'Get visibility trend', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject(metricInput),
   output: visibilityTrendReport,

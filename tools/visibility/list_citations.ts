@@ -13,8 +13,7 @@ export default defineTool({
   description:
     "Recent AI answer-engine checks of the workspace's tracked queries, newest first: which query, which engine, and whether the answer cited the brand.\n" +
     'Use it to see the evidence behind the visibility numbers. Page back by passing nextBefore as before; a full page carries nextBefore (null otherwise), and no check is skipped or repeated across pages, even while new checks arrive.\n' +
-    'result: cited (a citation is on the brand\'s site), mentioned (named in the text, not cited), none, or failed (the engine gave no answer: errorClass says why; a failure is never none).\n' +
-    'Returns { checks: [{ checkId, queryId, queryText, model (engine), modelVersion, runIndex, cited, result, errorClass, citations [{ url, domain, title, rank }], checkedAt }], nextBefore }.',
+    'result: cited (a citation is on the brand\'s site), mentioned (named in the text, not cited), none, or failed (the engine gave no answer: errorClass says why; a failure is never none).',
   annotations: { title: 'List citation checks', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     model: z

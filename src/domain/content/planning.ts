@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import type { Clock } from '../../clock.js';
+import { BadInputError } from '../../errors.js';
 import { requireWriter, type WriterModel } from '../../writer/model.js';
 import { loadBrandRow } from '../brand/readBrand.js';
 import { toIso } from '../brand/records.js';
@@ -9,7 +10,7 @@ import { insertPlannedArticle, textKey } from './articles.js';
 import { freeSlots, horizonEnd, loadCalendar, nextFreeSlot } from './calendar.js';
 import { ideaRecord } from './ideas.js';
 import { readArticlePolicy } from './policy.js';
-import { checkQueryRoom, coverageOf, findQueryByText, insertQuery, type QueryRow } from './queries.js';
+import { checkQueryRoom, coverageOf, findQuery, findQueryByText, insertQuery, type QueryRow } from './queries.js';
 import { writeCandidateTitles, writeIdeaTitle, type TitleCandidate, type TitleRequest } from './titleWriter.js';
 
 /** Planned articles get the policy's content type and the brand's language. */
@@ -37,6 +38,13 @@ async function slotForIdea(db: Kysely<Database>, workspaceId: string, queryText:
  * tracked is tracked (within the plan's limit). Runs outside the pipeline's transaction: the model call happens
  * between the checks and a short locked transaction that repeats them and books the slot.
  */
+/** The query an idea is planned for: given as text, or as a tracked query's id (404 when not in this workspace). */
+export async function ideaQueryText(db: Kysely<Database>, workspaceId: string, idea: { queryText?: string | undefined; queryId?: string | undefined }): Promise<string> {
+  if (idea.queryId !== undefined) return (await findQuery(db, workspaceId, idea.queryId)).text;
+  if (idea.queryText !== undefined) return idea.queryText;
+  throw BadInputError.field('queryText', 'give queryText or queryId, one of them');
+}
+
 export async function planContentIdea(db: Kysely<Database>, clock: Clock, workspaceId: string, writer: WriterModel | undefined, queryText: string) {
   const known = await findQueryByText(db, workspaceId, queryText);
   // The same checks as below, before the model call, so a refused plan costs no tokens.

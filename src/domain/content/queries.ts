@@ -135,3 +135,63 @@ export async function addQuery(db: Kysely<Database>, clock: Clock, workspaceId: 
   const coverage = await coverageOf(db, workspaceId);
   return { created: existing === undefined, query: queryRecord(row, coverage(row.id, row.text)), usage: await queryUsage(db, workspaceId) };
 }
+
+export interface QueryChange {
+  text?: string | undefined;
+  hidden?: boolean | undefined;
+}
+
+/**
+ * Rewords a tracked query or hides it from the content ideas (it keeps its weekly checks either way). The new wording
+ * must not be another tracked query's; answers recorded before keep the wording they were asked with.
+ */
+export async function updateQuery(db: Kysely<Database>, clock: Clock, workspaceId: string, queryId: string, change: QueryChange) {
+  await lockWorkspace(db, workspaceId);
+  let row = await findQuery(db, workspaceId, queryId);
+  if (change.text !== undefined) {
+    const same = await findQueryByText(db, workspaceId, change.text);
+    if (same !== undefined && same.id !== row.id) throw BadInputError.field('text', `is already tracked as query ${same.id}`);
+    row = { ...row, text: change.text.trim().replace(/\s+/g, ' '), text_key: textKey(change.text) };
+  }
+  if (change.hidden !== undefined && change.hidden !== (row.hidden_at !== null)) row = { ...row, hidden_at: change.hidden ? clock.now() : null };
+  await db.updateTable('queries').set({ text: row.text, text_key: row.text_key, hidden_at: row.hidden_at }).where('id', '=', row.id).execute();
+  const coverage = await coverageOf(db, workspaceId);
+  return { query: queryRecord(row, coverage(row.id, row.text)) };
+}
+
+/** What removing a query takes with it, for the dry run and the answer. */
+async function removalCounts(db: Kysely<Database>, workspaceId: string, queryId: string) {
+  const [answers, rankChecks, pending] = await Promise.all([
+    db.selectFrom('engine_answers').select((eb) => eb.fn.countAll<number | string>().as('n')).where('workspace_id', '=', workspaceId).where('query_id', '=', queryId).executeTakeFirstOrThrow(),
+    db.selectFrom('rank_checks').select((eb) => eb.fn.countAll<number | string>().as('n')).where('workspace_id', '=', workspaceId).where('query_id', '=', queryId).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('jobs')
+      .select('id')
+      .where('workspace_id', '=', workspaceId)
+      .where('subject_id', '=', queryId)
+      .where('kind', 'in', ['engine_check', 'rank_check'])
+      .where('state', 'in', ['queued', 'running'])
+      .executeTakeFirst(),
+  ]);
+  return { answers: Number(answers.n), rankChecks: Number(rankChecks.n), checkInProgress: pending !== undefined };
+}
+
+/** Refused while a check run still has this query's checks to do: the run counts on them to finish. */
+export async function describeQueryRemoval(db: Kysely<Database>, workspaceId: string, queryId: string): Promise<string> {
+  const row = await findQuery(db, workspaceId, queryId);
+  const counts = await removalCounts(db, workspaceId, queryId);
+  if (counts.checkInProgress) throw BadInputError.field('queryId', 'a check run is still asking this query; remove it once the run has finished');
+  return (
+    `Would stop tracking "${row.text}" and delete its ${counts.answers} recorded engine answers and ${counts.rankChecks} rank checks, freeing one tracked-query slot. ` +
+    'Daily visibility figures already computed keep counting them; an article planned from it stays.'
+  );
+}
+
+export async function removeQuery(db: Kysely<Database>, workspaceId: string, queryId: string) {
+  await lockWorkspace(db, workspaceId);
+  await describeQueryRemoval(db, workspaceId, queryId);
+  const counts = await removalCounts(db, workspaceId, queryId);
+  // Answers and rank checks go with it (foreign keys cascade); articles keep their keyword and lose the link.
+  await db.deleteFrom('queries').where('workspace_id', '=', workspaceId).where('id', '=', queryId).execute();
+  return { removed: true as const, queryId, deletedAnswers: counts.answers, deletedRankChecks: counts.rankChecks, usage: await queryUsage(db, workspaceId) };
+}

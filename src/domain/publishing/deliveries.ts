@@ -25,7 +25,7 @@ export interface NewDelivery {
  * The outbox: the delivery (with the exact bytes that will be signed and sent) and its job are recorded in the caller's
  * transaction, so a delivery exists exactly when the change that asked for it does, and is sent after it commits.
  */
-export async function recordDelivery(db: Kysely<Database>, clock: Clock, delivery: NewDelivery): Promise<string> {
+export async function recordDelivery(db: Kysely<Database>, clock: Clock, delivery: NewDelivery): Promise<{ deliveryId: string; jobId: string }> {
   const id = newId('dlv');
   const now = clock.now();
   const body = JSON.stringify({ event: delivery.event, timestamp: now, article: delivery.article });
@@ -48,8 +48,8 @@ export async function recordDelivery(db: Kysely<Database>, clock: Clock, deliver
       completed_at: null,
     })
     .execute();
-  await enqueueJob(db, clock, { workspaceId: delivery.workspaceId, kind: 'deliver', subjectId: id, maxAttempts: delivery.maxAttempts });
-  return id;
+  const jobId = await enqueueJob(db, clock, { workspaceId: delivery.workspaceId, kind: 'deliver', subjectId: id, maxAttempts: delivery.maxAttempts });
+  return { deliveryId: id, jobId };
 }
 
 /** Deliveries not sent yet are cancelled, with their queued jobs (a job already sending finishes and records what happened). */

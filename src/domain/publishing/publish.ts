@@ -113,7 +113,7 @@ export type PublishSummary = {
   publishedAt: string;
   /** True when this publish set the article's publish date. */
   firstPublish: boolean;
-  deliveries: Array<{ deliveryId: string; destinationId: string; destinationName: string; role: 'site' | 'feed'; event: DeliveryEvent }>;
+  deliveries: Array<{ deliveryId: string; jobId: string; destinationId: string; destinationName: string; role: 'site' | 'feed'; event: DeliveryEvent }>;
 };
 
 /**
@@ -135,7 +135,7 @@ export async function publishArticle(db: Kysely<Database>, clock: Clock, workspa
   const recorded: PublishSummary['deliveries'] = [];
   for (const { destination, event } of deliveries) {
     await cancelPendingDeliveries(db, clock, { destinationId: destination.id, articleId: article.id }, 'superseded by a later publish of the article');
-    const deliveryId = await recordDelivery(db, clock, {
+    const { deliveryId, jobId } = await recordDelivery(db, clock, {
       workspaceId,
       destination,
       articleId: article.id,
@@ -143,7 +143,7 @@ export async function publishArticle(db: Kysely<Database>, clock: Clock, workspa
       article: webhookArticle(article, rendered, destination, publishedAt),
       maxAttempts: ARTICLE_DELIVERY_ATTEMPTS,
     });
-    recorded.push({ deliveryId, destinationId: destination.id, destinationName: destination.name, role: destinationRole(destination), event });
+    recorded.push({ deliveryId, jobId, destinationId: destination.id, destinationName: destination.name, role: destinationRole(destination), event });
   }
   return { contentId: article.id, status: 'published', publishedAt: toIso(publishedAt)!, firstPublish: article.published_at === null, deliveries: recorded };
 }

@@ -26,7 +26,7 @@ function sampleArticle(destination: DestinationRow, now: number): Record<string,
 /** Queues one `test` delivery: signed and sent like any delivery, once, by the job worker; its outcome lands on the destination. */
 export async function sendTestEvent(db: Kysely<Database>, clock: Clock, workspaceId: string, destinationId: string) {
   const destination = await findDestination(db, workspaceId, destinationId);
-  const deliveryId = await recordDelivery(db, clock, {
+  const { deliveryId, jobId } = await recordDelivery(db, clock, {
     workspaceId,
     destination,
     articleId: null,
@@ -34,5 +34,5 @@ export async function sendTestEvent(db: Kysely<Database>, clock: Clock, workspac
     article: sampleArticle(destination, clock.now()),
     maxAttempts: TEST_DELIVERY_ATTEMPTS,
   });
-  return { destinationId: destination.id, deliveryId, event: 'test' as const, queued: true as const };
+  return { destinationId: destination.id, deliveryId, jobId, event: 'test' as const, queued: true as const };
 }

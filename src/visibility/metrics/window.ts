@@ -7,14 +7,8 @@ export type MetricDays = (typeof METRIC_DAYS)[number];
 
 /** The inputs every metric operation takes. `days` is a string enum, as the traffic overview's, so one JSON type serves query strings and MCP. */
 export const metricInput = {
-  days: z
-    .enum(METRIC_DAYS)
-    .default('30')
-    .describe("The window: the last 7, 30 or 90 UTC days, today included, given as a string ('7', '30' or '90'). Default '30'."),
-  model: z
-    .enum(ENGINE_NAMES as [EngineName, ...EngineName[]])
-    .optional()
-    .describe(`Only this answer engine: one of ${ENGINE_NAMES.join(', ')}. Default: all engines.`),
+  days: z.enum(METRIC_DAYS).default('30').describe('The window in UTC days, today included.'),
+  model: z.enum(ENGINE_NAMES as [EngineName, ...EngineName[]]).optional().describe('Only this answer engine (default: all).'),
 };
 
 export interface MetricWindow {

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { getJob } from '../../src/domain/jobs/listJobs.js';
+import { defineTool } from '../define.js';
+import { recordId } from '../fields.js';
+import { job } from './outputs.js';
+
+export default defineTool({
+  operationId: 'get_job',
+  method: 'GET',
+  path: '/api/v1/job',
+  scope: 'read:analytics',
+  cap: 'plan',
+  description:
+    'Read one background job by the jobId an operation answered (generate_article, publish_content, send_test_event): its state (queued, running, done, failed), progress line, attempts, error and, once done, result.\n' +
+    'Poll it every few seconds to follow the work; list_jobs shows the same fields for many.',
+  annotations: { title: 'Get job', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  input: z.strictObject({
+    jobId: recordId().describe('The jobId an operation answered.'),
+  }),
+  output: z.object({ job }),
+  confirm: 'none',
+  handler: (ctx, input) => getJob(ctx.db, ctx.workspaceId, input.jobId),
+});

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { describeQueryRemoval, removeQuery } from '../../src/domain/content/queries.js';
+import { defineTool } from '../define.js';
+import { recordId } from '../fields.js';
+import { queryUsage } from './outputs.js';
+
+export default defineTool({
+  operationId: 'remove_query',
+  method: 'POST',
+  path: '/api/v1/queries/remove',
+  scope: 'write:queries',
+  cap: 10,
+  description:
+    'Stop tracking a query: its weekly checks end, its recorded engine answers and rank checks are deleted and its slot in the plan is freed. ' +
+    'Daily visibility figures already computed keep counting it; an article planned from it stays. Refused while a check run is still asking it.\n' +
+    'To keep the checks but drop it from the content ideas, use update_query with hidden: true instead.',
+  annotations: { title: 'Remove tracked query', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  input: z.strictObject({
+    queryId: recordId().describe('The query, from list_queries.'),
+  }),
+  output: z.object({
+    removed: z.literal(true),
+    queryId: z.string(),
+    deletedAnswers: z.int(),
+    deletedRankChecks: z.int(),
+    usage: queryUsage,
+  }),
+  confirm: 'dry-run',
+  describe: (ctx, input) => describeQueryRemoval(ctx.db, ctx.workspaceId, input.queryId),
+  handler: (ctx, input) => removeQuery(ctx.db, ctx.workspaceId, input.queryId),
+});
