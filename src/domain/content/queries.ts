@@ -176,11 +176,16 @@ async function removalCounts(db: Kysely<Database>, workspaceId: string, queryId:
   return { answers: Number(answers.n), rankChecks: Number(rankChecks.n), checkInProgress: pending !== undefined };
 }
 
-/** Refused while a check run still has this query's checks to do: the run counts on them to finish. */
-export async function describeQueryRemoval(db: Kysely<Database>, workspaceId: string, queryId: string): Promise<string> {
+/** The query and what removing it takes with it; refused while a check run still has to ask it, as the run counts on that check. */
+async function plannedRemoval(db: Kysely<Database>, workspaceId: string, queryId: string) {
   const row = await findQuery(db, workspaceId, queryId);
   const counts = await removalCounts(db, workspaceId, queryId);
   if (counts.checkInProgress) throw BadInputError.field('queryId', 'a check run is still asking this query; remove it once the run has finished');
+  return { row, counts };
+}
+
+export async function describeQueryRemoval(db: Kysely<Database>, workspaceId: string, queryId: string): Promise<string> {
+  const { row, counts } = await plannedRemoval(db, workspaceId, queryId);
   return (
     `Would stop tracking "${row.text}" and delete its ${counts.answers} recorded engine answers and ${counts.rankChecks} rank checks, freeing one tracked-query slot. ` +
     'Daily visibility figures already computed keep counting them; an article planned from it stays.'
@@ -189,8 +194,7 @@ export async function describeQueryRemoval(db: Kysely<Database>, workspaceId: st
 
 export async function removeQuery(db: Kysely<Database>, workspaceId: string, queryId: string) {
   await lockWorkspace(db, workspaceId);
-  await describeQueryRemoval(db, workspaceId, queryId);
-  const counts = await removalCounts(db, workspaceId, queryId);
+  const { counts } = await plannedRemoval(db, workspaceId, queryId);
   // Answers and rank checks go with it (foreign keys cascade); articles keep their keyword and lose the link.
   await db.deleteFrom('queries').where('workspace_id', '=', workspaceId).where('id', '=', queryId).execute();
   return { removed: true as const, queryId, deletedAnswers: counts.answers, deletedRankChecks: counts.rankChecks, usage: await queryUsage(db, workspaceId) };
