@@ -88,6 +88,9 @@ describe('registry against the specification', () => {
     for (const op of registry.operations) {
       expect(op.description.length, op.operationId).toBeGreaterThan(60);
       expect(op.description.length, op.operationId).toBeLessThanOrEqual(1200);
+      expect(op.description, `${op.operationId}: no space around the description`).toBe(op.description.trim());
+      // What an operation answers is in its output schema and in the answer itself; the description is for choosing it.
+      expect(op.description, `${op.operationId}: the description lists what it returns`).not.toMatch(/\bReturns \{/);
       for (const [name, property] of Object.entries((op.inputJsonSchema.properties ?? {}) as Record<string, { description?: string }>)) {
         expect(property.description, `${op.operationId}.${name} has no description`).toBeTruthy();
       }

@@ -10,7 +10,7 @@ export default definePublicOperation({
   description:
     'Start a device login (RFC 8628) for the command-line client; no key needed. Show the person verification_uri and user_code ' +
     '(or open verification_uri_complete); they sign in there, pick a workspace and approve. Then poll post_auth_device_poll with ' +
-    'device_code every `interval` seconds. Returns { device_code, user_code, verification_uri, verification_uri_complete, expires_in, interval }.',
+    'device_code every `interval` seconds.',
   annotations: { title: 'Start device login', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   input: z.strictObject({
     client_id: z.string().min(1).max(100).optional().describe('Name of the client asking, shown on the approval page (default sightline-cli).'),

@@ -37,7 +37,7 @@ export default defineTool({
     'Draft a buyer profile (ICP) with the writer model, for the user to review; nothing is saved. ' +
     'Use it when the user wants help describing an audience: send a one-sentence describe, or a title and who (e.g. from suggest_brand_icps), ' +
     'and any fields already decided in given. Keys in given (and title) come back exactly as sent, empty values included; only the other fields are written by the model, steered by brand memory. ' +
-    'Save the reviewed draft with write_brand_icp. Answers 400 when no writer model is configured. ',
+    'Save the reviewed draft with write_brand_icp. Answers 400 when no writer model is configured.',
   annotations: { title: 'Draft brand buyer profile', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   input: z.strictObject({
     describe: z.string().trim().min(1).max(300).optional().describe('The audience in one sentence, e.g. "IT managers at mid-sized hospitals".'),

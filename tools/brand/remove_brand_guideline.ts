@@ -12,7 +12,7 @@ export default defineTool({
   description:
     'Delete a writing guideline permanently. ' +
     'Use it when the user wants a guideline gone for good; to pause one instead, use set_brand_guideline_active with on: false. ' +
-    'guidelineId comes from get_brand or add_brand_guideline. An unknown id is 404. ',
+    'guidelineId comes from get_brand or add_brand_guideline. An unknown id is 404.',
   annotations: { title: 'Remove brand guideline', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     guidelineId: recordId().describe('The guideline to delete.'),

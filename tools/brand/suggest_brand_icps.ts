@@ -13,7 +13,7 @@ export default defineTool({
     `Suggest up to ${MAX_SUGGESTIONS} audiences (buyer profiles) the brand could write for, from brand memory, with the writer model; nothing is saved. ` +
     'Use it when the user does not know which buyers to target. Pass the titles already shown in exclude to get new ones; ' +
     "suggestions never repeat an excluded title or one of the brand's buyer profiles (compared ignoring case). " +
-    'Turn one into a full profile with draft_brand_icp (title and who), then save it with write_brand_icp. Answers 400 when no writer model is configured. ',
+    'Turn one into a full profile with draft_brand_icp (title and who), then save it with write_brand_icp. Answers 400 when no writer model is configured.',
   annotations: { title: 'Suggest brand buyer profiles', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   input: z.strictObject({
     exclude: z

@@ -21,7 +21,7 @@ export default defineTool({
     'Use it when the user corrects who the brand is or who writes for it; call get_brand first. Only the fields sent change. ' +
     'Each list (authors, styleReferenceUrls, brandAliases, brandExclusions) replaces the stored one: send the full updated list. ' +
     'Changing industry without subIndustry clears the sub-industry; subIndustry must belong to the industry; null or an empty string clears it. ' +
-    'websiteUrl cannot be changed. A real name change queues the brand-mention search, at most once a day. ',
+    'websiteUrl cannot be changed. A real name change queues the brand-mention search, at most once a day.',
   annotations: { title: 'Update brand identity', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     name: z.string().trim().min(1).max(200).optional().describe('Brand name.'),

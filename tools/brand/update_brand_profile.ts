@@ -15,7 +15,7 @@ export default defineTool({
     "Change the brand's voice and settings: tone, colors, default locale, scheduling, local-business facts. " +
     'Use it when the user asks for a different tone, brand colors, content language or publishing rhythm. Only the fields sent change. ' +
     'Colors are #RRGGBB and are stored upper-cased (#1a2b3c reads back as #1A2B3C). defaultLocale must be a supported BCP-47 tag and is stored in canonical form (en-us becomes en-US). ' +
-    'flexibleScheduling true allows 1 to 5 articles a day and manual moves of planned articles. serviceArea: an empty string clears it. ',
+    'flexibleScheduling true allows 1 to 5 articles a day and manual moves of planned articles. serviceArea: an empty string clears it.',
   annotations: { title: 'Update brand profile', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     tone: z.enum(TONES).optional().describe('Writing tone.'),

@@ -14,7 +14,7 @@ export default defineTool({
   description:
     'Change the article policy; only the fields sent change. Slots already booked keep their dates; new plans follow the new days and time.\n' +
     `articlesPerDay above 1 (up to ${MAX_ARTICLES_PER_DAY}) needs flexibleScheduling on in the brand profile. authorName must be one of the brand's authors. ` +
-    'autoWrite: true is refused until one article has been confirmed live on the site (see autoWriteAvailable). ',
+    'autoWrite: true is refused until one article has been confirmed live on the site (see autoWriteAvailable).',
   annotations: { title: 'Update article policy', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     publishDays: z
