@@ -152,6 +152,13 @@ describe('step-up authorization with the MCP SDK client', () => {
     t.clock.advance(STEP_UP_WINDOW_MS);
     const later = await refresh(params);
     expect(later.status).toBe(200);
-    expect(await later.json()).toMatchObject({ scope: 'read:content' });
+    const narrow = (await later.json()) as { scope: string; access_token: string };
+    expect(narrow.scope).toBe('read:content');
+
+    // A challenge does not shield a refresh token that was used already: presenting it again still ends the grant.
+    const challenged = await t.mcpRequest(narrow.access_token, 'tools/call', guideline);
+    expect(challenged.status).toBe(403);
+    const replayed = await refresh(params);
+    expect(await replayed.json()).toMatchObject({ error: 'invalid_grant', error_description: expect.stringContaining('already used') });
   });
 });

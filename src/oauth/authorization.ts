@@ -341,15 +341,16 @@ async function refreshTokens(ctx: TokenContext, params: Record<string, unknown>)
   if (row === undefined || row.client_id !== clientId || row.revoked_at !== null || row.expires_at <= now) {
     throw new OAuthError('invalid_grant', 'the refresh token is unknown, expired, revoked or for another client');
   }
+  const reused = new LeakedCredential(row.id, 'the refresh token was already used; every token of its grant is revoked');
+  if (row.rotated_at !== null) throw reused;
+  // Refused before the rotation, so the refresh token still works once the window has passed.
   const granted = row.scopes.split(' ').filter((s) => s !== '');
   const awaited = scopesAwaitingStepUp(row, granted, now);
   if (awaited.length > 0) {
     throw new OAuthError('invalid_grant', `this grant was just asked for ${awaited.join(' ')}, which a refresh cannot add: authorize again with the larger scope`);
   }
   const rotated = await ctx.db.updateTable('oauth_refresh_tokens').set({ rotated_at: now }).where('token_hash', '=', row.token_hash).where('rotated_at', 'is', null).executeTakeFirst();
-  if (row.rotated_at !== null || rotated.numUpdatedRows === 0n) {
-    throw new LeakedCredential(row.id, 'the refresh token was already used; every token of its grant is revoked');
-  }
+  if (rotated.numUpdatedRows === 0n) throw reused;
   const asked = field(params, 'scope');
   // A refresh may narrow the scopes, never widen them.
   const scopes = asked === undefined ? granted : asked.split(/\s+/).filter((s) => s !== '');
