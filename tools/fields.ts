@@ -34,5 +34,8 @@ export const recordId = () => z.string().trim().min(1).max(100);
 
 // Output fields: answers are not parsed, so these only document (a format, not a pattern that costs every reader).
 
+/** A plan's limits (src/plans.ts), as get_billing and get_caller answer them. */
+export const planLimits = z.object({ requestsPerMinute: z.int(), seats: z.int(), articlesPerMonth: z.int(), trackedQueries: z.int(), competitors: z.int() });
+
 /** A UTC time as the service writes it: ISO 8601 with milliseconds and Z. */
 export const isoTime = () => z.string().meta({ format: 'date-time' });

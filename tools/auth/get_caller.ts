@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { describeCaller } from '../../src/domain/caller/describeCaller.js';
 import { defineTool } from '../define.js';
-import { isoTime } from '../fields.js';
+import { isoTime, planLimits } from '../fields.js';
 
 export default defineTool({
   operationId: 'get_caller',
@@ -26,7 +26,7 @@ export default defineTool({
     scopes: z.array(z.string()),
     plan: z.object({
       name: z.string(),
-      limits: z.object({ requestsPerMinute: z.int(), seats: z.int(), articlesPerMonth: z.int(), trackedQueries: z.int(), competitors: z.int() }),
+      limits: planLimits,
     }),
   }),
   confirm: 'none',

@@ -3,7 +3,7 @@ import { BILLING_CYCLES, BILLING_STATUSES, PAYMENT_STATUSES } from '../../src/do
 import { readBilling } from '../../src/domain/billing/readBilling.js';
 import { PLAN_NAMES } from '../../src/plans.js';
 import { defineTool } from '../define.js';
-import { isoTime } from '../fields.js';
+import { isoTime, planLimits } from '../fields.js';
 
 const usage = z.object({ used: z.int(), limit: z.int() });
 
@@ -52,7 +52,7 @@ export default defineTool({
       trackedQueries: usage,
       competitors: usage,
     }),
-    limits: z.object({ requestsPerMinute: z.int(), seats: z.int(), articlesPerMonth: z.int(), trackedQueries: z.int(), competitors: z.int() }),
+    limits: planLimits,
   }),
   confirm: 'none',
   handler: (ctx) => readBilling(ctx.db, ctx.workspaceId, ctx.clock.now()),

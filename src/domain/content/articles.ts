@@ -22,9 +22,14 @@ export function slugify(title: string): string {
   return slug === '' ? 'article' : slug;
 }
 
+/** Trimmed, with runs of spaces collapsed to one: how a query's wording is stored. */
+export function tidyText(text: string): string {
+  return text.trim().replace(/\s+/g, ' ');
+}
+
 /** Lower-cased with spaces collapsed: two wordings that differ only so are one query, one keyword. */
 export function textKey(text: string): string {
-  return text.trim().replace(/\s+/g, ' ').toLowerCase();
+  return tidyText(text).toLowerCase();
 }
 
 export interface NewPlannedArticle {

@@ -7,7 +7,7 @@ import { PLANS } from '../../plans.js';
 import { toIso } from '../brand/records.js';
 import { loadTeamWorkspace } from '../team/seats.js';
 import { lockWorkspace } from '../workspaces.js';
-import { textKey } from './articles.js';
+import { textKey, tidyText } from './articles.js';
 
 export type QueryRow = Selectable<QueriesTable>;
 export type QuerySource = QueriesTable['source'];
@@ -96,7 +96,7 @@ export async function insertQuery(db: Kysely<Database>, clock: Clock, workspaceI
   const row: QueryRow = {
     id: newId('qry'),
     workspace_id: workspaceId,
-    text: query.text.trim().replace(/\s+/g, ' '),
+    text: tidyText(query.text),
     text_key: textKey(query.text),
     source: query.source,
     suggested_title: query.suggestedTitle ?? null,
@@ -151,7 +151,7 @@ export async function updateQuery(db: Kysely<Database>, clock: Clock, workspaceI
   if (change.text !== undefined) {
     const same = await findQueryByText(db, workspaceId, change.text);
     if (same !== undefined && same.id !== row.id) throw BadInputError.field('text', `is already tracked as query ${same.id}`);
-    row = { ...row, text: change.text.trim().replace(/\s+/g, ' '), text_key: textKey(change.text) };
+    row = { ...row, text: tidyText(change.text), text_key: textKey(change.text) };
   }
   if (change.hidden !== undefined && change.hidden !== (row.hidden_at !== null)) row = { ...row, hidden_at: change.hidden ? clock.now() : null };
   await db.updateTable('queries').set({ text: row.text, text_key: row.text_key, hidden_at: row.hidden_at }).where('id', '=', row.id).execute();
