@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
+import { z } from 'zod';
 import { retryAfterMs } from '../../outbound/retryAfter.js';
 import { EngineError } from './engine.js';
 import type { EngineTuning } from './index.js';
@@ -20,6 +21,12 @@ export interface ProviderPost {
   body: unknown;
 }
 
+/** A GET whose parameters are all in the URL (SerpApi-style search APIs). */
+export interface ProviderGet {
+  url: string;
+  headers: Record<string, string>;
+}
+
 /** The wait a provider asked for: the `retry-after-ms` extension (OpenAI, Anthropic) when sent, else Retry-After. */
 function requestedWaitMs(headers: Record<string, string | string[] | undefined>): number | undefined {
   const first = (name: string) => {
@@ -29,6 +36,28 @@ function requestedWaitMs(headers: Record<string, string | string[] | undefined>)
   const ms = Number(first('retry-after-ms'));
   if (first('retry-after-ms') !== undefined && Number.isFinite(ms)) return Math.min(ms, MAX_RETRY_AFTER_MS);
   return retryAfterMs(headers['retry-after'], Date.now(), MAX_RETRY_AFTER_MS);
+}
+
+const retryInfoSchema = z.object({
+  error: z.object({ details: z.array(z.object({ '@type': z.string().optional(), retryDelay: z.string().optional() }).loose()) }).loose(),
+});
+
+/**
+ * The wait Google's APIs (Gemini) ask for in the error body rather than a header: a google.rpc.RetryInfo detail whose
+ * retryDelay is a protobuf Duration in JSON ("37s", "0.5s").
+ */
+function retryInfoWaitMs(body: string): number | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  const parsed = retryInfoSchema.safeParse(json);
+  if (!parsed.success) return undefined;
+  const delay = parsed.data.error.details.find((detail) => detail['@type']?.endsWith('google.rpc.RetryInfo'))?.retryDelay;
+  const seconds = delay === undefined ? NaN : Number(/^(\d+(?:\.\d+)?)s$/.exec(delay)?.[1]);
+  return Number.isFinite(seconds) ? Math.min(seconds * 1000, MAX_RETRY_AFTER_MS) : undefined;
 }
 
 function providerMessage(body: string): string {
@@ -54,8 +83,9 @@ function reasonOf(error: unknown): string {
 }
 
 /**
- * The HTTP side of one answer-engine provider, shared by the four API adapters: JSON POSTs to the operator's endpoint
- * with a per-attempt timeout, and bounded retries with exponential backoff (or the provider's Retry-After) on 408, 429,
+ * The HTTP side of one answer-engine provider, shared by the adapters: JSON POSTs (and GETs) to the operator's endpoint
+ * with a per-attempt timeout, and bounded retries with exponential backoff (or the provider's Retry-After, or Google's
+ * RetryInfo) on 408, 429,
  * 5xx, timeouts, broken connections and transient failures a reader reports. What is left when the retries run out
  * becomes an EngineError: `rate_limited`, `timeout` or `provider_error` after the last attempt's cause.
  */
@@ -69,18 +99,30 @@ export class ProviderHttp {
   ) {}
 
   /** POSTs the body and hands the JSON answer to `read`; latency is that of the attempt that succeeded. */
-  async postJson<T>(post: ProviderPost, read: (json: unknown) => T): Promise<{ value: T; latencyMs: number }> {
+  postJson<T>(post: ProviderPost, read: (json: unknown) => T): Promise<{ value: T; latencyMs: number }> {
+    return this.send({ method: 'POST', url: post.url, headers: { 'content-type': 'application/json', ...post.headers }, body: JSON.stringify(post.body) }, read);
+  }
+
+  /** GETs the URL and hands the JSON answer to `read`, with the same timeouts and retries as a POST. */
+  getJson<T>(get: ProviderGet, read: (json: unknown) => T): Promise<{ value: T; latencyMs: number }> {
+    return this.send({ method: 'GET', url: get.url, headers: get.headers }, read);
+  }
+
+  private async send<T>(
+    call: { method: 'GET' | 'POST'; url: string; headers: Record<string, string>; body?: string },
+    read: (json: unknown) => T,
+  ): Promise<{ value: T; latencyMs: number }> {
     const { retries, backoffMs, timeoutMs } = this.tuning;
     let failure = new EngineError('provider_error', `${this.provider}: no attempt was made`);
     for (let attempt = 0; attempt <= retries; attempt++) {
       let wait = backoffMs * 2 ** attempt * (1 + Math.random() * 0.2);
       const started = performance.now();
       try {
-        const response = await request(post.url, {
+        const response = await request(call.url, {
           dispatcher: this.agent,
-          method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json', ...post.headers },
-          body: JSON.stringify(post.body),
+          method: call.method,
+          headers: { accept: 'application/json', ...call.headers },
+          ...(call.body === undefined ? {} : { body: call.body }),
           headersTimeout: timeoutMs,
           bodyTimeout: timeoutMs,
           signal: AbortSignal.timeout(timeoutMs),
@@ -100,7 +142,7 @@ export class ProviderHttp {
         const problem = `${this.provider} answered ${status}: ${providerMessage(text)}`;
         if (status !== 408 && status !== 429 && status < 500) throw new EngineError('provider_error', problem);
         failure = new EngineError(status === 429 ? 'rate_limited' : status === 408 ? 'timeout' : 'provider_error', problem);
-        wait = requestedWaitMs(response.headers) ?? wait;
+        wait = requestedWaitMs(response.headers) ?? retryInfoWaitMs(text) ?? wait;
       } catch (error) {
         if (error instanceof TransientEngineError) failure = error;
         else if (error instanceof EngineError) throw error;

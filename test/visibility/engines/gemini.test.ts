@@ -104,6 +104,31 @@ describe('Gemini through generateContent with Google Search grounding', () => {
     expect(fake.requests).toHaveLength(3);
   });
 
+  it("waits as long as the 429's RetryInfo.retryDelay says, then answers", async () => {
+    const arrivals: number[] = [];
+    fake.reply(() => {
+      arrivals.push(performance.now());
+      return {
+        status: 429,
+        body: {
+          error: {
+            code: 429,
+            message: 'You exceeded your current quota, please check your plan and billing details.',
+            status: 'RESOURCE_EXHAUSTED',
+            details: [
+              { '@type': 'type.googleapis.com/google.rpc.QuotaFailure', violations: [{ quotaMetric: 'generativelanguage.googleapis.com/generate_content_free_tier_requests' }] },
+              { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '1s' },
+            ],
+          },
+        },
+      };
+    });
+    fake.reply(() => (arrivals.push(performance.now()), { status: 200, body: candidate({}) }));
+    expect((await engine.ask('best crm', { locale: 'en' })).text).toBe('Acme CRM.');
+    // The tuning's backoff is 5 ms: only the retryDelay explains a second's wait.
+    expect(arrivals[1]! - arrivals[0]!).toBeGreaterThanOrEqual(950);
+  });
+
   it('is a provider_error for a refused request, naming the reason, without retrying', async () => {
     fake.reply({ status: 400, body: { error: { code: 400, message: 'API key not valid. Please pass a valid API key.', status: 'INVALID_ARGUMENT' } } });
     const error = await failure(engine.ask('best crm', { locale: 'en' }));
