@@ -461,7 +461,8 @@ export interface CrawlerVisitsTable {
 
 export type EngineName = 'chatgpt' | 'perplexity' | 'gemini' | 'claude' | 'google_ai_overview' | 'copilot';
 /** How an answer treats a brand; a failed check is `failed`, never `none`. */
-export type MentionResult = 'cited' | 'mentioned' | 'none' | 'failed';
+/** `not_shown`: the search page showed no AI answer for the query (Google's AI overview, Copilot on Bing). */
+export type MentionResult = 'cited' | 'mentioned' | 'none' | 'not_shown' | 'failed';
 
 export interface CompetitorsTable {
   id: string;
@@ -513,6 +514,8 @@ export interface EngineAnswersTable {
   error_message: string | null;
   /** The brand's classification, kept on the answer for list_citations. */
   brand_result: MentionResult;
+  /** The rank check whose search page this answer was read from (one paid SERP call for both); null when asked on its own. */
+  rank_check_id: string | null;
   checked_at: number;
 }
 
@@ -541,6 +544,8 @@ export interface VisibilityDailyTable {
   cited: number;
   mentioned: number;
   failed: number;
+  /** Checks whose search page showed no AI answer: not in `answers`, not failed. */
+  not_shown: number;
   positive: number;
   neutral: number;
   negative: number;

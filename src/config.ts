@@ -26,8 +26,10 @@ export interface Config {
   jobsPollMs: number;
   /** The answer engines with their own API (the other two come through the SERP provider); missing = not configured. */
   engines: Partial<Record<ApiEngine, EngineSettings>>;
-  /** A SERP data provider with a DataForSEO-compatible API: Google and Bing ranks, AI overviews, Copilot. */
+  /** A SERP data provider with a DataForSEO-compatible API: Google and Bing ranks, Google's AI overviews, Copilot from Bing's SERP. */
   serp: SerpSettings | undefined;
+  /** A SerpApi- or SearchApi-compatible `engine=bing_copilot` endpoint: Copilot asked on its own (it then takes Copilot over from the SERP provider). */
+  copilot: CopilotSettings | undefined;
   /** Google Search Console (OAuth web flow): client id and secret set by the operator. */
   searchConsole: SearchConsoleSettings | undefined;
   /** Times each tracked query is asked of each engine per weekly check (engines are noisy). */
@@ -79,6 +81,12 @@ export interface SerpSettings {
   baseUrl: string;
   login: string;
   password: string;
+}
+
+export interface CopilotSettings {
+  /** Where `/search` lives: https://serpapi.com or https://www.searchapi.io/api/v1. */
+  baseUrl: string;
+  apiKey: string | undefined;
 }
 
 export interface SearchConsoleSettings {
@@ -152,6 +160,14 @@ function parseEngines(env: NodeJS.ProcessEnv): Partial<Record<ApiEngine, EngineS
     };
   }
   return engines;
+}
+
+/** Configured by the key (SerpApi's endpoint) or a base URL (SearchApi, or a compatible server). */
+function parseCopilot(env: NodeJS.ProcessEnv): CopilotSettings | undefined {
+  const apiKey = env.ENGINE_COPILOT_API_KEY || undefined;
+  const baseUrl = env.ENGINE_COPILOT_BASE_URL || undefined;
+  if (apiKey === undefined && baseUrl === undefined) return undefined;
+  return { baseUrl: httpUrlSetting('ENGINE_COPILOT_BASE_URL', baseUrl ?? 'https://serpapi.com'), apiKey };
 }
 
 function parseSerp(env: NodeJS.ProcessEnv): SerpSettings | undefined {
@@ -239,6 +255,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobsPollMs: parseJobsPoll(env.JOBS_POLL_MS),
     engines: parseEngines(env),
     serp: parseSerp(env),
+    copilot: parseCopilot(env),
     searchConsole: parseSearchConsole(env),
     checkRunsPerQuery: parseRunsPerQuery(env.CHECK_RUNS_PER_QUERY),
     host,

@@ -4,7 +4,7 @@ import { isoTime } from '../fields.js';
 // Records the visibility and analytics operations share.
 
 export const engineName = z.enum(['chatgpt', 'perplexity', 'gemini', 'claude', 'google_ai_overview', 'copilot']);
-export const mentionResult = z.enum(['cited', 'mentioned', 'none', 'failed']);
+export const mentionResult = z.enum(['cited', 'mentioned', 'none', 'not_shown', 'failed']);
 
 /** A share with its 95 % Wilson interval: count of `of`; rate and interval are null when `of` is 0. */
 export const rate = z.object({
@@ -57,6 +57,7 @@ export const visibilityScoreReport = z.object({
   sampleSize: z.object({
     answersChecked: z.int(),
     failedChecks: z.int(),
+    noAnswerShown: z.int().describe('Checks whose search page showed no AI answer: left out of every rate.'),
     answersWithCitations: z.int(),
     answersNamingBrand: z.int(),
     answersWithSentiment: z.int(),
@@ -68,7 +69,7 @@ export const visibilityScoreReport = z.object({
       configured: z.boolean(),
       ...compositeFields,
       components,
-      sampleSize: z.object({ answersChecked: z.int(), failedChecks: z.int() }),
+      sampleSize: z.object({ answersChecked: z.int(), failedChecks: z.int(), noAnswerShown: z.int() }),
     }),
   ),
 });
@@ -87,7 +88,7 @@ export const visibilityTrendReport = z.object({
       score: z.number().nullable(),
       scoreRange: interval.nullable(),
       scoreBasedOn: z.array(component),
-      sampleSize: z.object({ answersChecked: z.int(), failedChecks: z.int(), answersWithCitations: z.int() }),
+      sampleSize: z.object({ answersChecked: z.int(), failedChecks: z.int(), noAnswerShown: z.int(), answersWithCitations: z.int() }),
     }),
   ),
 });
@@ -96,7 +97,7 @@ export const shareOfVoiceReport = z.object({
   definition: z.string(),
   window: metricWindow,
   model: engineName.nullable(),
-  sampleSize: z.object({ answersChecked: z.int(), failedChecks: z.int(), totalMentions: z.int(), competitorsTracked: z.int() }),
+  sampleSize: z.object({ answersChecked: z.int(), failedChecks: z.int(), noAnswerShown: z.int(), totalMentions: z.int(), competitorsTracked: z.int() }),
   subjects: z.array(
     z.object({
       subjectId: z.string(),
@@ -141,7 +142,7 @@ export const sentimentReport = z.object({
   definition: z.string(),
   window: metricWindow,
   model: engineName.nullable(),
-  sampleSize: z.object({ answersChecked: z.int(), failedChecks: z.int(), answersNaming: z.int(), answersWithSentiment: z.int() }),
+  sampleSize: z.object({ answersChecked: z.int(), failedChecks: z.int(), noAnswerShown: z.int(), answersNaming: z.int(), answersWithSentiment: z.int() }),
   brand: z.object(sentimentShares),
   competitors: z.array(z.object({ competitorId: z.string(), name: z.string(), ...sentimentShares })),
 });

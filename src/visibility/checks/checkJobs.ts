@@ -3,7 +3,8 @@ import { z } from 'zod';
 import type { Database } from '../../../db/schema.js';
 import type { ClaimedJob, JobDeps, JobHandler } from '../../jobs/worker.js';
 import { ENGINE_NAMES, EngineError, type EngineAnswer, type EngineName } from '../engines/engine.js';
-import type { AiOverview, OrganicResult } from '../serp/serp.js';
+import { answerOfPage } from '../engines/serpEngines.js';
+import type { SerpPage } from '../serp/serp.js';
 import { classifyAnswer } from './classify.js';
 import { recordEngineAnswer, recordRankCheck, type CheckFailure, type Sentiment } from './record.js';
 import { SEARCH_ENGINES } from './runs.js';
@@ -16,7 +17,15 @@ const enginePayload = z.object({
   engine: z.enum(ENGINE_NAMES as [EngineName, ...EngineName[]]),
   runIndex: z.number().int(),
 });
-const rankPayload = z.object({ runId: z.string(), queryId: z.string() });
+const rankPayload = z.object({
+  runId: z.string(),
+  queryId: z.string(),
+  // Jobs queued before answers were read from rank pages carry none.
+  answers: z.array(z.enum(ENGINE_NAMES as [EngineName, ...EngineName[]])).default([]),
+});
+
+/** The engine whose answer each search page carries. */
+const PAGE_ENGINE: Record<(typeof SEARCH_ENGINES)[number], EngineName> = { google: 'google_ai_overview', bing: 'copilot' };
 
 function failure(error: unknown): CheckFailure {
   if (error instanceof EngineError) return { errorClass: error.errorClass, message: error.message };
@@ -35,7 +44,7 @@ async function queryText(db: Kysely<Database>, workspaceId: string, queryId: str
 async function sentiments(answer: EngineAnswer, subjects: WorkspaceSubjects, deps: JobDeps): Promise<Map<string, Sentiment>> {
   const readings = new Map<string, Sentiment>();
   const writer = deps.services.writer;
-  if (writer === undefined) return readings;
+  if (writer === undefined || answer.notShown) return readings;
   const names = new Map(subjects.subjects.map((s) => [s.id, s.name]));
   for (const result of classifyAnswer(answer, subjects.subjects)) {
     if (result.passage === null) continue;
@@ -100,7 +109,11 @@ export const engineCheckJob: JobHandler = {
   },
 };
 
-/** A query's Google (with its AI overview) and Bing rank checks through the SERP provider; one failing leaves the other. */
+/**
+ * A query's Google and Bing rank checks through the SERP provider, and the first run of the engines read from those
+ * pages (Google's AI overview, Copilot on Bing): one paid call per page, the rank check and the answer recorded
+ * together in one transaction, the answer pointing at the rank check. One page failing leaves the other.
+ */
 export const rankCheckJob: JobHandler = {
   async run(job, deps) {
     const payload = rankPayload.parse(job.payload);
@@ -109,7 +122,7 @@ export const rankCheckJob: JobHandler = {
     const options = { locale: subjects.locale };
     const positions: Record<string, number | null> = {};
     for (const searchEngine of SEARCH_ENGINES) {
-      const base = { ...payload, workspaceId: job.workspaceId, searchEngine };
+      const engine = payload.answers.includes(PAGE_ENGINE[searchEngine]) ? PAGE_ENGINE[searchEngine] : undefined;
       const done = await deps.db
         .selectFrom('rank_checks')
         .select('position')
@@ -122,28 +135,50 @@ export const rankCheckJob: JobHandler = {
         positions[searchEngine] = done.position;
         continue;
       }
-      let page: { organic: OrganicResult[]; aiOverview: AiOverview | null } | undefined;
+      let page: SerpPage | undefined;
       let error: CheckFailure | null = null;
       if (serp === undefined) {
         error = { errorClass: 'not_configured', message: 'the SERP provider is no longer configured' };
       } else {
         await deps.progress(`Checking ${searchEngine} ranks for "${text}"`);
         try {
-          page = searchEngine === 'google' ? await serp.google(text, options) : { ...(await serp.bing(text, options)), aiOverview: null };
+          page = await serp[searchEngine](text, options);
         } catch (caught) {
           error = failure(caught);
         }
       }
-      const recorded = await recordRankCheck(deps.db, deps.clock, { ...base, organic: page?.organic ?? null, aiOverview: page?.aiOverview ?? null, error });
-      positions[searchEngine] = recorded.position;
+      const answer = page === undefined ? null : answerOfPage(page);
+      const readings = answer !== null && engine !== undefined ? await sentiments(answer, subjects, deps) : undefined;
+      positions[searchEngine] = await deps.db.transaction().execute(async (trx) => {
+        const recorded = await recordRankCheck(trx, deps.clock, {
+          ...payload,
+          workspaceId: job.workspaceId,
+          searchEngine,
+          organic: page?.organic ?? null,
+          aiOverview: searchEngine === 'google' ? (page?.aiOverview ?? null) : null,
+          error,
+        });
+        if (engine !== undefined) {
+          const base = { runId: payload.runId, queryId: payload.queryId, workspaceId: job.workspaceId, engine, runIndex: 1, rankCheckId: recorded.rankCheckId };
+          await recordEngineAnswer(trx, deps.clock, { ...base, answer, error, ...(readings ? { sentiments: readings } : {}) });
+        }
+        return recorded.position;
+      });
     }
     return { queryId: payload.queryId, positions };
   },
 
   async onFailed(job, reason, { db, clock }) {
     const payload = rankPayload.parse(job.payload);
+    const error = { errorClass: 'provider_error', message: reason };
     for (const searchEngine of SEARCH_ENGINES) {
-      await recordRankCheck(db, clock, { ...payload, workspaceId: job.workspaceId, searchEngine, organic: null, error: { errorClass: 'provider_error', message: reason } });
+      await db.transaction().execute(async (trx) => {
+        const { rankCheckId } = await recordRankCheck(trx, clock, { ...payload, workspaceId: job.workspaceId, searchEngine, organic: null, error });
+        const engine = PAGE_ENGINE[searchEngine];
+        if (payload.answers.includes(engine)) {
+          await recordEngineAnswer(trx, clock, { ...payload, workspaceId: job.workspaceId, engine, runIndex: 1, rankCheckId, answer: null, error });
+        }
+      });
     }
   },
 };

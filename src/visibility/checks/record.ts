@@ -37,6 +37,8 @@ export interface EngineAnswerInput {
   error: CheckFailure | null;
   /** The writer model's reading of the passage around each subject's first mention, by subject id. */
   sentiments?: ReadonlyMap<string, Sentiment>;
+  /** The rank check whose search page the answer was read from. */
+  rankCheckId?: string;
 }
 
 export interface RecordedAnswer {
@@ -80,7 +82,7 @@ async function countOnRun(db: Kysely<Database>, clock: Clock, runId: string, fai
  * lock, so a time is an exact list_citations cursor and new answers never land inside pages already read.
  *
  * visibility_daily counts per UTC day, engine and subject: `answers` = answers given (failed checks are only in
- * `failed`, never in `answers`), `answers_with_citations` = of those, answers with at least one citation, `cited` and
+ * `failed`, and a search page that showed no AI answer only in `not_shown`, never in `answers`), `answers_with_citations` = of those, answers with at least one citation, `cited` and
  * `mentioned` are exclusive (an answer citing the subject is `cited` only, so mention rate = (cited + mentioned) /
  * answers), and positive / neutral / negative / sentiment_score_sum cover the answers with a sentiment reading.
  * cited_domains_daily counts answers citing each domain (a domain once per answer).
@@ -109,9 +111,10 @@ export async function recordEngineAnswer(db: Kysely<Database>, clock: Clock, inp
       .executeTakeFirst();
     const checkedAt = Math.max(clock.now(), (latest?.checked_at ?? Number.NEGATIVE_INFINITY) + 1);
     const { subjects } = await loadSubjects(trx, workspaceId);
+    const unread = answer === null ? ('failed' as const) : answer.notShown ? ('not_shown' as const) : undefined;
     const classified =
-      answer === null
-        ? subjects.map((s) => ({ subjectId: s.id, result: 'failed' as const, position: null, passage: null }))
+      unread !== undefined || answer === null
+        ? subjects.map((s) => ({ subjectId: s.id, result: unread ?? ('failed' as const), position: null, passage: null }))
         : classifyAnswer(answer, subjects);
     const results = classified.map((c) => ({ ...c, sentiment: c.passage === null ? undefined : input.sentiments?.get(c.subjectId) }));
     const brandResult = results.find((r) => r.subjectId === BRAND_SUBJECT)!.result;
@@ -134,6 +137,7 @@ export async function recordEngineAnswer(db: Kysely<Database>, clock: Clock, inp
         error_class: answer === null ? (input.error?.errorClass ?? 'provider_error') : null,
         error_message: answer === null ? (input.error?.message ?? null) : null,
         brand_result: brandResult,
+        rank_check_id: input.rankCheckId ?? null,
         checked_at: checkedAt,
       })
       .execute();
@@ -154,7 +158,7 @@ export async function recordEngineAnswer(db: Kysely<Database>, clock: Clock, inp
       .execute();
 
     const day = utcDay(checkedAt);
-    const given = answer === null ? 0 : 1;
+    const given = answer === null || answer.notShown ? 0 : 1;
     const daily: Array<Insertable<VisibilityDailyTable>> = results.map((r) => ({
       workspace_id: workspaceId,
       day,
@@ -165,6 +169,7 @@ export async function recordEngineAnswer(db: Kysely<Database>, clock: Clock, inp
       cited: r.result === 'cited' ? 1 : 0,
       mentioned: r.result === 'mentioned' ? 1 : 0,
       failed: r.result === 'failed' ? 1 : 0,
+      not_shown: r.result === 'not_shown' ? 1 : 0,
       positive: r.sentiment?.label === 'positive' ? 1 : 0,
       neutral: r.sentiment?.label === 'neutral' ? 1 : 0,
       negative: r.sentiment?.label === 'negative' ? 1 : 0,
@@ -180,6 +185,7 @@ export async function recordEngineAnswer(db: Kysely<Database>, clock: Clock, inp
           cited: eb('visibility_daily.cited', '+', eb.ref('excluded.cited')),
           mentioned: eb('visibility_daily.mentioned', '+', eb.ref('excluded.mentioned')),
           failed: eb('visibility_daily.failed', '+', eb.ref('excluded.failed')),
+          not_shown: eb('visibility_daily.not_shown', '+', eb.ref('excluded.not_shown')),
           positive: eb('visibility_daily.positive', '+', eb.ref('excluded.positive')),
           neutral: eb('visibility_daily.neutral', '+', eb.ref('excluded.neutral')),
           negative: eb('visibility_daily.negative', '+', eb.ref('excluded.negative')),

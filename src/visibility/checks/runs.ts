@@ -25,6 +25,31 @@ export interface EngineCheckPayload {
 export interface RankCheckPayload {
   runId: string;
   queryId: string;
+  /** Engines whose first run is read from these same search pages (google_ai_overview, copilot): one paid call for both. */
+  answers: EngineName[];
+}
+
+/** What a check run covers; left out, everything tracked and configured. */
+export interface CheckSelection {
+  queryIds?: readonly string[];
+  engines?: readonly EngineName[];
+  /** Google and Bing rank checks (when a SERP provider is configured); default true. */
+  ranks?: boolean;
+}
+
+/** The planned run before it is queued: what a dry run reports. */
+export interface CheckPlan {
+  queryIds: string[];
+  engines: EngineName[];
+  notConfigured: EngineName[];
+  runsPerQuery: number;
+  rankChecks: boolean;
+  /** Engines whose first run comes from the rank check's search page, not a call of its own. */
+  readFromRankPages: EngineName[];
+  /** Checks recorded on the run: engine answers plus rank checks. */
+  planned: number;
+  /** Paid calls by provider: engine calls, plus one SERP call per query and search engine. */
+  calls: Array<{ provider: EngineName | 'serp_google' | 'serp_bing'; calls: number }>;
 }
 
 export interface StartedRun {
@@ -72,30 +97,56 @@ export async function insertCheckRun(
 }
 
 /**
- * Plans a check of every tracked query (hidden ones too: hiding an idea keeps its checks) on every configured engine,
- * `checkRunsPerQuery` times each, plus a Google and a Bing rank check per query when a SERP provider is configured:
- * one durable job per engine call and one per query's rank checks, recorded in the caller's transaction.
+ * Plans a check of the tracked queries (hidden ones too: hiding an idea keeps its checks) on the configured engines,
+ * `checkRunsPerQuery` times each, plus a Google and a Bing rank check per query when a SERP provider is configured.
+ * An engine read from a search page (Google's AI overview, Copilot on Bing) takes its first run from the rank check's
+ * page: the SERP is paid for once.
  */
-export async function startCheckRun(db: Kysely<Database>, clock: Clock, services: Services, workspaceId: string, trigger: CheckTrigger): Promise<StartedRun> {
-  const { engines, notConfigured } = configuredEngines(services);
+export async function planCheckRun(db: Kysely<Database>, services: Services, workspaceId: string, selection: CheckSelection = {}): Promise<CheckPlan> {
+  const configured = configuredEngines(services);
+  const engines = selection.engines === undefined ? configured.engines : configured.engines.filter((engine) => selection.engines!.includes(engine));
   const runsPerQuery = services.checkRunsPerQuery;
-  const rankChecks = services.serp !== undefined;
-  const queries = await db.selectFrom('queries').select('id').where('workspace_id', '=', workspaceId).orderBy('created_at').orderBy('id').execute();
-  const planned = queries.length * (engines.length * runsPerQuery + (rankChecks ? SEARCH_ENGINES.length : 0));
-  const runId = await insertCheckRun(db, clock, { workspaceId, trigger, engines, runsPerQuery, planned });
-  for (const { id: queryId } of queries) {
+  const rankChecks = services.serp !== undefined && (selection.ranks ?? true);
+  let queries = db.selectFrom('queries').select('id').where('workspace_id', '=', workspaceId);
+  if (selection.queryIds !== undefined) queries = queries.where('id', 'in', [...selection.queryIds]);
+  const queryIds = selection.queryIds?.length === 0 ? [] : (await queries.orderBy('created_at').orderBy('id').execute()).map((row) => row.id);
+  const readFromRankPages = rankChecks ? engines.filter((engine) => services.engines[engine]?.fromSerp !== undefined) : [];
+  const n = queryIds.length;
+  const calls: CheckPlan['calls'] = engines.map((engine) => ({ provider: engine, calls: n * (runsPerQuery - (readFromRankPages.includes(engine) ? 1 : 0)) }));
+  if (rankChecks) calls.push({ provider: 'serp_google', calls: n }, { provider: 'serp_bing', calls: n });
+  return {
+    queryIds,
+    engines,
+    notConfigured: configured.notConfigured,
+    runsPerQuery,
+    rankChecks,
+    readFromRankPages,
+    planned: n * (engines.length * runsPerQuery + (rankChecks ? SEARCH_ENGINES.length : 0)),
+    calls: calls.filter((entry) => entry.calls > 0),
+  };
+}
+
+/** Queues a planned run: one durable job per engine call and one per query's rank checks, in the caller's transaction. */
+export async function queueCheckRun(db: Kysely<Database>, clock: Clock, workspaceId: string, trigger: CheckTrigger, plan: CheckPlan): Promise<StartedRun> {
+  const { engines, runsPerQuery, rankChecks, readFromRankPages } = plan;
+  const runId = await insertCheckRun(db, clock, { workspaceId, trigger, engines, runsPerQuery, planned: plan.planned });
+  for (const queryId of plan.queryIds) {
     for (const engine of engines) {
-      for (let runIndex = 1; runIndex <= runsPerQuery; runIndex++) {
+      for (let runIndex = readFromRankPages.includes(engine) ? 2 : 1; runIndex <= runsPerQuery; runIndex++) {
         const payload: EngineCheckPayload = { runId, queryId, engine, runIndex };
         await enqueueJob(db, clock, { workspaceId, kind: 'engine_check', subjectId: queryId, payload: { ...payload } });
       }
     }
     if (rankChecks) {
-      const payload: RankCheckPayload = { runId, queryId };
+      const payload: RankCheckPayload = { runId, queryId, answers: readFromRankPages };
       await enqueueJob(db, clock, { workspaceId, kind: 'rank_check', subjectId: queryId, payload: { ...payload } });
     }
   }
-  return { runId, planned, engines, notConfigured, rankChecks };
+  return { runId, planned: plan.planned, engines, notConfigured: plan.notConfigured, rankChecks };
+}
+
+export async function startCheckRun(db: Kysely<Database>, clock: Clock, services: Services, workspaceId: string, trigger: CheckTrigger, selection?: CheckSelection): Promise<StartedRun> {
+  return queueCheckRun(db, clock, workspaceId, trigger, await planCheckRun(db, services, workspaceId, selection));
 }
 
 export interface RunProgress {

@@ -14,6 +14,7 @@ export function limitedEngine(engine: AnswerEngine, limit: ProviderSlots): Answe
 export function onlyEngineErrors(engine: AnswerEngine): AnswerEngine {
   return {
     name: engine.name,
+    ...(engine.fromSerp ? { fromSerp: engine.fromSerp } : {}),
     ...(engine.close ? { close: () => engine.close!() } : {}),
     async ask(query, options) {
       try {

@@ -16,8 +16,13 @@ export interface Citation {
 }
 
 export interface EngineAnswer {
-  /** The answer text as the engine gave it ('' when the engine showed nothing, e.g. no AI overview). */
+  /** The answer text as the engine gave it ('' when it showed none). */
   text: string;
+  /**
+   * True when a search page's answer surface (Google's AI overview, Copilot on Bing) did not appear for the query: the
+   * engine was asked and answered, but showed no answer. Recorded as `not_shown`, apart from `none` and from failures.
+   */
+  notShown?: boolean;
   citations: Citation[];
   /** The model or provider version that answered. */
   model: string;
@@ -44,6 +49,11 @@ export interface AskOptions {
 /** One answer engine behind its provider's real protocol. */
 export interface AnswerEngine {
   readonly name: EngineName;
+  /**
+   * The SERP provider's search page this engine's answer is read from, when it is: a rank check of that page can then
+   * record the engine's first run from the same paid call.
+   */
+  readonly fromSerp?: 'google' | 'bing';
   ask(query: string, options: AskOptions): Promise<EngineAnswer>;
   /** Releases the engine's connections (on shutdown). */
   close?(): Promise<void>;

@@ -7,7 +7,8 @@ import type { AnswerEngine, EngineName } from './engine.js';
 import { GeminiEngine } from './gemini.js';
 import { OpenAiResponsesEngine } from './openaiResponses.js';
 import { PerplexityEngine } from './perplexity.js';
-import { copilotEngine, googleAiOverviewEngine } from './serpEngines.js';
+import { bingCopilotEngine, googleAiOverviewEngine } from './serpEngines.js';
+import { BingCopilotSearchEngine } from './bingCopilotSearch.js';
 
 /** Request timeouts, retries and concurrency of the engine adapters; tests shorten them. */
 export interface EngineTuning {
@@ -31,9 +32,9 @@ const API_ADAPTERS: Record<ApiEngine, new (settings: EngineSettings, tuning: Eng
 };
 
 /**
- * The configured engines: the four with their own API from ENGINE_<NAME>_*, and Google AI Overviews and Copilot when
- * the SERP provider is configured (Copilot only when that provider serves it). An engine missing here is not
- * configured: it is never checked, never `none`.
+ * The configured engines: the four with their own API from ENGINE_<NAME>_*; Google AI Overviews from the SERP
+ * provider's Google page; Copilot from ENGINE_COPILOT_* (a bing_copilot search API) when set, else from the SERP
+ * provider's Bing page. An engine missing here is not configured: it is never checked, never `none`.
  */
 export function createAnswerEngines(
   config: Config,
@@ -46,10 +47,11 @@ export function createAnswerEngines(
     const settings = config.engines[name];
     if (settings !== undefined) engines[name] = limitedEngine(new API_ADAPTERS[name](settings, tuning), slots.slots(`engine:${name}`, tuning.concurrency));
   }
-  // The SERP client limits its own calls, which rank checks and website look-ups share with these two engines.
+  // The SERP client limits its own calls, which rank checks and website look-ups share with the engines read from its pages.
   if (serp !== undefined) {
     engines.google_ai_overview = onlyEngineErrors(googleAiOverviewEngine(serp));
-    if (serp.servesCopilot) engines.copilot = onlyEngineErrors(copilotEngine(serp));
+    engines.copilot = onlyEngineErrors(bingCopilotEngine(serp));
   }
+  if (config.copilot !== undefined) engines.copilot = limitedEngine(new BingCopilotSearchEngine(config.copilot, tuning), slots.slots('engine:copilot', tuning.concurrency));
   return engines;
 }

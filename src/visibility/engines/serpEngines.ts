@@ -1,23 +1,19 @@
-import type { SerpClient } from '../serp/serp.js';
-import type { AnswerEngine } from './engine.js';
+import type { AiOverview, SerpClient, SerpPage } from '../serp/serp.js';
+import type { AnswerEngine, EngineAnswer } from './engine.js';
 
-/**
- * Google's AI overview for the query, from the SERP provider, with its references as the citations. A query that shows
- * no overview gives an answer with no text and no citations: the engine showed nothing, which is classified `none` for
- * every brand (not a failure, which is kept for errors, timeouts and refusals).
- */
-export function googleAiOverviewEngine(serp: SerpClient): AnswerEngine {
-  return {
-    name: 'google_ai_overview',
-    async ask(query, options) {
-      const { aiOverview, model, latencyMs } = await serp.google(query, options);
-      if (!aiOverview.shown) return { text: '', citations: [], model, latencyMs };
-      return { text: aiOverview.text, citations: aiOverview.references, model, latencyMs };
-    },
-  };
+/** The AI answer a search page showed, as an engine answer: its references are the citations; none shown is `notShown`. */
+export function answerOfPage(page: Pick<SerpPage, 'model' | 'latencyMs'> & { aiOverview: AiOverview }): EngineAnswer {
+  const { aiOverview, model, latencyMs } = page;
+  if (!aiOverview.shown) return { text: '', citations: [], model, latencyMs, notShown: true };
+  return { text: aiOverview.text, citations: aiOverview.references, model, latencyMs };
 }
 
-/** Copilot's answer and sources, from a SERP provider that serves Copilot. */
-export function copilotEngine(serp: SerpClient): AnswerEngine {
-  return { name: 'copilot', ask: (query, options) => serp.copilot(query, options) };
+/** Google's AI overview for the query, from the SERP provider's Google page. */
+export function googleAiOverviewEngine(serp: SerpClient): AnswerEngine {
+  return { name: 'google_ai_overview', fromSerp: 'google', ask: async (query, options) => answerOfPage(await serp.google(query, options)) };
+}
+
+/** Copilot's answer on Bing's search page, from the SERP provider's Bing page. */
+export function bingCopilotEngine(serp: SerpClient): AnswerEngine {
+  return { name: 'copilot', fromSerp: 'bing', ask: async (query, options) => answerOfPage(await serp.bing(query, options)) };
 }

@@ -14,7 +14,7 @@ export const COMPOSITE = {
 } as const;
 
 export const DEFINITIONS = {
-  mentionRate: 'answers that cite or mention the brand / answers checked (failed checks are not answers: they are counted apart)',
+  mentionRate: 'answers that cite or mention the brand / answers checked (failed checks, and search pages that showed no AI answer, are not answers: they are counted apart)',
   citationRate: "answers citing one of the brand's domains (subdomains included) / answers with at least one citation",
   shareOfVoice:
     'answers naming the brand (cited or mentioned) / answers naming the brand plus answers naming each tracked competitor, over the same checks; each brand counts once per answer',

@@ -5,9 +5,11 @@ import type { MetricWindow } from './window.js';
 
 /** What the metrics are computed from: sums of visibility_daily rows. */
 export interface Counts {
-  /** Answers the engines gave (failed checks not included). */
+  /** Answers the engines gave (failed checks and search pages without an AI answer not included). */
   checked: number;
   failed: number;
+  /** Checks whose search page showed no AI answer (Google's AI overview, Copilot on Bing). */
+  notShown: number;
   answersWithCitations: number;
   cited: number;
   /** Mentioned without being cited: cited and mentioned never overlap. */
@@ -18,12 +20,13 @@ export interface Counts {
   sentimentScoreSum: number;
 }
 
-export const ZERO: Counts = { checked: 0, failed: 0, answersWithCitations: 0, cited: 0, mentioned: 0, positive: 0, neutral: 0, negative: 0, sentimentScoreSum: 0 };
+export const ZERO: Counts = { checked: 0, failed: 0, notShown: 0, answersWithCitations: 0, cited: 0, mentioned: 0, positive: 0, neutral: 0, negative: 0, sentimentScoreSum: 0 };
 
 export function addCounts(a: Counts, b: Counts): Counts {
   return {
     checked: a.checked + b.checked,
     failed: a.failed + b.failed,
+    notShown: a.notShown + b.notShown,
     answersWithCitations: a.answersWithCitations + b.answersWithCitations,
     cited: a.cited + b.cited,
     mentioned: a.mentioned + b.mentioned,
@@ -66,7 +69,7 @@ export async function metricSubjects(db: Kysely<Database>, workspaceId: string):
 export async function loadDaily(db: Kysely<Database>, workspaceId: string, window: MetricWindow, engine: EngineName | undefined, subjects: Subjects): Promise<DailyRow[]> {
   let query = db
     .selectFrom('visibility_daily')
-    .select(['day', 'engine', 'subject_id', 'answers', 'answers_with_citations', 'cited', 'mentioned', 'failed', 'positive', 'neutral', 'negative', 'sentiment_score_sum'])
+    .select(['day', 'engine', 'subject_id', 'answers', 'answers_with_citations', 'cited', 'mentioned', 'failed', 'not_shown', 'positive', 'neutral', 'negative', 'sentiment_score_sum'])
     .where('workspace_id', '=', workspaceId)
     .where('day', '>=', window.from)
     .where('day', '<=', window.to)
@@ -79,6 +82,7 @@ export async function loadDaily(db: Kysely<Database>, workspaceId: string, windo
     subjectId: row.subject_id,
     checked: row.answers,
     failed: row.failed,
+    notShown: row.not_shown,
     answersWithCitations: row.answers_with_citations,
     cited: row.cited,
     mentioned: row.mentioned,

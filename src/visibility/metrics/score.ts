@@ -25,6 +25,7 @@ export function scoreRows(rows: readonly DailyRow[], subjects: Subjects) {
     sampleSize: {
       answersChecked: brand.checked,
       failedChecks: brand.failed,
+      noAnswerShown: brand.notShown,
       answersWithCitations: brand.answersWithCitations,
       answersNamingBrand: mentions(brand),
       answersWithSentiment: labelled(brand),
@@ -51,7 +52,7 @@ export async function visibilityScore(db: Kysely<Database>, configured: readonly
     ...overall,
     byEngine: (query.model === undefined ? ENGINE_NAMES : [query.model]).map((engine) => {
       const { components, sampleSize, score, range, reason, missing } = scoreRows(byEngine.get(engine) ?? [], subjects);
-      const neverChecked = sampleSize.answersChecked === 0 && sampleSize.failedChecks === 0;
+      const neverChecked = sampleSize.answersChecked === 0 && sampleSize.failedChecks === 0 && sampleSize.noAnswerShown === 0;
       return {
         engine,
         configured: configured.includes(engine),
@@ -60,7 +61,7 @@ export async function visibilityScore(db: Kysely<Database>, configured: readonly
         reason: neverChecked && !configured.includes(engine) ? 'not configured: this engine is not checked' : reason,
         missing,
         components,
-        sampleSize: { answersChecked: sampleSize.answersChecked, failedChecks: sampleSize.failedChecks },
+        sampleSize: { answersChecked: sampleSize.answersChecked, failedChecks: sampleSize.failedChecks, noAnswerShown: sampleSize.noAnswerShown },
       };
     }),
   };

@@ -31,7 +31,7 @@ export async function sentiment(db: Kysely<Database>, query: MetricQuery) {
       'An answer that does not name the brand has no sentiment; answers checked while no writer model was configured have none either (answersNaming - answersWithSentiment).',
     window: windowRecord(window),
     model: query.model ?? null,
-    sampleSize: { answersChecked: brand.checked, failedChecks: brand.failed, answersNaming: mentions(brand), answersWithSentiment: labelled(brand) },
+    sampleSize: { answersChecked: brand.checked, failedChecks: brand.failed, noAnswerShown: brand.notShown, answersNaming: mentions(brand), answersWithSentiment: labelled(brand) },
     brand: sentimentOf(brand),
     competitors: subjects.competitors.map((competitor) => ({ competitorId: competitor.id, name: competitor.name, ...sentimentOf(bySubject.get(competitor.id) ?? ZERO) })),
   };

@@ -20,7 +20,7 @@ export async function shareOfVoice(db: Kysely<Database>, query: MetricQuery) {
       'with a 95 % Wilson interval. Removed competitors are left out; a competitor added during the window counts from the day it was added.',
     window: windowRecord(window),
     model: query.model ?? null,
-    sampleSize: { answersChecked: brand.checked, failedChecks: brand.failed, totalMentions, competitorsTracked: subjects.competitors.length },
+    sampleSize: { answersChecked: brand.checked, failedChecks: brand.failed, noAnswerShown: brand.notShown, totalMentions, competitorsTracked: subjects.competitors.length },
     subjects: everyone.map((subject) => {
       const counts = bySubject.get(subject.id) ?? ZERO;
       return {

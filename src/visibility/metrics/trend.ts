@@ -11,7 +11,7 @@ export async function visibilityTrend(db: Kysely<Database>, query: MetricQuery) 
   const subjects = await metricSubjects(db, query.workspaceId);
   const rows = await loadDaily(db, query.workspaceId, window, query.model, subjects);
   const days = [...groupBy(rows, (row) => row.day).entries()]
-    .filter(([, dayRows]) => dayRows.some((row) => row.subjectId === BRAND_SUBJECT && row.checked + row.failed > 0))
+    .filter(([, dayRows]) => dayRows.some((row) => row.subjectId === BRAND_SUBJECT && row.checked + row.failed + row.notShown > 0))
     .sort(([a], [b]) => a - b);
   return {
     definition:
@@ -30,7 +30,7 @@ export async function visibilityTrend(db: Kysely<Database>, query: MetricQuery) 
         score,
         scoreRange: range,
         scoreBasedOn: basedOn,
-        sampleSize: { answersChecked: sampleSize.answersChecked, failedChecks: sampleSize.failedChecks, answersWithCitations: sampleSize.answersWithCitations },
+        sampleSize: { answersChecked: sampleSize.answersChecked, failedChecks: sampleSize.failedChecks, noAnswerShown: sampleSize.noAnswerShown, answersWithCitations: sampleSize.answersWithCitations },
       };
     }),
   };

@@ -34,7 +34,7 @@ export async function googleVsAi(db: Kysely<Database>, workspaceId: string, conf
     const results = Object.values(engines).map((e) => e.result);
     const onGoogle = rank?.position != null;
     const inAi = results.some((r) => r === 'cited' || r === 'mentioned');
-    const measured = rank !== undefined || results.includes('none') || inAi;
+    const measured = rank !== undefined || results.includes('none') || results.includes('not_shown') || inAi;
     const state: GoogleVsAiState = !measured ? 'pending' : onGoogle && inAi ? 'both' : onGoogle ? 'google' : inAi ? 'ai' : 'neither';
     summary[state]++;
     return {
@@ -52,7 +52,7 @@ export async function googleVsAi(db: Kysely<Database>, workspaceId: string, conf
   return {
     definition:
       "Per tracked query: the brand's place in Google's top 30 from the latest rank check that answered, and the latest check of each AI engine: cited, mentioned or none " +
-      '(failed when every run of that check failed, pending when not checked yet, not_configured when the operator has not configured the engine: never shown as none). ' +
+      '(not_shown when the search page showed no AI answer, failed when every run of that check failed, pending when not checked yet, not_configured when the operator has not configured the engine: never shown as none). ' +
       'state: both (ranks on Google and at least one engine cites or mentions the brand), google (ranks on Google, no engine names it), ai, neither, ' +
       'pending (nothing measured yet: no rank check and no engine answer, or every check so far failed).',
     engines: { configured: configured.engines, notConfigured: ENGINE_NAMES.filter((e) => !configured.engines.includes(e)) },

@@ -3,12 +3,12 @@ import type { Database, EngineName, MentionResult } from '../../../db/schema.js'
 import { runStarts } from './rankChecks.js';
 
 export interface EngineCheck {
-  /** The brand in the latest check; with several runs per query, the best of them (cited, then mentioned, then none); failed only when every run failed. */
+  /** The brand in the latest check; with several runs per query, the best of them (cited, then mentioned, none, not_shown); failed only when every run failed. */
   result: MentionResult;
   checkedAt: number;
 }
 
-const STRENGTH: Record<MentionResult, number> = { failed: 0, none: 1, mentioned: 2, cited: 3 };
+const STRENGTH: Record<MentionResult, number> = { failed: 0, not_shown: 1, none: 2, mentioned: 3, cited: 4 };
 
 const pairKey = (queryId: string, engine: EngineName) => `${engine}:${queryId}`;
 

@@ -46,7 +46,7 @@ const aiOverviewItemSchema = z.object({
   references: z.array(referenceSchema).nullish(),
 });
 
-interface SerpPage {
+interface RawPage {
   items: unknown[];
   version: string;
   latencyMs: number;
@@ -100,12 +100,11 @@ function aiOverviewOf(items: unknown[]): AiOverview {
 /**
  * A SERP client for DataForSEO's v3 API (or one compatible with it): live "advanced" SERPs, one task per request, with
  * HTTP Basic authentication. Google's organic results come with the AI overview (asked to load when Google loads it
- * late); Bing's organic results from the Bing endpoint. DataForSEO has no Copilot endpoint (its AI Optimization API
- * covers ChatGPT, Claude, Gemini and Perplexity), so Copilot is not served. Requests wait for a free slot below the
- * engine concurrency, whoever asks: rank checks, the AI-overview engine and website look-ups share it.
+ * late); Bing's with Copilot's answer, which DataForSEO gives as an `ai_overview` item of the same shape. Requests wait
+ * for a free slot below the engine concurrency, whoever asks: rank checks, the AI-answer engines and website look-ups
+ * share it.
  */
 class DataForSeoClient implements SerpClient {
-  readonly servesCopilot = false;
   private readonly http: ProviderHttp;
   private readonly slots: ProviderSlots;
   private readonly authorization: string;
@@ -131,11 +130,7 @@ class DataForSeoClient implements SerpClient {
 
   async bing(query: string, options: AskOptions) {
     const page = await this.serp('bing', { keyword: query, ...searchLocation(options.locale), depth: RANK_DEPTH });
-    return { organic: organicResults(page.items, RANK_DEPTH) };
-  }
-
-  copilot(): Promise<never> {
-    return Promise.reject(new EngineError('not_configured', 'the SERP provider (DataForSEO) does not serve Copilot'));
+    return { organic: organicResults(page.items, RANK_DEPTH), aiOverview: aiOverviewOf(page.items), model: page.version, latencyMs: page.latencyMs };
   }
 
   /** The first organic result for the name that can be a company's own site (see officialSite.ts), as an origin. */
@@ -145,7 +140,7 @@ class DataForSeoClient implements SerpClient {
     return site === undefined ? undefined : new URL(site.url).origin;
   }
 
-  private async serp(engine: 'google' | 'bing', task: Record<string, unknown>): Promise<SerpPage> {
+  private async serp(engine: 'google' | 'bing', task: Record<string, unknown>): Promise<RawPage> {
     const { value, latencyMs } = await this.slots.run(() =>
       this.http.postJson(
         { url: `${this.settings.baseUrl}/v3/serp/${engine}/organic/live/advanced`, headers: { authorization: this.authorization }, body: [task] },

@@ -47,7 +47,7 @@ describe('get_google_vs_ai', () => {
     const answer = await t.rest(ws.key, 'GET', '/api/v1/analytics/google-vs-ai');
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     const data = answer.body.data as Record<string, any>;
-    expect(data.engines).toEqual({ configured: ['chatgpt', 'perplexity', 'google_ai_overview'], notConfigured: ['gemini', 'claude', 'copilot'] });
+    expect(data.engines).toEqual({ configured: ['chatgpt', 'perplexity', 'google_ai_overview', 'copilot'], notConfigured: ['gemini', 'claude'] });
     expect(data.googleConfigured).toBe(true);
     expect(data.summary).toEqual({ both: 1, google: 1, ai: 1, neither: 1, pending: 2 });
     const rows = Object.fromEntries((data.rows as Array<Record<string, any>>).map((row) => [row.queryText.replace('crm question ', ''), row]));
@@ -66,7 +66,7 @@ describe('get_google_vs_ai', () => {
         gemini: notConfigured,
         claude: notConfigured,
         google_ai_overview: pending,
-        copilot: notConfigured,
+        copilot: pending,
       },
     });
     expect(rows.google).toMatchObject({ state: 'google', google: { position: 10 }, engines: { chatgpt: { result: 'none' }, perplexity: { result: 'none' } } });

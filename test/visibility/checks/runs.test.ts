@@ -45,23 +45,26 @@ async function daily(ws: TestWorkspace) {
   return Object.fromEntries(
     rows.map((r) => [
       `${r.engine}/${r.subject_id}`,
-      { answers: r.answers, withCitations: r.answers_with_citations, cited: r.cited, mentioned: r.mentioned, failed: r.failed, positive: r.positive, negative: r.negative, neutral: r.neutral, scoreSum: r.sentiment_score_sum },
+      { answers: r.answers, withCitations: r.answers_with_citations, cited: r.cited, mentioned: r.mentioned, failed: r.failed, notShown: r.not_shown, positive: r.positive, negative: r.negative, neutral: r.neutral, scoreSum: r.sentiment_score_sum },
     ]),
   );
 }
 
 describe('a check run', () => {
-  it('asks every tracked query, hidden ones too, on every configured engine, runs-per-query times, plus a Google and a Bing rank check', async () => {
+  it('asks every tracked query, hidden ones too, on every configured engine, runs-per-query times, plus a Google and a Bing rank check whose pages give the first AI-overview and Copilot run', async () => {
     const ws = await t.workspace();
     const shown = await addQuery(t, ws, unique('best crm for agencies'));
     const hidden = await addQuery(t, ws, unique('crm with invoicing'));
     expect((await t.rest(ws.key, 'POST', '/api/v1/content/ideas/hide', { queryId: hidden })).status).toBe(200);
     openai.reset();
+    dfs.reset();
 
     const run = await startRun(t, ws);
-    // chatgpt (its own API) and google_ai_overview (the SERP provider); the others have no settings, and DataForSEO serves no Copilot.
-    expect(run).toEqual({ runId: expect.any(String), planned: 2 * (2 * 2 + 2), engines: ['chatgpt', 'google_ai_overview'], notConfigured: ['perplexity', 'gemini', 'claude', 'copilot'], rankChecks: true });
+    // chatgpt (its own API), google_ai_overview and copilot (the SERP provider's Google and Bing pages); the others have no settings.
+    expect(run).toEqual({ runId: expect.any(String), planned: 2 * (3 * 2 + 2), engines: ['chatgpt', 'google_ai_overview', 'copilot'], notConfigured: ['perplexity', 'gemini', 'claude'], rankChecks: true });
     await t.jobs.drain();
+    // Per query and search engine: one page for the rank check and the first run, one more for the second run (10 without sharing).
+    expect(dfs.requests.map((r) => r.path.split('/')[3]).sort()).toEqual(['bing', 'bing', 'bing', 'bing', 'google', 'google', 'google', 'google']);
 
     expect(openai.requests).toHaveLength(4);
     const answers = await answersOf(run.runId);
@@ -71,6 +74,10 @@ describe('a check run', () => {
       'chatgpt:hidden:2',
       'chatgpt:shown:1',
       'chatgpt:shown:2',
+      'copilot:hidden:1',
+      'copilot:hidden:2',
+      'copilot:shown:1',
+      'copilot:shown:2',
       'google_ai_overview:hidden:1',
       'google_ai_overview:hidden:2',
       'google_ai_overview:shown:1',
@@ -78,9 +85,14 @@ describe('a check run', () => {
     ]);
     const ranks = await t.db.selectFrom('rank_checks').select(['query_id', 'search_engine']).where('run_id', '=', run.runId).execute();
     expect(ranks).toHaveLength(4);
-    expect(await runRow(run.runId)).toMatchObject({ state: 'done', planned: 12, completed: 12, failed: 0, finished_at: t.clock.now(), trigger: 'manual' });
+    const rankIds = new Set((await t.db.selectFrom('rank_checks').select('id').where('run_id', '=', run.runId).execute()).map((r) => r.id));
+    for (const answer of answers.filter((a) => a.engine !== 'chatgpt')) {
+      if (answer.run_index === 1) expect(rankIds.has(answer.rank_check_id!)).toBe(true);
+      else expect(answer.rank_check_id).toBeNull();
+    }
+    expect(await runRow(run.runId)).toMatchObject({ state: 'done', planned: 16, completed: 16, failed: 0, finished_at: t.clock.now(), trigger: 'manual' });
     // Engines without settings are never asked and leave no row: not configured is not `none`.
-    expect(answers.filter((a) => !['chatgpt', 'google_ai_overview'].includes(a.engine))).toEqual([]);
+    expect(answers.filter((a) => !['chatgpt', 'google_ai_overview', 'copilot'].includes(a.engine))).toEqual([]);
 
     const jobs = await t.rest(ws.key, 'GET', '/api/v1/jobs', { kind: 'engine_check', limit: 50 });
     expect((jobs.body.data as { jobs: Array<{ state: string; subjectId: string }> }).jobs.map((j) => j.state)).toEqual(Array(8).fill('done'));
@@ -126,12 +138,19 @@ describe('a check run', () => {
     expect(second.brand_result).toBe('cited');
     expect(await mentionsOf(second.id)).toMatchObject({ brand: { result: 'cited', position: 1 }, [rivalId]: { result: 'none', position: null, sentiment: null, passage: null } });
     for (const overview of answers.filter((a) => a.engine === 'google_ai_overview')) expect(overview.brand_result).toBe('cited');
+    // Bing's page showed no Copilot answer: not shown, for the brand and the competitor alike, neither none nor failed.
+    for (const copilot of answers.filter((a) => a.engine === 'copilot')) {
+      expect(copilot).toMatchObject({ brand_result: 'not_shown', error_class: null, answer_text: '' });
+      expect(await mentionsOf(copilot.id)).toMatchObject({ brand: { result: 'not_shown' }, [rivalId]: { result: 'not_shown' } });
+    }
 
     expect(await daily(ws)).toEqual({
-      'chatgpt/brand': { answers: 2, withCitations: 2, cited: 1, mentioned: 1, failed: 0, positive: 2, negative: 0, neutral: 0, scoreSum: 180 },
-      [`chatgpt/${rivalId}`]: { answers: 2, withCitations: 2, cited: 1, mentioned: 0, failed: 0, positive: 0, negative: 1, neutral: 0, scoreSum: 20 },
-      'google_ai_overview/brand': { answers: 2, withCitations: 2, cited: 2, mentioned: 0, failed: 0, positive: 2, negative: 0, neutral: 0, scoreSum: 180 },
-      [`google_ai_overview/${rivalId}`]: { answers: 2, withCitations: 2, cited: 0, mentioned: 0, failed: 0, positive: 0, negative: 0, neutral: 0, scoreSum: 0 },
+      'chatgpt/brand': { answers: 2, withCitations: 2, cited: 1, mentioned: 1, failed: 0, notShown: 0, positive: 2, negative: 0, neutral: 0, scoreSum: 180 },
+      [`chatgpt/${rivalId}`]: { answers: 2, withCitations: 2, cited: 1, mentioned: 0, failed: 0, notShown: 0, positive: 0, negative: 1, neutral: 0, scoreSum: 20 },
+      'google_ai_overview/brand': { answers: 2, withCitations: 2, cited: 2, mentioned: 0, failed: 0, notShown: 0, positive: 2, negative: 0, neutral: 0, scoreSum: 180 },
+      [`google_ai_overview/${rivalId}`]: { answers: 2, withCitations: 2, cited: 0, mentioned: 0, failed: 0, notShown: 0, positive: 0, negative: 0, neutral: 0, scoreSum: 0 },
+      'copilot/brand': { answers: 0, withCitations: 0, cited: 0, mentioned: 0, failed: 0, notShown: 2, positive: 0, negative: 0, neutral: 0, scoreSum: 0 },
+      [`copilot/${rivalId}`]: { answers: 0, withCitations: 0, cited: 0, mentioned: 0, failed: 0, notShown: 2, positive: 0, negative: 0, neutral: 0, scoreSum: 0 },
     });
     // The same numbers again, counted from the stored answers themselves.
     const mentions = await t.db

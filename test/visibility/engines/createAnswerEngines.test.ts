@@ -4,6 +4,7 @@ import { loadConfig } from '../../../src/config.js';
 import { onlyEngineErrors } from '../../../src/visibility/engines/concurrency.js';
 import { EngineError } from '../../../src/visibility/engines/engine.js';
 import { createAnswerEngines } from '../../../src/visibility/engines/index.js';
+import { FakeBingCopilot } from '../fakes/bingCopilot.js';
 import { createSerpClient } from '../../../src/visibility/serp/dataForSeo.js';
 import { FakeAnthropic } from '../fakes/anthropic.js';
 import { FakeDataForSeo } from '../fakes/dataForSeo.js';
@@ -75,17 +76,32 @@ describe('createAnswerEngines', () => {
     expect(openai.maxInFlight).toBe(2);
   });
 
-  it('adds Google AI Overviews from the SERP provider: the overview and its references, or an empty answer when none shows', async () => {
+  it('adds Google AI Overviews and Copilot from the SERP provider: the answer and its references, or "not shown" when none shows', async () => {
     const config = loadConfig({ ...env, ...dataForSeo.env() });
     const engines = createAnswerEngines(config, createSerpClient(config.serp, TUNING, new MemoryLimiterStore()), TUNING, new MemoryLimiterStore());
-    // DataForSEO has no Copilot endpoint: Copilot stays not configured.
-    expect(Object.keys(engines)).toEqual(['chatgpt', 'perplexity', 'gemini', 'claude', 'google_ai_overview']);
+    expect(Object.keys(engines)).toEqual(['chatgpt', 'perplexity', 'gemini', 'claude', 'google_ai_overview', 'copilot']);
+    expect([engines.google_ai_overview!.fromSerp, engines.copilot!.fromSerp]).toEqual(['google', 'bing']);
     dataForSeo.serp('google', 'what is a crm', { aiOverview: { markdown: 'A CRM keeps customer records. Acme sells one.', references: [{ url: 'https://www.acme.example/what-is-crm', title: 'What is a CRM' }] } });
     const shown = await engines.google_ai_overview!.ask('what is a crm', { locale: 'en' });
     expect(shown.text).toContain('Acme sells one.');
     expect(shown.citations).toEqual([{ url: 'https://www.acme.example/what-is-crm', domain: 'acme.example', title: 'What is a CRM', rank: 1 }]);
     const none = await engines.google_ai_overview!.ask('crm login', { locale: 'en' });
-    expect(none).toMatchObject({ text: '', citations: [] });
+    expect(none).toMatchObject({ text: '', citations: [], notShown: true });
+  });
+
+  it('asks Copilot on its own when ENGINE_COPILOT_* is set, even with a SERP provider', async () => {
+    const copilot = await FakeBingCopilot.start('searchapi');
+    try {
+      const config = loadConfig({ ...env, ...dataForSeo.env(), ENGINE_COPILOT_BASE_URL: copilot.baseUrl, ENGINE_COPILOT_API_KEY: 'searchapi-key' });
+      const engines = createAnswerEngines(config, createSerpClient(config.serp, TUNING, new MemoryLimiterStore()), TUNING, new MemoryLimiterStore());
+      expect(engines.copilot!.fromSerp).toBeUndefined();
+      copilot.answer({ text: 'Acme CRM.', citations: [{ url: 'https://acme.example/' }] });
+      expect((await engines.copilot!.ask('best crm', { locale: 'en' })).citations).toHaveLength(1);
+      expect(copilot.requests).toHaveLength(1);
+      expect(dataForSeo.requests.filter((r) => r.path.includes('/bing/'))).toEqual([]);
+    } finally {
+      await copilot.close();
+    }
   });
 
   it('turns any other error into an EngineError, so a failed check always has a class', async () => {

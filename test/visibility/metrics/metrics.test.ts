@@ -14,8 +14,9 @@ import { Seeder } from './seed.js';
  * 2026-11-20 perplexity q1  no citations                            brand mentioned (neutral 50)
  * 2026-11-20 perplexity q2  cites docs.initech.example, wiki.org    brand none, Initech cited
  * 2026-11-20 gemini     q1  cites www.acme.example/x                brand cited (negative 20), Globex mentioned
+ * 2026-11-20 copilot    q2  Bing showed no Copilot answer           not shown: in no rate
  *
- * Last 7 days: 5 answers checked, 1 failed. Brand named in 3 (2 cited, 1 mentioned): mention rate 3/5.
+ * Last 7 days: 5 answers checked, 1 failed, 1 not shown. Brand named in 3 (2 cited, 1 mentioned): mention rate 3/5.
  * Answers with citations 4, citing the brand 2: citation rate 2/4. Globex named in 3, Initech in 1: share of voice 3/7.
  * Sentiment 80, 50, 20: mean 50, component 0.5. Score = 100 x (0.4 x 0.6 + 0.3 x 3/7 + 0.2 x 0.5 + 0.1 x 0.5) = 51.857 -> 51.9.
  */
@@ -42,6 +43,7 @@ describe('visibility metrics', () => {
     await seed.answer('2026-11-20T10:00:00Z', 'perplexity', q1, 'Try Acme Analytics.', [], { brand: { label: 'neutral', score: 50 } });
     await seed.answer('2026-11-20T10:00:01Z', 'perplexity', q2, 'Initech is solid.', ['https://docs.initech.example/start', 'https://wiki.org/b']);
     await seed.answer('2026-11-20T10:00:02Z', 'gemini', q1, 'Avoid Acme Analytics, Globex is better.', ['https://www.acme.example/x'], { brand: { label: 'negative', score: 20 } });
+    await seed.notShown('2026-11-20T10:00:03Z', 'copilot', q2);
     t.clock.set(START_TIME);
   });
   afterAll(() => t.close());
@@ -71,7 +73,7 @@ describe('visibility metrics', () => {
         shareOfVoice: rateOf(3, 7),
         sentiment: { value: 0.5, interval: wilsonInterval(1.5, 3), of: 3 },
       },
-      sampleSize: { answersChecked: 5, failedChecks: 1, answersWithCitations: 4, answersNamingBrand: 3, answersWithSentiment: 3, competitorMentions: 4 },
+      sampleSize: { answersChecked: 5, failedChecks: 1, noAnswerShown: 1, answersWithCitations: 4, answersNamingBrand: 3, answersWithSentiment: 3, competitorMentions: 4 },
     });
     expect(score.formula).toContain('0.40 x mentionRate');
     expect(score.definition).toContain('version 1');
@@ -118,7 +120,7 @@ describe('visibility metrics', () => {
 
   it('get_share_of_voice: each brand once per answer, brand first', async () => {
     const sov = await get('/api/v1/visibility/share-of-voice', { days: '7' });
-    expect(sov.sampleSize).toEqual({ answersChecked: 5, failedChecks: 1, totalMentions: 7, competitorsTracked: 2 });
+    expect(sov.sampleSize).toEqual({ answersChecked: 5, failedChecks: 1, noAnswerShown: 1, totalMentions: 7, competitorsTracked: 2 });
     expect(sov.subjects).toEqual([
       { subjectId: 'brand', name: 'Acme Analytics', isBrand: true, domain: 'acme.example', answersNaming: 3, cited: 2, mentioned: 1, share: rateOf(3, 7) },
       { subjectId: globex, name: 'Globex', isBrand: false, domain: 'globex.example', answersNaming: 3, cited: 1, mentioned: 2, share: rateOf(3, 7) },

@@ -58,6 +58,20 @@ export class Seeder {
     });
   }
 
+  /** A check whose search page showed no AI answer (Google's AI overview, Copilot on Bing). */
+  async notShown(at: string, engine: 'google_ai_overview' | 'copilot', queryId: string) {
+    this.t.clock.set(Date.parse(at));
+    return recordEngineAnswer(this.t.db, this.t.clock, {
+      workspaceId: this.ws.workspaceId,
+      runId: await this.currentRun(),
+      queryId,
+      engine,
+      runIndex: ++this.runIndex,
+      answer: { text: '', citations: [], model: 'dataforseo-v3', latencyMs: 100, notShown: true },
+      error: null,
+    });
+  }
+
   async failure(at: string, engine: EngineName, queryId: string, errorClass = 'timeout') {
     this.t.clock.set(Date.parse(at));
     return recordEngineAnswer(this.t.db, this.t.clock, {

@@ -3,6 +3,7 @@ import { SUPPORTED_LOCALES } from '../../../src/domain/brand/locales.js';
 import { EngineError } from '../../../src/visibility/engines/engine.js';
 import type { EngineTuning } from '../../../src/visibility/engines/index.js';
 import { createSerpClient } from '../../../src/visibility/serp/dataForSeo.js';
+import { bingCopilotEngine } from '../../../src/visibility/engines/serpEngines.js';
 import { searchLocation } from '../../../src/visibility/serp/searchLocation.js';
 import type { SerpClient } from '../../../src/visibility/serp/serp.js';
 import { TestService } from '../../support/harness.js';
@@ -146,10 +147,56 @@ describe('the DataForSEO SERP client', () => {
     expect(fake.maxInFlight).toBe(TUNING.concurrency);
   });
 
-  it('does not serve Copilot: reported as not configured', async () => {
-    expect(serp.servesCopilot).toBe(false);
-    expect((await failure(serp.copilot('crm', en))).errorClass).toBe('not_configured');
-    expect(fake.requests).toHaveLength(0);
+  describe("Copilot's answer on Bing's page", () => {
+    it('reads the ai_overview item of the Bing SERP with its references, from the same call as the ranks', async () => {
+      fake.serp('bing', 'best crm for agencies', {
+        organic: results(12, 'bing'),
+        aiOverview: {
+          markdown: 'For agencies, **Acme CRM** and Globex are common picks; Acme has client portals.',
+          references: [
+            { url: 'https://www.acme.example/agencies', title: 'Acme for agencies', source: 'Acme' },
+            { url: 'https://reviews.example/crm-agencies', source: 'Reviews' },
+          ],
+        },
+      });
+      const page = await serp.bing('best crm for agencies', en);
+      expect(fake.requests).toHaveLength(1);
+      expect(fake.requests[0]!.path).toBe('/v3/serp/bing/organic/live/advanced');
+      expect(page.organic).toHaveLength(12);
+      expect(page.aiOverview).toEqual({
+        shown: true,
+        text: 'For agencies, **Acme CRM** and Globex are common picks; Acme has client portals.',
+        references: [
+          { url: 'https://www.acme.example/agencies', domain: 'acme.example', title: 'Acme for agencies', rank: 1 },
+          { url: 'https://reviews.example/crm-agencies', domain: 'reviews.example', title: 'Reviews', rank: 2 },
+        ],
+      });
+      const answer = await bingCopilotEngine(serp).ask('best crm for agencies', en);
+      expect(answer).toMatchObject({ text: page.aiOverview.text, citations: page.aiOverview.references, model: 'dataforseo-0.1.20251117' });
+      expect(answer.notShown).toBeUndefined();
+    });
+
+    it('keeps an answer without references as an answer with no citations', async () => {
+      fake.serp('bing', 'what is a crm', { organic: results(3), aiOverview: { sections: [{ text: 'A CRM keeps customer records.' }] } });
+      const answer = await bingCopilotEngine(serp).ask('what is a crm', en);
+      expect(answer).toMatchObject({ text: 'A CRM keeps customer records.', citations: [] });
+      expect(answer.notShown).toBeUndefined();
+    });
+
+    it('is "not shown" when the Bing page has no Copilot answer, and still gives the ranks', async () => {
+      fake.serp('bing', 'crm login', { organic: results(5) });
+      const page = await serp.bing('crm login', en);
+      expect(page.aiOverview.shown).toBe(false);
+      expect(page.organic).toHaveLength(5);
+      expect(await bingCopilotEngine(serp).ask('crm login', en)).toMatchObject({ text: '', citations: [], notShown: true });
+    });
+
+    it('fails with the provider error class, never as not shown', async () => {
+      fake.serp('bing', 'crm', { taskError: { code: 40501, message: "Invalid Field: 'keyword'." } });
+      const error = await failure(bingCopilotEngine(serp).ask('crm', en));
+      expect(error.errorClass).toBe('provider_error');
+      expect(error.message).toContain('40501');
+    });
   });
 
   describe('findWebsite', () => {
