@@ -483,7 +483,8 @@ export interface CompetitorsTable {
 export interface CheckRunsTable {
   id: string;
   workspace_id: string;
-  trigger: 'schedule' | 'manual';
+  /** schedule: the weekly run; manual: the operator's command or a brand rename; on_demand: run_visibility_check. */
+  trigger: 'schedule' | 'manual' | 'on_demand';
   state: 'running' | 'done';
   /** JSON list of the engines this run asks. */
   engines: string;

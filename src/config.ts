@@ -70,7 +70,7 @@ export interface EngineSettings {
 }
 
 /** Each engine's official endpoint and a current model with web search, used when only the key is set. */
-const ENGINE_DEFAULTS: Record<ApiEngine, { baseUrl: string; model: string }> = {
+export const ENGINE_DEFAULTS: Record<ApiEngine, { baseUrl: string; model: string }> = {
   chatgpt: { baseUrl: 'https://api.openai.com/v1', model: 'gpt-4.1-mini' },
   perplexity: { baseUrl: 'https://api.perplexity.ai', model: 'sonar' },
   gemini: { baseUrl: 'https://generativelanguage.googleapis.com/v1beta', model: 'gemini-2.5-flash' },

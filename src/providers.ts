@@ -4,6 +4,7 @@ import type { LimiterStore } from './limits/store.js';
 import { SafeFetcher, type OutboundOptions } from './outbound/safeFetch.js';
 import { SPECIFIED_TIMING, type Services, type Timing } from './services.js';
 import { createAnswerEngines, DEFAULT_ENGINE_TUNING, type EngineTuning } from './visibility/engines/index.js';
+import { knownCallPrices } from './visibility/checks/prices.js';
 import { createSerpClient } from './visibility/serp/dataForSeo.js';
 import { limitedWriter } from './writer/model.js';
 import { OpenAiCompatibleWriter, type WriterTuning } from './writer/openaiCompatible.js';
@@ -39,6 +40,7 @@ export function createServices(config: Config, limiterStore: LimiterStore, optio
     serp,
     searchConsole: config.searchConsole,
     checkRunsPerQuery: config.checkRunsPerQuery,
+    callPrices: knownCallPrices(config),
     credentials: new CredentialSealer(config.secretsKey, config.previousSecretsKeys),
   };
   return {

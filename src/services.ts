@@ -2,6 +2,7 @@ import type { SearchConsoleSettings } from './config.js';
 import type { CredentialSealer } from './credentials/sealed.js';
 import type { SafeFetcher } from './outbound/safeFetch.js';
 import type { AnswerEngine, EngineName } from './visibility/engines/engine.js';
+import type { CallPrice, PaidProvider } from './visibility/checks/prices.js';
 import type { SerpClient } from './visibility/serp/serp.js';
 import type { WriterModel } from './writer/model.js';
 
@@ -20,6 +21,8 @@ export interface Services {
   searchConsole: SearchConsoleSettings | undefined;
   /** Times each tracked query is asked of each engine per check. */
   checkRunsPerQuery: number;
+  /** The published price of a call to each configured provider, where known (dry runs of a check state the cost). */
+  callPrices: Partial<Record<PaidProvider, CallPrice>>;
   /** Seals credentials before they are stored and opens them when they are used (SECRETS_KEY). */
   credentials: CredentialSealer;
 }

@@ -1,6 +1,7 @@
 import { writeArticleJob } from '../domain/content/writeArticleJob.js';
 import { deliverJob, renderCheckJob } from '../domain/publishing/deliveryJobs.js';
 import { engineCheckJob, rankCheckJob } from '../visibility/checks/checkJobs.js';
+import { checkRunJob } from '../visibility/checks/onDemand.js';
 import { searchConsoleSyncJob } from '../visibility/searchConsole/syncJob.js';
 import type { JobKind } from './queue.js';
 import type { JobHandler } from './worker.js';
@@ -10,6 +11,7 @@ export const JOB_HANDLERS: Record<JobKind, JobHandler> = {
   write_article: writeArticleJob,
   deliver: deliverJob,
   render_check: renderCheckJob,
+  check_run: checkRunJob,
   engine_check: engineCheckJob,
   rank_check: rankCheckJob,
   search_console_sync: searchConsoleSyncJob,

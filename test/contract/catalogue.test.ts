@@ -39,6 +39,8 @@ const EXTENSIONS = new Map<string, CatalogueRow>([
   ['remove_query', { method: 'POST', path: '/api/v1/queries/remove', scope: 'write:queries', cap: '10' }],
   ['get_caller', { method: 'GET', path: '/api/v1/caller', scope: 'any', cap: 'plan' }],
   ['get_job', { method: 'GET', path: '/api/v1/job', scope: 'read:analytics', cap: 'plan' }],
+  // Issue 14: a check run on demand.
+  ['run_visibility_check', { method: 'POST', path: '/api/v1/visibility/checks', scope: 'write:queries', cap: '10' }],
 ]);
 
 describe('registry against the specification', () => {

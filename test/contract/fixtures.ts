@@ -197,6 +197,10 @@ export const fixtures: Record<string, Fixture> = {
     foreign: async (t, other) => ({ jobId: await queuedJob(t, other) }),
   },
   get_caller: { valid: async () => ({}) },
+  run_visibility_check: {
+    valid: async (t, ws) => ({ queryIds: [await trackedQuery(t, ws)], engines: ['perplexity'] }),
+    foreign: async (t, other) => ({ queryIds: [await trackedQuery(t, other)] }),
+  },
   send_support_message: { valid: async () => ({ message: 'The dashboard shows no data', subject: 'No data' }) },
   list_site_pages: { valid: async () => ({}) },
   add_site_pages: { valid: async () => ({ pages: [{ url: `https://acme.example/${uniqueText('page').replace(' ', '-')}`, keywords: ['crm guide'] }] }) },

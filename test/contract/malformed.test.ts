@@ -15,7 +15,8 @@ let t: TestService;
 // A workspace per operation, so that one operation's fixtures never meet another's workspace limits.
 let ws: TestWorkspace;
 beforeAll(async () => {
-  t = await TestService.start({ outbound: { allowPrivateAddresses: true } });
+  // One engine configured, so run_visibility_check has something to plan; its checks are never run here.
+  t = await TestService.start({ outbound: { allowPrivateAddresses: true }, env: { ENGINE_PERPLEXITY_BASE_URL: 'http://127.0.0.1:9' } });
 });
 afterAll(() => t.close());
 

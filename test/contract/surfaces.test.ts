@@ -13,7 +13,8 @@ type Input = Record<string, unknown>;
 let t: TestService;
 beforeAll(async () => {
   // Private targets allowed: detect_site_pages's fixture reads a sitemap from a local https site.
-  t = await TestService.start({ outbound: { allowPrivateAddresses: true } });
+  // One engine configured, so run_visibility_check has something to plan; its checks are never run here.
+  t = await TestService.start({ outbound: { allowPrivateAddresses: true }, env: { ENGINE_PERPLEXITY_BASE_URL: 'http://127.0.0.1:9' } });
 });
 afterAll(() => t.close());
 
@@ -196,8 +197,9 @@ describe.each(registry.tools.map((op) => [op.operationId, op] as const))('%s', (
       expect(rest.status, JSON.stringify(rest.body)).toBe(404);
       expectMcpError(await t.mcpTool(key, op.operationId, input), 404);
       expect(await snapshot(t.db)).toEqual(before);
-      const idField = Object.keys(foreign).find((name) => /Id$/.test(name))!;
-      const missing = await call(key, op, { ...input, [idField]: 'missing_0000' });
+      // An id field, or a list of ids (then the foreign list holds one).
+      const idField = Object.keys(foreign).find((name) => /Ids?$/.test(name))!;
+      const missing = await call(key, op, { ...input, [idField]: Array.isArray(foreign[idField]) ? ['missing_0000'] : 'missing_0000' });
       expect(missing.status).toBe(404);
       expect(rest.body.error).toBe(String(missing.body.error).replace('missing_0000', String(foreign[idField])));
     }

@@ -22,6 +22,7 @@ const services: Services = {
   serp: undefined,
   searchConsole: undefined,
   checkRunsPerQuery: 1,
+  callPrices: {},
   credentials: new CredentialSealer(undefined),
 };
 const logger = pino({ level: 'silent' });
@@ -39,6 +40,7 @@ const handlers: Record<JobKind, JobHandler> = {
   write_article: handler,
   deliver: handler,
   render_check: handler,
+  check_run: handler,
   engine_check: handler,
   rank_check: handler,
   search_console_sync: handler,

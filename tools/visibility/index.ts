@@ -8,5 +8,6 @@ import getVisibilityScore from './get_visibility_score.js';
 import getVisibilityTrend from './get_visibility_trend.js';
 import listCitations from './list_citations.js';
 import removeCompetitor from './remove_competitor.js';
+import runVisibilityCheck from './run_visibility_check.js';
 
-export const visibilityTools: readonly AuthenticatedOperation[] = [getVisibilityScore, getVisibilityTrend, getShareOfVoice, getCitationSources, getSentiment, listCitations, getCompetitors, addCompetitor, removeCompetitor];
+export const visibilityTools: readonly AuthenticatedOperation[] = [getVisibilityScore, getVisibilityTrend, getShareOfVoice, getCitationSources, getSentiment, listCitations, runVisibilityCheck, getCompetitors, addCompetitor, removeCompetitor];

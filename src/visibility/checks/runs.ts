@@ -163,8 +163,8 @@ export async function readRunProgress(db: Kysely<Database>, runId: string): Prom
 }
 
 /**
- * The weekly schedule, run by the job worker's sweep: a workspace with tracked queries whose last check run started
- * 7 or more days ago (or that has none) gets a `schedule` run. A brand-mention search asked for by a brand rename
+ * The weekly schedule, run by the job worker's sweep: a workspace with tracked queries whose last weekly run started
+ * 7 or more days ago (or that has none) gets a `schedule` run; runs started on demand or by a rename do not move it. A brand-mention search asked for by a brand rename
  * (brands.mention_search_requested_at) after the last run started gets a `manual` run now: the search is a check
  * run with the new name. A weekly run also queues the Search Console sync of a connected workspace. Nothing starts
  * while no engine, no SERP provider and no Search Console client is configured.
@@ -179,17 +179,27 @@ export async function runDueChecks(db: Kysely<Database>, clock: Clock, services:
       'brands.workspace_id',
       'brands.mention_search_requested_at',
       eb.selectFrom('check_runs').select((sub) => sub.fn.max('check_runs.created_at').as('last')).whereRef('check_runs.workspace_id', '=', 'brands.workspace_id').as('last_run_at'),
+      eb
+        .selectFrom('check_runs')
+        .select((sub) => sub.fn.max('check_runs.created_at').as('last'))
+        .whereRef('check_runs.workspace_id', '=', 'brands.workspace_id')
+        .where('check_runs.trigger', '=', 'schedule')
+        .as('last_weekly_at'),
     ])
     .where((eb) => eb.exists(eb.selectFrom('queries').select('queries.id').whereRef('queries.workspace_id', '=', 'brands.workspace_id')))
     .execute();
   for (const candidate of candidates) {
-    if (dueTrigger(candidate.last_run_at, candidate.mention_search_requested_at, now) === undefined) continue;
+    if (dueTrigger(candidate, now) === undefined) continue;
     try {
       const runId = await db.transaction().execute(async (trx) => {
         await lockWorkspace(trx, candidate.workspace_id);
         // Looked at again under the lock: another worker's sweep may have started the run meanwhile.
-        const last = await trx.selectFrom('check_runs').select((eb) => eb.fn.max('created_at').as('last')).where('workspace_id', '=', candidate.workspace_id).executeTakeFirst();
-        const trigger = dueTrigger(last?.last ?? null, candidate.mention_search_requested_at, now);
+        const last = await trx
+          .selectFrom('check_runs')
+          .select((eb) => [eb.fn.max('created_at').as('any'), eb.fn.max(eb.case().when('trigger', '=', 'schedule').then(eb.ref('created_at')).end()).as('weekly')])
+          .where('workspace_id', '=', candidate.workspace_id)
+          .executeTakeFirst();
+        const trigger = dueTrigger({ last_run_at: last?.any ?? null, last_weekly_at: last?.weekly ?? null, mention_search_requested_at: candidate.mention_search_requested_at }, now);
         if (trigger === undefined) return undefined;
         if (trigger === 'schedule' && services.searchConsole !== undefined) await queueSearchConsoleSync(trx, clock, candidate.workspace_id);
         return (await startCheckRun(trx, clock, services, candidate.workspace_id, trigger)).runId;
@@ -202,9 +212,12 @@ export async function runDueChecks(db: Kysely<Database>, clock: Clock, services:
   return { started };
 }
 
-function dueTrigger(lastRunAt: number | string | null, mentionSearchAt: number | null, now: number): CheckTrigger | undefined {
-  const last = lastRunAt === null ? null : Number(lastRunAt);
+type Time = number | string | null;
+
+function dueTrigger(times: { last_run_at: Time; last_weekly_at: Time; mention_search_requested_at: number | null }, now: number): CheckTrigger | undefined {
+  const last = times.last_run_at === null ? null : Number(times.last_run_at);
+  const mentionSearchAt = times.mention_search_requested_at;
   if (mentionSearchAt !== null && (last === null || mentionSearchAt > last)) return 'manual';
-  if (last === null || now - last >= CHECK_INTERVAL_MS) return 'schedule';
+  if (times.last_weekly_at === null || now - Number(times.last_weekly_at) >= CHECK_INTERVAL_MS) return 'schedule';
   return undefined;
 }
