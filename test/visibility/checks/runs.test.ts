@@ -59,7 +59,8 @@ describe('a check run', () => {
     openai.reset();
     dfs.reset();
 
-    const run = await startRun(t, ws);
+    // The weekly run itself, so that the sweep of the drain below starts no other.
+    const run = await startRun(t, ws, 'schedule');
     // chatgpt (its own API), google_ai_overview and copilot (the SERP provider's Google and Bing pages); the others have no settings.
     expect(run).toEqual({ runId: expect.any(String), planned: 2 * (3 * 2 + 2), engines: ['chatgpt', 'google_ai_overview', 'copilot'], notConfigured: ['perplexity', 'gemini', 'claude'], rankChecks: true });
     await t.jobs.drain();
@@ -90,7 +91,7 @@ describe('a check run', () => {
       if (answer.run_index === 1) expect(rankIds.has(answer.rank_check_id!)).toBe(true);
       else expect(answer.rank_check_id).toBeNull();
     }
-    expect(await runRow(run.runId)).toMatchObject({ state: 'done', planned: 16, completed: 16, failed: 0, finished_at: t.clock.now(), trigger: 'manual' });
+    expect(await runRow(run.runId)).toMatchObject({ state: 'done', planned: 16, completed: 16, failed: 0, finished_at: t.clock.now(), trigger: 'schedule' });
     // Engines without settings are never asked and leave no row: not configured is not `none`.
     expect(answers.filter((a) => !['chatgpt', 'google_ai_overview', 'copilot'].includes(a.engine))).toEqual([]);
 
