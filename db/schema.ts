@@ -553,6 +553,18 @@ export interface VisibilityDailyTable {
   sentiment_score_sum: number;
 }
 
+/**
+ * Per workspace, UTC day (of a cell's first answer) and engine: cells (one query in one check run, asked more than
+ * once, with at least two answers) and those whose answers all agree on the brand (cited, mentioned or none).
+ */
+export interface AgreementDailyTable {
+  workspace_id: string;
+  day: number;
+  engine: EngineName;
+  cells: number;
+  agreeing: number;
+}
+
 export interface CitedDomainsDailyTable {
   workspace_id: string;
   day: number;
@@ -644,6 +656,7 @@ export interface Database {
   answer_mentions: AnswerMentionsTable;
   visibility_daily: VisibilityDailyTable;
   cited_domains_daily: CitedDomainsDailyTable;
+  agreement_daily: AgreementDailyTable;
   rank_checks: RankChecksTable;
   search_console_connections: SearchConsoleConnectionsTable;
   search_console_rows: SearchConsoleRowsTable;

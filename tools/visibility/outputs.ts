@@ -47,13 +47,14 @@ export const visibilityScoreReport = z.object({
   version: z.string(),
   formula: z.string(),
   weights: z.object({ mentionRate: z.number(), shareOfVoice: z.number(), citationRate: z.number(), sentiment: z.number() }),
-  definitions: z.object({ mentionRate: z.string(), citationRate: z.string(), shareOfVoice: z.string(), sentiment: z.string() }),
+  definitions: z.object({ mentionRate: z.string(), citationRate: z.string(), shareOfVoice: z.string(), sentiment: z.string(), agreement: z.string() }),
   window: metricWindow,
   model: engineName.nullable(),
   competitorsTracked: z.int(),
   ...compositeFields,
   basedOn: z.array(component),
   components,
+  agreement: rate.describe('Run-to-run agreement over cells asked more than once.'),
   sampleSize: z.object({
     answersChecked: z.int(),
     failedChecks: z.int(),
@@ -69,6 +70,7 @@ export const visibilityScoreReport = z.object({
       configured: z.boolean(),
       ...compositeFields,
       components,
+      agreement: rate,
       sampleSize: z.object({ answersChecked: z.int(), failedChecks: z.int(), noAnswerShown: z.int() }),
     }),
   ),
@@ -83,6 +85,7 @@ export const visibilityTrendReport = z.object({
   points: z.array(
     z.object({
       date: z.string().describe('YYYY-MM-DD, UTC.'),
+      mentionRateChange: z.enum(['up', 'down', 'steady']).nullable().describe('Against the point before; up or down only when the intervals do not overlap.'),
       mentionRate: rate,
       citationRate: rate,
       score: z.number().nullable(),

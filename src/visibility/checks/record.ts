@@ -203,9 +203,47 @@ export async function recordEngineAnswer(db: Kysely<Database>, clock: Clock, inp
         )
         .execute();
     }
+    await countAgreement(trx, { ...input, answerId, brandResult });
     await countOnRun(trx, clock, input.runId, answer === null);
     return { answerId, recorded: true, brandResult, checkedAt };
   });
+}
+
+const READ_RESULTS: readonly MentionResult[] = ['cited', 'mentioned', 'none'];
+
+/**
+ * Keeps agreement_daily exact as answers arrive: a cell (one query on one engine in one check run) counts once it has
+ * two answers that were read (cited, mentioned or none: failures and pages without an answer have nothing to agree
+ * on), on the day of its first answer, and agrees while every answer gives the brand the same result.
+ */
+async function countAgreement(trx: Kysely<Database>, answer: { workspaceId: string; runId: string; queryId: string; engine: EngineName; answerId: string; brandResult: MentionResult }) {
+  if (!READ_RESULTS.includes(answer.brandResult)) return;
+  const others = await trx
+    .selectFrom('engine_answers')
+    .select(['brand_result', 'checked_at'])
+    .where('run_id', '=', answer.runId)
+    .where('query_id', '=', answer.queryId)
+    .where('engine', '=', answer.engine)
+    .where('brand_result', 'in', READ_RESULTS)
+    .where('id', '!=', answer.answerId)
+    .execute();
+  if (others.length === 0) return;
+  const agreedBefore = others.length >= 2 && others.every((other) => other.brand_result === others[0]!.brand_result);
+  const agreesNow = others.every((other) => other.brand_result === answer.brandResult);
+  const cells = others.length === 1 ? 1 : 0;
+  const agreeing = (agreesNow ? 1 : 0) - (agreedBefore ? 1 : 0);
+  if (cells === 0 && agreeing === 0) return;
+  const day = utcDay(Math.min(...others.map((other) => Number(other.checked_at))));
+  await trx
+    .insertInto('agreement_daily')
+    .values({ workspace_id: answer.workspaceId, day, engine: answer.engine, cells, agreeing })
+    .onConflict((oc) =>
+      oc.columns(['workspace_id', 'day', 'engine']).doUpdateSet((eb) => ({
+        cells: eb('agreement_daily.cells', '+', eb.ref('excluded.cells')),
+        agreeing: eb('agreement_daily.agreeing', '+', eb.ref('excluded.agreeing')),
+      })),
+    )
+    .execute();
 }
 
 export interface RankCheckInput {

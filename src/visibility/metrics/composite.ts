@@ -19,6 +19,8 @@ export const DEFINITIONS = {
   shareOfVoice:
     'answers naming the brand (cited or mentioned) / answers naming the brand plus answers naming each tracked competitor, over the same checks; each brand counts once per answer',
   sentiment: 'the mean sentiment score (0-100, the writer model reading the passage around the mention) / 100, over the answers that name the brand and have a sentiment',
+  agreement:
+    'run-to-run agreement: cells (one query on one engine in one check run, asked CHECK_RUNS_PER_QUERY > 1 times, with at least two answers read) whose answers all give the brand the same result (cited, mentioned or none) / cells',
 } as const;
 
 export interface Components {

@@ -113,3 +113,17 @@ export function groupBy<K, T>(items: readonly T[], key: (item: T) => K): Map<K, 
   }
   return groups;
 }
+
+/** Run-to-run agreement cells of the window per engine (agreement_daily), as a rate with its interval. */
+export async function loadAgreement(db: Kysely<Database>, workspaceId: string, window: MetricWindow, engine: EngineName | undefined): Promise<Map<EngineName, { cells: number; agreeing: number }>> {
+  let query = db
+    .selectFrom('agreement_daily')
+    .select((eb) => ['engine', eb.fn.sum<number | string>('cells').as('cells'), eb.fn.sum<number | string>('agreeing').as('agreeing')])
+    .where('workspace_id', '=', workspaceId)
+    .where('day', '>=', window.from)
+    .where('day', '<=', window.to)
+    .groupBy('engine');
+  if (engine !== undefined) query = query.where('engine', '=', engine);
+  const rows = await query.execute();
+  return new Map(rows.map((row) => [row.engine, { cells: Number(row.cells), agreeing: Number(row.agreeing) }]));
+}

@@ -3,7 +3,8 @@ import type { Database, EngineName } from '../../../db/schema.js';
 import { ENGINE_NAMES } from '../engines/engine.js';
 import { COMPOSITE, DEFINITIONS, componentsOf, compositeScore, labelled, mentions } from './composite.js';
 import { BRAND_SUBJECT } from '../checks/subjects.js';
-import { ZERO, groupBy, loadDaily, metricSubjects, sumBy, type DailyRow, type Subjects } from './daily.js';
+import { ZERO, groupBy, loadAgreement, loadDaily, metricSubjects, sumBy, type DailyRow, type Subjects } from './daily.js';
+import { rate } from './wilson.js';
 import { metricWindow, windowRecord, type MetricDays } from './window.js';
 
 export interface MetricQuery {
@@ -37,9 +38,14 @@ export function scoreRows(rows: readonly DailyRow[], subjects: Subjects) {
 export async function visibilityScore(db: Kysely<Database>, configured: readonly EngineName[], query: MetricQuery) {
   const window = metricWindow(query.days, query.now);
   const subjects = await metricSubjects(db, query.workspaceId);
-  const rows = await loadDaily(db, query.workspaceId, window, query.model, subjects);
+  const [rows, agreement] = await Promise.all([loadDaily(db, query.workspaceId, window, query.model, subjects), loadAgreement(db, query.workspaceId, window, query.model)]);
   const byEngine = groupBy(rows, (row) => row.engine);
   const overall = scoreRows(rows, subjects);
+  const agreementOf = (cells: Array<{ cells: number; agreeing: number }>) =>
+    rate(
+      cells.reduce((sum, c) => sum + c.agreeing, 0),
+      cells.reduce((sum, c) => sum + c.cells, 0),
+    );
   return {
     definition: `A composite 0-100 of how visible the brand is in AI answers, version ${COMPOSITE.version}. ${COMPOSITE.formula}`,
     version: COMPOSITE.version,
@@ -50,6 +56,7 @@ export async function visibilityScore(db: Kysely<Database>, configured: readonly
     model: query.model ?? null,
     competitorsTracked: subjects.competitors.length,
     ...overall,
+    agreement: agreementOf([...agreement.values()]),
     byEngine: (query.model === undefined ? ENGINE_NAMES : [query.model]).map((engine) => {
       const { components, sampleSize, score, range, reason, missing } = scoreRows(byEngine.get(engine) ?? [], subjects);
       const neverChecked = sampleSize.answersChecked === 0 && sampleSize.failedChecks === 0 && sampleSize.noAnswerShown === 0;
@@ -61,6 +68,7 @@ export async function visibilityScore(db: Kysely<Database>, configured: readonly
         reason: neverChecked && !configured.includes(engine) ? 'not configured: this engine is not checked' : reason,
         missing,
         components,
+        agreement: agreementOf(agreement.has(engine) ? [agreement.get(engine)!] : []),
         sampleSize: { answersChecked: sampleSize.answersChecked, failedChecks: sampleSize.failedChecks, noAnswerShown: sampleSize.noAnswerShown },
       };
     }),

@@ -5,6 +5,18 @@ import { BRAND_SUBJECT } from '../checks/subjects.js';
 import { groupBy, loadDaily, metricSubjects } from './daily.js';
 import { scoreRows, type MetricQuery } from './score.js';
 import { isoDate, metricWindow, windowRecord } from './window.js';
+import type { Interval } from './wilson.js';
+
+/**
+ * Up or down only when the two 95 % intervals do not overlap; overlapping intervals are `steady` (the difference may be
+ * the engines' noise); null when either has no sample.
+ */
+export function changeBetween(before: Interval | null, after: Interval | null): 'up' | 'down' | 'steady' | null {
+  if (before === null || after === null) return null;
+  if (after.low > before.high) return 'up';
+  if (after.high < before.low) return 'down';
+  return 'steady';
+}
 
 export async function visibilityTrend(db: Kysely<Database>, query: MetricQuery) {
   const window = metricWindow(query.days, query.now);
@@ -16,15 +28,18 @@ export async function visibilityTrend(db: Kysely<Database>, query: MetricQuery) 
   return {
     definition:
       'One point per UTC day of the window on which checks ran (days without checks have no point): that day\'s mention rate and citation rate with their 95 % Wilson intervals and sample sizes, ' +
+      'mentionRateChange against the point before (up or down only when the two intervals do not overlap, else steady), ' +
       `and the composite score of that day's answers (version ${COMPOSITE.version}) where it can be computed.`,
     definitions: { mentionRate: DEFINITIONS.mentionRate, citationRate: DEFINITIONS.citationRate, score: COMPOSITE.formula },
     version: COMPOSITE.version,
     window: windowRecord(window),
     model: query.model ?? null,
-    points: days.map(([day, dayRows]) => {
+    points: days.map(([day, dayRows], index) => {
       const { components, sampleSize, score, range, basedOn } = scoreRows(dayRows, subjects);
+      const previous = index === 0 ? undefined : scoreRows(days[index - 1]![1], subjects).components;
       return {
         date: isoDate(day),
+        mentionRateChange: previous === undefined ? null : changeBetween(previous.mentionRate.interval, components.mentionRate.interval),
         mentionRate: components.mentionRate,
         citationRate: components.citationRate,
         score,

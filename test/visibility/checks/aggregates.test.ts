@@ -1,0 +1,176 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EngineName, MentionResult } from '../../../db/schema.js';
+import { recordEngineAnswer, utcDay } from '../../../src/visibility/checks/record.js';
+import { insertCheckRun } from '../../../src/visibility/checks/runs.js';
+import { normaliseCitations } from '../../../src/visibility/engines/engine.js';
+import { TestService, START_TIME, type TestWorkspace } from '../../support/harness.js';
+import { addCompetitor, addQuery } from './support.js';
+
+let t: TestService;
+beforeAll(async () => {
+  t = await TestService.start();
+});
+afterAll(() => t.close());
+
+/** What an answer says of the brand, and how it is recorded. */
+type Outcome = 'cited' | 'mentioned' | 'none' | 'rival' | 'failed' | 'not_shown';
+
+function answerFor(outcome: Outcome) {
+  switch (outcome) {
+    case 'failed':
+      return null;
+    case 'not_shown':
+      return { text: '', citations: [], model: 'm', latencyMs: 1, notShown: true };
+    case 'cited':
+      return { text: 'See the guide.', citations: normaliseCitations([{ url: 'https://acme.example/guide' }]), model: 'm', latencyMs: 1 };
+    case 'mentioned':
+      return { text: 'Acme Analytics works.', citations: normaliseCitations([{ url: 'https://wiki.example/a' }]), model: 'm', latencyMs: 1 };
+    case 'rival':
+      return { text: 'Rival is best.', citations: normaliseCitations([{ url: 'https://rival.example/' }]), model: 'm', latencyMs: 1 };
+    case 'none':
+      return { text: 'Use a spreadsheet.', citations: [], model: 'm', latencyMs: 1 };
+  }
+}
+
+async function record(ws: TestWorkspace, runId: string, queryId: string, engine: EngineName, runIndex: number, outcome: Outcome) {
+  return recordEngineAnswer(t.db, t.clock, {
+    workspaceId: ws.workspaceId,
+    runId,
+    queryId,
+    engine,
+    runIndex,
+    answer: answerFor(outcome),
+    error: outcome === 'failed' ? { errorClass: 'timeout', message: 'no answer' } : null,
+  });
+}
+
+/** visibility_daily and agreement_daily as a full recomputation from the stored answers computes them. */
+async function recomputed(ws: TestWorkspace) {
+  const mentions = await t.db
+    .selectFrom('answer_mentions as m')
+    .innerJoin('engine_answers as a', 'a.id', 'm.answer_id')
+    .select(['a.engine', 'a.checked_at', 'a.citations', 'm.subject_id', 'm.result'])
+    .where('a.workspace_id', '=', ws.workspaceId)
+    .execute();
+  const daily = new Map<string, { answers: number; answers_with_citations: number; cited: number; mentioned: number; failed: number; not_shown: number }>();
+  for (const m of mentions) {
+    const key = `${utcDay(Number(m.checked_at))}/${m.engine}/${m.subject_id}`;
+    const row = daily.get(key) ?? { answers: 0, answers_with_citations: 0, cited: 0, mentioned: 0, failed: 0, not_shown: 0 };
+    const given = m.result !== 'failed' && m.result !== 'not_shown';
+    row.answers += given ? 1 : 0;
+    row.answers_with_citations += given && m.citations !== '[]' ? 1 : 0;
+    row.cited += m.result === 'cited' ? 1 : 0;
+    row.mentioned += m.result === 'mentioned' ? 1 : 0;
+    row.failed += m.result === 'failed' ? 1 : 0;
+    row.not_shown += m.result === 'not_shown' ? 1 : 0;
+    daily.set(key, row);
+  }
+  const answers = await t.db.selectFrom('engine_answers').select(['run_id', 'query_id', 'engine', 'brand_result', 'checked_at']).where('workspace_id', '=', ws.workspaceId).execute();
+  const cells = new Map<string, { engine: EngineName; first: number; results: MentionResult[] }>();
+  for (const a of answers.filter((a) => ['cited', 'mentioned', 'none'].includes(a.brand_result))) {
+    const key = `${a.run_id}/${a.query_id}/${a.engine}`;
+    const cell = cells.get(key) ?? { engine: a.engine, first: Number(a.checked_at), results: [] };
+    cell.first = Math.min(cell.first, Number(a.checked_at));
+    cell.results.push(a.brand_result);
+    cells.set(key, cell);
+  }
+  const agreement = new Map<string, { cells: number; agreeing: number }>();
+  for (const cell of [...cells.values()].filter((c) => c.results.length >= 2)) {
+    const key = `${utcDay(cell.first)}/${cell.engine}`;
+    const row = agreement.get(key) ?? { cells: 0, agreeing: 0 };
+    row.cells++;
+    row.agreeing += cell.results.every((r) => r === cell.results[0]) ? 1 : 0;
+    agreement.set(key, row);
+  }
+  return { daily: Object.fromEntries(daily), agreement: Object.fromEntries(agreement) };
+}
+
+async function stored(ws: TestWorkspace) {
+  const daily = await t.db
+    .selectFrom('visibility_daily')
+    .select(['day', 'engine', 'subject_id', 'answers', 'answers_with_citations', 'cited', 'mentioned', 'failed', 'not_shown'])
+    .where('workspace_id', '=', ws.workspaceId)
+    .execute();
+  const agreement = await t.db.selectFrom('agreement_daily').select(['day', 'engine', 'cells', 'agreeing']).where('workspace_id', '=', ws.workspaceId).execute();
+  return {
+    daily: Object.fromEntries(daily.map(({ day, engine, subject_id, ...counts }) => [`${day}/${engine}/${subject_id}`, counts])),
+    agreement: Object.fromEntries(agreement.filter((a) => a.cells > 0).map(({ day, engine, ...counts }) => [`${day}/${engine}`, counts])),
+  };
+}
+
+describe('pre-aggregates written with each answer', () => {
+  it('count run-to-run agreement: a cell joins at its second read answer, and stops agreeing when a later run differs', async () => {
+    const ws = await t.workspace();
+    const q = await addQuery(t, ws, 'best analytics');
+    const runId = await insertCheckRun(t.db, t.clock, { workspaceId: ws.workspaceId, trigger: 'schedule', engines: ['chatgpt', 'perplexity'], runsPerQuery: 3, planned: 100 });
+    await record(ws, runId, q, 'chatgpt', 1, 'mentioned');
+    expect((await stored(ws)).agreement).toEqual({});
+    await record(ws, runId, q, 'chatgpt', 2, 'mentioned');
+    const day = utcDay(t.clock.now());
+    expect((await stored(ws)).agreement).toEqual({ [`${day}/chatgpt`]: { cells: 1, agreeing: 1 } });
+    await record(ws, runId, q, 'chatgpt', 3, 'cited');
+    expect((await stored(ws)).agreement).toEqual({ [`${day}/chatgpt`]: { cells: 1, agreeing: 0 } });
+    // A failure and a page without an answer have nothing to agree on.
+    await record(ws, runId, q, 'perplexity', 1, 'none');
+    await record(ws, runId, q, 'perplexity', 2, 'failed');
+    expect((await stored(ws)).agreement).toEqual({ [`${day}/chatgpt`]: { cells: 1, agreeing: 0 } });
+
+    const score = (await t.rest(ws.key, 'GET', '/api/v1/visibility/score', { days: '7' })).body.data as Record<string, any>;
+    expect(score.agreement).toMatchObject({ rate: 0, count: 0, of: 1 });
+    expect(score.byEngine.find((e: { engine: string }) => e.engine === 'chatgpt').agreement).toMatchObject({ count: 0, of: 1 });
+    expect(score.byEngine.find((e: { engine: string }) => e.engine === 'perplexity').agreement).toMatchObject({ rate: null, of: 0 });
+  });
+
+  it('equal a full recomputation from the stored answers after a long mixed sequence', async () => {
+    const ws = await t.workspace();
+    await addCompetitor(t, ws, 'Rival', 'https://rival.example');
+    const queries = [await addQuery(t, ws, 'crm one'), await addQuery(t, ws, 'crm two'), await addQuery(t, ws, 'crm three')];
+    const engines: EngineName[] = ['chatgpt', 'gemini', 'google_ai_overview', 'copilot'];
+    const outcomes: Outcome[] = ['cited', 'mentioned', 'none', 'rival', 'failed', 'not_shown'];
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    t.clock.set(START_TIME);
+    for (let run = 0; run < 6; run++) {
+      const runId = await insertCheckRun(t.db, t.clock, { workspaceId: ws.workspaceId, trigger: 'schedule', engines, runsPerQuery: 3, planned: 1000 });
+      for (const queryId of queries) {
+        for (const engine of engines) {
+          for (let runIndex = 1; runIndex <= 3; runIndex++) {
+            const outcome = outcomes[next(outcomes.length)]!;
+            await record(ws, runId, queryId, engine, runIndex, engine.startsWith('google') || engine === 'copilot' ? outcome : outcome === 'not_shown' ? 'none' : outcome);
+            // Cells straddle midnight now and then: they stay on the day of their first answer.
+            t.clock.advance(next(3) === 0 ? 6 * 3_600_000 : 60_000);
+          }
+        }
+      }
+      t.clock.advance(2 * 86_400_000);
+    }
+    const expected = await recomputed(ws);
+    expect(Object.keys(expected.agreement).length).toBeGreaterThan(3);
+    expect(await stored(ws)).toEqual(expected);
+  });
+});
+
+describe('the trend', () => {
+  it('flags a change between points only when their intervals do not overlap', async () => {
+    const ws = await t.workspace();
+    const q = await addQuery(t, ws, 'crm steady');
+    const day = (n: number) => START_TIME - n * 86_400_000;
+    const runs = [
+      { at: day(3), outcomes: Array<Outcome>(20).fill('none') },
+      { at: day(2), outcomes: [...Array<Outcome>(2).fill('mentioned'), ...Array<Outcome>(18).fill('none')] },
+      { at: day(1), outcomes: [...Array<Outcome>(18).fill('mentioned'), ...Array<Outcome>(2).fill('none')] },
+    ];
+    for (const { at, outcomes } of runs) {
+      t.clock.set(at);
+      const runId = await insertCheckRun(t.db, t.clock, { workspaceId: ws.workspaceId, trigger: 'schedule', engines: ['chatgpt'], runsPerQuery: 1, planned: 100 });
+      for (const [i, outcome] of outcomes.entries()) await record(ws, runId, q, 'chatgpt', i + 1, outcome);
+    }
+    t.clock.set(START_TIME);
+    const trend = (await t.rest(ws.key, 'GET', '/api/v1/visibility/trend', { days: '7' })).body.data as { points: Array<{ mentionRateChange: string | null }> };
+    // 0 of 20 then 2 of 20: the intervals overlap (steady); 2 of 20 then 18 of 20: they do not (up).
+    expect(trend.points.map((p) => p.mentionRateChange)).toEqual([null, 'steady', 'up']);
+  });
+});
