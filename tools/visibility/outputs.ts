@@ -55,6 +55,11 @@ export const visibilityScoreReport = z.object({
   basedOn: z.array(component),
   components,
   agreement: rate.describe('Run-to-run agreement over cells asked more than once.'),
+  previous: z.object({
+    window: metricWindow,
+    mentionRate: rate,
+    mentionRateChange: z.enum(['up', 'down', 'steady']).nullable().describe('up or down only when the two intervals do not overlap.'),
+  }),
   sampleSize: z.object({
     answersChecked: z.int(),
     failedChecks: z.int(),

@@ -4,8 +4,8 @@ import { ENGINE_NAMES } from '../engines/engine.js';
 import { COMPOSITE, DEFINITIONS, componentsOf, compositeScore, labelled, mentions } from './composite.js';
 import { BRAND_SUBJECT } from '../checks/subjects.js';
 import { ZERO, groupBy, loadAgreement, loadDaily, metricSubjects, sumBy, type DailyRow, type Subjects } from './daily.js';
-import { rate } from './wilson.js';
-import { metricWindow, windowRecord, type MetricDays } from './window.js';
+import { changeBetween, rate } from './wilson.js';
+import { DAY_MS, metricWindow, windowRecord, type MetricDays, type MetricWindow } from './window.js';
 
 export interface MetricQuery {
   workspaceId: string;
@@ -38,7 +38,13 @@ export function scoreRows(rows: readonly DailyRow[], subjects: Subjects) {
 export async function visibilityScore(db: Kysely<Database>, configured: readonly EngineName[], query: MetricQuery) {
   const window = metricWindow(query.days, query.now);
   const subjects = await metricSubjects(db, query.workspaceId);
-  const [rows, agreement] = await Promise.all([loadDaily(db, query.workspaceId, window, query.model, subjects), loadAgreement(db, query.workspaceId, window, query.model)]);
+  const before: MetricWindow = { days: window.days, from: window.from - window.days * DAY_MS, to: window.from - DAY_MS };
+  const [rows, previousRows, agreement] = await Promise.all([
+    loadDaily(db, query.workspaceId, window, query.model, subjects),
+    loadDaily(db, query.workspaceId, before, query.model, subjects),
+    loadAgreement(db, query.workspaceId, window, query.model),
+  ]);
+  const previous = scoreRows(previousRows, subjects).components.mentionRate;
   const byEngine = groupBy(rows, (row) => row.engine);
   const overall = scoreRows(rows, subjects);
   const agreementOf = (cells: Array<{ cells: number; agreeing: number }>) =>
@@ -57,6 +63,7 @@ export async function visibilityScore(db: Kysely<Database>, configured: readonly
     competitorsTracked: subjects.competitors.length,
     ...overall,
     agreement: agreementOf([...agreement.values()]),
+    previous: { window: windowRecord(before), mentionRate: previous, mentionRateChange: changeBetween(previous.interval, overall.components.mentionRate.interval) },
     byEngine: (query.model === undefined ? ENGINE_NAMES : [query.model]).map((engine) => {
       const { components, sampleSize, score, range, reason, missing } = scoreRows(byEngine.get(engine) ?? [], subjects);
       const neverChecked = sampleSize.answersChecked === 0 && sampleSize.failedChecks === 0 && sampleSize.noAnswerShown === 0;

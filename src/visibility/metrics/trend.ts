@@ -5,18 +5,7 @@ import { BRAND_SUBJECT } from '../checks/subjects.js';
 import { groupBy, loadDaily, metricSubjects } from './daily.js';
 import { scoreRows, type MetricQuery } from './score.js';
 import { isoDate, metricWindow, windowRecord } from './window.js';
-import type { Interval } from './wilson.js';
-
-/**
- * Up or down only when the two 95 % intervals do not overlap; overlapping intervals are `steady` (the difference may be
- * the engines' noise); null when either has no sample.
- */
-export function changeBetween(before: Interval | null, after: Interval | null): 'up' | 'down' | 'steady' | null {
-  if (before === null || after === null) return null;
-  if (after.low > before.high) return 'up';
-  if (after.high < before.low) return 'down';
-  return 'steady';
-}
+import { changeBetween } from './wilson.js';
 
 export async function visibilityTrend(db: Kysely<Database>, query: MetricQuery) {
   const window = metricWindow(query.days, query.now);

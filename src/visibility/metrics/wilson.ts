@@ -32,3 +32,14 @@ export function wilsonInterval(successes: number, trials: number): Interval | nu
 export function rate(count: number, of: number): Rate {
   return { rate: of > 0 ? round4(count / of) : null, interval: wilsonInterval(count, of), count, of };
 }
+
+/**
+ * Up or down only when the two 95 % intervals do not overlap; overlapping intervals are `steady` (the difference may be
+ * the engines' noise); null when either has no sample.
+ */
+export function changeBetween(before: Interval | null, after: Interval | null): 'up' | 'down' | 'steady' | null {
+  if (before === null || after === null) return null;
+  if (after.low > before.high) return 'up';
+  if (after.high < before.low) return 'down';
+  return 'steady';
+}

@@ -154,11 +154,12 @@ describe('pre-aggregates written with each answer', () => {
 });
 
 describe('the trend', () => {
-  it('flags a change between points only when their intervals do not overlap', async () => {
+  it('flags a change between points, and week over week, only when their intervals do not overlap', async () => {
     const ws = await t.workspace();
     const q = await addQuery(t, ws, 'crm steady');
     const day = (n: number) => START_TIME - n * 86_400_000;
     const runs = [
+      { at: day(10), outcomes: Array<Outcome>(20).fill('none') },
       { at: day(3), outcomes: Array<Outcome>(20).fill('none') },
       { at: day(2), outcomes: [...Array<Outcome>(2).fill('mentioned'), ...Array<Outcome>(18).fill('none')] },
       { at: day(1), outcomes: [...Array<Outcome>(18).fill('mentioned'), ...Array<Outcome>(2).fill('none')] },
@@ -172,5 +173,8 @@ describe('the trend', () => {
     const trend = (await t.rest(ws.key, 'GET', '/api/v1/visibility/trend', { days: '7' })).body.data as { points: Array<{ mentionRateChange: string | null }> };
     // 0 of 20 then 2 of 20: the intervals overlap (steady); 2 of 20 then 18 of 20: they do not (up).
     expect(trend.points.map((p) => p.mentionRateChange)).toEqual([null, 'steady', 'up']);
+    // Week over week: 20 of 60 against 0 of 20 the week before.
+    const score = (await t.rest(ws.key, 'GET', '/api/v1/visibility/score', { days: '7' })).body.data as Record<string, any>;
+    expect(score.previous).toMatchObject({ window: { days: 7 }, mentionRate: { count: 0, of: 20 }, mentionRateChange: 'up' });
   });
 });
