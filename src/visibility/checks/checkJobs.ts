@@ -151,7 +151,8 @@ export const rankCheckJob: JobHandler = {
       const readings = answer !== null && engine !== undefined ? await sentiments(answer, subjects, deps) : undefined;
       positions[searchEngine] = await deps.db.transaction().execute(async (trx) => {
         const recorded = await recordRankCheck(trx, deps.clock, {
-          ...payload,
+          runId: payload.runId,
+          queryId: payload.queryId,
           workspaceId: job.workspaceId,
           searchEngine,
           organic: page?.organic ?? null,
@@ -169,14 +170,14 @@ export const rankCheckJob: JobHandler = {
   },
 
   async onFailed(job, reason, { db, clock }) {
-    const payload = rankPayload.parse(job.payload);
+    const { runId, queryId, answers } = rankPayload.parse(job.payload);
     const error = { errorClass: 'provider_error', message: reason };
     for (const searchEngine of SEARCH_ENGINES) {
       await db.transaction().execute(async (trx) => {
-        const { rankCheckId } = await recordRankCheck(trx, clock, { ...payload, workspaceId: job.workspaceId, searchEngine, organic: null, error });
+        const { rankCheckId } = await recordRankCheck(trx, clock, { runId, queryId, workspaceId: job.workspaceId, searchEngine, organic: null, error });
         const engine = PAGE_ENGINE[searchEngine];
-        if (payload.answers.includes(engine)) {
-          await recordEngineAnswer(trx, clock, { ...payload, workspaceId: job.workspaceId, engine, runIndex: 1, rankCheckId, answer: null, error });
+        if (answers.includes(engine)) {
+          await recordEngineAnswer(trx, clock, { runId, queryId, workspaceId: job.workspaceId, engine, runIndex: 1, rankCheckId, answer: null, error });
         }
       });
     }

@@ -1,6 +1,6 @@
 import type { EngineName } from '../../../db/schema.js';
 import { normaliseCitations } from '../../../src/visibility/engines/engine.js';
-import { recordEngineAnswer, recordRankCheck, type Sentiment } from '../../../src/visibility/checks/record.js';
+import { recordEngineAnswer, recordRankCheck, type EngineAnswerInput, type Sentiment } from '../../../src/visibility/checks/record.js';
 import { insertCheckRun } from '../../../src/visibility/checks/runs.js';
 import type { OrganicResult } from '../../../src/visibility/serp/serp.js';
 import { domainOf } from '../../../src/visibility/engines/engine.js';
@@ -43,46 +43,24 @@ export class Seeder {
 
   private runIndex = 0;
 
-  /** One answer at `at` (answers must be recorded oldest first: checked_at only moves forward). */
-  async answer(at: string, engine: EngineName, queryId: string, text: string, urls: string[] = [], sentiments: Record<string, Sentiment> = {}) {
+  /** One check at `at` (checks must be recorded oldest first: checked_at only moves forward). */
+  private async check(at: string, engine: EngineName, queryId: string, outcome: Pick<EngineAnswerInput, 'answer' | 'error' | 'sentiments'>) {
     this.t.clock.set(Date.parse(at));
-    return recordEngineAnswer(this.t.db, this.t.clock, {
-      workspaceId: this.ws.workspaceId,
-      runId: await this.currentRun(),
-      queryId,
-      engine,
-      runIndex: ++this.runIndex,
-      answer: { text, citations: normaliseCitations(urls.map((url) => ({ url }))), model: `${engine}-model`, latencyMs: 100 },
-      error: null,
-      sentiments: new Map(Object.entries(sentiments)),
-    });
+    return recordEngineAnswer(this.t.db, this.t.clock, { workspaceId: this.ws.workspaceId, runId: await this.currentRun(), queryId, engine, runIndex: ++this.runIndex, ...outcome });
+  }
+
+  answer(at: string, engine: EngineName, queryId: string, text: string, urls: string[] = [], sentiments: Record<string, Sentiment> = {}) {
+    const answer = { text, citations: normaliseCitations(urls.map((url) => ({ url }))), model: `${engine}-model`, latencyMs: 100 };
+    return this.check(at, engine, queryId, { answer, error: null, sentiments: new Map(Object.entries(sentiments)) });
   }
 
   /** A check whose search page showed no AI answer (Google's AI overview, Copilot on Bing). */
-  async notShown(at: string, engine: 'google_ai_overview' | 'copilot', queryId: string) {
-    this.t.clock.set(Date.parse(at));
-    return recordEngineAnswer(this.t.db, this.t.clock, {
-      workspaceId: this.ws.workspaceId,
-      runId: await this.currentRun(),
-      queryId,
-      engine,
-      runIndex: ++this.runIndex,
-      answer: { text: '', citations: [], model: 'dataforseo-v3', latencyMs: 100, notShown: true },
-      error: null,
-    });
+  notShown(at: string, engine: 'google_ai_overview' | 'copilot', queryId: string) {
+    return this.check(at, engine, queryId, { answer: { text: '', citations: [], model: 'dataforseo-v3', latencyMs: 100, notShown: true }, error: null });
   }
 
-  async failure(at: string, engine: EngineName, queryId: string, errorClass = 'timeout') {
-    this.t.clock.set(Date.parse(at));
-    return recordEngineAnswer(this.t.db, this.t.clock, {
-      workspaceId: this.ws.workspaceId,
-      runId: await this.currentRun(),
-      queryId,
-      engine,
-      runIndex: ++this.runIndex,
-      answer: null,
-      error: { errorClass, message: 'no answer' },
-    });
+  failure(at: string, engine: EngineName, queryId: string, errorClass = 'timeout') {
+    return this.check(at, engine, queryId, { answer: null, error: { errorClass, message: 'no answer' } });
   }
 
   /** A rank check in the current check run (one per run, query and search engine). */
