@@ -15,7 +15,7 @@ export interface Services {
   timing: Timing;
   /** The configured answer engines; an engine missing here is reported as not configured and never checked. */
   engines: Partial<Record<EngineName, AnswerEngine>>;
-  /** Undefined when SERP_* is not configured: no rank checks, no AI overviews, no Copilot, no website look-up. */
+  /** Undefined when SERP_* is not configured: no rank checks, no AI overviews, no Copilot from Bing's page, no website look-up. */
   serp: SerpClient | undefined;
   /** Undefined when GSC_* is not configured. */
   searchConsole: SearchConsoleSettings | undefined;
