@@ -16,8 +16,8 @@ afterAll(() => stopWithGoogle({ google, t }));
 beforeEach(() => {
   google.sites = [{ siteUrl: PROPERTY, permissionLevel: 'siteOwner' }];
   google.rows.set(PROPERTY, [
-    { query: 'acme crm', page: 'https://acme.example/', clicks: 120, impressions: 900, position: 1.2 },
-    { query: 'crm for startups', page: 'https://acme.example/blog/crm-for-startups', clicks: 14, impressions: 610, position: 7.4 },
+    { date: '2026-11-20', query: 'acme crm', page: 'https://acme.example/', clicks: 120, impressions: 900, position: 1.2 },
+    { date: '2026-11-20', query: 'crm for startups', page: 'https://acme.example/blog/crm-for-startups', clicks: 14, impressions: 610, position: 7.4 },
   ]);
 });
 
@@ -35,7 +35,7 @@ const rows = (workspaceId: string) =>
 
 describe('the Search Console sync job', () => {
   it('refreshes the access token, reads the last 28 full days by query and page in pages of 25,000 rows, and stores them', async () => {
-    const many: FakeRow[] = Array.from({ length: 25_003 }, (_, i) => ({ query: `query ${i}`, page: `https://acme.example/p/${i % 40}`, clicks: 1, impressions: 10, position: 3.5 }));
+    const many: FakeRow[] = Array.from({ length: 25_003 }, (_, i) => ({ date: '2026-11-01', query: `query ${i}`, page: `https://acme.example/p/${i % 40}`, clicks: 1, impressions: 10, position: 3.5 }));
     google.rows.set(PROPERTY, many);
     const workspaceId = await connected();
     const refreshToken = (await connection(t, workspaceId))!.refresh_token;
@@ -69,7 +69,7 @@ describe('the Search Console sync job', () => {
   it('keeps at most 100,000 rows, the first ones in Google\'s order', async () => {
     google.rows.set(
       PROPERTY,
-      Array.from({ length: 100_001 }, (_, i) => ({ query: `q${i}`, page: 'https://acme.example/', clicks: 1, impressions: 1, position: 1 })),
+      Array.from({ length: 100_001 }, (_, i) => ({ date: '2026-11-20', query: `q${i}`, page: 'https://acme.example/', clicks: 1, impressions: 1, position: 1 })),
     );
     const workspaceId = await connected();
     const apiRequests = google.apiRequests.length;
@@ -87,7 +87,7 @@ describe('the Search Console sync job', () => {
       { query: 'acme crm', page: 'https://acme.example/', clicks: 120, impressions: 900, position: expect.closeTo(1.2, 5), start_date: '2026-10-24', end_date: '2026-11-20' },
       { query: 'crm for startups', page: 'https://acme.example/blog/crm-for-startups', clicks: 14, impressions: 610, position: expect.closeTo(7.4, 5), start_date: '2026-10-24', end_date: '2026-11-20' },
     ]);
-    google.rows.set(PROPERTY, [{ query: 'acme pricing', page: 'https://acme.example/pricing', clicks: 30, impressions: 200, position: 2 }]);
+    google.rows.set(PROPERTY, [{ date: '2026-11-25', query: 'acme pricing', page: 'https://acme.example/pricing', clicks: 30, impressions: 200, position: 2 }]);
     t.clock.advance(7 * 86_400_000);
     expect(await queueSearchConsoleSync(t.db, t.clock, workspaceId)).toEqual(expect.stringMatching(/^job_/));
     await t.jobs.drain();
