@@ -86,7 +86,7 @@ describe('content ideas', () => {
       t.clock.set(START_TIME);
       await t.db
         .insertInto('search_console_rows')
-        .values({ workspace_id: ws.workspaceId, query: 'crm for dentists', page: 'https://acme.example/dentists', clicks: 5, impressions: 90, position: 6.5, start_date: '2026-10-24', end_date: '2026-11-20' })
+        .values({ workspace_id: ws.workspaceId, period: 'current', query: 'crm for dentists', page: 'https://acme.example/dentists', clicks: 5, impressions: 90, position: 6.5, start_date: '2026-10-24', end_date: '2026-11-20' })
         .execute();
 
       const data = await ok<{ ideas: Array<Record<string, unknown>> }>(t, ws, 'GET', '/api/v1/content/ideas');
