@@ -606,8 +606,12 @@ export interface SearchConsoleConnectionsTable {
   last_error: string | null;
 }
 
+/** The last 28 full days a sync read, and the 28 days before them: growth is measured between the two. */
+export type SearchConsolePeriod = 'current' | 'previous';
+
 export interface SearchConsoleRowsTable {
   workspace_id: string;
+  period: SearchConsolePeriod;
   query: string;
   page: string;
   clicks: number;

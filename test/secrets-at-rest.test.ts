@@ -26,7 +26,7 @@ beforeAll(async () => {
   t = await TestService.start({ writer: false, outbound: { allowPrivateAddresses: true }, env: { ...google.env(), SECRETS_KEY: SECRETS_KEY.toString('base64') } });
   receiver = await Receiver.start({ clock: () => t.clock.now() });
   google.sites = [{ siteUrl: 'sc-domain:acme.example', permissionLevel: 'siteOwner' }];
-  google.rows.set('sc-domain:acme.example', [{ query: 'acme crm', page: 'https://acme.example/', clicks: 3, impressions: 40, position: 2.1 }]);
+  google.rows.set('sc-domain:acme.example', [{ date: '2026-11-20', query: 'acme crm', page: 'https://acme.example/', clicks: 3, impressions: 40, position: 2.1 }]);
 });
 afterAll(async () => {
   await t.close();

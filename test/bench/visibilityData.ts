@@ -95,7 +95,17 @@ const TABLES = {
     last_sync_at: 'bigint',
     last_error: 'text',
   },
-  search_console_rows: { workspace_id: 'text', query: 'text', page: 'text', clicks: 'integer', impressions: 'integer', position: 'real', start_date: 'text', end_date: 'text' },
+  search_console_rows: {
+    workspace_id: 'text',
+    period: 'text',
+    query: 'text',
+    page: 'text',
+    clicks: 'integer',
+    impressions: 'integer',
+    position: 'real',
+    start_date: 'text',
+    end_date: 'text',
+  },
 } as const;
 
 type Table = keyof typeof TABLES;
@@ -358,12 +368,18 @@ export async function generateVisibility(writer: BulkWriter, ws: GeneratedWorksp
 
   await write('search_console_connections', [[ws.workspaceId, `sc-domain:${ws.brandDomain}`, 'bench-refresh-token', null, null, start, ws.now - DAY_MS, null]]);
   const consoleRows: Row[] = [];
-  const period = [new Date(ws.now - 28 * DAY_MS).toISOString().slice(0, 10), new Date(ws.now - DAY_MS).toISOString().slice(0, 10)];
-  queries.slice(0, 400).forEach((query, n) => {
-    const pages = [n < ARTICLES ? articleUrl(ws.brandDomain, n) : `https://${ws.brandDomain}/features/${n}`, `https://${ws.brandDomain}/`, `https://${ws.brandDomain}/pricing`];
-    for (const page of pages) consoleRows.push([ws.workspaceId, query.text, page, Math.floor(rand() * 50), 10 + Math.floor(rand() * 2000), 1 + rand() * 40, ...period]);
-  });
-  for (let n = 0; n < 3000; n++) consoleRows.push([ws.workspaceId, `${ws.brandName.toLowerCase()} ${pick(TOPICS)} ${n}`, `https://${ws.brandDomain}/${pick(['', 'login', 'docs', 'pricing'])}`, Math.floor(rand() * 30), 5 + Math.floor(rand() * 500), 1 + rand() * 20, ...period]);
+  const dateRange = (endsBefore: number) => [new Date(endsBefore - 28 * DAY_MS).toISOString().slice(0, 10), new Date(endsBefore - DAY_MS).toISOString().slice(0, 10)];
+  const untracked = Array.from({ length: 3000 }, (_, n) => `${ws.brandName.toLowerCase()} ${pick(TOPICS)} ${n}`);
+  // A sync keeps two periods of 28 days, the same queries in both.
+  for (const [period, range] of [['current', dateRange(ws.now)], ['previous', dateRange(ws.now - 28 * DAY_MS)]] as const) {
+    queries.slice(0, 400).forEach((query, n) => {
+      const pages = [n < ARTICLES ? articleUrl(ws.brandDomain, n) : `https://${ws.brandDomain}/features/${n}`, `https://${ws.brandDomain}/`, `https://${ws.brandDomain}/pricing`];
+      for (const page of pages) consoleRows.push([ws.workspaceId, period, query.text, page, Math.floor(rand() * 50), 10 + Math.floor(rand() * 2000), 1 + rand() * 40, ...range]);
+    });
+    for (const query of untracked) {
+      consoleRows.push([ws.workspaceId, period, query, `https://${ws.brandDomain}/${pick(['', 'login', 'docs', 'pricing'])}`, Math.floor(rand() * 30), 5 + Math.floor(rand() * 500), 1 + rand() * 20, ...range]);
+    }
+  }
   await write('search_console_rows', consoleRows);
   return { rows: counts, middle: start + (WEEKS / 2) * WEEK_MS };
 }

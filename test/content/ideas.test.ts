@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SearchConsolePeriod } from '../../db/schema.js';
 import { scoreIdea } from '../../src/domain/content/ideas.js';
 import { PLANS } from '../../src/plans.js';
 import { expectBadInput } from '../brand/support.js';
@@ -86,11 +87,12 @@ describe('content ideas', () => {
       t.clock.set(START_TIME);
       await t.db
         .insertInto('search_console_rows')
-        .values({ workspace_id: ws.workspaceId, query: 'crm for dentists', page: 'https://acme.example/dentists', clicks: 5, impressions: 90, position: 6.5, start_date: '2026-10-24', end_date: '2026-11-20' })
+        .values({ workspace_id: ws.workspaceId, period: 'current', query: 'crm for dentists', page: 'https://acme.example/dentists', clicks: 5, impressions: 90, position: 6.5, start_date: '2026-10-24', end_date: '2026-11-20' })
         .execute();
 
       const data = await ok<{ ideas: Array<Record<string, unknown>> }>(t, ws, 'GET', '/api/v1/content/ideas');
-      // 100 x (0.35 x 0.5 + 0.25 x 0.5 + 0.25 x 1) / 0.85: position 4 is the best quick win; trending is not measured.
+      // 100 x (0.35 x 0.5 + 0.25 x 0.5 + 0.25 x 1) / 0.85: position 4 is the best quick win; trending is not measured:
+      // Search Console has no period before the current one to compare with.
       expect(data.ideas[0]).toMatchObject({
         id: dentists,
         score: 65,
@@ -113,6 +115,52 @@ describe('content ideas', () => {
         basedOn: ['citationGap', 'competitorCitations', 'quickWin'],
         metrics: { citationGapRate: 0.5, competitorCitationRate: 0.5, trendingScore: null, googlePosition: 4 },
       });
+    });
+
+    it('scores trendingScore from the growth of Search Console impressions and clicks, summed across pages, between the two periods', async () => {
+      const ws = await t.workspace();
+      // Tracked with capitals: matched to Search Console's lower-cased queries by their wording.
+      const dentists = await addQuery(t, ws, 'CRM for Dentists');
+      const vets = await addQuery(t, ws, 'crm for vets');
+      const farms = await addQuery(t, ws, 'crm for farms');
+      const bakers = await addQuery(t, ws, 'crm for bakers');
+      const row = (period: SearchConsolePeriod, query: string, page: string, clicks: number, impressions: number) => ({
+        workspace_id: ws.workspaceId,
+        period,
+        query,
+        page,
+        clicks,
+        impressions,
+        position: 5,
+        start_date: period === 'current' ? '2026-10-24' : '2026-09-26',
+        end_date: period === 'current' ? '2026-11-20' : '2026-10-23',
+      });
+      await t.db
+        .insertInto('search_console_rows')
+        .values([
+          // crm for dentists: 400 impressions and 15 clicks over two pages, against 200 and 5.
+          row('current', 'crm for dentists', 'https://acme.example/dentists', 12, 300),
+          row('current', 'crm for dentists', 'https://acme.example/', 3, 100),
+          row('previous', 'crm for dentists', 'https://acme.example/dentists', 5, 200),
+          // crm for vets: new this period, the earlier one has no data for it.
+          row('current', 'crm for vets', 'https://acme.example/vets', 0, 50),
+          // crm for farms: searched before, no longer.
+          row('previous', 'crm for farms', 'https://acme.example/farms', 4, 80),
+          // Untracked: no idea of its own, and no effect on the others.
+          row('previous', 'crm for dentists near me', 'https://acme.example/dentists', 90, 900),
+        ])
+        .execute();
+
+      const data = await ok<{ ideas: Array<Record<string, unknown>> }>(t, ws, 'GET', '/api/v1/content/ideas');
+      // ((400 + 20) / (400 + 200 + 40) + (15 + 2) / (15 + 5 + 4)) / 2 = 0.68229...; new: (70 / 90 + 2 / 4) / 2; gone: (20 / 120 + 2 / 8) / 2.
+      expect(data.ideas.map((idea) => [idea.id, idea.metrics, idea.score, idea.basedOn])).toEqual([
+        [dentists, { citationGapRate: null, competitorCitationRate: null, trendingScore: 0.6823, googlePosition: null }, 68, ['trending']],
+        [vets, { citationGapRate: null, competitorCitationRate: null, trendingScore: 0.6389, googlePosition: null }, 64, ['trending']],
+        [farms, { citationGapRate: null, competitorCitationRate: null, trendingScore: 0.2083, googlePosition: null }, 21, ['trending']],
+        [bakers, { citationGapRate: null, competitorCitationRate: null, trendingScore: null, googlePosition: null }, null, []],
+      ]);
+      expect(data.ideas[0]).toMatchObject({ scoreNote: 'weighted over trending', readPage: 'https://acme.example/dentists' });
+      expect((await t.mcpTool(ws.key, 'get_content_ideas')).structuredContent).toEqual(data);
     });
 
     it('scores from the signals measured only, and says which', () => {

@@ -7,13 +7,14 @@ import { toIso } from '../brand/records.js';
 import { coverageOf, findQuery, type QueryRow } from './queries.js';
 
 /**
- * What makes an idea winnable, per query, from the visibility and rank checks:
+ * What makes an idea winnable, per query, from the visibility and rank checks and Search Console:
  * citationGapRate: share of the query's AI answers of the last 30 days that cite sources but not the brand (0 to 1);
  * competitorCitationRate: share of those answers that cite or mention a tracked competitor (0 to 1);
- * trendingScore: how much interest in the query is rising (0 to 1): Search Console keeps one period per query, so
- * there is no growth to measure yet and it stays null;
+ * trendingScore: how much interest in the query is rising (0 to 1; 0.5 steady): its Search Console impressions and
+ * clicks, summed across pages, over the last 28 full days against the 28 before (see trendingScore in trending.ts);
  * googlePosition: the brand's position in the latest Google check (1 to 30), a quick win when just off the top.
- * null: no check has measured it (googlePosition also when the brand is not in the top 30: no quick win to weigh).
+ * null: no check has measured it (googlePosition also when the brand is not in the top 30: no quick win to weigh;
+ * trendingScore when Search Console shows the query in neither period, or has no previous period to compare with).
  */
 export interface WinnabilityMetrics {
   citationGapRate: number | null;
@@ -50,14 +51,14 @@ export interface IdeaScore {
 
 export function scoreIdea(metrics: WinnabilityMetrics): IdeaScore {
   const measured = Object.entries(signalValues(metrics)).filter((entry): entry is [Signal, number] => entry[1] !== null);
-  if (measured.length === 0) return { score: null, basedOn: [], scoreNote: 'not scored: no visibility or rank checks have measured this query yet' };
+  if (measured.length === 0) return { score: null, basedOn: [], scoreNote: 'not scored: no visibility or rank checks have measured this query yet, nor has Search Console' };
   const weight = measured.reduce((sum, [signal]) => sum + SIGNAL_WEIGHTS[signal], 0);
   const value = measured.reduce((sum, [signal, v]) => sum + SIGNAL_WEIGHTS[signal] * v, 0);
   const basedOn = measured.map(([signal]) => signal);
   return { score: Math.round((100 * value) / weight), basedOn, scoreNote: `weighted over ${basedOn.join(', ')}` };
 }
 
-const UNMEASURED: QuerySignals = { citationGapRate: null, competitorCitationRate: null, googlePosition: null, rankingPage: null, readPage: null };
+const UNMEASURED: QuerySignals = { citationGapRate: null, competitorCitationRate: null, trendingScore: null, googlePosition: null, rankingPage: null, readPage: null };
 
 /** Ideas of these queries, scored from what the checks measured about each. */
 export async function ideaRecords(db: Kysely<Database>, workspaceId: string, queries: readonly QueryRow[], now: number) {
@@ -67,7 +68,7 @@ export async function ideaRecords(db: Kysely<Database>, workspaceId: string, que
     const metrics: WinnabilityMetrics = {
       citationGapRate: measured.citationGapRate,
       competitorCitationRate: measured.competitorCitationRate,
-      trendingScore: null,
+      trendingScore: measured.trendingScore,
       googlePosition: measured.googlePosition,
     };
     return {

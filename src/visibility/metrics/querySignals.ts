@@ -3,6 +3,7 @@ import type { Database } from '../../../db/schema.js';
 import { textKey } from '../../domain/content/articles.js';
 import { rankHistory } from '../rankings/rankChecks.js';
 import { consoleQueries } from '../rankings/searchConsole.js';
+import { trackedQueryPeriods, trendingScore } from './trending.js';
 import { DAY_MS } from './window.js';
 
 /** Content ideas weigh the answers of the last 30 days. */
@@ -13,6 +14,8 @@ export interface QuerySignals {
   citationGapRate: number | null;
   /** Answers citing or mentioning a tracked competitor / answers; null without answers or without competitors. */
   competitorCitationRate: number | null;
+  /** Growth of the query's Search Console impressions and clicks, last 28 days against the 28 before (see trendingScore). */
+  trendingScore: number | null;
   /** The brand's position in the latest Google check that answered, when in the top 30. */
   googlePosition: number | null;
   /** The workspace's page in that check. */
@@ -34,7 +37,7 @@ export async function querySignals(db: Kysely<Database>, workspaceId: string, qu
     .where('a.checked_at', '>=', since)
     .where('a.error_class', 'is', null)
     .where('a.query_id', 'in', ids);
-  const [totals, competitors, ranks, console, anyCompetitor] = await Promise.all([
+  const [totals, competitors, ranks, console, consolePeriods, anyCompetitor] = await Promise.all([
     answers
       .select(['a.query_id', (eb) => eb.fn.countAll<number | string>().as('answers')])
       .select((eb) =>
@@ -53,6 +56,7 @@ export async function querySignals(db: Kysely<Database>, workspaceId: string, qu
       .execute(),
     rankHistory(db, workspaceId, ids, { overview: false }),
     consoleQueries(db, workspaceId),
+    trackedQueryPeriods(db, workspaceId),
     db.selectFrom('competitors').select('id').where('workspace_id', '=', workspaceId).where('removed_at', 'is', null).limit(1).executeTakeFirst(),
   ]);
   const tracksCompetitors = anyCompetitor !== undefined;
@@ -62,11 +66,13 @@ export async function querySignals(db: Kysely<Database>, workspaceId: string, qu
     queries.map((query) => {
       const total = totalOf.get(query.id) ?? { answers: 0, gaps: 0 };
       const google = ranks.latest(query.id, 'google');
+      const periods = consolePeriods.get(textKey(query.text));
       return [
         query.id,
         {
           citationGapRate: ratio(total.gaps, total.answers),
           competitorCitationRate: tracksCompetitors ? ratio(competitorOf.get(query.id) ?? 0, total.answers) : null,
+          trendingScore: trendingScore(periods?.current, periods?.previous),
           googlePosition: google?.position ?? null,
           rankingPage: google?.url ?? null,
           readPage: console.get(textKey(query.text))?.pages[0]?.page ?? null,

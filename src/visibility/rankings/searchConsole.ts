@@ -30,8 +30,8 @@ export async function consoleStatus(db: Kysely<Database>, workspaceId: string): 
     .selectFrom('search_console_connections as c')
     .select(['c.property', 'c.refresh_token', 'c.last_sync_at'])
     .select((eb) => [
-      eb.selectFrom('search_console_rows as r').select('r.start_date').whereRef('r.workspace_id', '=', 'c.workspace_id').limit(1).as('start_date'),
-      eb.selectFrom('search_console_rows as r').select('r.end_date').whereRef('r.workspace_id', '=', 'c.workspace_id').limit(1).as('end_date'),
+      eb.selectFrom('search_console_rows as r').select('r.start_date').whereRef('r.workspace_id', '=', 'c.workspace_id').where('r.period', '=', 'current').limit(1).as('start_date'),
+      eb.selectFrom('search_console_rows as r').select('r.end_date').whereRef('r.workspace_id', '=', 'c.workspace_id').where('r.period', '=', 'current').limit(1).as('end_date'),
     ])
     .where('c.workspace_id', '=', workspaceId)
     .executeTakeFirst();
@@ -58,8 +58,8 @@ export interface ExtraQueries {
 const spellings = (pages: readonly string[]) => pages.flatMap((page) => [page.replace(/\/+$/, ''), `${page.replace(/\/+$/, '')}/`]);
 
 /**
- * Search Console rows of every tracked query (matched by its lower-cased wording) and of the `extra` queries, by query
- * (text key), in one statement: subqueries rather than lists of hundreds of values.
+ * Current-period Search Console rows of every tracked query (matched by its lower-cased wording) and of the `extra`
+ * queries, by query (text key), in one statement: subqueries rather than lists of hundreds of values.
  */
 export async function consoleQueries(db: Kysely<Database>, workspaceId: string, extra?: ExtraQueries): Promise<Map<string, ConsoleQuery>> {
   const byQuery = new Map<string, ConsoleQuery>();
@@ -68,6 +68,7 @@ export async function consoleQueries(db: Kysely<Database>, workspaceId: string, 
     .selectFrom('search_console_rows')
     .select('query')
     .where('workspace_id', '=', workspaceId)
+    .where('period', '=', 'current')
     .where('query', 'not in', tracked)
     .groupBy('query')
     .orderBy((eb) => eb.fn.sum('clicks'), 'desc')
@@ -80,6 +81,7 @@ export async function consoleQueries(db: Kysely<Database>, workspaceId: string, 
     .selectFrom('search_console_rows')
     .select(['query', 'page', 'clicks', 'impressions', 'position'])
     .where('workspace_id', '=', workspaceId)
+    .where('period', '=', 'current')
     .where((eb) => (withExtra ? eb.or([eb('query', 'in', tracked), eb('query', 'in', top)]) : eb('query', 'in', tracked)))
     .execute();
   for (const row of rows) {

@@ -114,6 +114,7 @@ export interface ConnectionStatus {
   connectedAt: number | null;
   lastSyncAt: number | null;
   lastError: string | null;
+  /** Query-and-page rows of the current period, the one the reports read. */
   rows: number;
 }
 
@@ -124,6 +125,7 @@ export async function readConnection(db: Kysely<Database>, workspaceId: string):
     .selectFrom('search_console_rows')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
     .where('workspace_id', '=', workspaceId)
+    .where('period', '=', 'current')
     .executeTakeFirstOrThrow();
   return {
     property: row.property,

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 
-/** A page's Search Console totals over the last synced window. */
+/** A page's Search Console totals over the current period (the last 28 full days synced). */
 export interface PageFigures {
   clicks: number;
   impressions: number;
@@ -23,7 +23,7 @@ function pageKey(url: string): string {
 }
 
 /**
- * Search Console clicks, impressions and average position per page, summed over the queries of the last sync. Google
+ * Search Console clicks, impressions and average position per page, summed over the queries of the current period. Google
  * leaves anonymised queries out of query-and-page rows, so the totals can be a little below Search Console's page report.
  */
 export async function searchConsoleFigures(db: Kysely<Database>, workspaceId: string): Promise<SearchConsolePages> {
@@ -37,6 +37,7 @@ export async function searchConsoleFigures(db: Kysely<Database>, workspaceId: st
       sql<number>`sum(cast(position as double precision) * impressions)`.as('weighted_position'),
     ])
     .where('workspace_id', '=', workspaceId)
+    .where('period', '=', 'current')
     .groupBy('page')
     .execute();
   const byPage = new Map<string, PageFigures>();

@@ -8,7 +8,7 @@ export const SEARCH_CONSOLE_SCOPE = 'https://www.googleapis.com/auth/webmasters.
 const GOOGLE_ISSUER = 'https://accounts.google.com';
 /** Search Analytics answers at most this many rows per request; larger sets are paged with startRow. */
 export const ROWS_PER_PAGE = 25_000;
-/** A sync keeps at most this many query-and-page rows (the largest by clicks, as Google orders them). */
+/** A sync keeps at most this many query-and-page rows per period (the largest by clicks, as Google orders them). */
 export const MAX_ROWS = 100_000;
 const REQUEST_TIMEOUT_MS = 30_000;
 

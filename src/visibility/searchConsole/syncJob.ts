@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/schema.js';
+import type { Database, SearchConsolePeriod } from '../../../db/schema.js';
 import { RetryableJobError, type JobHandler } from '../../jobs/worker.js';
 import { refreshAccessToken, searchAnalytics, SearchConsoleError, type AnalyticsRow } from './google.js';
 
@@ -11,38 +11,56 @@ const INSERT_CHUNK = 1000;
 
 const isoDay = (epochMs: number) => new Date(epochMs).toISOString().slice(0, 10);
 
-/** The 28 full days before today (UTC): yesterday back to 27 days before it. */
-export function syncWindow(now: number): { startDate: string; endDate: string } {
-  const today = Math.floor(now / DAY_MS) * DAY_MS;
-  return { startDate: isoDay(today - WINDOW_DAYS * DAY_MS), endDate: isoDay(today - DAY_MS) };
+export interface DateRange {
+  startDate: string;
+  endDate: string;
 }
 
-async function replaceRows(db: Kysely<Database>, workspaceId: string, range: { startDate: string; endDate: string }, rows: AnalyticsRow[]): Promise<void> {
+/**
+ * The 28 full days before today (UTC), yesterday back to 27 days before it, and the 28 days before those: two
+ * windows of the same length and the same weekdays, so that growth between them is not a weekly rhythm.
+ */
+export function syncPeriods(now: number): Record<SearchConsolePeriod, DateRange> {
+  const today = Math.floor(now / DAY_MS) * DAY_MS;
+  const window = (endsBefore: number) => ({ startDate: isoDay(endsBefore - WINDOW_DAYS * DAY_MS), endDate: isoDay(endsBefore - DAY_MS) });
+  return { current: window(today), previous: window(today - WINDOW_DAYS * DAY_MS) };
+}
+
+interface PeriodRows {
+  period: SearchConsolePeriod;
+  range: DateRange;
+  rows: AnalyticsRow[];
+}
+
+async function replaceRows(db: Kysely<Database>, workspaceId: string, periods: readonly PeriodRows[]): Promise<void> {
   await db.deleteFrom('search_console_rows').where('workspace_id', '=', workspaceId).execute();
-  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    await db
-      .insertInto('search_console_rows')
-      .values(
-        rows.slice(i, i + INSERT_CHUNK).map((row) => ({
-          workspace_id: workspaceId,
-          query: row.query,
-          page: row.page,
-          clicks: Math.round(row.clicks),
-          impressions: Math.round(row.impressions),
-          position: row.position,
-          start_date: range.startDate,
-          end_date: range.endDate,
-        })),
-      )
-      .execute();
+  for (const { period, range, rows } of periods) {
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      await db
+        .insertInto('search_console_rows')
+        .values(
+          rows.slice(i, i + INSERT_CHUNK).map((row) => ({
+            workspace_id: workspaceId,
+            period,
+            query: row.query,
+            page: row.page,
+            clicks: Math.round(row.clicks),
+            impressions: Math.round(row.impressions),
+            position: row.position,
+            start_date: range.startDate,
+            end_date: range.endDate,
+          })),
+        )
+        .execute();
+    }
   }
 }
 
 /**
- * search_console_sync: refreshes the access token, reads Search Analytics by query and page for the last 28 full days,
- * and replaces the workspace's rows. Google being busy or down is retried by the worker; a revoked authorization
- * (invalid_grant) disconnects the workspace with a message saying to connect again. The final error is kept on the
- * connection for the dashboard.
+ * search_console_sync: refreshes the access token, reads Search Analytics by query and page for the last 28 full days
+ * and for the 28 days before them, and replaces the workspace's rows of both periods. Google being busy or down is
+ * retried by the worker; a revoked authorization (invalid_grant) disconnects the workspace with a message saying to
+ * connect again. The final error is kept on the connection for the dashboard.
  */
 export const searchConsoleSyncJob: JobHandler = {
   async run(job, { db, clock, services, progress }) {
@@ -57,12 +75,17 @@ export const searchConsoleSyncJob: JobHandler = {
     // The stored (possibly sealed) value identifies the connection below; the opened one goes to Google.
     const { property, refresh_token: refreshToken } = connection;
     const openedRefreshToken = services.credentials.open(refreshToken);
-    const range = syncWindow(clock.now());
+    const ranges = syncPeriods(clock.now());
     try {
       await progress('refreshing the Google authorization');
       const accessToken = await refreshAccessToken(settings, openedRefreshToken);
-      await progress(`reading Search Analytics for ${property}, ${range.startDate} to ${range.endDate}`);
-      const rows = await searchAnalytics(settings, accessToken, property, range);
+      const readPeriod = async (period: SearchConsolePeriod): Promise<PeriodRows> => {
+        const range = ranges[period];
+        await progress(`reading Search Analytics for ${property}, ${range.startDate} to ${range.endDate}`);
+        return { period, range, rows: await searchAnalytics(settings, accessToken, property, range) };
+      };
+      const currentPeriod = await readPeriod('current');
+      const previousPeriod = await readPeriod('previous');
       const stored = await db.transaction().execute(async (trx) => {
         // Disconnected or reconnected to another property while the rows were read: they are not this connection's.
         const current = await trx
@@ -73,11 +96,17 @@ export const searchConsoleSyncJob: JobHandler = {
           .where('refresh_token', '=', refreshToken)
           .executeTakeFirst();
         if (current === undefined) return false;
-        await replaceRows(trx, job.workspaceId, range, rows);
+        await replaceRows(trx, job.workspaceId, [currentPeriod, previousPeriod]);
         await trx.updateTable('search_console_connections').set({ last_sync_at: clock.now(), last_error: null }).where('workspace_id', '=', job.workspaceId).execute();
         return true;
       });
-      return stored ? { property, ...range, rows: rows.length } : { skipped: 'the connection changed while the rows were read' };
+      if (!stored) return { skipped: 'the connection changed while the rows were read' };
+      return {
+        property,
+        ...currentPeriod.range,
+        rows: currentPeriod.rows.length,
+        previous: { ...previousPeriod.range, rows: previousPeriod.rows.length },
+      };
     } catch (error) {
       if (!(error instanceof SearchConsoleError)) throw error;
       if (error.revoked) {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SearchConsolePeriod } from '../../../db/schema.js';
 import { wilsonInterval } from '../../../src/visibility/metrics/wilson.js';
 import { insertPublishedArticle } from '../../links/support.js';
 import { TestService, START_TIME, type TestWorkspace } from '../../support/harness.js';
@@ -53,15 +54,16 @@ describe('get_rankings_', () => {
       .insertInto('search_console_connections')
       .values({ workspace_id: ws.workspaceId, property: 'sc-domain:acme.example', refresh_token: 'refresh', state_hash: null, state_expires_at: null, connected_at: START_TIME, last_sync_at: START_TIME, last_error: null })
       .execute();
-    const row = (query: string, page: string, clicks: number, impressions: number, position: number) => ({
+    const row = (query: string, page: string, clicks: number, impressions: number, position: number, period: SearchConsolePeriod = 'current') => ({
       workspace_id: ws.workspaceId,
+      period,
       query,
       page,
       clicks,
       impressions,
       position,
-      start_date: '2026-10-24',
-      end_date: '2026-11-20',
+      start_date: period === 'current' ? '2026-10-24' : '2026-09-26',
+      end_date: period === 'current' ? '2026-11-20' : '2026-10-23',
     });
     await t.db
       .insertInto('search_console_rows')
@@ -70,6 +72,10 @@ describe('get_rankings_', () => {
         row('crm for dentists', 'https://acme.example/', 2, 300, 7),
         row('dental crm software', ARTICLE, 5, 50, 4.2),
         row('acme login', 'https://acme.example/login', 40, 60, 1.1),
+        // The 28 days before: kept for growth, never read by the rankings.
+        row('crm for dentists', `${ARTICLE}/`, 500, 5000, 9, 'previous'),
+        row('crm for vets', 'https://acme.example/pricing', 8, 80, 11, 'previous'),
+        row('acme old pricing', 'https://acme.example/old-pricing', 900, 900, 1, 'previous'),
       ])
       .execute();
   });

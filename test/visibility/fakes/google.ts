@@ -10,7 +10,10 @@ export interface FakeSite {
   permissionLevel: 'siteOwner' | 'siteFullUser' | 'siteRestrictedUser' | 'siteUnverifiedUser';
 }
 
+/** One day of a query on a page, as Search Console records it. */
 export interface FakeRow {
+  /** The day, YYYY-MM-DD (UTC, as the service asks). */
+  date: string;
   query: string;
   page: string;
   clicks: number;
@@ -38,7 +41,8 @@ const token = (prefix: string) => `${prefix}${randomBytes(24).toString('base64ur
  * Google's side of Search Console on one local https server: the authorization endpoint (it consents at once and
  * redirects back with a code, as a user clicking Allow would), the token endpoint (authorization_code and refresh_token
  * grants, client id and secret in the body, single-use codes bound to their redirect URI, Google's error bodies) and the
- * Search Console API (sites.list, searchAnalytics.query with startRow paging, Google's JSON errors).
+ * Search Console API (sites.list, searchAnalytics.query summing the days of the date range asked for, with startRow
+ * paging, Google's JSON errors).
  */
 export class FakeGoogle {
   readonly clientId = '123456789-sightline.apps.googleusercontent.com';
@@ -50,7 +54,7 @@ export class FakeGoogle {
   consent: 'allow' | 'deny' | 'allow-without-scope' = 'allow';
   /** The properties the account can see. */
   sites: FakeSite[] = [];
-  /** Search Analytics rows per property, in Google's order (most clicks first). */
+  /** Search Analytics rows per property, one per query, page and day; a query sums those of its date range. */
   readonly rows = new Map<string, FakeRow[]>();
   private readonly codes = new Map<string, { redirectUri: string; scope: string }>();
   private readonly refreshTokens = new Map<string, string>();
@@ -172,17 +176,49 @@ export class FakeGoogle {
         error: { code: 403, message: `User does not have sufficient permission for site '${siteUrl}'. See also: https://support.google.com/webmasters/answer/2451999.`, status: 'PERMISSION_DENIED' },
       });
     }
+    const { startDate, endDate } = body;
+    if (typeof startDate !== 'string' || typeof endDate !== 'string') {
+      return json(res, 400, { error: { code: 400, message: 'Missing required field: startDate or endDate.', status: 'INVALID_ARGUMENT' } });
+    }
     const startRow = Number(body.startRow ?? 0);
     const rowLimit = Number(body.rowLimit ?? 1000);
-    const rows = (this.rows.get(siteUrl) ?? []).slice(startRow, startRow + rowLimit).map((row) => ({
-      keys: [row.query, row.page],
-      clicks: row.clicks,
-      impressions: row.impressions,
-      ctr: row.impressions === 0 ? 0 : row.clicks / row.impressions,
-      position: row.position,
-    }));
+    const rows = overRange(this.rows.get(siteUrl) ?? [], startDate, endDate)
+      .slice(startRow, startRow + rowLimit)
+      .map((row) => ({
+        keys: [row.query, row.page],
+        clicks: row.clicks,
+        impressions: row.impressions,
+        ctr: row.impressions === 0 ? 0 : row.clicks / row.impressions,
+        position: row.impressions === 0 ? 0 : row.weightedPosition / row.impressions,
+      }));
     json(res, 200, rows.length === 0 ? { responseAggregationType: 'byPage' } : { rows, responseAggregationType: 'byPage' });
   }
+}
+
+interface RangeRow {
+  query: string;
+  page: string;
+  clicks: number;
+  impressions: number;
+  weightedPosition: number;
+}
+
+/**
+ * What Google answers for a date range (both ends included): the days' figures summed per query and page, the
+ * position averaged over impressions, most clicks first (ties in the order the days were given).
+ */
+function overRange(days: readonly FakeRow[], startDate: string, endDate: string): RangeRow[] {
+  const byQueryAndPage = new Map<string, RangeRow>();
+  for (const day of days) {
+    if (day.date < startDate || day.date > endDate) continue;
+    const key = `${day.query}\n${day.page}`;
+    const sum = byQueryAndPage.get(key) ?? { query: day.query, page: day.page, clicks: 0, impressions: 0, weightedPosition: 0 };
+    sum.clicks += day.clicks;
+    sum.impressions += day.impressions;
+    sum.weightedPosition += day.position * day.impressions;
+    byQueryAndPage.set(key, sum);
+  }
+  return [...byQueryAndPage.values()].sort((a, b) => b.clicks - a.clicks);
 }
 
 function json(res: ServerResponse, status: number, body: unknown): void {

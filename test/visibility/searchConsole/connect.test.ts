@@ -24,6 +24,19 @@ beforeEach(() => {
 });
 
 const userId = async (email: string) => (await t.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
+/** A synced query's rows: both periods, which a reconnection to another property or a disconnection must drop alike. */
+const rowsOfBothPeriods = (workspaceId: string) =>
+  (['current', 'previous'] as const).map((period) => ({
+    workspace_id: workspaceId,
+    period,
+    query: 'crm',
+    page: 'https://acme.example/crm',
+    clicks: 3,
+    impressions: 40,
+    position: 4.2,
+    start_date: period === 'current' ? '2026-10-24' : '2026-09-26',
+    end_date: period === 'current' ? '2026-11-20' : '2026-10-23',
+  }));
 const syncJobs = (workspaceId: string) => t.db.selectFrom('jobs').select(['kind', 'state', 'subject_id']).where('workspace_id', '=', workspaceId).execute();
 
 describe('connecting Google Search Console in the dashboard', () => {
@@ -179,13 +192,13 @@ describe('connecting Google Search Console in the dashboard', () => {
     await connectSearchConsole(owner.visitor, owner.workspaceId);
     await t.db
       .insertInto('search_console_rows')
-      .values({ workspace_id: owner.workspaceId, query: 'crm', page: 'https://acme.example/crm', clicks: 3, impressions: 40, position: 4.2, start_date: '2026-10-24', end_date: '2026-11-20' })
+      .values(rowsOfBothPeriods(owner.workspaceId))
       .execute();
     await t.db.updateTable('search_console_connections').set({ last_sync_at: t.clock.now() }).where('workspace_id', '=', owner.workspaceId).execute();
     const rowsNow = () => t.db.selectFrom('search_console_rows').select('query').where('workspace_id', '=', owner.workspaceId).execute();
 
     await connectSearchConsole(owner.visitor, owner.workspaceId);
-    expect(await rowsNow()).toHaveLength(1);
+    expect(await rowsNow()).toHaveLength(2);
     google.sites = [{ siteUrl: 'https://acme.example/', permissionLevel: 'siteOwner' }];
     await connectSearchConsole(owner.visitor, owner.workspaceId);
     expect(await rowsNow()).toEqual([]);
@@ -197,7 +210,7 @@ describe('connecting Google Search Console in the dashboard', () => {
     await connectSearchConsole(owner.visitor, owner.workspaceId);
     await t.db
       .insertInto('search_console_rows')
-      .values({ workspace_id: owner.workspaceId, query: 'crm', page: 'https://acme.example/crm', clicks: 3, impressions: 40, position: 4.2, start_date: '2026-10-24', end_date: '2026-11-20' })
+      .values(rowsOfBothPeriods(owner.workspaceId))
       .execute();
     const csrf = hiddenFields(await (await owner.visitor.request(`/w/${owner.workspaceId}`)).text())._csrf!;
     const done = await owner.visitor.request(`/w/${owner.workspaceId}/search-console/disconnect`, { method: 'POST', form: { _csrf: csrf } });

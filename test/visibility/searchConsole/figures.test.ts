@@ -9,11 +9,17 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function seedRows(ws: TestWorkspace, rows: Array<[query: string, page: string, clicks: number, impressions: number, position: number]>) {
+type SeedRow = [query: string, page: string, clicks: number, impressions: number, position: number];
+
+/** The rows of the current period, and the same pages with other figures in the period before, which must not count. */
+async function seedRows(ws: TestWorkspace, rows: SeedRow[]) {
   await t.db
     .insertInto('search_console_rows')
     .values(
-      rows.map(([query, page, clicks, impressions, position]) => ({ workspace_id: ws.workspaceId, query, page, clicks, impressions, position, start_date: '2026-10-24', end_date: '2026-11-20' })),
+      rows.flatMap(([query, page, clicks, impressions, position]) => [
+        { workspace_id: ws.workspaceId, period: 'current' as const, query, page, clicks, impressions, position, start_date: '2026-10-24', end_date: '2026-11-20' },
+        { workspace_id: ws.workspaceId, period: 'previous' as const, query, page, clicks: clicks * 3, impressions: impressions * 3, position: position + 1, start_date: '2026-09-26', end_date: '2026-10-23' },
+      ]),
     )
     .execute();
 }
