@@ -10,6 +10,7 @@ import * as visibility from './migrations/2026_11_21_0007_visibility.js';
 import * as instances from './migrations/2026_11_24_0008_instances.js';
 import * as signingKeyRotation from './migrations/2026_11_24_0009_signing_key_rotation.js';
 import * as stepUp from './migrations/2026_11_25_0010_step_up.js';
+import * as writerUsage from './migrations/2026_11_25_0013_writer_usage.js';
 
 /** Every migration, in order. Names are timestamped so that they sort in the order they were written. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_24_0008_instances': instances,
   '2026_11_24_0009_signing_key_rotation': signingKeyRotation,
   '2026_11_25_0010_step_up': stepUp,
+  '2026_11_25_0013_writer_usage': writerUsage,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
