@@ -38,17 +38,15 @@ export type StoredPositioning =
 
 /**
  * Queues the refresh of every competitor's positioning once a check run has closed, in the caller's transaction
- * (which holds the workspace lock); a refresh still queued covers this run's answers too, so none is added then.
+ * (which holds the workspace lock). A refresh still queued covers this run's answers too, and a workspace without
+ * competitors has nothing to refresh: no job is added then.
  */
 export async function queuePositioning(db: Kysely<Database>, clock: Clock, workspaceId: string, runId: string): Promise<void> {
-  const queued = await db
-    .selectFrom('jobs')
-    .select('id')
-    .where('workspace_id', '=', workspaceId)
-    .where('kind', '=', 'competitor_positioning')
-    .where('state', '=', 'queued')
-    .executeTakeFirst();
-  if (queued === undefined) await enqueueJob(db, clock, { workspaceId, kind: 'competitor_positioning', subjectId: runId, payload: { runId } });
+  const [competitor, queued] = await Promise.all([
+    db.selectFrom('competitors').select('id').where('workspace_id', '=', workspaceId).where('removed_at', 'is', null).limit(1).executeTakeFirst(),
+    db.selectFrom('jobs').select('id').where('workspace_id', '=', workspaceId).where('kind', '=', 'competitor_positioning').where('state', '=', 'queued').limit(1).executeTakeFirst(),
+  ]);
+  if (competitor !== undefined && queued === undefined) await enqueueJob(db, clock, { workspaceId, kind: 'competitor_positioning', subjectId: runId, payload: { runId } });
 }
 
 // A type alias, not an interface: operation answers must be assignable to a plain JSON object.
