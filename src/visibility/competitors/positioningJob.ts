@@ -26,18 +26,21 @@ const SYSTEM = [
   'Use only what the passages say; never add facts, numbers or opinions of your own. Where the answers disagree, say so.',
 ].join('\n');
 
-/** Answers of the window in which both the brand and the competitor are named (each has a passage), newest first. */
+/**
+ * Answers of the window in which both the brand and the competitor are named (each has a passage), newest first.
+ * Read from the window's answers (engine_answers_page) with each one's two mentions by key, so the cost follows the
+ * window, not the year of mentions a competitor gathers.
+ */
 async function sharedAnswers(db: Kysely<Database>, workspaceId: string, competitorId: string, from: number): Promise<PositioningAnswer[]> {
   const rows = await db
-    .selectFrom('answer_mentions as c')
-    .innerJoin('answer_mentions as b', (join) => join.onRef('b.answer_id', '=', 'c.answer_id').on('b.subject_id', '=', BRAND_SUBJECT))
-    .innerJoin('engine_answers as a', 'a.id', 'c.answer_id')
+    .selectFrom('engine_answers as a')
+    .innerJoin('answer_mentions as c', (join) => join.onRef('c.answer_id', '=', 'a.id').on('c.subject_id', '=', competitorId))
+    .innerJoin('answer_mentions as b', (join) => join.onRef('b.answer_id', '=', 'a.id').on('b.subject_id', '=', BRAND_SUBJECT))
     .select(['a.id', 'a.engine', 'a.checked_at'])
-    .where('c.workspace_id', '=', workspaceId)
-    .where('c.subject_id', '=', competitorId)
+    .where('a.workspace_id', '=', workspaceId)
+    .where('a.checked_at', '>=', from)
     .where('c.passage', 'is not', null)
     .where('b.passage', 'is not', null)
-    .where('a.checked_at', '>=', from)
     .orderBy('a.checked_at', 'desc')
     .execute();
   return rows.map((r) => ({ answerId: r.id, engine: r.engine, checkedAt: r.checked_at }));
