@@ -12,6 +12,7 @@ import * as signingKeyRotation from './migrations/2026_11_24_0009_signing_key_ro
 import * as stepUp from './migrations/2026_11_25_0010_step_up.js';
 import * as answersNotShown from './migrations/2026_11_25_0011_answers_not_shown.js';
 import * as searchConsolePeriods from './migrations/2026_11_25_0012_search_console_periods.js';
+import * as writerUsage from './migrations/2026_11_25_0013_writer_usage.js';
 
 /** Every migration, in order. Names are timestamped so that they sort in the order they were written. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_25_0010_step_up': stepUp,
   '2026_11_25_0011_answers_not_shown': answersNotShown,
   '2026_11_25_0012_search_console_periods': searchConsolePeriods,
+  '2026_11_25_0013_writer_usage': writerUsage,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

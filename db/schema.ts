@@ -622,6 +622,18 @@ export interface SearchConsoleRowsTable {
   end_date: string;
 }
 
+/** One writer-model call's tokens, booked to the workspace and the purpose it was made for (failed calls included). */
+export interface WriterUsageTable {
+  id: string;
+  workspace_id: string;
+  /** A WRITER_PURPOSES value: plan_titles, sentiment, positioning, ... */
+  purpose: string;
+  model: string;
+  prompt_tokens: number;
+  completion_tokens: number;
+  recorded_at: number;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -667,4 +679,5 @@ export interface Database {
   named_locks: NamedLocksTable;
   sweep_claims: SweepClaimsTable;
   provider_slots: ProviderSlotsTable;
+  writer_usage: WriterUsageTable;
 }

@@ -1,3 +1,6 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import { CredentialSealer } from './credentials/sealed.js';
 import type { LimiterStore } from './limits/store.js';
@@ -6,6 +9,7 @@ import { SPECIFIED_TIMING, type Services, type Timing } from './services.js';
 import { createAnswerEngines, DEFAULT_ENGINE_TUNING, type EngineTuning } from './visibility/engines/index.js';
 import { knownCallPrices } from './visibility/checks/prices.js';
 import { createSerpClient } from './visibility/serp/dataForSeo.js';
+import { bookedWriter } from './writer/ledger.js';
 import { limitedWriter } from './writer/model.js';
 import { OpenAiCompatibleWriter, type WriterTuning } from './writer/openaiCompatible.js';
 
@@ -23,17 +27,23 @@ export interface ProviderOptions {
   engineTuning?: Partial<EngineTuning>;
 }
 
+/** Where writer calls are booked: the writer_usage ledger of this database, stamped by this clock. */
+export interface Ledger {
+  db: Kysely<Database>;
+  clock: Clock;
+}
+
 /**
  * The outside providers built from the configuration: the service and the operator's run-checks command share them.
  * Their concurrency limits are slots in the shared limiter store, so they hold across every instance.
  */
-export function createServices(config: Config, limiterStore: LimiterStore, options: ProviderOptions = {}): { services: Services; close(): Promise<void> } {
+export function createServices(config: Config, limiterStore: LimiterStore, ledger: Ledger, options: ProviderOptions = {}): { services: Services; close(): Promise<void> } {
   const fetcher = new SafeFetcher(options.outbound ?? { allowPrivateAddresses: config.allowPrivateTargets });
   const writer = config.writer === undefined ? undefined : new OpenAiCompatibleWriter(config.writer, options.writerTuning);
   const engineTuning = { ...DEFAULT_ENGINE_TUNING, ...options.engineTuning };
   const serp = createSerpClient(config.serp, engineTuning, limiterStore);
   const services: Services = {
-    writer: writer === undefined ? undefined : limitedWriter(writer, limiterStore.slots('writer', WRITER_CONCURRENCY)),
+    writer: writer === undefined ? undefined : bookedWriter(limitedWriter(writer, limiterStore.slots('writer', WRITER_CONCURRENCY)), ledger.db, ledger.clock),
     outbound: fetcher,
     timing: { ...SPECIFIED_TIMING, ...options.timing },
     engines: createAnswerEngines(config, serp, engineTuning, limiterStore),

@@ -4,12 +4,12 @@ import type { SafeFetcher } from './outbound/safeFetch.js';
 import type { AnswerEngine, EngineName } from './visibility/engines/engine.js';
 import type { CallPrice, PaidProvider } from './visibility/checks/prices.js';
 import type { SerpClient } from './visibility/serp/serp.js';
-import type { WriterModel } from './writer/model.js';
+import type { Writer } from './writer/model.js';
 
 /** Outside providers the handlers and jobs reach, built once from the configuration. */
 export interface Services {
   /** Undefined when WRITER_* is not configured: operations that need it answer 400 naming the settings. */
-  writer: WriterModel | undefined;
+  writer: Writer | undefined;
   /** Requests to addresses customers choose (webhooks, sitemaps, their pages): https only, public addresses only. */
   outbound: SafeFetcher;
   timing: Timing;

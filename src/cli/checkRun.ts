@@ -38,7 +38,7 @@ export async function runChecks(options: { workspace: string; wait?: boolean; js
     const logger = pino({ level: process.env.LOG_LEVEL ?? 'warn' }, pino.destination(2));
     // The service's own store: calls made here count against the same provider slots as the service's.
     const limiterStore = await openLimiterStore({ redisUrl: config.redisUrl, database, onProblem: (message, error) => logger.error({ err: error }, message) });
-    const providers = createServices(config, limiterStore);
+    const providers = createServices(config, limiterStore, { db, clock: systemClock });
     try {
       const { services } = providers;
       const started = await db.transaction().execute((trx) => startCheckRun(trx, systemClock, services, options.workspace, 'manual'));

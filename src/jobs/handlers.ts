@@ -2,6 +2,7 @@ import { writeArticleJob } from '../domain/content/writeArticleJob.js';
 import { deliverJob, renderCheckJob } from '../domain/publishing/deliveryJobs.js';
 import { engineCheckJob, rankCheckJob } from '../visibility/checks/checkJobs.js';
 import { checkRunJob } from '../visibility/checks/onDemand.js';
+import { positioningJob } from '../visibility/competitors/positioningJob.js';
 import { searchConsoleSyncJob } from '../visibility/searchConsole/syncJob.js';
 import type { JobKind } from './queue.js';
 import type { JobHandler } from './worker.js';
@@ -15,4 +16,5 @@ export const JOB_HANDLERS: Record<JobKind, JobHandler> = {
   engine_check: engineCheckJob,
   rank_check: rankCheckJob,
   search_console_sync: searchConsoleSyncJob,
+  competitor_positioning: positioningJob,
 };

@@ -35,10 +35,31 @@ export interface WriterModel {
   structured<T>(prompt: StructuredPrompt<T>, meter?: UsageMeter): Promise<T>;
 }
 
+/** What writer calls are made for: the writer_usage ledger and get_billing add tokens up by it. */
+export const WRITER_PURPOSES = ['plan_titles', 'idea_title', 'draft_icp', 'suggest_icps', 'article', 'sentiment', 'positioning'] as const;
+export type WriterPurpose = (typeof WRITER_PURPOSES)[number];
+
+/** Whom a writer call is booked to. */
+export interface WriterCall {
+  workspaceId: string;
+  purpose: WriterPurpose;
+  /** The job's meter, when the call is part of one: its tokens land on the job row as well. */
+  meter?: UsageMeter;
+}
+
+/**
+ * The writer as operations and jobs reach it: a call cannot be made without naming its workspace and purpose, so
+ * every call's tokens reach the ledger. Call it outside any transaction (the ledger is written on its own).
+ */
+export interface Writer {
+  readonly model: string;
+  structured<T>(prompt: StructuredPrompt<T>, call: WriterCall): Promise<T>;
+}
+
 export const WRITER_SETTINGS = 'WRITER_BASE_URL and WRITER_MODEL (and WRITER_API_KEY when the server needs one)';
 
 /** The writer, or the 400 that tells the caller which settings the operator has to configure. */
-export function requireWriter(writer: WriterModel | undefined): WriterModel {
+export function requireWriter(writer: Writer | undefined): Writer {
   if (writer === undefined) throw new BadInputError(`no writer model is configured: the operator sets ${WRITER_SETTINGS}`);
   return writer;
 }

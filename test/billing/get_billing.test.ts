@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addBillingAddon, addBillingPayment, updateBillingAccount } from '../../src/domain/billing/maintenance.js';
+import { insertPlannedArticle } from '../../src/domain/content/articles.js';
 import { OperatorError } from '../../src/operator.js';
 import { PLANS } from '../../src/plans.js';
 import { TestService } from '../support/harness.js';
@@ -31,6 +32,10 @@ describe('billing: get_billing and the operator upkeep behind it', () => {
         articles: { month: '2026-11', used: 0, limit: 12 },
         trackedQueries: { used: 0, limit: 100 },
         competitors: { used: 0, limit: 5 },
+        writerTokens: {
+          thisWeek: { from: '2026-11-16', calls: 0, promptTokens: 0, completionTokens: 0, byPurpose: [] },
+          lastWeek: { from: '2026-11-09', calls: 0, promptTokens: 0, completionTokens: 0, byPurpose: [] },
+        },
       },
       limits: PLANS.starter,
     });
@@ -112,6 +117,66 @@ describe('billing: get_billing and the operator upkeep behind it', () => {
     expect(committed.status).toBe(200);
     const usage = (await t.rest(ws.key, 'GET', '/api/v1/billing')).body.data as { usage: Record<string, unknown> };
     expect(usage.usage).toMatchObject({ articles: { month: '2026-11', used: 4, limit: 12 }, trackedQueries: { used: 3, limit: 100 } });
+  });
+
+  it('books every writer call, a failed one and a job\'s too, and shows this week\'s and last week\'s tokens by purpose and model', async () => {
+    const ws = await t.workspace();
+    const now = t.clock.now();
+    const plan = () => t.rest(ws.key, 'POST', '/api/v1/content/plan', { count: 2 });
+    // Saturday 14 November, last week.
+    t.clock.set(now - 7 * DAY_MS);
+    try {
+      expect((await plan()).status).toBe(200);
+    } finally {
+      t.clock.set(now);
+    }
+    expect((await plan()).status).toBe(200);
+    // Answers that never fit the schema: the call fails after two requests, both paid for.
+    t.clock.advance(1000);
+    t.writer.reply({ content: 'not json' }, { content: 'not json either' });
+    expect((await plan()).status).toBe(500);
+    t.clock.advance(1000);
+    const contentId = await insertPlannedArticle(t.db, t.clock, { workspaceId: ws.workspaceId, keyword: 'crm for dentists', title: 'How to pick a CRM', scheduledAt: now + DAY_MS, language: 'en' });
+    expect((await t.rest(ws.key, 'POST', '/api/v1/content/generate', { contentId, confirm: true })).status).toBe(200);
+    await t.jobs.drain();
+
+    const job = await t.db.selectFrom('jobs').select(['state', 'prompt_tokens', 'completion_tokens']).where('workspace_id', '=', ws.workspaceId).executeTakeFirstOrThrow();
+    expect(job.state).toBe('done');
+    const booked = await t.db
+      .selectFrom('writer_usage')
+      .select(['purpose', 'model', 'prompt_tokens', 'completion_tokens', 'recorded_at'])
+      .where('workspace_id', '=', ws.workspaceId)
+      .orderBy('recorded_at')
+      .execute();
+    expect(booked.map((row) => [row.purpose, row.model, row.recorded_at])).toEqual([
+      ['plan_titles', 'fake-writer-1', now - 7 * DAY_MS],
+      ['plan_titles', 'fake-writer-1', now],
+      ['plan_titles', 'fake-writer-1', now + 1000],
+      ['article', 'fake-writer-1', now + 2000],
+    ]);
+    const [lastWeek, planned, failed, article] = [booked[0]!, booked[1]!, booked[2]!, booked[3]!];
+    expect(failed.prompt_tokens).toBeGreaterThan(planned.prompt_tokens);
+    expect(article).toMatchObject({ prompt_tokens: job.prompt_tokens, completion_tokens: job.completion_tokens });
+
+    const data = (await t.rest(ws.key, 'GET', '/api/v1/billing')).body.data as { usage: { writerTokens: unknown } };
+    const titles = { purpose: 'plan_titles', model: 'fake-writer-1', calls: 2, promptTokens: planned.prompt_tokens + failed.prompt_tokens, completionTokens: planned.completion_tokens + failed.completion_tokens };
+    const written = { purpose: 'article', model: 'fake-writer-1', calls: 1, promptTokens: job.prompt_tokens, completionTokens: job.completion_tokens };
+    expect(data.usage.writerTokens).toEqual({
+      thisWeek: {
+        from: '2026-11-16',
+        calls: 3,
+        promptTokens: titles.promptTokens + written.promptTokens,
+        completionTokens: titles.completionTokens + written.completionTokens,
+        byPurpose: [written, titles],
+      },
+      lastWeek: {
+        from: '2026-11-09',
+        calls: 1,
+        promptTokens: lastWeek.prompt_tokens,
+        completionTokens: lastWeek.completion_tokens,
+        byPurpose: [{ purpose: 'plan_titles', model: 'fake-writer-1', calls: 1, promptTokens: lastWeek.prompt_tokens, completionTokens: lastWeek.completion_tokens }],
+      },
+    });
   });
 
   it('requires manage:org', async () => {

@@ -26,6 +26,12 @@ function modelAnswer(request: { response_format?: { json_schema?: { schema: Reco
 
 const suggestion = (title: string) => ({ title, industry: 'Dental care', who: `${title}, who want more patients.` });
 
+/** The purposes of the workspace's writer_usage rows: a call that saves nothing still costs tokens. */
+async function purposesBooked(t: TestService, workspaceId: string): Promise<string[]> {
+  const rows = await t.db.selectFrom('writer_usage').select('purpose').where('workspace_id', '=', workspaceId).execute();
+  return rows.map((row) => row.purpose);
+}
+
 describe('draft_brand_icp and suggest_brand_icps', () => {
   let t: TestService;
   beforeAll(async () => {
@@ -61,6 +67,7 @@ describe('draft_brand_icp and suggest_brand_icps', () => {
       expect(t.writer.lastPrompt()).toContain('Owners of small dental clinics');
       expect(t.writer.lastPrompt()).toContain(JSON.stringify(given));
       expect(await snapshot(t.db)).toEqual(before);
+      expect(await purposesBooked(t, ws.workspaceId)).toEqual(['draft_icp']);
     });
 
     it('takes title as sent unless given has one, and fills every field from a bare call', async () => {
@@ -108,6 +115,7 @@ describe('draft_brand_icp and suggest_brand_icps', () => {
       const data = await write(t, ws.key, SUGGEST, {});
       expect(data.suggestions).toEqual(Array.from({ length: 8 }, (_, i) => suggestion(`Audience ${i + 1}`)));
       expect(await snapshot(t.db)).toEqual(before);
+      expect(await purposesBooked(t, ws.workspaceId)).toEqual(['suggest_icps']);
     });
 
     it('never suggests an excluded title or an existing buyer profile, even when the model does, ignoring case and spacing', async () => {

@@ -44,6 +44,7 @@ const handlers: Record<JobKind, JobHandler> = {
   engine_check: handler,
   rank_check: handler,
   search_console_sync: handler,
+  competitor_positioning: handler,
 };
 
 function worker(options: { leaseMs?: number; concurrency?: number } = {}): JobWorker {

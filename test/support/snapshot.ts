@@ -4,8 +4,11 @@ import type { Database } from '../../db/schema.js';
 /** Columns that move on reads (key use is recorded at most once a minute); a "nothing changed" check ignores them. */
 const VOLATILE = new Set(['last_used_at']);
 
-/** The shared limiter store's counters and the instances' coordination rows: every call spends a limit, by design. */
-const BOOKKEEPING = new Set(['rate_limits', 'provider_slots', 'named_locks', 'sweep_claims']);
+/**
+ * The shared limiter store's counters and the instances' coordination rows: every call spends a limit, by design. The
+ * writer-usage ledger likewise books every writer call, one that saves nothing included.
+ */
+const BOOKKEEPING = new Set(['rate_limits', 'provider_slots', 'named_locks', 'sweep_claims', 'writer_usage']);
 
 /** Every row of every data table, for asserting that a refused or dry-run call changed nothing. */
 export async function snapshot(db: Kysely<Database>): Promise<Record<string, unknown[]>> {

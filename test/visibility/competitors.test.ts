@@ -4,6 +4,7 @@ import { TestService, type TestWorkspace } from '../support/harness.js';
 import { snapshot } from '../support/snapshot.js';
 import { hiddenFields } from '../support/visitor.js';
 import { FakeDataForSeo } from './fakes/dataForSeo.js';
+import { MIN_SHARED_ANSWERS, queuePositioning } from '../../src/visibility/competitors/positioning.js';
 import { addCompetitor, addQuery, AnswerRecorder } from './checks/support.js';
 
 const DAY_MS = 86_400_000;
@@ -44,7 +45,17 @@ describe('add_competitor', () => {
       mentionRate: EMPTY_RATE,
       citations: { cited: 0, mentioned: 0, checks: 0, failed: 0 },
       domainMetrics: { domain: 'rival.example', citedInAnswers: 0, answersWithCitations: 0, citationRate: EMPTY_RATE },
-      positioning: null,
+      positioning: {
+        status: 'pending',
+        summary: null,
+        note: 'made when the next check run finishes',
+        sharedAnswers: null,
+        minimumAnswers: 3,
+        sampleSize: 0,
+        answers: [],
+        model: null,
+        madeAt: null,
+      },
       createdAt: new Date(t.clock.now()).toISOString(),
     };
     expect(answer.body.data).toEqual({ competitor, websiteFound: false, usage: { used: 1, limit: 10 } });
@@ -146,6 +157,137 @@ describe('get_competitors', () => {
       }),
     ]);
     expect(listed.brand).toMatchObject({ aiVisibilityScore: 33.3, citations: { cited: 1, mentioned: 0, checks: 3, failed: 1 }, domainMetrics: { domain: 'acme.example', citedInAnswers: 1 } });
+  });
+});
+
+describe('positioning', () => {
+  type Positioning = { status: string; summary: string | null; note: string | null; answers: Array<{ answerId: string; engine: string; checkedAt: string }> } & Record<string, unknown>;
+  const SUMMARY = 'Answers name Rival the cheaper pick and Acme Analytics the one for agencies.';
+
+  async function positioning(service: TestService, ws: TestWorkspace): Promise<Positioning> {
+    return (await competitors(service, ws)).competitors[0]!.positioning as Positioning;
+  }
+
+  function jobsOf(service: TestService, ws: TestWorkspace) {
+    return service.db.selectFrom('jobs').select(['kind', 'state', 'subject_id', 'error', 'prompt_tokens']).where('workspace_id', '=', ws.workspaceId).where('kind', '=', 'competitor_positioning').execute();
+  }
+
+  function ledger(service: TestService, ws: TestWorkspace) {
+    return service.db.selectFrom('writer_usage').select(['purpose', 'model', 'prompt_tokens', 'completion_tokens']).where('workspace_id', '=', ws.workspaceId).execute();
+  }
+
+  /** A workspace tracking Rival, and a run of `texts.length` checks that closes with its last answer. */
+  async function closedRun(service: TestService, texts: string[], engines = ['chatgpt', 'gemini', 'perplexity'] as const) {
+    const ws = await service.workspace();
+    await addCompetitor(service, ws, 'Rival', 'https://rival.example');
+    const queryId = await addQuery(service, ws, 'best crm for agencies');
+    const recorder = await AnswerRecorder.start(service, ws, texts.length);
+    const recorded = [];
+    for (const [i, text] of texts.entries()) recorded.push(await recorder.answer(engines[i % engines.length]!, queryId, text));
+    return { ws, queryId, runId: recorder.runId, recorded };
+  }
+
+  it('is queued when a check run finishes, and summarises the answers naming both, linking them', async () => {
+    const { ws, runId, recorded } = await closedRun(t, [
+      'Acme Analytics suits agencies. Rival is cheaper.',
+      'Rival is the budget choice; Acme Analytics is built for agencies.',
+      'Only Rival is worth a look here.',
+      'For agencies, Acme Analytics beats Rival on reporting.',
+    ]);
+    expect(await jobsOf(t, ws)).toEqual([{ kind: 'competitor_positioning', state: 'queued', subject_id: runId, error: null, prompt_tokens: 0 }]);
+    t.writer.answer('competitor_positioning', () => ({ summary: SUMMARY }));
+    const asked = t.writer.requests.length;
+    await t.jobs.drain();
+
+    expect(t.writer.requests.length).toBe(asked + 1);
+    const prompt = t.writer.lastPrompt();
+    expect(prompt).toContain('Brand: Acme Analytics');
+    expect(prompt).toContain('Competitor: Rival');
+    expect(prompt).toContain('Rival is the budget choice; Acme Analytics is built for agencies.');
+    expect(prompt).not.toContain('Only Rival is worth a look');
+    const both = [recorded[3]!, recorded[1]!, recorded[0]!];
+    expect(await positioning(t, ws)).toEqual({
+      status: 'summarised',
+      summary: SUMMARY,
+      note: null,
+      sharedAnswers: 3,
+      minimumAnswers: 3,
+      sampleSize: 3,
+      answers: both.map((a, i) => ({ answerId: a.answerId, engine: ['chatgpt', 'gemini', 'chatgpt'][i], checkedAt: new Date(a.checkedAt).toISOString() })),
+      model: 'fake-writer-1',
+      madeAt: new Date(t.clock.now()).toISOString(),
+    });
+    const [job] = await jobsOf(t, ws);
+    expect(job).toMatchObject({ state: 'done', error: null });
+    expect(job!.prompt_tokens).toBeGreaterThan(0);
+    expect(await ledger(t, ws)).toEqual([{ purpose: 'positioning', model: 'fake-writer-1', prompt_tokens: job!.prompt_tokens, completion_tokens: expect.any(Number) }]);
+
+    // Run again over the same answers: nothing is asked of the writer, nothing changes.
+    await t.db.transaction().execute((trx) => queuePositioning(trx, t.clock, ws.workspaceId, runId));
+    await t.jobs.drain();
+    expect(t.writer.requests.length).toBe(asked + 1);
+    expect((await positioning(t, ws)).summary).toBe(SUMMARY);
+  });
+
+  it('says "not enough answers yet" with the count and the minimum, and asks the writer nothing', async () => {
+    const { ws } = await closedRun(t, ['Acme Analytics or Rival.', 'Rival, then Acme Analytics.', 'Nobody we track.']);
+    const asked = t.writer.requests.length;
+    await t.jobs.drain();
+    expect(t.writer.requests.length).toBe(asked);
+    expect(await positioning(t, ws)).toEqual({
+      status: 'not_enough_answers',
+      summary: null,
+      note: `not enough answers yet: 2 of the last 30 days name both the brand and this competitor; ${MIN_SHARED_ANSWERS} are needed`,
+      sharedAnswers: 2,
+      minimumAnswers: MIN_SHARED_ANSWERS,
+      sampleSize: 0,
+      answers: [],
+      model: null,
+      madeAt: new Date(t.clock.now()).toISOString(),
+    });
+    expect(await ledger(t, ws)).toEqual([]);
+  });
+
+  it('keeps the previous positioning when the writer fails, and books the tokens of the failed call', async () => {
+    const { ws, queryId } = await closedRun(t, ['Acme Analytics or Rival.', 'Rival, then Acme Analytics.', 'Acme Analytics beats Rival.']);
+    t.writer.answer('competitor_positioning', () => ({ summary: SUMMARY }));
+    await t.jobs.drain();
+    const before = await positioning(t, ws);
+    expect(before).toMatchObject({ status: 'summarised', summary: SUMMARY, sampleSize: 3 });
+
+    t.clock.advance(60_000);
+    const next = await AnswerRecorder.start(t, ws, 1);
+    await next.answer('claude', queryId, 'Rival for small teams, Acme Analytics for agencies.');
+    t.writer.reply({ content: 'not json' }, { content: 'still not json' });
+    await t.jobs.drain();
+
+    expect(await positioning(t, ws)).toEqual(before);
+    const jobs = await jobsOf(t, ws);
+    expect(jobs.map((j) => j.state).sort()).toEqual(['done', 'failed']);
+    expect(jobs.find((j) => j.state === 'failed')!.error).toBe('the writer model failed to summarise the positioning of Rival; the previous positioning is kept');
+    const booked = await ledger(t, ws);
+    expect(booked).toHaveLength(2);
+    expect(booked.every((row) => row.purpose === 'positioning' && row.prompt_tokens > 0)).toBe(true);
+  });
+
+  it('without a writer, the job records nothing and positioning says the writer is not configured', async () => {
+    const plain = await TestService.start({ writer: false });
+    try {
+      const { ws } = await closedRun(plain, ['Acme Analytics or Rival.', 'Rival, then Acme Analytics.', 'Acme Analytics beats Rival.']);
+      const stored = () => plain.db.selectFrom('competitors').select('positioning').where('workspace_id', '=', ws.workspaceId).executeTakeFirstOrThrow();
+      await plain.jobs.drain();
+      expect(await stored()).toEqual({ positioning: null });
+      expect((await jobsOf(plain, ws)).map((j) => j.state)).toEqual(['done']);
+      expect(await positioning(plain, ws)).toMatchObject({
+        status: 'writer_not_configured',
+        summary: null,
+        note: 'no writer model is configured to summarise answers: the operator sets WRITER_BASE_URL and WRITER_MODEL (and WRITER_API_KEY when the server needs one)',
+        sharedAnswers: null,
+        answers: [],
+      });
+    } finally {
+      await plain.close();
+    }
   });
 });
 

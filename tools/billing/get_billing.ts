@@ -2,10 +2,17 @@ import { z } from 'zod';
 import { BILLING_CYCLES, BILLING_STATUSES, PAYMENT_STATUSES } from '../../src/domain/billing/maintenance.js';
 import { readBilling } from '../../src/domain/billing/readBilling.js';
 import { PLAN_NAMES } from '../../src/plans.js';
+import { WRITER_PURPOSES } from '../../src/writer/model.js';
 import { defineTool } from '../define.js';
 import { isoTime, planLimits } from '../fields.js';
 
 const usage = z.object({ used: z.int(), limit: z.int() });
+const tokens = { calls: z.int(), promptTokens: z.int(), completionTokens: z.int() };
+const writerWeek = z.object({
+  from: z.string().describe('YYYY-MM-DD: the Monday (UTC) the week starts.'),
+  ...tokens,
+  byPurpose: z.array(z.object({ purpose: z.enum(WRITER_PURPOSES), model: z.string(), ...tokens })),
+});
 
 export default defineTool({
   operationId: 'get_billing',
@@ -51,6 +58,7 @@ export default defineTool({
       articles: z.object({ month: z.string().describe('YYYY-MM, UTC.'), used: z.int(), limit: z.int() }),
       trackedQueries: usage,
       competitors: usage,
+      writerTokens: z.object({ thisWeek: writerWeek, lastWeek: writerWeek }).describe('Writer-model calls and tokens, failed calls included.'),
     }),
     limits: planLimits,
   }),

@@ -26,5 +26,5 @@ export default defineTool({
   output: z.object({ competitor, websiteFound: z.boolean().describe('The website was found from the name by the SERP provider.'), usage: competitorUsage }),
   confirm: 'none',
   transaction: 'none',
-  handler: (ctx, input) => addCompetitor(ctx.db, ctx.clock, ctx.services.serp, ctx.workspaceId, input),
+  handler: (ctx, input) => addCompetitor(ctx.db, ctx.clock, ctx.services, ctx.workspaceId, input),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { POSITIONING_STATUSES } from '../../src/visibility/competitors/positioning.js';
 import { isoTime } from '../fields.js';
 
 // Records the visibility and analytics operations share.
@@ -188,7 +189,17 @@ export const competitor = z.object({
   websiteUrl: z.string(),
   aliases: z.array(z.string()),
   ...subjectNumbers,
-  positioning: z.unknown().describe('Reserved for a positioning analysis; null until one exists.'),
+  positioning: z.object({
+    status: z.enum(POSITIONING_STATUSES),
+    summary: z.string().nullable().describe('How answers present it beside the brand.'),
+    note: z.string().nullable().describe('Why there is no summary.'),
+    sharedAnswers: z.int().nullable().describe('Answers of the last 30 days naming both, at the last count.'),
+    minimumAnswers: z.int(),
+    sampleSize: z.int().describe('Answers the summary drew on.'),
+    answers: z.array(z.object({ answerId: z.string(), engine: engineName, checkedAt: isoTime() })),
+    model: z.string().nullable(),
+    madeAt: isoTime().nullable(),
+  }),
   createdAt: isoTime(),
 });
 

@@ -6,6 +6,7 @@ import { articlesInMonth, monthKey } from '../content/calendar.js';
 import { queryUsage } from '../content/queries.js';
 import { loadTeamWorkspace, seatUsage } from '../team/seats.js';
 import { competitorUsage } from '../../visibility/competitors/competitors.js';
+import { writerUsageByWeek } from '../../writer/ledger.js';
 
 const RECENT_PAYMENTS = 10;
 
@@ -15,7 +16,7 @@ const RECENT_PAYMENTS = 10;
  */
 export async function readBilling(db: Kysely<Database>, workspaceId: string, now: number) {
   const workspace = await loadTeamWorkspace(db, workspaceId);
-  const [account, addOns, payments, seats, articles, trackedQueries, competitors] = await Promise.all([
+  const [account, addOns, payments, seats, articles, trackedQueries, competitors, writerTokens] = await Promise.all([
     db.selectFrom('billing_accounts').selectAll().where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow(),
     db.selectFrom('billing_addons').selectAll().where('workspace_id', '=', workspaceId).orderBy('created_at').orderBy('id').execute(),
     db
@@ -30,6 +31,7 @@ export async function readBilling(db: Kysely<Database>, workspaceId: string, now
     articlesInMonth(db, workspaceId, now),
     queryUsage(db, workspaceId),
     competitorUsage(db, workspaceId),
+    writerUsageByWeek(db, workspaceId, now),
   ]);
   const { currency } = account;
   return {
@@ -67,6 +69,8 @@ export async function readBilling(db: Kysely<Database>, workspaceId: string, now
       trackedQueries,
       // Tracked competitors against the lower of 10 and the plan's number.
       competitors,
+      // Not a plan limit: what the writer model cost, so the operator can see it per workspace and week.
+      writerTokens,
     },
     limits: PLANS[workspace.plan],
   };

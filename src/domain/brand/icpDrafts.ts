@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Database } from '../../../db/schema.js';
 import { modelText, modelTextList } from '../../writer/answerFields.js';
 import { brandMemoryPrompt } from '../../writer/brandMemory.js';
-import type { WriterModel } from '../../writer/model.js';
+import type { Writer } from '../../writer/model.js';
 import { textKey } from '../content/articles.js';
 import type { IcpFields } from './icps.js';
 
@@ -62,27 +62,30 @@ const DRAFT_TASK =
  * A buyer profile to review: the fields in `given` (and `title`) exactly as sent, empty values included; only the
  * others are asked of the writer model. Nothing is saved: write_brand_icp saves the reviewed draft.
  */
-export async function draftBuyerProfile(db: Kysely<Database>, writer: WriterModel, workspaceId: string, request: DraftRequest) {
+export async function draftBuyerProfile(db: Kysely<Database>, writer: Writer, workspaceId: string, request: DraftRequest) {
   const given: IcpFields = { ...(request.title === undefined ? {} : { title: request.title }), ...request.given };
   const kept = BUYER_PROFILE_KEYS.filter((key) => given[key] !== undefined);
   const missing = BUYER_PROFILE_KEYS.filter((key) => given[key] === undefined);
   let filled: Partial<BuyerProfileDraft> = {};
   if (missing.length > 0) {
     const mask = Object.fromEntries(missing.map((key) => [key, true])) as Record<BuyerProfileKey, true>;
-    filled = await writer.structured({
-      system: `${await brandMemoryPrompt(db, workspaceId)}\n\n${DRAFT_TASK}`,
-      user: [
-        'Draft one buyer profile for this brand.',
-        request.describe ? `The audience, as the user describes it: ${request.describe}` : '',
-        request.who ? `Who they are: ${request.who}` : '',
-        kept.length > 0 ? `Fields already decided, to stay consistent with: ${JSON.stringify(given)}` : '',
-        `Fill in: ${missing.join(', ')}.`,
-      ]
-        .filter(Boolean)
-        .join('\n'),
-      schemaName: 'buyer_profile',
-      schema: draftAnswer.pick(mask),
-    });
+    filled = await writer.structured(
+      {
+        system: `${await brandMemoryPrompt(db, workspaceId)}\n\n${DRAFT_TASK}`,
+        user: [
+          'Draft one buyer profile for this brand.',
+          request.describe ? `The audience, as the user describes it: ${request.describe}` : '',
+          request.who ? `Who they are: ${request.who}` : '',
+          kept.length > 0 ? `Fields already decided, to stay consistent with: ${JSON.stringify(given)}` : '',
+          `Fill in: ${missing.join(', ')}.`,
+        ]
+          .filter(Boolean)
+          .join('\n'),
+        schemaName: 'buyer_profile',
+        schema: draftAnswer.pick(mask),
+      },
+      { workspaceId, purpose: 'draft_icp' },
+    );
   }
   // Every key is either given or asked of the model, whose answer schema requires each key it was asked for.
   const draft = Object.fromEntries(BUYER_PROFILE_KEYS.map((key) => [key, given[key] ?? filled[key]])) as BuyerProfileDraft;
@@ -93,20 +96,23 @@ export async function draftBuyerProfile(db: Kysely<Database>, writer: WriterMode
  * Up to 8 audiences the brand could write for, none of them already shown (`exclude`) or already a buyer profile.
  * The model is told which to leave out, and its answer is filtered anyway. Nothing is saved.
  */
-export async function suggestAudiences(db: Kysely<Database>, writer: WriterModel, workspaceId: string, exclude: readonly string[]) {
+export async function suggestAudiences(db: Kysely<Database>, writer: Writer, workspaceId: string, exclude: readonly string[]) {
   const existing = await db.selectFrom('brand_icps').select('title').where('workspace_id', '=', workspaceId).execute();
   const leaveOut = [...exclude, ...existing.map((row) => row.title)];
-  const answer = await writer.structured({
-    system: `${await brandMemoryPrompt(db, workspaceId)}\n\n${DRAFT_TASK}`,
-    user: [
-      `Suggest ${MAX_SUGGESTIONS} distinct audiences this brand should write articles for, each a different kind of buyer.`,
-      leaveOut.length > 0 ? `Do not suggest these, or rewordings of them: ${leaveOut.map((title) => JSON.stringify(title)).join(', ')}.` : '',
-    ]
-      .filter(Boolean)
-      .join('\n'),
-    schemaName: 'audience_suggestions',
-    schema: suggestionsAnswer,
-  });
+  const answer = await writer.structured(
+    {
+      system: `${await brandMemoryPrompt(db, workspaceId)}\n\n${DRAFT_TASK}`,
+      user: [
+        `Suggest ${MAX_SUGGESTIONS} distinct audiences this brand should write articles for, each a different kind of buyer.`,
+        leaveOut.length > 0 ? `Do not suggest these, or rewordings of them: ${leaveOut.map((title) => JSON.stringify(title)).join(', ')}.` : '',
+      ]
+        .filter(Boolean)
+        .join('\n'),
+      schemaName: 'audience_suggestions',
+      schema: suggestionsAnswer,
+    },
+    { workspaceId, purpose: 'suggest_icps' },
+  );
   const seen = new Set(leaveOut.map(textKey));
   const suggestions: AudienceSuggestion[] = [];
   for (const suggestion of answer.suggestions) {

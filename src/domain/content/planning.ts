@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import type { Clock } from '../../clock.js';
 import { BadInputError } from '../../errors.js';
-import { requireWriter, type WriterModel } from '../../writer/model.js';
+import { requireWriter, type Writer } from '../../writer/model.js';
 import { loadBrandRow } from '../brand/readBrand.js';
 import { toIso } from '../brand/records.js';
 import { lockWorkspace } from '../workspaces.js';
@@ -45,7 +45,7 @@ export async function ideaQueryText(db: Kysely<Database>, workspaceId: string, i
   throw BadInputError.field('queryText', 'give queryText or queryId, one of them');
 }
 
-export async function planContentIdea(db: Kysely<Database>, clock: Clock, workspaceId: string, writer: WriterModel | undefined, queryText: string) {
+export async function planContentIdea(db: Kysely<Database>, clock: Clock, workspaceId: string, writer: Writer | undefined, queryText: string) {
   const known = await findQueryByText(db, workspaceId, queryText);
   // The same checks as below, before the model call, so a refused plan costs no tokens.
   if (known === undefined) await checkQueryRoom(db, workspaceId, 'queryText');
@@ -105,7 +105,7 @@ export async function commitPlannedTitles(db: Kysely<Database>, clock: Clock, wo
 const AVOID_TITLES = 60;
 
 /** Candidate titles from the writer model; nothing is saved. Candidates repeating a title in the calendar are dropped. */
-export async function planTitles(db: Kysely<Database>, clock: Clock, workspaceId: string, writer: WriterModel | undefined, request: TitleRequest) {
+export async function planTitles(db: Kysely<Database>, clock: Clock, workspaceId: string, writer: Writer | undefined, request: TitleRequest) {
   const model = requireWriter(writer);
   const existing = await db
     .selectFrom('articles')

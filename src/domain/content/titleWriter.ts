@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../../db/schema.js';
 import { brandMemoryPrompt } from '../../writer/brandMemory.js';
-import type { WriterModel } from '../../writer/model.js';
+import type { Writer } from '../../writer/model.js';
 
 const TITLE_RULES = [
   '# Task: article titles',
@@ -13,13 +13,16 @@ const TITLE_RULES = [
 const ideaTitle = z.object({ title: z.string().min(5).max(200) });
 
 /** One title for an article that answers a tracked query. */
-export async function writeIdeaTitle(writer: WriterModel, db: Kysely<Database>, workspaceId: string, queryText: string): Promise<string> {
-  const answer = await writer.structured({
-    system: `${await brandMemoryPrompt(db, workspaceId)}\n\n${TITLE_RULES}`,
-    user: `Write the title of one article that answers this search query: "${queryText}". Answer with { "title": ... }.`,
-    schemaName: 'idea_title',
-    schema: ideaTitle,
-  });
+export async function writeIdeaTitle(writer: Writer, db: Kysely<Database>, workspaceId: string, queryText: string): Promise<string> {
+  const answer = await writer.structured(
+    {
+      system: `${await brandMemoryPrompt(db, workspaceId)}\n\n${TITLE_RULES}`,
+      user: `Write the title of one article that answers this search query: "${queryText}". Answer with { "title": ... }.`,
+      schemaName: 'idea_title',
+      schema: ideaTitle,
+    },
+    { workspaceId, purpose: 'idea_title' },
+  );
   return answer.title.trim();
 }
 
@@ -44,7 +47,7 @@ const candidateList = (count: number) =>
 
 /** Candidate titles, each with the search query it targets; `avoid` are titles already in the calendar. */
 export async function writeCandidateTitles(
-  writer: WriterModel,
+  writer: Writer,
   db: Kysely<Database>,
   workspaceId: string,
   request: TitleRequest,
@@ -57,11 +60,14 @@ export async function writeCandidateTitles(
     ...(avoid.length > 0 ? ['Do not repeat or closely rephrase these titles already planned or published:', ...avoid.map((title) => `- ${title}`)] : []),
     'Answer with { "titles": [{ "title": ..., "keyword": ... }] }.',
   ].join('\n');
-  const answer = await writer.structured({
-    system: `${await brandMemoryPrompt(db, workspaceId)}\n\n${TITLE_RULES}`,
-    user: task,
-    schemaName: 'title_candidates',
-    schema: candidateList(request.count),
-  });
+  const answer = await writer.structured(
+    {
+      system: `${await brandMemoryPrompt(db, workspaceId)}\n\n${TITLE_RULES}`,
+      user: task,
+      schemaName: 'title_candidates',
+      schema: candidateList(request.count),
+    },
+    { workspaceId, purpose: 'plan_titles' },
+  );
   return answer.titles.map((candidate) => ({ title: candidate.title.trim(), keyword: candidate.keyword.trim() }));
 }

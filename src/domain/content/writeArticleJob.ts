@@ -101,7 +101,7 @@ export const writeArticleJob: JobHandler = {
         schemaName: 'article',
         schema,
       },
-      deps.usage,
+      { workspaceId: job.workspaceId, purpose: 'article', meter: deps.usage },
     );
 
     await deps.progress('Saving the draft');

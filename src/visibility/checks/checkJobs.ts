@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../../db/schema.js';
 import type { ClaimedJob, JobDeps, JobHandler } from '../../jobs/worker.js';
+import type { WriterCall } from '../../writer/model.js';
 import { ENGINE_NAMES, EngineError, type EngineAnswer, type EngineName } from '../engines/engine.js';
 import { answerOfPage } from '../engines/serpEngines.js';
 import type { SerpPage } from '../serp/serp.js';
@@ -41,15 +42,16 @@ async function queryText(db: Kysely<Database>, workspaceId: string, queryId: str
  * The sentiment pass: the writer model reads the passage around each subject's first mention. Without a writer
  * there is no sentiment (the answers are still classified); a failed reading leaves that subject without one.
  */
-async function sentiments(answer: EngineAnswer, subjects: WorkspaceSubjects, deps: JobDeps): Promise<Map<string, Sentiment>> {
+async function sentiments(workspaceId: string, answer: EngineAnswer, subjects: WorkspaceSubjects, deps: JobDeps): Promise<Map<string, Sentiment>> {
   const readings = new Map<string, Sentiment>();
   const writer = deps.services.writer;
   if (writer === undefined || answer.notShown) return readings;
   const names = new Map(subjects.subjects.map((s) => [s.id, s.name]));
+  const call: WriterCall = { workspaceId, purpose: 'sentiment', meter: deps.usage };
   for (const result of classifyAnswer(answer, subjects.subjects)) {
     if (result.passage === null) continue;
     try {
-      readings.set(result.subjectId, await rateSentiment(writer, names.get(result.subjectId)!, result.passage, deps.usage));
+      readings.set(result.subjectId, await rateSentiment(writer, names.get(result.subjectId)!, result.passage, call));
     } catch (error) {
       deps.logger.warn({ err: error, subjectId: result.subjectId }, 'sentiment reading failed; the mention is kept without one');
     }
@@ -96,7 +98,7 @@ export const engineCheckJob: JobHandler = {
     let readings: Map<string, Sentiment> | undefined;
     if (answer !== null) {
       await deps.progress(`Reading the sentiment of ${payload.engine}'s answer`);
-      readings = await sentiments(answer, subjects, deps);
+      readings = await sentiments(job.workspaceId, answer, subjects, deps);
     }
     const recorded = await recordEngineAnswer(deps.db, deps.clock, { ...payload, workspaceId: job.workspaceId, answer, error, ...(readings ? { sentiments: readings } : {}) });
     return { answerId: recorded.answerId, engine: payload.engine, result: recorded.brandResult, errorClass: error?.errorClass ?? null };
@@ -148,7 +150,7 @@ export const rankCheckJob: JobHandler = {
         }
       }
       const answer = page === undefined ? null : answerOfPage(page);
-      const readings = answer !== null && engine !== undefined ? await sentiments(answer, subjects, deps) : undefined;
+      const readings = answer !== null && engine !== undefined ? await sentiments(job.workspaceId, answer, subjects, deps) : undefined;
       positions[searchEngine] = await deps.db.transaction().execute(async (trx) => {
         const recorded = await recordRankCheck(trx, deps.clock, {
           runId: payload.runId,

@@ -4,6 +4,7 @@ import type { Clock } from '../../clock.js';
 import { toJson } from '../../domain/brand/records.js';
 import { lockWorkspace } from '../../domain/workspaces.js';
 import { newId } from '../../ids.js';
+import { queuePositioning } from '../competitors/positioning.js';
 import type { EngineAnswer } from '../engines/engine.js';
 import type { AiOverview, OrganicResult } from '../serp/serp.js';
 import { classifyAnswer, isOnDomain } from './classify.js';
@@ -58,20 +59,24 @@ export function utcDay(epochMs: number): number {
   return Math.floor(epochMs / DAY_MS) * DAY_MS;
 }
 
-/** Counts one more finished check on its run, and closes the run when every planned check is in. */
-async function countOnRun(db: Kysely<Database>, clock: Clock, runId: string, failed: boolean): Promise<void> {
+/**
+ * Counts one more finished check on its run, and closes the run when every planned check is in; the check that closes
+ * it queues the refresh of the competitors' positioning from the answers now in.
+ */
+async function countOnRun(db: Kysely<Database>, clock: Clock, workspaceId: string, runId: string, failed: boolean): Promise<void> {
   await db
     .updateTable('check_runs')
     .set((eb) => (failed ? { failed: eb('failed', '+', 1) } : { completed: eb('completed', '+', 1) }))
     .where('id', '=', runId)
     .execute();
-  await db
+  const closed = await db
     .updateTable('check_runs')
     .set({ state: 'done', finished_at: clock.now() })
     .where('id', '=', runId)
     .where('state', '=', 'running')
     .where((eb) => eb(eb('completed', '+', eb.ref('failed')), '>=', eb.ref('planned')))
-    .execute();
+    .executeTakeFirst();
+  if (closed.numUpdatedRows === 1n) await queuePositioning(db, clock, workspaceId, runId);
 }
 
 /**
@@ -204,7 +209,7 @@ export async function recordEngineAnswer(db: Kysely<Database>, clock: Clock, inp
         .execute();
     }
     await countAgreement(trx, { ...input, answerId, brandResult });
-    await countOnRun(trx, clock, input.runId, answer === null);
+    await countOnRun(trx, clock, workspaceId, input.runId, answer === null);
     return { answerId, recorded: true, brandResult, checkedAt };
   });
 }
@@ -300,7 +305,7 @@ export async function recordRankCheck(db: Kysely<Database>, clock: Clock, input:
         checked_at: clock.now(),
       })
       .execute();
-    await countOnRun(trx, clock, input.runId, organic === null);
+    await countOnRun(trx, clock, workspaceId, input.runId, organic === null);
     return { rankCheckId, recorded: true, position: ours?.position ?? null };
   });
 }

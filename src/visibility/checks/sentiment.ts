@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { UsageMeter, WriterModel } from '../../writer/model.js';
+import type { Writer, WriterCall } from '../../writer/model.js';
 import type { Sentiment } from './record.js';
 
 const sentimentAnswer = z.object({
@@ -21,9 +21,9 @@ const SYSTEM = [
 ].join('\n');
 
 /** The second pass over the passage around a mention: the writer model's label and 0-100 score. */
-export async function rateSentiment(writer: WriterModel, subjectName: string, passage: string, meter: UsageMeter): Promise<Sentiment> {
+export async function rateSentiment(writer: Writer, subjectName: string, passage: string, call: WriterCall): Promise<Sentiment> {
   return writer.structured(
     { system: SYSTEM, user: `Company or product: ${subjectName}\n\nPassage:\n${passage}`, schemaName: 'mention_sentiment', schema: sentimentAnswer, temperature: 0 },
-    meter,
+    call,
   );
 }

@@ -8,9 +8,11 @@ import { lockWorkspace, normaliseWebsiteUrl } from '../../domain/workspaces.js';
 import { BadInputError, NotFoundError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { PLANS } from '../../plans.js';
+import type { Services } from '../../services.js';
 import type { SerpClient } from '../serp/serp.js';
 import { domainOf } from '../engines/engine.js';
 import { rate, type Rate } from '../metrics/wilson.js';
+import { positioningRecord } from './positioning.js';
 
 /** The specification's cap on tracked competitors; a plan may allow fewer. */
 export const MAX_COMPETITORS = 10;
@@ -111,13 +113,13 @@ async function findWebsite(serp: SerpClient | undefined, name: string, locale: s
  * name; that call runs outside any transaction, and the insert then runs in a short one under the workspace lock,
  * which checks the limit and the domain again.
  */
-export async function addCompetitor(db: Kysely<Database>, clock: Clock, serp: SerpClient | undefined, workspaceId: string, input: NewCompetitor) {
+export async function addCompetitor(db: Kysely<Database>, clock: Clock, services: Pick<Services, 'serp' | 'writer'>, workspaceId: string, input: NewCompetitor) {
   const given = input.websiteUrl === undefined ? undefined : givenWebsite(input.websiteUrl);
   await checkRoom(db, workspaceId, given === undefined ? undefined : competitorDomain(given));
   let websiteUrl = given;
   if (websiteUrl === undefined) {
     const locale = (await db.selectFrom('brands').select('default_locale').where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow()).default_locale;
-    websiteUrl = normaliseWebsiteUrl(await findWebsite(serp, input.name, locale));
+    websiteUrl = normaliseWebsiteUrl(await findWebsite(services.serp, input.name, locale));
   }
   const domain = competitorDomain(websiteUrl);
   const row: CompetitorRow = {
@@ -135,7 +137,7 @@ export async function addCompetitor(db: Kysely<Database>, clock: Clock, serp: Se
     await lockWorkspace(trx, workspaceId);
     await checkRoom(trx, workspaceId, domain);
     await trx.insertInto('competitors').values(row).execute();
-    return { competitor: competitorRecord(row, subjectNumbers(domain, NO_COUNTS)), websiteFound: given === undefined, usage: await competitorUsage(trx, workspaceId) };
+    return { competitor: competitorRecord(row, subjectNumbers(domain, NO_COUNTS), services.writer !== undefined), websiteFound: given === undefined, usage: await competitorUsage(trx, workspaceId) };
   });
 }
 
@@ -183,15 +185,14 @@ export interface SubjectNumbers {
   domainMetrics: { domain: string; citedInAnswers: number; answersWithCitations: number; citationRate: Rate };
 }
 
-export function competitorRecord(row: CompetitorRow, numbers: SubjectNumbers) {
+export function competitorRecord(row: CompetitorRow, numbers: SubjectNumbers, writerConfigured: boolean) {
   return {
     competitorId: row.id,
     name: row.name,
     websiteUrl: row.website_url,
     aliases: fromJson<string[]>(row.aliases),
     ...numbers,
-    // No positioning analysis is made yet: null until one is.
-    positioning: row.positioning === null ? null : fromJson<unknown>(row.positioning),
+    positioning: positioningRecord(row.positioning, writerConfigured),
     createdAt: toIso(row.created_at),
   };
 }

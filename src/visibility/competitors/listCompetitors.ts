@@ -37,8 +37,8 @@ async function countsBySubject(db: Kysely<Database>, workspaceId: string, subjec
   );
 }
 
-/** The tracked competitors with their last-30-days numbers, and the brand's beside them for comparison. */
-export async function listCompetitors(db: Kysely<Database>, workspaceId: string, now: number) {
+/** The tracked competitors with their last-30-days numbers and positioning, and the brand's numbers beside them. */
+export async function listCompetitors(db: Kysely<Database>, workspaceId: string, now: number, writerConfigured: boolean) {
   const window = metricWindow('30', now);
   const [rows, brand, usage] = await Promise.all([
     db.selectFrom('competitors').selectAll().where('workspace_id', '=', workspaceId).where('removed_at', 'is', null).orderBy('created_at').orderBy('id').execute(),
@@ -55,7 +55,7 @@ export async function listCompetitors(db: Kysely<Database>, workspaceId: string,
   return {
     window: windowRecord(window),
     brand: { name: brand.name, websiteUrl: brand.website_url, ...subjectNumbers(brandDomain, counts.get(BRAND_SUBJECT) ?? NO_COUNTS) },
-    competitors: rows.map((row) => competitorRecord(row, subjectNumbers(row.domain, counts.get(row.id) ?? NO_COUNTS))),
+    competitors: rows.map((row) => competitorRecord(row, subjectNumbers(row.domain, counts.get(row.id) ?? NO_COUNTS), writerConfigured)),
     usage,
   };
 }

@@ -122,6 +122,12 @@ describe('a check run', () => {
     const run = await startRun(t, ws);
     await t.jobs.drain();
     t.writer.reset();
+    // Every sentiment reading is on the writer-usage ledger, and adds up to what the check jobs counted.
+    const booked = await t.db.selectFrom('writer_usage').select(['purpose', 'prompt_tokens']).where('workspace_id', '=', ws.workspaceId).execute();
+    // Rank checks read the first AI-overview run's sentiment too.
+    const checkJobs = await t.db.selectFrom('jobs').select('prompt_tokens').where('workspace_id', '=', ws.workspaceId).where('kind', 'in', ['engine_check', 'rank_check']).execute();
+    expect(new Set(booked.map((row) => row.purpose))).toEqual(new Set(['sentiment']));
+    expect(booked.reduce((sum, row) => sum + row.prompt_tokens, 0)).toBe(checkJobs.reduce((sum, job) => sum + job.prompt_tokens, 0));
 
     const answers = await answersOf(run.runId);
     const chatgpt = answers.filter((a) => a.engine === 'chatgpt');

@@ -31,8 +31,9 @@ export class AnswerRecorder {
     readonly runId: string,
   ) {}
 
-  static async start(t: TestService, ws: TestWorkspace): Promise<AnswerRecorder> {
-    const runId = await insertCheckRun(t.db, t.clock, { workspaceId: ws.workspaceId, trigger: 'manual', engines: ['chatgpt'], runsPerQuery: 1, planned: 1_000_000 });
+  /** `planned`: the run closes once that many answers are recorded (by default it stays open). */
+  static async start(t: TestService, ws: TestWorkspace, planned = 1_000_000): Promise<AnswerRecorder> {
+    const runId = await insertCheckRun(t.db, t.clock, { workspaceId: ws.workspaceId, trigger: 'manual', engines: ['chatgpt'], runsPerQuery: 1, planned });
     return new AnswerRecorder(t, ws, runId);
   }
 
