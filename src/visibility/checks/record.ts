@@ -116,10 +116,9 @@ export async function recordEngineAnswer(db: Kysely<Database>, clock: Clock, inp
       .executeTakeFirst();
     const checkedAt = Math.max(clock.now(), (latest?.checked_at ?? Number.NEGATIVE_INFINITY) + 1);
     const { subjects } = await loadSubjects(trx, workspaceId);
-    const unread = answer === null ? ('failed' as const) : answer.notShown ? ('not_shown' as const) : undefined;
     const classified =
-      unread !== undefined || answer === null
-        ? subjects.map((s) => ({ subjectId: s.id, result: unread ?? ('failed' as const), position: null, passage: null }))
+      answer === null || answer.notShown
+        ? subjects.map((s) => ({ subjectId: s.id, result: answer === null ? ('failed' as const) : ('not_shown' as const), position: null, passage: null }))
         : classifyAnswer(answer, subjects);
     const results = classified.map((c) => ({ ...c, sentiment: c.passage === null ? undefined : input.sentiments?.get(c.subjectId) }));
     const brandResult = results.find((r) => r.subjectId === BRAND_SUBJECT)!.result;

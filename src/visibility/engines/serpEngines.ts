@@ -1,8 +1,8 @@
-import type { AiOverview, SerpClient, SerpPage } from '../serp/serp.js';
+import type { SerpClient, SerpPage } from '../serp/serp.js';
 import type { AnswerEngine, EngineAnswer } from './engine.js';
 
 /** The AI answer a search page showed, as an engine answer: its references are the citations; none shown is `notShown`. */
-export function answerOfPage(page: Pick<SerpPage, 'model' | 'latencyMs'> & { aiOverview: AiOverview }): EngineAnswer {
+export function answerOfPage(page: Pick<SerpPage, 'aiOverview' | 'model' | 'latencyMs'>): EngineAnswer {
   const { aiOverview, model, latencyMs } = page;
   if (!aiOverview.shown) return { text: '', citations: [], model, latencyMs, notShown: true };
   return { text: aiOverview.text, citations: aiOverview.references, model, latencyMs };

@@ -14,6 +14,7 @@ export async function visibilityTrend(db: Kysely<Database>, query: MetricQuery) 
   const days = [...groupBy(rows, (row) => row.day).entries()]
     .filter(([, dayRows]) => dayRows.some((row) => row.subjectId === BRAND_SUBJECT && row.checked + row.failed + row.notShown > 0))
     .sort(([a], [b]) => a - b);
+  const scored = days.map(([day, dayRows]) => ({ day, ...scoreRows(dayRows, subjects) }));
   return {
     definition:
       'One point per UTC day of the window on which checks ran (days without checks have no point): that day\'s mention rate and citation rate with their 95 % Wilson intervals and sample sizes, ' +
@@ -23,12 +24,11 @@ export async function visibilityTrend(db: Kysely<Database>, query: MetricQuery) 
     version: COMPOSITE.version,
     window: windowRecord(window),
     model: query.model ?? null,
-    points: days.map(([day, dayRows], index) => {
-      const { components, sampleSize, score, range, basedOn } = scoreRows(dayRows, subjects);
-      const previous = index === 0 ? undefined : scoreRows(days[index - 1]![1], subjects).components;
+    points: scored.map(({ day, components, sampleSize, score, range, basedOn }, index) => {
+      const previous = scored[index - 1]?.components.mentionRate.interval;
       return {
         date: isoDate(day),
-        mentionRateChange: previous === undefined ? null : changeBetween(previous.mentionRate.interval, components.mentionRate.interval),
+        mentionRateChange: previous === undefined ? null : changeBetween(previous, components.mentionRate.interval),
         mentionRate: components.mentionRate,
         citationRate: components.citationRate,
         score,
