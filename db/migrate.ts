@@ -13,6 +13,7 @@ import * as stepUp from './migrations/2026_11_25_0010_step_up.js';
 import * as answersNotShown from './migrations/2026_11_25_0011_answers_not_shown.js';
 import * as searchConsolePeriods from './migrations/2026_11_25_0012_search_console_periods.js';
 import * as writerUsage from './migrations/2026_11_25_0013_writer_usage.js';
+import * as latestChecks from './migrations/2026_11_25_0014_latest_checks.js';
 
 /** Every migration, in order. Names are timestamped so that they sort in the order they were written. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_25_0011_answers_not_shown': answersNotShown,
   '2026_11_25_0012_search_console_periods': searchConsolePeriods,
   '2026_11_25_0013_writer_usage': writerUsage,
+  '2026_11_25_0014_latest_checks': latestChecks,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -565,6 +565,36 @@ export interface AgreementDailyTable {
   agreeing: number;
 }
 
+/** Per tracked query and search engine, its latest rank check that answered, kept at write time. */
+export interface RankLatestTable {
+  workspace_id: string;
+  query_id: string;
+  search_engine: 'google' | 'bing';
+  position: number | null;
+  url: string | null;
+  checked_at: number;
+  /** Google: JSON list of the query's latest checks with AI-overview data, newest first, as [checkedAt, shown 0/1, citesUs 0/1]. */
+  overview_checks: string;
+}
+
+/** Per tracked query and AI engine, the latest check: its run, the brand's best result in that run, its latest answer's time. */
+export interface EngineLatestTable {
+  workspace_id: string;
+  query_id: string;
+  engine: EngineName;
+  run_id: string;
+  result: MentionResult;
+  checked_at: number;
+}
+
+/** Per tracked query, over its engines' latest checks: bit i set when ENGINE_NAMES[i] named the brand (named) or answered at all (answered). */
+export interface QueryEnginesLatestTable {
+  workspace_id: string;
+  query_id: string;
+  named: number;
+  answered: number;
+}
+
 export interface CitedDomainsDailyTable {
   workspace_id: string;
   day: number;
@@ -674,6 +704,9 @@ export interface Database {
   cited_domains_daily: CitedDomainsDailyTable;
   agreement_daily: AgreementDailyTable;
   rank_checks: RankChecksTable;
+  rank_latest: RankLatestTable;
+  engine_latest: EngineLatestTable;
+  query_engines_latest: QueryEnginesLatestTable;
   search_console_connections: SearchConsoleConnectionsTable;
   search_console_rows: SearchConsoleRowsTable;
   named_locks: NamedLocksTable;

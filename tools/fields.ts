@@ -32,6 +32,19 @@ export function textList(maxItems: number, maxChars: number) {
 
 export const recordId = () => z.string().trim().min(1).max(100);
 
+/** A paged list's page number and page size. */
+export const pageNumber = () => z.number().int().min(1).max(100_000).default(1).describe('Page number, from 1 (default 1).');
+export const pageSize = (max: number, fallback: number, items: string) =>
+  z.number().int().min(1).max(max).default(fallback).describe(`${items} per page, 1 to ${max} (default ${fallback}).`);
+
+/** What a paged answer says about its page, beside its rows. */
+export const pageFields = {
+  page: z.int(),
+  limit: z.int(),
+  total: z.int(),
+  nextPage: z.int().nullable().describe('null on the last page.'),
+};
+
 // Output fields: answers are not parsed, so these only document (a format, not a pattern that costs every reader).
 
 /** A plan's limits (src/plans.ts), as get_billing and get_caller answer them. */

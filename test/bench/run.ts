@@ -546,7 +546,7 @@ async function unusedPort(): Promise<number> {
   return address.port;
 }
 
-const VISIBILITY_TIMEOUT_MS = 20 * 60_000;
+const VISIBILITY_TIMEOUT_MS = 120 * 60_000;
 
 /** The visibility part generates two databases of a year of checks: it gets its own process and time limit. */
 async function visibilityBench(): Promise<void> {

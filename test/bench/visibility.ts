@@ -1,7 +1,7 @@
 /**
  * `npm run bench`, visibility part (also on its own: `npx tsx test/bench/visibility.ts`): generates a workspace with
- * 500 tracked queries, 10 competitors and a year of weekly checks on six engines (about 156,000 answers; see
- * visibilityData.ts), on SQLite (a temp file) and on PostgreSQL when one is reachable (BENCH_PG_URL, default
+ * BENCH_VISIBILITY_QUERIES tracked queries (default 5,000), 10 competitors and a year of weekly checks on six engines
+ * (about 1,560,000 answers at 5,000 queries; see visibilityData.ts), on SQLite (a temp file) and on PostgreSQL when one is reachable (BENCH_PG_URL, default
  * postgres://postgres@127.0.0.1:5432/test, in a fresh schema dropped afterwards), then measures p50/p99 latency of
  * list_citations pages and every metric read through the real service over REST: BENCH_VISIBILITY_CALLS calls each
  * (default 200, after 20 unmeasured), one at a time. Aim: every read under 50 ms at p99.
@@ -36,6 +36,12 @@ const CALLS = (() => {
   const raw = process.env.BENCH_VISIBILITY_CALLS ?? '200';
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 10 || value > 2000) throw new Error(`BENCH_VISIBILITY_CALLS: a whole number from 10 to 2000, got "${raw}"`);
+  return value;
+})();
+const QUERIES = (() => {
+  const raw = process.env.BENCH_VISIBILITY_QUERIES ?? '5000';
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 50 || value > 20_000) throw new Error(`BENCH_VISIBILITY_QUERIES: a whole number from 50 to 20000, got "${raw}"`);
   return value;
 })();
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -166,14 +172,14 @@ async function checkAggregates(db: Kysely<Database>, workspaceId: string): Promi
       .execute(),
     db
       .selectFrom('visibility_daily')
-      .select((eb) => [eb.fn.sum<number | string>('answers').as('answers'), eb.fn.sum<number | string>('cited').as('cited'), eb.fn.sum<number | string>('mentioned').as('mentioned'), eb.fn.sum<number | string>('failed').as('failed')])
+      .select((eb) => [eb.fn.sum<number | string>('answers').as('answers'), eb.fn.sum<number | string>('cited').as('cited'), eb.fn.sum<number | string>('mentioned').as('mentioned'), eb.fn.sum<number | string>('failed').as('failed'), eb.fn.sum<number | string>('not_shown').as('notShown')])
       .where('workspace_id', '=', workspaceId)
       .where('subject_id', '=', 'brand')
       .executeTakeFirstOrThrow(),
   ]);
   const count = (result: string) => Number(answers.find((row) => row.brand_result === result)?.n ?? 0);
-  const expected = { answers: count('cited') + count('mentioned') + count('none'), cited: count('cited'), mentioned: count('mentioned'), failed: count('failed') };
-  const actual = { answers: Number(daily.answers), cited: Number(daily.cited), mentioned: Number(daily.mentioned), failed: Number(daily.failed) };
+  const expected = { answers: count('cited') + count('mentioned') + count('none'), cited: count('cited'), mentioned: count('mentioned'), failed: count('failed'), notShown: count('not_shown') };
+  const actual = { answers: Number(daily.answers), cited: Number(daily.cited), mentioned: Number(daily.mentioned), failed: Number(daily.failed), notShown: Number(daily.notShown) };
   if (JSON.stringify(actual) !== JSON.stringify(expected)) throw new Error(`generated aggregates ${JSON.stringify(actual)} disagree with the answers ${JSON.stringify(expected)}`);
 }
 
@@ -191,12 +197,12 @@ async function benchStore(store: Store): Promise<DialectResult> {
   const now = systemClock.now();
   const workspaceId = await createWorkspace(db, systemClock, { name: BRAND.name, websiteUrl: `https://${BRAND.domain}`, plan: 'scale' });
 
-  log(`${store.dialect}: generating`);
+  log(`${store.dialect}: generating ${QUERIES} tracked queries`);
   const started = performance.now();
   const writer = await store.writer();
   let report: GenerationReport;
   try {
-    report = await generateVisibility(writer, { workspaceId, brandName: BRAND.name, brandDomain: BRAND.domain, now });
+    report = await generateVisibility(writer, { workspaceId, brandName: BRAND.name, brandDomain: BRAND.domain, now }, QUERIES);
   } finally {
     await writer.close();
   }
@@ -257,7 +263,7 @@ async function main(): Promise<void> {
   process.stdout.write(`\n${table(results)}\n\n`);
   for (const r of results) process.stdout.write(`${r.dialect}: generated in ${r.generationSeconds} s (${r.storage}); ${r.rows.engine_answers} answers, ${r.rows.answer_mentions} mentions\n`);
   process.stdout.write(`slowest p99 ${slowest} ms (aim < ${AIM_P99_MS} ms)  ${met ? 'met' : 'NOT MET'}; ${CALLS} calls per read after ${WARMUP_CALLS} unmeasured, one at a time, every answer a 200\n\n`);
-  process.stdout.write(`bench-visibility-result ${JSON.stringify({ calls: CALLS, aimP99Ms: AIM_P99_MS, met, results })}\n`);
+  process.stdout.write(`bench-visibility-result ${JSON.stringify({ queries: QUERIES, calls: CALLS, aimP99Ms: AIM_P99_MS, met, results })}\n`);
 }
 
 try {

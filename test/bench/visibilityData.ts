@@ -1,16 +1,16 @@
 /**
  * The benchmark's visibility workspace, written straight into the tables in large batches (going through the
- * recording code one answer at a time would take an hour): 500 tracked queries, 10 competitors, 52 weekly check runs
- * on six engines (156,000 answers, each classified for the brand and every competitor: 1,716,000 mention rows), the
- * daily pre-aggregates exactly as the recording code would leave them, a Google and a Bing rank check per query and
- * run, and Search Console rows (the runner adds 100 published articles). Seeded, so every run generates the same data.
+ * recording code one answer at a time would take hours): `queries` tracked queries (5,000 by default), 10
+ * competitors, 52 weekly check runs on six engines (at 5,000 queries 1,560,000 answers, each classified for the brand
+ * and every competitor: 17,160,000 mention rows), the daily pre-aggregates exactly as the recording code would leave
+ * them, a Google and a Bing rank check per query and run, and Search Console rows (the runner adds 100 published
+ * articles). Seeded, so every run generates the same data.
  */
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import type { EngineName } from '../../db/schema.js';
 import { ENGINE_NAMES } from '../../src/visibility/engines/engine.js';
 
-export const QUERIES = 500;
 export const COMPETITORS = 10;
 export const WEEKS = 52;
 export const ARTICLES = 100;
@@ -64,6 +64,7 @@ const TABLES = {
     cited: 'integer',
     mentioned: 'integer',
     failed: 'integer',
+    not_shown: 'integer',
     positive: 'integer',
     neutral: 'integer',
     negative: 'integer',
@@ -85,6 +86,8 @@ const TABLES = {
     error_message: 'text',
     checked_at: 'bigint',
   },
+  rank_latest: { workspace_id: 'text', query_id: 'text', search_engine: 'text', position: 'integer', url: 'text', checked_at: 'bigint', overview_checks: 'text' },
+  engine_latest: { workspace_id: 'text', query_id: 'text', engine: 'text', run_id: 'text', result: 'text', checked_at: 'bigint' },
   search_console_connections: {
     workspace_id: 'text',
     property: 'text',
@@ -195,6 +198,8 @@ export interface GenerationReport {
 const TOPICS = ['crm', 'invoicing', 'payroll', 'analytics', 'helpdesk', 'scheduling', 'inventory', 'email marketing', 'project management', 'bookkeeping'];
 const AUDIENCES = ['dentists', 'startups', 'agencies', 'schools', 'restaurants', 'law firms', 'nonprofits', 'retailers', 'clinics', 'freelancers'];
 const FORMS = ['best {t} for {a}', '{t} software for {a}', 'how do {a} choose {t}', 'cheapest {t} for {a}', 'top rated {t} tools for {a}'];
+/** Beyond the first 500 combinations, a place makes each query distinct (40 places: up to 20,000 queries). */
+const PLACES = ['', ...['london', 'paris', 'berlin', 'madrid', 'rome', 'vienna', 'dublin', 'lisbon', 'oslo', 'prague'].flatMap((city) => [city, `${city} suburbs`, `greater ${city}`, `central ${city}`])].slice(0, 40);
 const LABELS = ['positive', 'neutral', 'negative'] as const;
 const MODELS: Record<EngineName, string> = {
   chatgpt: 'gpt-5-search',
@@ -212,7 +217,8 @@ function queryText(n: number): string {
   const form = FORMS[n % FORMS.length]!;
   const topic = TOPICS[Math.floor(n / FORMS.length) % TOPICS.length]!;
   const audience = AUDIENCES[Math.floor(n / (FORMS.length * TOPICS.length)) % AUDIENCES.length]!;
-  return form.replace('{t}', topic).replace('{a}', audience);
+  const place = PLACES[Math.floor(n / (FORMS.length * TOPICS.length * AUDIENCES.length))]!;
+  return form.replace('{t}', topic).replace('{a}', place === '' ? audience : `${audience} in ${place}`);
 }
 
 export function articleUrl(domain: string, n: number): string {
@@ -223,7 +229,7 @@ export function articleUrl(domain: string, n: number): string {
 export const trackedQuery = (n: number) => ({ id: id('qry', n), text: queryText(n) });
 
 /** Writes the whole history through `writer`; the workspace, its brand and its articles already exist. */
-export async function generateVisibility(writer: BulkWriter, ws: GeneratedWorkspace): Promise<GenerationReport> {
+export async function generateVisibility(writer: BulkWriter, ws: GeneratedWorkspace, queryCount: number): Promise<GenerationReport> {
   const rand = random(20261121);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)]!;
   const counts: Record<string, number> = {};
@@ -233,7 +239,7 @@ export async function generateVisibility(writer: BulkWriter, ws: GeneratedWorksp
   };
   const start = ws.now - WEEKS * WEEK_MS;
 
-  const queries = Array.from({ length: QUERIES }, (_, n) => trackedQuery(n));
+  const queries = Array.from({ length: queryCount }, (_, n) => trackedQuery(n));
   await write(
     'queries',
     queries.map((q) => [q.id, ws.workspaceId, q.text, q.text, 'user', null, null, start - DAY_MS]),
@@ -248,6 +254,10 @@ export async function generateVisibility(writer: BulkWriter, ws: GeneratedWorksp
 
   const daily = new Map<string, Row>();
   const cited = new Map<string, Row>();
+  // The latest checks, as the recording code keeps them: one run per week, so each week's check replaces the last.
+  const engineLatest = new Map<string, Row>();
+  const rankLatest = new Map<string, Row>();
+  const overviews = new Map<string, Array<[number, number, number]>>();
   let answerNumber = 0;
   let rankNumber = 0;
   for (let week = 0; week < WEEKS; week++) {
@@ -256,7 +266,7 @@ export async function generateVisibility(writer: BulkWriter, ws: GeneratedWorksp
     const answers: Row[] = [];
     const mentions: Row[] = [];
     let failedChecks = 0;
-    for (let i = 0; i < QUERIES * ENGINE_NAMES.length; i++) {
+    for (let i = 0; i < queryCount * ENGINE_NAMES.length; i++) {
       const engine = ENGINE_NAMES[i % ENGINE_NAMES.length]!;
       const query = queries[Math.floor(i / ENGINE_NAMES.length)]!;
       // Distinct times: the unique (workspace, checked_at) cursor that list_citations pages by.
@@ -264,8 +274,10 @@ export async function generateVisibility(writer: BulkWriter, ws: GeneratedWorksp
       const day = utcDay(checkedAt);
       const answerId = id('ans', answerNumber++);
       const failed = rand() < 0.03;
+      // The search pages' AI answers show for some queries only.
+      const notShown = !failed && (engine === 'google_ai_overview' || engine === 'copilot') && rand() < 0.35;
       const domains = new Set<string>();
-      if (!failed) {
+      if (!failed && !notShown) {
         const citationCount = rand() < 0.15 ? 0 : 1 + Math.floor(rand() * 6);
         if (citationCount > 0 && rand() < 0.2) domains.add(ws.brandDomain);
         for (const competitor of competitors) if (citationCount > 0 && rand() < 0.06) domains.add(competitor.domain);
@@ -274,16 +286,18 @@ export async function generateVisibility(writer: BulkWriter, ws: GeneratedWorksp
       const citations = [...domains].map((domain, rank) => ({ url: `https://${domain}/${query.text.replace(/\s+/g, '-')}`, domain, title: `${domain} on ${query.text}`, rank: rank + 1 }));
       const results = subjects.map((subject) => {
         if (failed) return 'failed';
+        if (notShown) return 'not_shown';
         if (domains.has(subject.domain)) return 'cited';
         return rand() < (subject.id === 'brand' ? 0.25 : 0.12) ? 'mentioned' : 'none';
       });
       const named = subjects.filter((_, s) => results[s] === 'cited' || results[s] === 'mentioned');
       const order = named.map((subject) => subject.id).sort(() => rand() - 0.5);
-      const text = failed
-        ? null
-        : `For "${query.text}", ${named.length === 0 ? 'a spreadsheet and a few specialist tools' : named.map((s) => s.name).join(', ')} come up most. ` +
-          'Compare pricing, onboarding time, integrations with accounting and calendar tools, and the quality of support before choosing; ' +
-          'most vendors offer a free trial, and reviews from teams of a similar size are the best guide. '.repeat(3);
+      const text =
+        failed || notShown
+          ? null
+          : `For "${query.text}", ${named.length === 0 ? 'a spreadsheet and a few specialist tools' : named.map((s) => s.name).join(', ')} come up most. ` +
+            'Compare pricing, onboarding time, integrations with accounting and calendar tools, and the quality of support before choosing; ' +
+            'most vendors offer a free trial, and reviews from teams of a similar size are the best guide. '.repeat(3);
       answers.push([
         answerId,
         ws.workspaceId,
@@ -294,13 +308,14 @@ export async function generateVisibility(writer: BulkWriter, ws: GeneratedWorksp
         failed ? null : MODELS[engine],
         text,
         JSON.stringify(citations),
-        failed ? null : 800 + Math.floor(rand() * 8000),
+        failed || notShown ? null : 800 + Math.floor(rand() * 8000),
         failed ? 'timeout' : null,
         failed ? 'no answer within 120 seconds' : null,
         results[0]!,
         checkedAt,
       ]);
       if (failed) failedChecks++;
+      engineLatest.set(`${query.id}|${engine}`, [ws.workspaceId, query.id, engine, runId, results[0]!, checkedAt]);
       subjects.forEach((subject, s) => {
         const result = results[s]!;
         const isNamed = result === 'cited' || result === 'mentioned';
@@ -308,17 +323,18 @@ export async function generateVisibility(writer: BulkWriter, ws: GeneratedWorksp
         const score = label === 'positive' ? 60 + Math.floor(rand() * 36) : label === 'neutral' ? 40 + Math.floor(rand() * 21) : label === 'negative' ? 5 + Math.floor(rand() * 36) : null;
         mentions.push([answerId, ws.workspaceId, subject.id, result, isNamed ? order.indexOf(subject.id) + 1 : null, label, score, isNamed ? `${subject.name} is one of the options for ${query.text}.` : null]);
         const key = `${day}|${engine}|${subject.id}`;
-        const counts = daily.get(key) ?? [ws.workspaceId, day, engine, subject.id, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+        const counts = daily.get(key) ?? [ws.workspaceId, day, engine, subject.id, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
         const add = (column: number, value: number) => (counts[column] = (counts[column] as number) + value);
-        add(4, failed ? 0 : 1);
+        add(4, failed || notShown ? 0 : 1);
         add(5, !failed && domains.size > 0 ? 1 : 0);
         add(6, result === 'cited' ? 1 : 0);
         add(7, result === 'mentioned' ? 1 : 0);
         add(8, failed ? 1 : 0);
-        add(9, label === 'positive' ? 1 : 0);
-        add(10, label === 'neutral' ? 1 : 0);
-        add(11, label === 'negative' ? 1 : 0);
-        add(12, score ?? 0);
+        add(9, notShown ? 1 : 0);
+        add(10, label === 'positive' ? 1 : 0);
+        add(11, label === 'neutral' ? 1 : 0);
+        add(12, label === 'negative' ? 1 : 0);
+        add(13, score ?? 0);
         daily.set(key, counts);
       });
       for (const domain of domains) {
@@ -328,7 +344,7 @@ export async function generateVisibility(writer: BulkWriter, ws: GeneratedWorksp
         cited.set(key, row);
       }
     }
-    const checks = QUERIES * ENGINE_NAMES.length + 2 * QUERIES;
+    const checks = queryCount * ENGINE_NAMES.length + 2 * queryCount;
     await write('check_runs', [[runId, ws.workspaceId, 'schedule', 'done', JSON.stringify(ENGINE_NAMES), 1, checks, checks - failedChecks, failedChecks, runStart, runStart + DAY_MS / 2]]);
     await write('engine_answers', answers);
     await write('answer_mentions', mentions);
@@ -344,6 +360,14 @@ export async function generateVisibility(writer: BulkWriter, ws: GeneratedWorksp
           return { position: p + 1, url, domain: new URL(url).hostname, title: null };
         });
         const shown = searchEngine === 'google' && !failed ? rand() < 0.5 : null;
+        const citesUs = shown === null ? null : shown && rand() < 0.3 ? 1 : 0;
+        const checkedAt = runStart + DAY_MS / 4 + n * 1000;
+        if (!failed) {
+          const observations = overviews.get(query.id) ?? [];
+          if (shown !== null) observations.unshift([checkedAt, shown ? 1 : 0, citesUs!]);
+          overviews.set(query.id, observations.slice(0, 16));
+          rankLatest.set(`${query.id}|${searchEngine}`, [ws.workspaceId, query.id, searchEngine, position, position === null ? null : ours, checkedAt, searchEngine === 'google' ? JSON.stringify(overviews.get(query.id)) : '[]']);
+        }
         ranks.push([
           id('rnk', rankNumber++),
           ws.workspaceId,
@@ -354,10 +378,10 @@ export async function generateVisibility(writer: BulkWriter, ws: GeneratedWorksp
           position === null ? null : ours,
           failed ? '[]' : JSON.stringify(top),
           shown === null ? null : shown ? 1 : 0,
-          shown === null ? null : shown && rand() < 0.3 ? 1 : 0,
+          citesUs,
           failed ? 'provider_error' : null,
           failed ? 'the provider answered 500' : null,
-          runStart + DAY_MS / 4 + n * 1000,
+          checkedAt,
         ]);
       }
     });
@@ -365,6 +389,8 @@ export async function generateVisibility(writer: BulkWriter, ws: GeneratedWorksp
   }
   await write('visibility_daily', [...daily.values()]);
   await write('cited_domains_daily', [...cited.values()]);
+  await write('engine_latest', [...engineLatest.values()]);
+  await write('rank_latest', [...rankLatest.values()]);
 
   await write('search_console_connections', [[ws.workspaceId, `sc-domain:${ws.brandDomain}`, 'bench-refresh-token', null, null, start, ws.now - DAY_MS, null]]);
   const consoleRows: Row[] = [];
@@ -372,7 +398,7 @@ export async function generateVisibility(writer: BulkWriter, ws: GeneratedWorksp
   const untracked = Array.from({ length: 3000 }, (_, n) => `${ws.brandName.toLowerCase()} ${pick(TOPICS)} ${n}`);
   // A sync keeps two periods of 28 days, the same queries in both.
   for (const [period, range] of [['current', dateRange(ws.now)], ['previous', dateRange(ws.now - 28 * DAY_MS)]] as const) {
-    queries.slice(0, 400).forEach((query, n) => {
+    queries.slice(0, Math.floor(0.8 * queryCount)).forEach((query, n) => {
       const pages = [n < ARTICLES ? articleUrl(ws.brandDomain, n) : `https://${ws.brandDomain}/features/${n}`, `https://${ws.brandDomain}/`, `https://${ws.brandDomain}/pricing`];
       for (const page of pages) consoleRows.push([ws.workspaceId, period, query.text, page, Math.floor(rand() * 50), 10 + Math.floor(rand() * 2000), 1 + rand() * 40, ...range]);
     });

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { RANKING_SCOPES, SITE_CONSOLE_QUERIES, rankings } from '../../src/visibility/rankings/rankings.js';
+import { REPORT_PAGE_DEFAULT, REPORT_PAGE_MAX } from '../../src/visibility/rankings/reportPage.js';
 import { defineTool } from '../define.js';
+import { pageNumber, pageSize } from '../fields.js';
 import { rankingsReport } from './outputs.js';
 
 export default defineTool({
@@ -12,15 +14,17 @@ export default defineTool({
   description:
     "Search rankings per keyword: verified Google and Bing positions (top 30) from the weekly rank checks, Search Console clicks, impressions and average position, the page that earned the keyword, and how often Google's AI overview cites the workspace.\n" +
     "Use it to see where the site ranks and which articles earn traffic; scope ours (default) keeps the keywords the workspace's published articles appear for, site shows every tracked query " +
-    `plus up to ${SITE_CONSOLE_QUERIES} untracked Search Console queries.`,
+    `plus up to ${SITE_CONSOLE_QUERIES} untracked Search Console queries; best positions first, a page at a time.`,
   annotations: { title: 'Get rankings', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     scope: z
       .enum(RANKING_SCOPES)
       .default('ours')
       .describe("ours (default): keywords the workspace's published articles appear for. site: everything on the domain, pages not written by the service included."),
+    page: pageNumber(),
+    limit: pageSize(REPORT_PAGE_MAX, REPORT_PAGE_DEFAULT, 'Rows'),
   }),
   output: rankingsReport,
   confirm: 'none',
-  handler: (ctx, input) => rankings(ctx.db, ctx.workspaceId, input.scope),
+  handler: (ctx, input) => rankings(ctx.db, ctx.workspaceId, input.scope, input),
 });

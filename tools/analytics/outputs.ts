@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoTime } from '../fields.js';
+import { isoTime, pageFields } from '../fields.js';
 import { engineName, mentionResult, rate, searchConsoleStatus } from '../visibility/outputs.js';
 
 // What the analytics operations answer.
@@ -34,6 +34,7 @@ export const rankingsReport = z.object({
   scope: z.enum(['ours', 'site']),
   definition: z.string(),
   searchConsole: searchConsoleStatus,
+  ...pageFields,
   rankings: z.array(
     z.object({
       queryId: z.string().nullable().describe('null for an untracked Search Console query.'),
@@ -65,6 +66,7 @@ export const googleVsAiReport = z.object({
   engines: z.object({ configured: z.array(engineName), notConfigured: z.array(engineName) }),
   googleConfigured: z.boolean(),
   summary: z.object({ both: z.int(), google: z.int(), ai: z.int(), neither: z.int(), pending: z.int() }),
+  ...pageFields,
   rows: z.array(
     z.object({
       queryId: z.string(),

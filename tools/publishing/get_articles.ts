@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, getArticles, MAX_PAGE_SIZE } from '../../src/domain/publishing/contentApi.js';
 import { defineTool } from '../define.js';
+import { pageNumber, pageSize } from '../fields.js';
 import { articlesPage } from './outputs.js';
 
 export default defineTool({
@@ -18,8 +19,8 @@ export default defineTool({
   annotations: { title: 'Get published articles', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     slug: z.string().trim().min(1).max(200).optional().describe('Get the one published article with this slug instead of a page.'),
-    page: z.number().int().min(1).max(100_000).default(1).describe('Page number, from 1 (default 1).'),
-    limit: z.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE).describe(`Articles per page, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}).`),
+    page: pageNumber(),
+    limit: pageSize(MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, 'Articles'),
   }),
   output: articlesPage,
   confirm: 'none',

@@ -6,6 +6,8 @@ import { lockWorkspace } from '../../domain/workspaces.js';
 import { newId } from '../../ids.js';
 import { queuePositioning } from '../competitors/positioning.js';
 import type { EngineAnswer } from '../engines/engine.js';
+import { noteEngineCheck } from '../rankings/latestChecks.js';
+import { noteRankCheck } from '../rankings/rankChecks.js';
 import type { AiOverview, OrganicResult } from '../serp/serp.js';
 import { classifyAnswer, isOnDomain } from './classify.js';
 import { BRAND_SUBJECT, loadSubjects } from './subjects.js';
@@ -208,6 +210,7 @@ export async function recordEngineAnswer(db: Kysely<Database>, clock: Clock, inp
         .execute();
     }
     await countAgreement(trx, { ...input, answerId, brandResult });
+    await noteEngineCheck(trx, { workspaceId, queryId: input.queryId, engine: input.engine, runId: input.runId, brandResult, checkedAt });
     await countOnRun(trx, clock, workspaceId, input.runId, answer === null);
     return { answerId, recorded: true, brandResult, checkedAt };
   });
@@ -286,6 +289,8 @@ export async function recordRankCheck(db: Kysely<Database>, clock: Clock, input:
     const ours = top.find((r) => isOnDomain(r.domain, brandDomain));
     const overview = input.searchEngine === 'google' && organic !== null ? (input.aiOverview ?? null) : null;
     const rankCheckId = newId('rnk');
+    const checkedAt = clock.now();
+    const aiOverview = overview === null ? null : { shown: overview.shown, citesUs: overview.shown && overview.references.some((c) => isOnDomain(c.domain, brandDomain)) };
     await trx
       .insertInto('rank_checks')
       .values({
@@ -297,13 +302,16 @@ export async function recordRankCheck(db: Kysely<Database>, clock: Clock, input:
         position: ours?.position ?? null,
         url: ours?.url ?? null,
         results: toJson(top.map((r) => ({ position: r.position, url: r.url, domain: r.domain, title: r.title }))),
-        ai_overview_shown: overview === null ? null : overview.shown ? 1 : 0,
-        ai_overview_cites_us: overview === null ? null : overview.shown && overview.references.some((c) => isOnDomain(c.domain, brandDomain)) ? 1 : 0,
+        ai_overview_shown: aiOverview === null ? null : aiOverview.shown ? 1 : 0,
+        ai_overview_cites_us: aiOverview === null ? null : aiOverview.citesUs ? 1 : 0,
         error_class: organic === null ? (input.error?.errorClass ?? 'provider_error') : null,
         error_message: organic === null ? (input.error?.message ?? null) : null,
-        checked_at: clock.now(),
+        checked_at: checkedAt,
       })
       .execute();
+    if (organic !== null) {
+      await noteRankCheck(trx, { workspaceId, queryId: input.queryId, searchEngine: input.searchEngine, position: ours?.position ?? null, url: ours?.url ?? null, checkedAt, overview: aiOverview });
+    }
     await countOnRun(trx, clock, workspaceId, input.runId, organic === null);
     return { rankCheckId, recorded: true, position: ours?.position ?? null };
   });

@@ -54,7 +54,7 @@ export async function querySignals(db: Kysely<Database>, workspaceId: string, qu
       .select(['a.query_id', (eb) => eb.fn.count<number | string>('a.id').distinct().as('answers')])
       .groupBy('a.query_id')
       .execute(),
-    rankHistory(db, workspaceId, ids, { overview: false }),
+    rankHistory(db, workspaceId, { overview: false }),
     consoleQueries(db, workspaceId),
     trackedQueryPeriods(db, workspaceId),
     db.selectFrom('competitors').select('id').where('workspace_id', '=', workspaceId).where('removed_at', 'is', null).limit(1).executeTakeFirst(),

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, EngineName, MentionResult } from '../../../db/schema.js';
-import { runStarts } from './rankChecks.js';
+import { ENGINE_NAMES } from '../engines/engine.js';
 
 export interface EngineCheck {
   /** The brand in the latest check; with several runs per query, the best of them (cited, then mentioned, none, not_shown); failed only when every run failed. */
@@ -10,74 +10,68 @@ export interface EngineCheck {
 
 const STRENGTH: Record<MentionResult, number> = { failed: 0, not_shown: 1, none: 2, mentioned: 3, cited: 4 };
 
-const pairKey = (queryId: string, engine: EngineName) => `${engine}:${queryId}`;
-
-interface AnswerRow {
-  query_id: string;
+export interface RecordedAnswer {
+  workspaceId: string;
+  queryId: string;
   engine: EngineName;
-  run_id: string;
-  brand_result: MentionResult;
-  checked_at: number;
+  runId: string;
+  brandResult: MentionResult;
+  checkedAt: number;
 }
 
 /**
- * The latest check of each query on each engine: read from the answers since the latest check run started (a range
- * of the covering engine_answers_latest index), and only for the queries with a pair missing there (not asked or not
- * answered yet in that run) from their latest check whenever it was.
+ * Keeps engine_latest exact as answers arrive (inside the recording transaction, which holds the workspace's lock,
+ * after the answer is stored): the newest answer names the latest run, and the result is the best of that run's answers.
  */
+export async function noteEngineCheck(trx: Kysely<Database>, answer: RecordedAnswer): Promise<void> {
+  const known = await trx
+    .selectFrom('engine_latest')
+    .select(['run_id', 'checked_at'])
+    .where('workspace_id', '=', answer.workspaceId)
+    .where('query_id', '=', answer.queryId)
+    .where('engine', '=', answer.engine)
+    .executeTakeFirst();
+  if (known !== undefined && answer.checkedAt < Number(known.checked_at)) return;
+  const cell = await trx.selectFrom('engine_answers').select('brand_result').where('run_id', '=', answer.runId).where('query_id', '=', answer.queryId).where('engine', '=', answer.engine).execute();
+  const result = cell.reduce<MentionResult>((best, row) => (STRENGTH[row.brand_result] > STRENGTH[best] ? row.brand_result : best), answer.brandResult);
+  await trx
+    .insertInto('engine_latest')
+    .values({ workspace_id: answer.workspaceId, query_id: answer.queryId, engine: answer.engine, run_id: answer.runId, result, checked_at: answer.checkedAt })
+    .onConflict((oc) => oc.columns(['workspace_id', 'query_id', 'engine']).doUpdateSet({ run_id: answer.runId, result, checked_at: answer.checkedAt }))
+    .execute();
+  const latest = await trx.selectFrom('engine_latest').select(['engine', 'result']).where('workspace_id', '=', answer.workspaceId).where('query_id', '=', answer.queryId).execute();
+  const masks = { named: engineMask(latest.filter((row) => NAMED.includes(row.result))), answered: engineMask(latest.filter((row) => ANSWERED.includes(row.result))) };
+  await trx
+    .insertInto('query_engines_latest')
+    .values({ workspace_id: answer.workspaceId, query_id: answer.queryId, ...masks })
+    .onConflict((oc) => oc.columns(['workspace_id', 'query_id']).doUpdateSet(masks))
+    .execute();
+}
+
+const NAMED: readonly MentionResult[] = ['cited', 'mentioned'];
+/** Results of an answer that was read: the engine answered (or its search page showed no answer), whatever it said of the brand. */
+const ANSWERED: readonly MentionResult[] = ['cited', 'mentioned', 'none', 'not_shown'];
+
+/** Bit i for ENGINE_NAMES[i]: the engines of query_engines_latest's masks. */
+export function engineMask(engines: ReadonlyArray<{ engine: EngineName }>): number {
+  return engines.reduce((mask, { engine }) => mask | (1 << ENGINE_NAMES.indexOf(engine)), 0);
+}
+
+/** The latest check of the given queries on each of `engines`: one row per query and engine, kept at write time. */
 export async function latestEngineChecks(
   db: Kysely<Database>,
   workspaceId: string,
-  queryIds: readonly string[],
   engines: readonly EngineName[],
+  queryIds: readonly string[],
 ): Promise<(queryId: string, engine: EngineName) => EngineCheck | undefined> {
-  const checks = new Map<string, EngineCheck & { runId: string }>();
-  // Rows come newest first: the first row of a pair is its latest answer, and its run is the latest check.
-  const take = (row: AnswerRow) => {
-    const key = pairKey(row.query_id, row.engine);
-    const known = checks.get(key);
-    if (known === undefined) checks.set(key, { result: row.brand_result, checkedAt: Number(row.checked_at), runId: row.run_id });
-    else if (known.runId === row.run_id && STRENGTH[row.brand_result] > STRENGTH[known.result]) known.result = row.brand_result;
-  };
-  const [latestRun] = await runStarts(db, workspaceId, 1);
-  if (latestRun === undefined || engines.length === 0) return () => undefined;
-  const answers = db.selectFrom('engine_answers').where('workspace_id', '=', workspaceId);
-  (await answers.select(['query_id', 'engine', 'run_id', 'brand_result', 'checked_at']).where('checked_at', '>=', latestRun).orderBy('checked_at', 'desc').execute()).forEach(take);
-
-  const missing = queryIds.filter((queryId) => engines.some((engine) => !checks.has(pairKey(queryId, engine))));
-  if (missing.length > 0) {
-    // Plain steps rather than joins or groupings, which the planners turn into scans of every answer: the time of each
-    // pair's latest answer (a correlated max per engine: one probe of engine_answers_query each), the run of that
-    // answer, then every answer of that run.
-    const lasts = await db
-      .selectFrom('queries as q')
-      .select((eb) => [
-        'q.id',
-        ...engines.map((engine) =>
-          eb
-            .selectFrom('engine_answers as a')
-            .select((e) => e.fn.max('a.checked_at').as('last'))
-            .where('a.workspace_id', '=', workspaceId)
-            .whereRef('a.query_id', '=', 'q.id')
-            .where('a.engine', '=', engine)
-            .as(engine),
-        ),
-      ])
-      .where('q.workspace_id', '=', workspaceId)
-      .where('q.id', 'in', missing)
-      .execute();
-    const times = lasts.flatMap((row) => engines.map((engine) => row[engine])).filter((time) => time != null).map(Number);
-    if (times.length > 0) {
-      const latestAnswers = await answers.select(['run_id']).where('checked_at', 'in', [...new Set(times)]).execute();
-      (
-        await answers
-          .select(['query_id', 'engine', 'run_id', 'brand_result', 'checked_at'])
-          .where('query_id', 'in', missing)
-          .where('run_id', 'in', [...new Set(latestAnswers.map((row) => row.run_id))])
-          .orderBy('checked_at', 'desc')
-          .execute()
-      ).forEach(take);
-    }
-  }
-  return (queryId, engine) => checks.get(pairKey(queryId, engine));
+  if (engines.length === 0 || queryIds.length === 0) return () => undefined;
+  const rows = await db
+    .selectFrom('engine_latest')
+    .select(['query_id', 'engine', 'result', 'checked_at'])
+    .where('workspace_id', '=', workspaceId)
+    .where('query_id', 'in', queryIds)
+    .where('engine', 'in', engines)
+    .execute();
+  const checks = new Map(rows.map((row) => [`${row.engine}:${row.query_id}`, { result: row.result, checkedAt: Number(row.checked_at) }]));
+  return (queryId, engine) => checks.get(`${engine}:${queryId}`);
 }

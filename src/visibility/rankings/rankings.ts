@@ -5,6 +5,7 @@ import { textKey } from '../../domain/content/articles.js';
 import { rate } from '../metrics/wilson.js';
 import { publishedPages } from './pages.js';
 import { AI_OVERVIEW_CHECKS, rankHistory, type RankHistory } from './rankChecks.js';
+import { pageOf, type PageRequest } from './reportPage.js';
 import { consoleQueries, consoleStatus, type ConsoleQuery } from './searchConsole.js';
 
 export const RANKING_SCOPES = ['ours', 'site'] as const;
@@ -50,10 +51,10 @@ function byRank(a: RankingRow, b: RankingRow): number {
   return (a.googlePosition ?? 99) - (b.googlePosition ?? 99) || (b.impressions ?? 0) - (a.impressions ?? 0) || (a.keyword < b.keyword ? -1 : a.keyword > b.keyword ? 1 : 0);
 }
 
-export async function rankings(db: Kysely<Database>, workspaceId: string, scope: RankingScope) {
+export async function rankings(db: Kysely<Database>, workspaceId: string, scope: RankingScope, request: PageRequest) {
   const queries = await db.selectFrom('queries').select(['id', 'text', 'text_key']).where('workspace_id', '=', workspaceId).orderBy('created_at').orderBy('id').execute();
   const [ranks, pages, status] = await Promise.all([
-    rankHistory(db, workspaceId, queries.map((q) => q.id), { overview: true }),
+    rankHistory(db, workspaceId, { overview: true }),
     publishedPages(db, workspaceId),
     consoleStatus(db, workspaceId),
   ]);
@@ -64,6 +65,7 @@ export async function rankings(db: Kysely<Database>, workspaceId: string, scope:
   const consoleOnly = [...console.keys()].filter((query) => !tracked.has(query));
   const keywords: Keyword[] = [...queries.map((q) => ({ queryId: q.id, keyword: q.text })), ...consoleOnly.map((query) => ({ queryId: null, keyword: query }))];
   const rows = keywords.map((keyword) => rankingRow(keyword, ranks, console.get(textKey(keyword.keyword)), status.available, pages.articleAt));
+  const { items, ...page } = pageOf((scope === 'ours' ? rows.filter((row) => row.isOurs) : rows).sort(byRank), request);
   return {
     scope,
     definition:
@@ -73,8 +75,10 @@ export async function rankings(db: Kysely<Database>, workspaceId: string, scope:
         : `Every tracked query, and the ${SITE_CONSOLE_QUERIES} most clicked untracked Search Console queries, whatever page of the site earned them.`) +
       ' googlePosition and bingPosition: the latest rank check that answered (top 30; null when not in the top 30 or never checked). ' +
       'clicks, impressions, gscPosition: Search Console over its period (gscPosition is an impressions-weighted average position over the searches the site appeared in, never a rank; null without Search Console data). ' +
-      `aiOverviewRate: of the Google checks of the last ${AI_OVERVIEW_CHECKS} weekly check runs that answered with AI-overview data, the share in which an overview showed and cited one of the workspace's pages (95 % Wilson interval); aiOverviewShown: how many showed one.`,
+      `aiOverviewRate: of the Google checks of the last ${AI_OVERVIEW_CHECKS} weekly check runs that answered with AI-overview data, the share in which an overview showed and cited one of the workspace's pages (95 % Wilson interval); aiOverviewShown: how many showed one. ` +
+      'Rows by Google position (unranked last), then impressions, a page at a time (total: rows of the scope).',
     searchConsole: status.status,
-    rankings: (scope === 'ours' ? rows.filter((row) => row.isOurs) : rows).sort(byRank),
+    ...page,
+    rankings: items,
   };
 }

@@ -77,6 +77,33 @@ describe('get_google_vs_ai', () => {
     expect(rows.failed).toMatchObject({ state: 'pending', google: { status: 'pending' }, engines: { chatgpt: { result: 'failed' } } });
     expect((await t.mcpTool(ws.key, 'get_google_vs_ai')).structuredContent).toEqual(data);
   });
+
+  it('answers a page of rows, in the order the queries were added, and filters by state while the summary counts every query', async () => {
+    const page = async (query: Record<string, string>) => {
+      const answer = await t.rest(ws.key, 'GET', '/api/v1/analytics/google-vs-ai', query);
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      return answer.body.data as Record<string, any>;
+    };
+    const ids = (rows: Array<{ queryId: string; state: string }>, state?: string) => rows.filter((row) => state === undefined || row.state === state).map((row) => row.queryId);
+    const all = await page({});
+    expect(ids(all.rows)).toHaveLength(6);
+    const second = await page({ limit: '2', page: '2' });
+    expect(ids(second.rows)).toEqual(ids(all.rows).slice(2, 4));
+    expect(second).toMatchObject({ page: 2, limit: 2, total: 6, nextPage: 3, summary: { both: 1, google: 1, ai: 1, neither: 1, pending: 2 } });
+    expect(await page({ limit: '2', page: '3' })).toMatchObject({ total: 6, nextPage: null });
+    expect(await page({ limit: '2', page: '9' })).toMatchObject({ rows: [], total: 6, nextPage: null });
+
+    const pending = await page({ state: 'pending' });
+    expect(ids(pending.rows)).toEqual(ids(all.rows, 'pending'));
+    expect(ids(pending.rows).sort()).toEqual([q.pending, q.failed].sort());
+    expect(pending).toMatchObject({ page: 1, limit: 100, total: 2, nextPage: null, summary: { pending: 2, both: 1 } });
+    expect((await t.mcpTool(ws.key, 'get_google_vs_ai', { state: 'pending' })).structuredContent).toEqual(pending);
+
+    expect((await t.rest(ws.key, 'GET', '/api/v1/analytics/google-vs-ai', { state: 'ranked' })).body.error).toBe('state: must be one of both, google, ai, neither, pending');
+    const tooMany = await t.rest(ws.key, 'GET', '/api/v1/analytics/google-vs-ai', { limit: '501' });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.error).toMatch(/^limit: /);
+  });
 });
 
 describe('get_google_vs_ai without engines or a SERP provider', () => {

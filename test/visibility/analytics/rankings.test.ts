@@ -141,6 +141,14 @@ describe('get_rankings_', () => {
     expect(data.rankings[5]).toMatchObject({ tracked: true, googleCheckedAt: null, aiOverviewRate: { rate: null, interval: null, count: 0, of: 0 } });
   });
 
+  it('answers a page of rows at a time', async () => {
+    const second = await rankings({ scope: 'site', limit: '2', page: '2' });
+    expect(second.rankings.map((r) => r.keyword)).toEqual(['crm history', 'acme login']);
+    expect(second).toMatchObject({ page: 2, limit: 2, total: 6, nextPage: 3 });
+    expect(await rankings({ scope: 'site', limit: '2', page: '3' })).toMatchObject({ total: 6, nextPage: null });
+    expect(await rankings({})).toMatchObject({ page: 1, limit: 100, total: 2, nextPage: null });
+  });
+
   it('shows no Search Console figures without Search Console, and nothing for a workspace without checks', async () => {
     const other = await t.workspace();
     const seed = new Seeder(t, other);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EngineName, MentionResult } from '../../../db/schema.js';
-import { recordEngineAnswer, utcDay } from '../../../src/visibility/checks/record.js';
+import { recordEngineAnswer, recordRankCheck, utcDay } from '../../../src/visibility/checks/record.js';
 import { insertCheckRun } from '../../../src/visibility/checks/runs.js';
-import { normaliseCitations } from '../../../src/visibility/engines/engine.js';
+import { ENGINE_NAMES, normaliseCitations } from '../../../src/visibility/engines/engine.js';
 import { TestService, START_TIME, type TestWorkspace } from '../../support/harness.js';
 import { addCompetitor, addQuery } from './support.js';
 
@@ -82,7 +82,46 @@ async function recomputed(ws: TestWorkspace) {
     row.agreeing += cell.results.every((r) => r === cell.results[0]) ? 1 : 0;
     agreement.set(key, row);
   }
-  return { daily: Object.fromEntries(daily), agreement: Object.fromEntries(agreement) };
+  return { daily: Object.fromEntries(daily), agreement: Object.fromEntries(agreement), ...(await recomputedLatest(ws)) };
+}
+
+const STRENGTH = ['failed', 'not_shown', 'none', 'mentioned', 'cited'];
+
+/** engine_latest and rank_latest as a search of every stored check finds them. */
+async function recomputedLatest(ws: TestWorkspace) {
+  const answers = await t.db
+    .selectFrom('engine_answers')
+    .select(['run_id', 'query_id', 'engine', 'brand_result', 'checked_at'])
+    .where('workspace_id', '=', ws.workspaceId)
+    .orderBy('checked_at', 'desc')
+    .execute();
+  const engines: Record<string, { run_id: string; result: string; checked_at: number }> = {};
+  for (const a of answers) {
+    const key = `${a.query_id}/${a.engine}`;
+    const latest = (engines[key] ??= { run_id: a.run_id, result: a.brand_result, checked_at: Number(a.checked_at) });
+    if (latest.run_id === a.run_id && STRENGTH.indexOf(a.brand_result) > STRENGTH.indexOf(latest.result)) latest.result = a.brand_result;
+  }
+  const checks = await t.db
+    .selectFrom('rank_checks')
+    .select(['query_id', 'search_engine', 'position', 'url', 'ai_overview_shown', 'ai_overview_cites_us', 'checked_at'])
+    .where('workspace_id', '=', ws.workspaceId)
+    .where('error_class', 'is', null)
+    .orderBy('checked_at', 'desc')
+    .execute();
+  const ranks: Record<string, { position: number | null; url: string | null; checked_at: number; overview_checks: number[][] }> = {};
+  for (const c of checks) {
+    const latest = (ranks[`${c.query_id}/${c.search_engine}`] ??= { position: c.position, url: c.url, checked_at: Number(c.checked_at), overview_checks: [] });
+    if (c.ai_overview_shown !== null && latest.overview_checks.length < 16) latest.overview_checks.push([Number(c.checked_at), c.ai_overview_shown, c.ai_overview_cites_us!]);
+  }
+  const masks: Record<string, { named: number; answered: number }> = {};
+  for (const [key, latest] of Object.entries(engines)) {
+    const [queryId, engine] = key.split('/') as [string, EngineName];
+    const bit = 1 << ENGINE_NAMES.indexOf(engine);
+    const mask = (masks[queryId] ??= { named: 0, answered: 0 });
+    if (['cited', 'mentioned'].includes(latest.result)) mask.named |= bit;
+    if (latest.result !== 'failed') mask.answered |= bit;
+  }
+  return { engines, ranks, masks };
 }
 
 async function stored(ws: TestWorkspace) {
@@ -92,7 +131,22 @@ async function stored(ws: TestWorkspace) {
     .where('workspace_id', '=', ws.workspaceId)
     .execute();
   const agreement = await t.db.selectFrom('agreement_daily').select(['day', 'engine', 'cells', 'agreeing']).where('workspace_id', '=', ws.workspaceId).execute();
+  const engines = await t.db.selectFrom('engine_latest').select(['query_id', 'engine', 'run_id', 'result', 'checked_at']).where('workspace_id', '=', ws.workspaceId).execute();
+  const ranks = await t.db
+    .selectFrom('rank_latest')
+    .select(['query_id', 'search_engine', 'position', 'url', 'checked_at', 'overview_checks'])
+    .where('workspace_id', '=', ws.workspaceId)
+    .execute();
+  const masks = await t.db.selectFrom('query_engines_latest').select(['query_id', 'named', 'answered']).where('workspace_id', '=', ws.workspaceId).execute();
   return {
+    masks: Object.fromEntries(masks.map(({ query_id, ...mask }) => [query_id, mask])),
+    engines: Object.fromEntries(engines.map(({ query_id, engine, checked_at, ...latest }) => [`${query_id}/${engine}`, { ...latest, checked_at: Number(checked_at) }])),
+    ranks: Object.fromEntries(
+      ranks.map(({ query_id, search_engine, checked_at, overview_checks, ...latest }) => [
+        `${query_id}/${search_engine}`,
+        { ...latest, checked_at: Number(checked_at), overview_checks: JSON.parse(overview_checks) as number[][] },
+      ]),
+    ),
     daily: Object.fromEntries(daily.map(({ day, engine, subject_id, ...counts }) => [`${day}/${engine}/${subject_id}`, counts])),
     agreement: Object.fromEntries(agreement.filter((a) => a.cells > 0).map(({ day, engine, ...counts }) => [`${day}/${engine}`, counts])),
   };
@@ -130,7 +184,8 @@ describe('pre-aggregates written with each answer', () => {
     let seed = 7;
     const next = (n: number) => {
       seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed % n;
+      // The high bits: the low bits of this generator repeat with a short period.
+      return Math.floor(seed / 65_536) % n;
     };
     t.clock.set(START_TIME);
     for (let run = 0; run < 6; run++) {
@@ -144,10 +199,32 @@ describe('pre-aggregates written with each answer', () => {
             t.clock.advance(next(3) === 0 ? 6 * 3_600_000 : 60_000);
           }
         }
+        for (const searchEngine of ['google', 'bing'] as const) {
+          const failed = next(4) === 0;
+          const ranked = next(2) === 0;
+          const organic = [{ position: 1, url: 'https://other.example/a', domain: 'other.example', title: null }];
+          if (ranked) organic.push({ position: 2 + next(20), url: 'https://acme.example/guide', domain: 'acme.example', title: null });
+          const shown = next(2) === 0;
+          await recordRankCheck(t.db, t.clock, {
+            workspaceId: ws.workspaceId,
+            runId,
+            queryId,
+            searchEngine,
+            organic: failed ? null : organic,
+            aiOverview: searchEngine === 'google' ? { shown, text: '', references: shown && next(2) === 0 ? normaliseCitations([{ url: 'https://acme.example/guide' }]) : [] } : null,
+            error: failed ? { errorClass: 'provider_error', message: 'failed' } : null,
+          });
+          t.clock.advance(60_000);
+        }
       }
       t.clock.advance(2 * 86_400_000);
     }
+    // An answer of an older run that arrives late makes that run the query's latest check on its engine.
+    const [firstRun] = await t.db.selectFrom('check_runs').select('id').where('workspace_id', '=', ws.workspaceId).orderBy('created_at').limit(1).execute();
+    await record(ws, firstRun!.id, queries[0]!, 'chatgpt', 4, 'mentioned');
     const expected = await recomputed(ws);
+    expect(Object.keys(expected.engines)).toHaveLength(12);
+    expect(Object.keys(expected.ranks).length).toBeGreaterThan(3);
     expect(Object.keys(expected.agreement).length).toBeGreaterThan(3);
     expect(await stored(ws)).toEqual(expected);
   });
