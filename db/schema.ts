@@ -572,6 +572,8 @@ export interface RankLatestTable {
   search_engine: 'google' | 'bing';
   position: number | null;
   url: string | null;
+  /** pageKey(url): the page whatever its spelling. */
+  page_key: string | null;
   checked_at: number;
   /** Google: JSON list of the query's latest checks with AI-overview data, newest first, as [checkedAt, shown 0/1, citesUs 0/1]. */
   overview_checks: string;
@@ -593,6 +595,15 @@ export interface QueryEnginesLatestTable {
   query_id: string;
   named: number;
   answered: number;
+}
+
+/** A period's Search Console rows summed per query, written with them. */
+export interface SearchConsoleQueriesTable {
+  workspace_id: string;
+  period: SearchConsolePeriod;
+  query: string;
+  clicks: number;
+  impressions: number;
 }
 
 export interface CitedDomainsDailyTable {
@@ -707,6 +718,7 @@ export interface Database {
   rank_latest: RankLatestTable;
   engine_latest: EngineLatestTable;
   query_engines_latest: QueryEnginesLatestTable;
+  search_console_queries: SearchConsoleQueriesTable;
   search_console_connections: SearchConsoleConnectionsTable;
   search_console_rows: SearchConsoleRowsTable;
   named_locks: NamedLocksTable;

@@ -67,6 +67,8 @@ export interface EngineSettings {
   baseUrl: string;
   apiKey: string | undefined;
   model: string;
+  /** Calls started per minute at most, across every instance (ENGINE_<NAME>_RPM). */
+  perMinute: number;
 }
 
 /** Each engine's official endpoint and a current model with web search, used when only the key is set. */
@@ -77,16 +79,27 @@ export const ENGINE_DEFAULTS: Record<ApiEngine, { baseUrl: string; model: string
   claude: { baseUrl: 'https://api.anthropic.com/v1', model: 'claude-sonnet-4-5' },
 };
 
+/**
+ * Requests per minute each provider allows on its entry paid tier, as published: OpenAI tier 1, Perplexity tiers 0
+ * and 1 (sonar models), Gemini tier 1 (its lowest per-model figure), Anthropic tier 1, SerpApi's hourly throughput
+ * on its smallest plan (1,000 an hour), DataForSEO's per-account limit. An operator on a higher tier raises them.
+ */
+export const PROVIDER_RPM_DEFAULTS = { chatgpt: 500, perplexity: 50, gemini: 150, claude: 50, copilot: 16, serp: 2000 } as const;
+
 export interface SerpSettings {
   baseUrl: string;
   login: string;
   password: string;
+  /** SERP_RPM */
+  perMinute: number;
 }
 
 export interface CopilotSettings {
   /** Where `/search` lives: https://serpapi.com or https://www.searchapi.io/api/v1. */
   baseUrl: string;
   apiKey: string | undefined;
+  /** ENGINE_COPILOT_RPM */
+  perMinute: number;
 }
 
 export interface SearchConsoleSettings {
@@ -157,6 +170,7 @@ function parseEngines(env: NodeJS.ProcessEnv): Partial<Record<ApiEngine, EngineS
       baseUrl: httpUrlSetting(`${prefix}BASE_URL`, baseUrl ?? ENGINE_DEFAULTS[engine].baseUrl),
       apiKey,
       model: env[`${prefix}MODEL`] || ENGINE_DEFAULTS[engine].model,
+      perMinute: perMinuteSetting(env, `${prefix}RPM`, PROVIDER_RPM_DEFAULTS[engine]),
     };
   }
   return engines;
@@ -167,14 +181,26 @@ function parseCopilot(env: NodeJS.ProcessEnv): CopilotSettings | undefined {
   const apiKey = env.ENGINE_COPILOT_API_KEY || undefined;
   const baseUrl = env.ENGINE_COPILOT_BASE_URL || undefined;
   if (apiKey === undefined && baseUrl === undefined) return undefined;
-  return { baseUrl: httpUrlSetting('ENGINE_COPILOT_BASE_URL', baseUrl ?? 'https://serpapi.com'), apiKey };
+  return {
+    baseUrl: httpUrlSetting('ENGINE_COPILOT_BASE_URL', baseUrl ?? 'https://serpapi.com'),
+    apiKey,
+    perMinute: perMinuteSetting(env, 'ENGINE_COPILOT_RPM', PROVIDER_RPM_DEFAULTS.copilot),
+  };
 }
 
 function parseSerp(env: NodeJS.ProcessEnv): SerpSettings | undefined {
   const values = [env.SERP_BASE_URL, env.SERP_LOGIN, env.SERP_PASSWORD].map((v) => v || undefined);
   if (values.every((v) => v === undefined)) return undefined;
   if (values.some((v) => v === undefined)) throw new Error('SERP_BASE_URL, SERP_LOGIN and SERP_PASSWORD: set all three, or none');
-  return { baseUrl: httpUrlSetting('SERP_BASE_URL', values[0]!), login: values[1]!, password: values[2]! };
+  return { baseUrl: httpUrlSetting('SERP_BASE_URL', values[0]!), login: values[1]!, password: values[2]!, perMinute: perMinuteSetting(env, 'SERP_RPM', PROVIDER_RPM_DEFAULTS.serp) };
+}
+
+function perMinuteSetting(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = env[name];
+  if (value === undefined || value === '') return fallback;
+  const perMinute = Number(value);
+  if (!Number.isInteger(perMinute) || perMinute < 1 || perMinute > 100_000) throw new Error(`${name}: must be a whole number of requests per minute from 1 to 100000, got "${value}"`);
+  return perMinute;
 }
 
 function parseSearchConsole(env: NodeJS.ProcessEnv): SearchConsoleSettings | undefined {

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { pageKey } from '../../src/visibility/rankings/pages.js';
 
 /** How many of a query's latest Google checks with AI-overview data rank_latest keeps: twice the 8 runs the rate covers. */
 const OVERVIEW_KEPT = 16;
@@ -9,8 +10,9 @@ const OVERVIEW_KEPT = 16;
  * latest rank check that answered per search engine (with, for Google, the query's latest AI-overview observations),
  * `engine_latest` the latest check run's result per AI engine, and `query_engines_latest` which engines' latest checks
  * named the brand and which answered, as bit masks (bit i: the i-th of chatgpt, perplexity, gemini, claude,
- * google_ai_overview, copilot), so that Google versus AI states every query from one row. All are filled from the
- * checks recorded so far.
+ * google_ai_overview, copilot), so that Google versus AI states every query from one row. `search_console_queries`
+ * sums each period's Search Console rows per query when a sync stores them, so that rankings sort by impressions
+ * without summing rows. All are filled from what is stored so far.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -20,6 +22,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('search_engine', 'text', (c) => c.notNull())
     .addColumn('position', 'integer')
     .addColumn('url', 'text')
+    // The page's key whatever its spelling (pages.ts pageKey): which rows are the workspace's articles, in SQL.
+    .addColumn('page_key', 'text')
     .addColumn('checked_at', 'bigint', (c) => c.notNull())
     .addColumn('overview_checks', 'text', (c) => c.notNull().defaultTo('[]'))
     .addPrimaryKeyConstraint('rank_latest_pk', ['workspace_id', 'query_id', 'search_engine'])
@@ -35,6 +39,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addPrimaryKeyConstraint('engine_latest_pk', ['workspace_id', 'query_id', 'engine'])
     .execute();
   await db.schema
+    .createTable('search_console_queries')
+    .addColumn('workspace_id', 'text', (c) => c.notNull().references('workspaces.id').onDelete('cascade'))
+    .addColumn('period', 'text', (c) => c.notNull())
+    .addColumn('query', 'text', (c) => c.notNull())
+    .addColumn('clicks', 'integer', (c) => c.notNull())
+    .addColumn('impressions', 'integer', (c) => c.notNull())
+    .addPrimaryKeyConstraint('search_console_queries_pk', ['workspace_id', 'period', 'query'])
+    .execute();
+  await sql`insert into search_console_queries (workspace_id, period, query, clicks, impressions)
+    select workspace_id, period, query, sum(clicks), sum(impressions) from search_console_rows group by workspace_id, period, query`.execute(db);
+  await db.schema
     .createTable('query_engines_latest')
     .addColumn('workspace_id', 'text', (c) => c.notNull().references('workspaces.id').onDelete('cascade'))
     .addColumn('query_id', 'text', (c) => c.notNull().references('queries.id').onDelete('cascade'))
@@ -48,6 +63,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       select r.*, row_number() over (partition by workspace_id, query_id, search_engine order by checked_at desc, id desc) as n
       from rank_checks r where error_class is null) t
     where n = 1`.execute(db);
+  const pages = await sql<{ url: string }>`select distinct url from rank_latest where url is not null`.execute(db);
+  for (const { url } of pages.rows) await sql`update rank_latest set page_key = ${pageKey(url)} where url = ${url}`.execute(db);
   const observations = await sql<{ workspace_id: string; query_id: string; checked_at: number | string; shown: number; cites_us: number }>`
     select workspace_id, query_id, checked_at, shown, cites_us from (
       select workspace_id, query_id, checked_at, ai_overview_shown as shown, ai_overview_cites_us as cites_us,
@@ -92,5 +109,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('query_engines_latest').execute();
   await db.schema.dropTable('engine_latest').execute();
+  await db.schema.dropTable('search_console_queries').execute();
   await db.schema.dropTable('rank_latest').execute();
 }

@@ -46,6 +46,20 @@ const QUERIES = (() => {
 })();
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const BRAND = { name: 'Bench Analytics', domain: 'bench.example' };
+/**
+ * Every engine and the SERP provider configured, so that the reports read what a fully configured workspace has (with
+ * nothing configured, Google versus AI has no checks to read). The worker is off: no provider is ever called.
+ */
+const ALL_PROVIDERS = {
+  ENGINE_CHATGPT_API_KEY: 'bench',
+  ENGINE_PERPLEXITY_API_KEY: 'bench',
+  ENGINE_GEMINI_API_KEY: 'bench',
+  ENGINE_CLAUDE_API_KEY: 'bench',
+  ENGINE_COPILOT_API_KEY: 'bench',
+  SERP_BASE_URL: 'http://127.0.0.1:9',
+  SERP_LOGIN: 'bench',
+  SERP_PASSWORD: 'bench',
+};
 
 function log(message: string): void {
   process.stdout.write(`bench visibility: ${message}\n`);
@@ -68,7 +82,10 @@ function targets(middle: number): Target[] {
     { label: 'get_sentiment (90 days)', path: '/api/v1/visibility/sentiment?days=90' },
     { label: 'get_rankings_ (ours)', path: '/api/v1/analytics/rankings' },
     { label: 'get_rankings_ (site)', path: '/api/v1/analytics/rankings?scope=site' },
+    { label: 'get_rankings_ (site, page 30)', path: '/api/v1/analytics/rankings?scope=site&page=30' },
     { label: 'get_google_vs_ai', path: '/api/v1/analytics/google-vs-ai' },
+    { label: 'get_google_vs_ai (state google)', path: '/api/v1/analytics/google-vs-ai?state=google' },
+    { label: 'get_google_vs_ai (page 40)', path: '/api/v1/analytics/google-vs-ai?page=40' },
     { label: 'get_competitors', path: '/api/v1/competitors' },
   ];
 }
@@ -220,7 +237,7 @@ async function benchStore(store: Store): Promise<DialectResult> {
     for (let i = 0; i < KEYS; i++) made.push((await createApiKey(trx, systemClock, { workspaceId, scopes: ALL_SCOPES, name: `bench ${i}` })).key);
     return made;
   });
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', JOBS_POLL_MS: '0' });
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', JOBS_POLL_MS: '0', ...ALL_PROVIDERS });
   const service = await createService({ config, database: store.handle, clock: systemClock, logger: pino({ level: 'silent' }) });
   const caller = new Caller(await service.listen(), keys);
   const measurements: Measurement[] = [];

@@ -10,6 +10,8 @@ import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import type { EngineName } from '../../db/schema.js';
 import { ENGINE_NAMES } from '../../src/visibility/engines/engine.js';
+import { engineMask } from '../../src/visibility/rankings/latestChecks.js';
+import { pageKey } from '../../src/visibility/rankings/pages.js';
 
 export const COMPETITORS = 10;
 export const WEEKS = 52;
@@ -86,8 +88,10 @@ const TABLES = {
     error_message: 'text',
     checked_at: 'bigint',
   },
-  rank_latest: { workspace_id: 'text', query_id: 'text', search_engine: 'text', position: 'integer', url: 'text', checked_at: 'bigint', overview_checks: 'text' },
+  rank_latest: { workspace_id: 'text', query_id: 'text', search_engine: 'text', position: 'integer', url: 'text', page_key: 'text', checked_at: 'bigint', overview_checks: 'text' },
   engine_latest: { workspace_id: 'text', query_id: 'text', engine: 'text', run_id: 'text', result: 'text', checked_at: 'bigint' },
+  query_engines_latest: { workspace_id: 'text', query_id: 'text', named: 'integer', answered: 'integer' },
+  search_console_queries: { workspace_id: 'text', period: 'text', query: 'text', clicks: 'integer', impressions: 'integer' },
   search_console_connections: {
     workspace_id: 'text',
     property: 'text',
@@ -366,7 +370,17 @@ export async function generateVisibility(writer: BulkWriter, ws: GeneratedWorksp
           const observations = overviews.get(query.id) ?? [];
           if (shown !== null) observations.unshift([checkedAt, shown ? 1 : 0, citesUs!]);
           overviews.set(query.id, observations.slice(0, 16));
-          rankLatest.set(`${query.id}|${searchEngine}`, [ws.workspaceId, query.id, searchEngine, position, position === null ? null : ours, checkedAt, searchEngine === 'google' ? JSON.stringify(overviews.get(query.id)) : '[]']);
+          const url = position === null ? null : ours;
+          rankLatest.set(`${query.id}|${searchEngine}`, [
+            ws.workspaceId,
+            query.id,
+            searchEngine,
+            position,
+            url,
+            url === null ? null : pageKey(url),
+            checkedAt,
+            searchEngine === 'google' ? JSON.stringify(overviews.get(query.id)) : '[]',
+          ]);
         }
         ranks.push([
           id('rnk', rankNumber++),
@@ -390,6 +404,15 @@ export async function generateVisibility(writer: BulkWriter, ws: GeneratedWorksp
   await write('visibility_daily', [...daily.values()]);
   await write('cited_domains_daily', [...cited.values()]);
   await write('engine_latest', [...engineLatest.values()]);
+  const masks = new Map<string, Row>();
+  for (const [, queryId, engine, , result] of engineLatest.values()) {
+    const mask: Row = masks.get(queryId as string) ?? [ws.workspaceId, queryId as string, 0, 0];
+    const bit = engineMask([{ engine: engine as EngineName }]);
+    if (result === 'cited' || result === 'mentioned') mask[2] = (mask[2] as number) | bit;
+    if (result !== 'failed') mask[3] = (mask[3] as number) | bit;
+    masks.set(queryId as string, mask);
+  }
+  await write('query_engines_latest', [...masks.values()]);
   await write('rank_latest', [...rankLatest.values()]);
 
   await write('search_console_connections', [[ws.workspaceId, `sc-domain:${ws.brandDomain}`, 'bench-refresh-token', null, null, start, ws.now - DAY_MS, null]]);
@@ -407,5 +430,13 @@ export async function generateVisibility(writer: BulkWriter, ws: GeneratedWorksp
     }
   }
   await write('search_console_rows', consoleRows);
+  const sums = new Map<string, Row>();
+  for (const [workspaceId, period, query, , clicks, impressions] of consoleRows) {
+    const sum: Row = sums.get(`${period}|${query}`) ?? [workspaceId as string, period as string, query as string, 0, 0];
+    sum[3] = (sum[3] as number) + (clicks as number);
+    sum[4] = (sum[4] as number) + (impressions as number);
+    sums.set(`${period}|${query}`, sum);
+  }
+  await write('search_console_queries', [...sums.values()]);
   return { rows: counts, middle: start + (WEEKS / 2) * WEEK_MS };
 }

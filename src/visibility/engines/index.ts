@@ -1,7 +1,8 @@
 import { API_ENGINES, type ApiEngine, type Config, type EngineSettings } from '../../config.js';
 import type { SerpClient } from '../serp/serp.js';
-import { ClaudeEngine } from './claude.js';
+import { providerLimits } from '../../limits/providerLimits.js';
 import type { LimiterStore } from '../../limits/store.js';
+import { ClaudeEngine } from './claude.js';
 import { limitedEngine, onlyEngineErrors } from './concurrency.js';
 import type { AnswerEngine, EngineName } from './engine.js';
 import { GeminiEngine } from './gemini.js';
@@ -40,18 +41,25 @@ export function createAnswerEngines(
   config: Config,
   serp: SerpClient | undefined,
   tuning: EngineTuning,
-  slots: Pick<LimiterStore, 'slots'>,
+  store: Pick<LimiterStore, 'slots' | 'limiter'>,
 ): Partial<Record<EngineName, AnswerEngine>> {
   const engines: Partial<Record<EngineName, AnswerEngine>> = {};
   for (const name of API_ENGINES) {
     const settings = config.engines[name];
-    if (settings !== undefined) engines[name] = limitedEngine(new API_ADAPTERS[name](settings, tuning), slots.slots(`engine:${name}`, tuning.concurrency));
+    if (settings !== undefined) {
+      engines[name] = limitedEngine(new API_ADAPTERS[name](settings, tuning), providerLimits(store, `engine:${name}`, { concurrency: tuning.concurrency, perMinute: settings.perMinute }));
+    }
   }
   // The SERP client limits its own calls, which rank checks and website look-ups share with the engines read from its pages.
   if (serp !== undefined) {
     engines.google_ai_overview = onlyEngineErrors(googleAiOverviewEngine(serp));
     engines.copilot = onlyEngineErrors(bingCopilotEngine(serp));
   }
-  if (config.copilot !== undefined) engines.copilot = limitedEngine(new BingCopilotSearchEngine(config.copilot, tuning), slots.slots('engine:copilot', tuning.concurrency));
+  if (config.copilot !== undefined) {
+    engines.copilot = limitedEngine(
+      new BingCopilotSearchEngine(config.copilot, tuning),
+      providerLimits(store, 'engine:copilot', { concurrency: tuning.concurrency, perMinute: config.copilot.perMinute }),
+    );
+  }
   return engines;
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
+import { pageKey } from './pages.js';
 
 export type SearchEngine = 'google' | 'bing';
 
@@ -70,19 +71,14 @@ export async function noteRankCheck(trx: Kysely<Database>, check: AnsweredRankCh
     observations.push([check.checkedAt, check.overview.shown ? 1 : 0, check.overview.shown && check.overview.citesUs ? 1 : 0]);
     observations.sort((a, b) => b[0] - a[0]);
   }
-  const latest = known === undefined || check.checkedAt >= Number(known.checked_at) ? { position: check.position, url: check.url, checked_at: check.checkedAt } : {};
+  const latest = { position: check.position, url: check.url, page_key: check.url === null ? null : pageKey(check.url), checked_at: check.checkedAt };
+  const kept = JSON.stringify(observations.slice(0, OVERVIEW_KEPT));
   await trx
     .insertInto('rank_latest')
-    .values({
-      workspace_id: check.workspaceId,
-      query_id: check.queryId,
-      search_engine: check.searchEngine,
-      position: check.position,
-      url: check.url,
-      checked_at: check.checkedAt,
-      overview_checks: JSON.stringify(observations.slice(0, OVERVIEW_KEPT)),
-    })
-    .onConflict((oc) => oc.columns(['workspace_id', 'query_id', 'search_engine']).doUpdateSet({ ...latest, overview_checks: JSON.stringify(observations.slice(0, OVERVIEW_KEPT)) }))
+    .values({ workspace_id: check.workspaceId, query_id: check.queryId, search_engine: check.searchEngine, ...latest, overview_checks: kept })
+    .onConflict((oc) =>
+      oc.columns(['workspace_id', 'query_id', 'search_engine']).doUpdateSet({ ...(known === undefined || check.checkedAt >= Number(known.checked_at) ? latest : {}), overview_checks: kept }),
+    )
     .execute();
 }
 

@@ -1,12 +1,12 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import { toIso } from '../../domain/brand/records.js';
 import { textKey } from '../../domain/content/articles.js';
 import { rate } from '../metrics/wilson.js';
-import { publishedPages } from './pages.js';
+import { pageKey, publishedPages } from './pages.js';
 import { AI_OVERVIEW_CHECKS, rankHistory, type RankHistory } from './rankChecks.js';
-import { pageOf, type PageRequest } from './reportPage.js';
-import { consoleQueries, consoleStatus, type ConsoleQuery } from './searchConsole.js';
+import type { PageRequest } from './reportPage.js';
+import { consoleQueries, consoleStatus, spellings, type ConsoleQuery } from './searchConsole.js';
 
 export const RANKING_SCOPES = ['ours', 'site'] as const;
 export type RankingScope = (typeof RANKING_SCOPES)[number];
@@ -17,6 +17,8 @@ export const SITE_CONSOLE_QUERIES = 200;
 interface Keyword {
   queryId: string | null;
   keyword: string;
+  /** How Search Console's rows name it: a tracked query's lower-cased wording, or the console query itself. */
+  consoleQuery: string;
 }
 
 function rankingRow(keyword: Keyword, ranks: RankHistory, console: ConsoleQuery | undefined, consoleAvailable: boolean, articleAt: (url: string | null) => string | null) {
@@ -44,28 +46,83 @@ function rankingRow(keyword: Keyword, ranks: RankHistory, console: ConsoleQuery 
   };
 }
 
-type RankingRow = ReturnType<typeof rankingRow>;
-
-/** Google position first (unranked last), then impressions, then the keyword. */
-function byRank(a: RankingRow, b: RankingRow): number {
-  return (a.googlePosition ?? 99) - (b.googlePosition ?? 99) || (b.impressions ?? 0) - (a.impressions ?? 0) || (a.keyword < b.keyword ? -1 : a.keyword > b.keyword ? 1 : 0);
+/**
+ * Every row's sort key (Google position, impressions, keyword) in SQL: the tracked queries with their latest Google
+ * check and Search Console sums, and the most clicked untracked console queries; with `articlePages`, only the rows
+ * one of those pages earned (latest Google or Bing check, or a console row).
+ */
+function sortKeys(db: Kysely<Database>, workspaceId: string, consoleAvailable: boolean, articlePages?: { keys: readonly string[]; spellings: readonly string[] }) {
+  // Uncorrelated subqueries: each is read once, where a correlated one would probe the page lists for every query.
+  const consoleQueriesOfArticles = (pages: NonNullable<typeof articlePages>) =>
+    db.selectFrom('search_console_rows').select('query').where('workspace_id', '=', workspaceId).where('period', '=', 'current').where('page', 'in', pages.spellings);
+  const tracked = db
+    .selectFrom('queries as q')
+    .leftJoin('rank_latest as g', (join) => join.onRef('g.workspace_id', '=', 'q.workspace_id').onRef('g.query_id', '=', 'q.id').on('g.search_engine', '=', 'google'))
+    .leftJoin('search_console_queries as c', (join) => join.onRef('c.workspace_id', '=', 'q.workspace_id').on('c.period', '=', 'current').onRef('c.query', '=', 'q.text_key'))
+    .where('q.workspace_id', '=', workspaceId)
+    .select((eb) => [eb.ref('q.id').$castTo<string | null>().as('query_id'), 'q.text as keyword', 'q.text_key as console_query', 'g.position as position', sql<number>`coalesce(c.impressions, 0)`.as('impressions')])
+    .$if(articlePages !== undefined, (qb) =>
+      qb.where((eb) =>
+        eb.or([
+          eb('q.id', 'in', db.selectFrom('rank_latest').select('query_id').where('workspace_id', '=', workspaceId).where('page_key', 'in', articlePages!.keys)),
+          eb('q.text_key', 'in', consoleQueriesOfArticles(articlePages!)),
+        ]),
+      ),
+    );
+  if (!consoleAvailable) return tracked;
+  const untracked = db
+    .selectFrom('search_console_queries as c')
+    .where('c.workspace_id', '=', workspaceId)
+    .where('c.period', '=', 'current')
+    .where('c.query', 'not in', db.selectFrom('queries').select('text_key').where('workspace_id', '=', workspaceId))
+    .$if(articlePages !== undefined, (qb) => qb.where('c.query', 'in', consoleQueriesOfArticles(articlePages!)))
+    .select([
+      sql<string | null>`cast(null as text)`.as('query_id'),
+      'c.query as keyword',
+      'c.query as console_query',
+      sql<number | null>`cast(null as integer)`.as('position'),
+      'c.impressions',
+    ])
+    .orderBy('c.clicks', 'desc')
+    .orderBy('c.impressions', 'desc')
+    .orderBy('c.query')
+    .limit(SITE_CONSOLE_QUERIES);
+  // A compound member cannot carry its own order and limit: the untracked ones are a subquery.
+  return tracked.unionAll(db.selectFrom(untracked.as('u')).selectAll());
 }
 
 export async function rankings(db: Kysely<Database>, workspaceId: string, scope: RankingScope, request: PageRequest) {
-  const queries = await db.selectFrom('queries').select(['id', 'text', 'text_key']).where('workspace_id', '=', workspaceId).orderBy('created_at').orderBy('id').execute();
-  const [ranks, pages, status] = await Promise.all([
-    rankHistory(db, workspaceId, { overview: true }),
-    publishedPages(db, workspaceId),
-    consoleStatus(db, workspaceId),
+  const [pages, status] = await Promise.all([publishedPages(db, workspaceId), consoleStatus(db, workspaceId)]);
+  const ours = scope === 'ours' ? { keys: pages.urls.map(pageKey), spellings: spellings(pages.urls) } : undefined;
+  const keys = sortKeys(db, workspaceId, status.available, ours);
+  // Rows by Google position (unranked last), then impressions, then keyword: only the page asked for leaves the database.
+  const items =
+    ours?.keys.length === 0
+      ? []
+      : await db
+          .selectFrom(keys.as('k'))
+          .selectAll()
+          .select(sql<number | string>`count(*) over ()`.as('total'))
+          .orderBy(sql`coalesce(k.position, 99)`)
+          .orderBy('k.impressions', 'desc')
+          .orderBy('k.keyword')
+          .limit(request.limit)
+          .offset((request.page - 1) * request.limit)
+          .execute();
+  const total =
+    items.length > 0
+      ? Number(items[0]!.total)
+      : ours?.keys.length === 0 || request.page === 1
+        ? 0
+        : Number((await db.selectFrom(keys.as('k')).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()).n);
+  const trackedIds = items.flatMap((item) => (item.query_id === null ? [] : [item.query_id]));
+  const [ranks, console] = await Promise.all([
+    rankHistory(db, workspaceId, { overview: true, queryIds: trackedIds }),
+    status.available ? consoleQueries(db, workspaceId, items.map((item) => item.console_query)) : new Map<string, ConsoleQuery>(),
   ]);
-  const console = status.available
-    ? await consoleQueries(db, workspaceId, { limit: SITE_CONSOLE_QUERIES, ...(scope === 'ours' ? { pages: pages.urls } : {}) })
-    : new Map<string, ConsoleQuery>();
-  const tracked = new Set(queries.map((q) => q.text_key));
-  const consoleOnly = [...console.keys()].filter((query) => !tracked.has(query));
-  const keywords: Keyword[] = [...queries.map((q) => ({ queryId: q.id, keyword: q.text })), ...consoleOnly.map((query) => ({ queryId: null, keyword: query }))];
-  const rows = keywords.map((keyword) => rankingRow(keyword, ranks, console.get(textKey(keyword.keyword)), status.available, pages.articleAt));
-  const { items, ...page } = pageOf((scope === 'ours' ? rows.filter((row) => row.isOurs) : rows).sort(byRank), request);
+  const rows = items.map((item) =>
+    rankingRow({ queryId: item.query_id, keyword: item.keyword, consoleQuery: item.console_query }, ranks, console.get(textKey(item.console_query)), status.available, pages.articleAt),
+  );
   return {
     scope,
     definition:
@@ -78,7 +135,10 @@ export async function rankings(db: Kysely<Database>, workspaceId: string, scope:
       `aiOverviewRate: of the Google checks of the last ${AI_OVERVIEW_CHECKS} weekly check runs that answered with AI-overview data, the share in which an overview showed and cited one of the workspace's pages (95 % Wilson interval); aiOverviewShown: how many showed one. ` +
       'Rows by Google position (unranked last), then impressions, a page at a time (total: rows of the scope).',
     searchConsole: status.status,
-    ...page,
-    rankings: items,
+    page: request.page,
+    limit: request.limit,
+    total,
+    nextPage: request.page * request.limit < total ? request.page + 1 : null,
+    rankings: rows,
   };
 }

@@ -48,41 +48,31 @@ export async function consoleStatus(db: Kysely<Database>, workspaceId: string): 
   };
 }
 
-/** Untracked queries a report adds: the most clicked (then most shown) of the whole site, or of some of its pages. */
-export interface ExtraQueries {
-  pages?: readonly string[];
-  limit: number;
+/**
+ * The spellings Search Console may give each page: with or without `www.` and the trailing slash (the receiver and
+ * Search Console each write a page's URL their own way; pageKey in pages.ts is the same rule for one URL).
+ */
+export function spellings(pages: readonly string[]): string[] {
+  return pages.flatMap((page) => {
+    const bare = page.replace(/\/+$/, '');
+    const other = URL.canParse(bare) ? bare.replace(/^(https?:\/\/)(www\.)?/i, (_, scheme: string, www: string | undefined) => `${scheme}${www === undefined ? 'www.' : ''}`) : bare;
+    return [bare, `${bare}/`, other, `${other}/`];
+  });
 }
 
-/** Search Console and the receiver may spell a page with or without its trailing slash. */
-const spellings = (pages: readonly string[]) => pages.flatMap((page) => [page.replace(/\/+$/, ''), `${page.replace(/\/+$/, '')}/`]);
-
 /**
- * Current-period Search Console rows of every tracked query (matched by its lower-cased wording) and of the `extra`
- * queries, by query (text key), in one statement: subqueries rather than lists of hundreds of values.
+ * Current-period Search Console rows by query (text key) in one statement: of every tracked query (matched by its
+ * lower-cased wording), or of the console queries named.
  */
-export async function consoleQueries(db: Kysely<Database>, workspaceId: string, extra?: ExtraQueries): Promise<Map<string, ConsoleQuery>> {
+export async function consoleQueries(db: Kysely<Database>, workspaceId: string, queries?: readonly string[]): Promise<Map<string, ConsoleQuery>> {
   const byQuery = new Map<string, ConsoleQuery>();
-  const tracked = db.selectFrom('queries').select('text_key').where('workspace_id', '=', workspaceId);
-  let top = db
-    .selectFrom('search_console_rows')
-    .select('query')
-    .where('workspace_id', '=', workspaceId)
-    .where('period', '=', 'current')
-    .where('query', 'not in', tracked)
-    .groupBy('query')
-    .orderBy((eb) => eb.fn.sum('clicks'), 'desc')
-    .orderBy((eb) => eb.fn.sum('impressions'), 'desc')
-    .orderBy('query')
-    .limit(extra?.limit ?? 0);
-  if (extra?.pages !== undefined) top = top.where('page', 'in', spellings(extra.pages));
-  const withExtra = extra !== undefined && extra.limit > 0 && (extra.pages === undefined || extra.pages.length > 0);
+  if (queries?.length === 0) return byQuery;
   const rows = await db
     .selectFrom('search_console_rows')
     .select(['query', 'page', 'clicks', 'impressions', 'position'])
     .where('workspace_id', '=', workspaceId)
     .where('period', '=', 'current')
-    .where((eb) => (withExtra ? eb.or([eb('query', 'in', tracked), eb('query', 'in', top)]) : eb('query', 'in', tracked)))
+    .where('query', 'in', queries ?? db.selectFrom('queries').select('text_key').where('workspace_id', '=', workspaceId))
     .execute();
   for (const row of rows) {
     const entry = byQuery.get(textKey(row.query)) ?? { clicks: 0, impressions: 0, position: null, pages: [] };

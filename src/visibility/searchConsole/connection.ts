@@ -83,7 +83,7 @@ export async function saveConnection(
   await db.transaction().execute(async (trx) => {
     const previous = await trx.selectFrom('search_console_connections').select('property').where('workspace_id', '=', workspaceId).executeTakeFirst();
     const changed = previous?.property !== connection.property;
-    if (changed) await trx.deleteFrom('search_console_rows').where('workspace_id', '=', workspaceId).execute();
+    if (changed) await forgetConsoleData(trx, workspaceId);
     await trx
       .updateTable('search_console_connections')
       .set({
@@ -99,10 +99,16 @@ export async function saveConnection(
   });
 }
 
+/** The rows a sync stored and their sums per query. */
+export async function forgetConsoleData(trx: Kysely<Database>, workspaceId: string): Promise<void> {
+  await trx.deleteFrom('search_console_queries').where('workspace_id', '=', workspaceId).execute();
+  await trx.deleteFrom('search_console_rows').where('workspace_id', '=', workspaceId).execute();
+}
+
 /** Forgets the connection and the data it brought. */
 export async function disconnectSearchConsole(db: Kysely<Database>, workspaceId: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('search_console_rows').where('workspace_id', '=', workspaceId).execute();
+    await forgetConsoleData(trx, workspaceId);
     await trx.deleteFrom('search_console_connections').where('workspace_id', '=', workspaceId).execute();
   });
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, SearchConsolePeriod } from '../../../db/schema.js';
 import { RetryableJobError, type JobHandler } from '../../jobs/worker.js';
+import { forgetConsoleData } from './connection.js';
 import { refreshAccessToken, searchAnalytics, SearchConsoleError, type AnalyticsRow } from './google.js';
 
 const DAY_MS = 86_400_000;
@@ -33,7 +34,7 @@ interface PeriodRows {
 }
 
 async function replaceRows(db: Kysely<Database>, workspaceId: string, periods: readonly PeriodRows[]): Promise<void> {
-  await db.deleteFrom('search_console_rows').where('workspace_id', '=', workspaceId).execute();
+  await forgetConsoleData(db, workspaceId);
   for (const { period, range, rows } of periods) {
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
       await db
@@ -54,6 +55,22 @@ async function replaceRows(db: Kysely<Database>, workspaceId: string, periods: r
         .execute();
     }
   }
+  await sumConsoleQueries(db, workspaceId);
+}
+
+/** search_console_queries from the workspace's stored rows (the rows' own transaction keeps the two alike). */
+export async function sumConsoleQueries(db: Kysely<Database>, workspaceId: string): Promise<void> {
+  await db
+    .insertInto('search_console_queries')
+    .columns(['workspace_id', 'period', 'query', 'clicks', 'impressions'])
+    .expression((eb) =>
+      eb
+        .selectFrom('search_console_rows')
+        .select(['workspace_id', 'period', 'query', (e) => e.fn.sum<number>('clicks').as('clicks'), (e) => e.fn.sum<number>('impressions').as('impressions')])
+        .where('workspace_id', '=', workspaceId)
+        .groupBy(['workspace_id', 'period', 'query']),
+    )
+    .execute();
 }
 
 /**

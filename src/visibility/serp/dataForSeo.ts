@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { SerpSettings } from '../../config.js';
+import { providerLimits } from '../../limits/providerLimits.js';
 import type { LimiterStore, ProviderSlots } from '../../limits/store.js';
 import { type AskOptions, type Citation, domainOf, EngineError, normaliseCitations } from '../engines/engine.js';
 import type { EngineTuning } from '../engines/index.js';
@@ -112,10 +113,10 @@ class DataForSeoClient implements SerpClient {
   constructor(
     private readonly settings: SerpSettings,
     tuning: EngineTuning,
-    slots: Pick<LimiterStore, 'slots'>,
+    store: Pick<LimiterStore, 'slots' | 'limiter'>,
   ) {
     this.http = new ProviderHttp('DataForSEO', tuning);
-    this.slots = slots.slots('serp', tuning.concurrency);
+    this.slots = providerLimits(store, 'serp', { concurrency: tuning.concurrency, perMinute: settings.perMinute });
     this.authorization = `Basic ${Buffer.from(`${settings.login}:${settings.password}`).toString('base64')}`;
   }
 
@@ -151,6 +152,6 @@ class DataForSeoClient implements SerpClient {
   }
 }
 
-export function createSerpClient(settings: SerpSettings | undefined, tuning: EngineTuning, slots: Pick<LimiterStore, 'slots'>): SerpClient | undefined {
-  return settings === undefined ? undefined : new DataForSeoClient(settings, tuning, slots);
+export function createSerpClient(settings: SerpSettings | undefined, tuning: EngineTuning, store: Pick<LimiterStore, 'slots' | 'limiter'>): SerpClient | undefined {
+  return settings === undefined ? undefined : new DataForSeoClient(settings, tuning, store);
 }

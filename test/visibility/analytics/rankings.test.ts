@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchConsolePeriod } from '../../../db/schema.js';
 import { wilsonInterval } from '../../../src/visibility/metrics/wilson.js';
+import { sumConsoleQueries } from '../../../src/visibility/searchConsole/syncJob.js';
 import { insertPublishedArticle } from '../../links/support.js';
 import { TestService, START_TIME, type TestWorkspace } from '../../support/harness.js';
 import { Seeder } from '../metrics/seed.js';
@@ -78,6 +79,7 @@ describe('get_rankings_', () => {
         row('acme old pricing', 'https://acme.example/old-pricing', 900, 900, 1, 'previous'),
       ])
       .execute();
+    await sumConsoleQueries(t.db, ws.workspaceId);
   });
   afterAll(() => t.close());
 

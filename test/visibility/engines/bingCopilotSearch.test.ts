@@ -11,7 +11,7 @@ for (const flavour of ['serpapi', 'searchapi'] as const) {
     let engine: BingCopilotSearchEngine;
     beforeAll(async () => {
       fake = await FakeBingCopilot.start(flavour);
-      engine = new BingCopilotSearchEngine({ baseUrl: fake.baseUrl, apiKey: 'copilot-key' }, TUNING);
+      engine = new BingCopilotSearchEngine({ baseUrl: fake.baseUrl, apiKey: 'copilot-key', perMinute: 60 }, TUNING);
     });
     afterEach(() => fake.reset());
     afterAll(async () => {

@@ -22,7 +22,7 @@ describe('Claude through the Messages API with web search', () => {
   let engine: ClaudeEngine;
   beforeAll(async () => {
     fake = await FakeAnthropic.start();
-    engine = new ClaudeEngine({ baseUrl: fake.baseUrl, apiKey: 'sk-ant-key', model: 'claude-sonnet-4-5' }, TUNING);
+    engine = new ClaudeEngine({ baseUrl: fake.baseUrl, apiKey: 'sk-ant-key', model: 'claude-sonnet-4-5', perMinute: 60 }, TUNING);
   });
   afterEach(() => fake.reset());
   afterAll(async () => {

@@ -76,6 +76,22 @@ describe('createAnswerEngines', () => {
     expect(openai.maxInFlight).toBe(2);
   });
 
+  it('starts at most ENGINE_<NAME>_RPM calls a minute, counted in the store every instance shares', async () => {
+    // Two instances on one store; 120 a minute is counted as 2 a second.
+    const store = new MemoryLimiterStore();
+    const config = loadConfig({ ...env, ENGINE_PERPLEXITY_RPM: '120' });
+    const instances = [createAnswerEngines(config, undefined, TUNING, store), createAnswerEngines(config, undefined, TUNING, store)];
+    const started = performance.now();
+    const answers = Promise.all(instances.flatMap((engines) => Array.from({ length: 3 }, () => engines.perplexity!.ask('best crm', { locale: 'en' }))));
+    await vi.waitFor(() => expect(perplexity.requests).toHaveLength(2));
+    await sleep(300);
+    expect(perplexity.requests).toHaveLength(2);
+    expect(await answers).toHaveLength(6);
+    // Six calls at two a second: the last two start in the third second.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(1900);
+    expect(() => loadConfig({ ...env, ENGINE_PERPLEXITY_RPM: '0' })).toThrow('ENGINE_PERPLEXITY_RPM: must be a whole number of requests per minute from 1 to 100000, got "0"');
+  });
+
   it('adds Google AI Overviews and Copilot from the SERP provider: the answer and its references, or "not shown" when none shows', async () => {
     const config = loadConfig({ ...env, ...dataForSeo.env() });
     const engines = createAnswerEngines(config, createSerpClient(config.serp, TUNING, new MemoryLimiterStore()), TUNING, new MemoryLimiterStore());

@@ -12,7 +12,7 @@ describe('Gemini through generateContent with Google Search grounding', () => {
   let engine: GeminiEngine;
   beforeAll(async () => {
     fake = await FakeGemini.start();
-    engine = new GeminiEngine({ baseUrl: fake.baseUrl, apiKey: 'gemini-key', model: 'gemini-2.5-flash' }, TUNING);
+    engine = new GeminiEngine({ baseUrl: fake.baseUrl, apiKey: 'gemini-key', model: 'gemini-2.5-flash', perMinute: 60 }, TUNING);
   });
   afterEach(() => fake.reset());
   afterAll(async () => {

@@ -12,7 +12,7 @@ describe('ChatGPT through the OpenAI Responses API', () => {
   let engine: OpenAiResponsesEngine;
   beforeAll(async () => {
     fake = await FakeOpenAi.start();
-    engine = new OpenAiResponsesEngine({ baseUrl: fake.baseUrl, apiKey: 'sk-openai', model: 'gpt-4.1-mini' }, TUNING);
+    engine = new OpenAiResponsesEngine({ baseUrl: fake.baseUrl, apiKey: 'sk-openai', model: 'gpt-4.1-mini', perMinute: 60 }, TUNING);
   });
   afterEach(() => fake.reset());
   afterAll(async () => {

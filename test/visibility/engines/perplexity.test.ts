@@ -12,7 +12,7 @@ describe('Perplexity through Sonar chat completions', () => {
   let engine: PerplexityEngine;
   beforeAll(async () => {
     fake = await FakePerplexity.start();
-    engine = new PerplexityEngine({ baseUrl: fake.baseUrl, apiKey: 'pplx-key', model: 'sonar' }, TUNING);
+    engine = new PerplexityEngine({ baseUrl: fake.baseUrl, apiKey: 'pplx-key', model: 'sonar', perMinute: 60 }, TUNING);
   });
   afterEach(() => fake.reset());
   afterAll(async () => {
@@ -80,7 +80,7 @@ describe('Perplexity through Sonar chat completions', () => {
   });
 
   it('times out when the provider does not answer, after the retries', async () => {
-    const impatient = new PerplexityEngine({ baseUrl: fake.baseUrl, apiKey: 'pplx-key', model: 'sonar' }, { ...TUNING, timeoutMs: 200, retries: 1 });
+    const impatient = new PerplexityEngine({ baseUrl: fake.baseUrl, apiKey: 'pplx-key', model: 'sonar', perMinute: 60 }, { ...TUNING, timeoutMs: 200, retries: 1 });
     fake.reply({ hang: true }, { hang: true });
     try {
       const error = await failure(impatient.ask('best crm', { locale: 'en' }));
@@ -102,7 +102,7 @@ describe('Perplexity through Sonar chat completions', () => {
   });
 
   it('sends no authorization header to a keyless compatible server', async () => {
-    const keyless = new PerplexityEngine({ baseUrl: fake.baseUrl, apiKey: undefined, model: 'sonar' }, TUNING);
+    const keyless = new PerplexityEngine({ baseUrl: fake.baseUrl, apiKey: undefined, model: 'sonar', perMinute: 60 }, TUNING);
     try {
       await keyless.ask('best crm', { locale: 'en' });
       expect(fake.requests[0]!.headers.authorization).toBeUndefined();

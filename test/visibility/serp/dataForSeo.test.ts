@@ -18,7 +18,7 @@ let serp: SerpClient;
 
 beforeAll(async () => {
   fake = await FakeDataForSeo.start();
-  serp = createSerpClient({ baseUrl: fake.baseUrl, login: fake.login, password: fake.password }, TUNING, new MemoryLimiterStore())!;
+  serp = createSerpClient({ baseUrl: fake.baseUrl, login: fake.login, password: fake.password, perMinute: 2000 }, TUNING, new MemoryLimiterStore())!;
 });
 afterAll(() => fake.close());
 beforeEach(() => fake.reset());
@@ -120,7 +120,7 @@ describe('the DataForSEO SERP client', () => {
   });
 
   it('fails at once, without retrying, on errors another attempt cannot fix: wrong credentials, no money, an invalid field', async () => {
-    const wrong = createSerpClient({ baseUrl: fake.baseUrl, login: fake.login, password: 'wrong' }, TUNING, new MemoryLimiterStore())!;
+    const wrong = createSerpClient({ baseUrl: fake.baseUrl, login: fake.login, password: 'wrong', perMinute: 2000 }, TUNING, new MemoryLimiterStore())!;
     expect((await failure(wrong.google('crm', en))).errorClass).toBe('provider_error');
     expect(fake.requests).toHaveLength(1);
 
