@@ -78,7 +78,7 @@ export async function describeVisibilityCheck(db: Kysely<Database>, services: Se
   const calls = cost.providers.map((p) => `${p.calls} ${p.provider}${p.usd === null ? ' (price unknown)' : ` ($${p.usd})`}`).join(', ');
   const shared = plan.readFromRankPages.length > 0 ? ` The first run of ${plan.readFromRankPages.join(' and ')} is read from the rank checks' pages, at no extra call.` : '';
   const note =
-    `Would check ${plan.queryIds.length} queries on ${plan.engines.join(', ') || 'no engine'} (${plan.runsPerQuery} runs each)${plan.rankChecks ? ' with Google and Bing ranks' : ''}: ` +
+    `Would check ${plan.queryIds.length} ${plan.queryIds.length === 1 ? 'query' : 'queries'} on ${plan.engines.join(', ') || 'no engine'} (${plan.runsPerQuery} ${plan.runsPerQuery === 1 ? 'run' : 'runs'} each)${plan.rankChecks ? ' with Google and Bing ranks' : ''}: ` +
     `${plan.planned} checks, ${cost.providers.reduce((sum, p) => sum + p.calls, 0)} provider calls: ${calls}. ` +
     `Known fees $${cost.knownUsd} at published prices of ${PRICES_AS_OF}, model tokens not included.${shared}` +
     (busy === undefined ? '' : ' A check run is already in progress: confirming answers that one instead of starting another.');

@@ -4,7 +4,7 @@ import { toIso } from '../../domain/brand/records.js';
 import { ENGINE_NAMES } from '../engines/engine.js';
 import { engineMask, latestEngineChecks } from './latestChecks.js';
 import { rankHistory } from './rankChecks.js';
-import type { PageRequest } from './reportPage.js';
+import { pageOf, pageOffset, type PageRequest } from './reportPage.js';
 
 export const GOOGLE_VS_AI_STATES = ['both', 'google', 'ai', 'neither', 'pending'] as const;
 export type GoogleVsAiState = (typeof GOOGLE_VS_AI_STATES)[number];
@@ -54,7 +54,7 @@ export async function googleVsAi(db: Kysely<Database>, workspaceId: string, conf
       .orderBy('s.created_at')
       .orderBy('s.id')
       .limit(request.limit)
-      .offset((request.page - 1) * request.limit)
+      .offset(pageOffset(request))
       .execute(),
   ]);
   const summary: Record<GoogleVsAiState, number> = { both: 0, google: 0, ai: 0, neither: 0, pending: 0 };
@@ -85,7 +85,6 @@ export async function googleVsAi(db: Kysely<Database>, workspaceId: string, conf
       ) as Record<EngineName, { result: MentionResult | 'pending' | 'not_configured'; checkedAt: string | null }>,
     };
   });
-  const page = { page: request.page, limit: request.limit, total, nextPage: request.page * request.limit < total ? request.page + 1 : null };
   return {
     definition:
       "Per tracked query: the brand's place in Google's top 30 from the latest rank check that answered, and the latest check of each AI engine: cited, mentioned or none " +
@@ -96,7 +95,7 @@ export async function googleVsAi(db: Kysely<Database>, workspaceId: string, conf
     engines: { configured: configured.engines, notConfigured: ENGINE_NAMES.filter((e) => !configured.engines.includes(e)) },
     googleConfigured: configured.serp,
     summary,
-    ...page,
+    ...pageOf(request, total),
     rows,
   };
 }

@@ -5,7 +5,7 @@ import { textKey } from '../../domain/content/articles.js';
 import { rate } from '../metrics/wilson.js';
 import { pageKey, publishedPages } from './pages.js';
 import { AI_OVERVIEW_CHECKS, rankHistory, type RankHistory } from './rankChecks.js';
-import type { PageRequest } from './reportPage.js';
+import { pageOf, pageOffset, type PageRequest } from './reportPage.js';
 import { consoleQueries, consoleStatus, spellings, type ConsoleQuery } from './searchConsole.js';
 
 export const RANKING_SCOPES = ['ours', 'site'] as const;
@@ -17,8 +17,6 @@ export const SITE_CONSOLE_QUERIES = 200;
 interface Keyword {
   queryId: string | null;
   keyword: string;
-  /** How Search Console's rows name it: a tracked query's lower-cased wording, or the console query itself. */
-  consoleQuery: string;
 }
 
 function rankingRow(keyword: Keyword, ranks: RankHistory, console: ConsoleQuery | undefined, consoleAvailable: boolean, articleAt: (url: string | null) => string | null) {
@@ -107,7 +105,7 @@ export async function rankings(db: Kysely<Database>, workspaceId: string, scope:
           .orderBy('k.impressions', 'desc')
           .orderBy('k.keyword')
           .limit(request.limit)
-          .offset((request.page - 1) * request.limit)
+          .offset(pageOffset(request))
           .execute();
   const total =
     items.length > 0
@@ -121,7 +119,7 @@ export async function rankings(db: Kysely<Database>, workspaceId: string, scope:
     status.available ? consoleQueries(db, workspaceId, items.map((item) => item.console_query)) : new Map<string, ConsoleQuery>(),
   ]);
   const rows = items.map((item) =>
-    rankingRow({ queryId: item.query_id, keyword: item.keyword, consoleQuery: item.console_query }, ranks, console.get(textKey(item.console_query)), status.available, pages.articleAt),
+    rankingRow({ queryId: item.query_id, keyword: item.keyword }, ranks, console.get(textKey(item.console_query)), status.available, pages.articleAt),
   );
   return {
     scope,
@@ -135,10 +133,7 @@ export async function rankings(db: Kysely<Database>, workspaceId: string, scope:
       `aiOverviewRate: of the Google checks of the last ${AI_OVERVIEW_CHECKS} weekly check runs that answered with AI-overview data, the share in which an overview showed and cited one of the workspace's pages (95 % Wilson interval); aiOverviewShown: how many showed one. ` +
       'Rows by Google position (unranked last), then impressions, a page at a time (total: rows of the scope).',
     searchConsole: status.status,
-    page: request.page,
-    limit: request.limit,
-    total,
-    nextPage: request.page * request.limit < total ? request.page + 1 : null,
+    ...pageOf(request, total),
     rankings: rows,
   };
 }

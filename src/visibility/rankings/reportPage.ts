@@ -8,8 +8,10 @@ export interface PageRequest {
   limit: number;
 }
 
-/** One page of rows already in the report's order, with what a caller needs to ask for the next. */
-export function pageOf<T>(rows: readonly T[], { page, limit }: PageRequest) {
-  const start = (page - 1) * limit;
-  return { page, limit, total: rows.length, nextPage: start + limit < rows.length ? page + 1 : null, items: rows.slice(start, start + limit) };
+/** The rows to skip for a page, as the database's offset. */
+export const pageOffset = ({ page, limit }: PageRequest) => (page - 1) * limit;
+
+/** What an answer says about its page, beside its rows. */
+export function pageOf({ page, limit }: PageRequest, total: number) {
+  return { page, limit, total, nextPage: page * limit < total ? page + 1 : null };
 }
