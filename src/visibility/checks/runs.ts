@@ -4,7 +4,7 @@ import type { CheckRunsTable, Database } from '../../../db/schema.js';
 import type { Clock } from '../../clock.js';
 import { lockWorkspace } from '../../domain/workspaces.js';
 import { newId } from '../../ids.js';
-import { enqueueJob } from '../../jobs/queue.js';
+import { enqueueJobs, type NewJob } from '../../jobs/queue.js';
 import type { Services } from '../../services.js';
 import { ENGINE_NAMES, type EngineName } from '../engines/engine.js';
 import { queueSearchConsoleSync } from '../searchConsole/connection.js';
@@ -130,18 +130,20 @@ export async function planCheckRun(db: Kysely<Database>, services: Services, wor
 export async function queueCheckRun(db: Kysely<Database>, clock: Clock, workspaceId: string, trigger: CheckTrigger, plan: CheckPlan): Promise<StartedRun> {
   const { engines, runsPerQuery, rankChecks, readFromRankPages } = plan;
   const runId = await insertCheckRun(db, clock, { workspaceId, trigger, engines, runsPerQuery, planned: plan.planned });
+  const jobs: NewJob[] = [];
   for (const queryId of plan.queryIds) {
     for (const engine of engines) {
       for (let runIndex = readFromRankPages.includes(engine) ? 2 : 1; runIndex <= runsPerQuery; runIndex++) {
         const payload: EngineCheckPayload = { runId, queryId, engine, runIndex };
-        await enqueueJob(db, clock, { workspaceId, kind: 'engine_check', subjectId: queryId, payload: { ...payload } });
+        jobs.push({ workspaceId, kind: 'engine_check', subjectId: queryId, payload: { ...payload } });
       }
     }
     if (rankChecks) {
       const payload: RankCheckPayload = { runId, queryId, answers: readFromRankPages };
-      await enqueueJob(db, clock, { workspaceId, kind: 'rank_check', subjectId: queryId, payload: { ...payload } });
+      jobs.push({ workspaceId, kind: 'rank_check', subjectId: queryId, payload: { ...payload } });
     }
   }
+  await enqueueJobs(db, clock, jobs);
   return { runId, planned: plan.planned, engines, notConfigured: plan.notConfigured, rankChecks };
 }
 
