@@ -1,4 +1,6 @@
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as latestChecksMigration from '../../../db/migrations/2026_11_25_0014_latest_checks.js';
 import type { EngineName, MentionResult } from '../../../db/schema.js';
 import { recordEngineAnswer, recordRankCheck, utcDay } from '../../../src/visibility/checks/record.js';
 import { insertCheckRun } from '../../../src/visibility/checks/runs.js';
@@ -226,6 +228,11 @@ describe('pre-aggregates written with each answer', () => {
     expect(Object.keys(expected.engines)).toHaveLength(12);
     expect(Object.keys(expected.ranks).length).toBeGreaterThan(3);
     expect(Object.keys(expected.agreement).length).toBeGreaterThan(3);
+    expect(await stored(ws)).toEqual(expected);
+
+    // Migration 0014 fills the latest-check tables from the checks stored before it, to the same rows.
+    await latestChecksMigration.down(t.db as unknown as Kysely<unknown>);
+    await latestChecksMigration.up(t.db as unknown as Kysely<unknown>);
     expect(await stored(ws)).toEqual(expected);
   });
 });
