@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /**
  * Table types for kysely. Both dialects store timestamps as epoch milliseconds (bigint), booleans as
  * 0/1 integers and lists as JSON text, so one set of queries serves SQLite and PostgreSQL alike.
@@ -589,12 +591,17 @@ export interface EngineLatestTable {
   checked_at: number;
 }
 
-/** Per tracked query, over its engines' latest checks: bit i set when ENGINE_NAMES[i] named the brand (named) or answered at all (answered). */
-export interface QueryEnginesLatestTable {
+/**
+ * Per tracked query, its latest checks in one row: bit i set when ENGINE_NAMES[i]'s latest check named the brand
+ * (named) or answered at all (answered), and whether a Google rank check answered and the brand's place in it.
+ */
+export interface QueryLatestTable {
   workspace_id: string;
   query_id: string;
-  named: number;
-  answered: number;
+  named: Generated<number>;
+  answered: Generated<number>;
+  google_checked: Generated<number>;
+  google_position: number | null;
 }
 
 /** A period's Search Console rows summed per query, written with them. */
@@ -717,7 +724,7 @@ export interface Database {
   rank_checks: RankChecksTable;
   rank_latest: RankLatestTable;
   engine_latest: EngineLatestTable;
-  query_engines_latest: QueryEnginesLatestTable;
+  query_latest: QueryLatestTable;
   search_console_queries: SearchConsoleQueriesTable;
   search_console_connections: SearchConsoleConnectionsTable;
   search_console_rows: SearchConsoleRowsTable;

@@ -8,9 +8,9 @@ const OVERVIEW_KEPT = 16;
  * The latest check of each tracked query, kept at write time so that the reports that list every query (rankings,
  * Google versus AI) read one row per query and engine instead of searching a year of checks: `rank_latest` holds the
  * latest rank check that answered per search engine (with, for Google, the query's latest AI-overview observations),
- * `engine_latest` the latest check run's result per AI engine, and `query_engines_latest` which engines' latest checks
- * named the brand and which answered, as bit masks (bit i: the i-th of chatgpt, perplexity, gemini, claude,
- * google_ai_overview, copilot), so that Google versus AI states every query from one row. `search_console_queries`
+ * `engine_latest` the latest check run's result per AI engine, and `query_latest` per query its Google place and
+ * which engines' latest checks named the brand and which answered, as bit masks (bit i: the i-th of chatgpt,
+ * perplexity, gemini, claude, google_ai_overview, copilot), so that Google versus AI states every query from one row. `search_console_queries`
  * sums each period's Search Console rows per query when a sync stores them, so that rankings sort by impressions
  * without summing rows. All are filled from what is stored so far.
  */
@@ -50,13 +50,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`insert into search_console_queries (workspace_id, period, query, clicks, impressions)
     select workspace_id, period, query, sum(clicks), sum(impressions) from search_console_rows group by workspace_id, period, query`.execute(db);
   await db.schema
-    .createTable('query_engines_latest')
+    .createTable('query_latest')
     .addColumn('workspace_id', 'text', (c) => c.notNull().references('workspaces.id').onDelete('cascade'))
     .addColumn('query_id', 'text', (c) => c.notNull().references('queries.id').onDelete('cascade'))
-    .addColumn('named', 'integer', (c) => c.notNull())
-    .addColumn('answered', 'integer', (c) => c.notNull())
-    .addPrimaryKeyConstraint('query_engines_latest_pk', ['workspace_id', 'query_id'])
+    .addColumn('named', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('answered', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('google_checked', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('google_position', 'integer')
+    .addPrimaryKeyConstraint('query_latest_pk', ['workspace_id', 'query_id'])
     .execute();
+  // Which tracked queries an article's page ranks for: a range of this index per page.
+  await db.schema.createIndex('rank_latest_page').on('rank_latest').columns(['workspace_id', 'page_key']).execute();
 
   await sql`insert into rank_latest (workspace_id, query_id, search_engine, position, url, checked_at)
     select workspace_id, query_id, search_engine, position, url, checked_at from (
@@ -99,15 +103,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   const bit = sql.raw(
     "case engine when 'chatgpt' then 1 when 'perplexity' then 2 when 'gemini' then 4 when 'claude' then 8 when 'google_ai_overview' then 16 when 'copilot' then 32 else 0 end",
   );
-  await sql`insert into query_engines_latest (workspace_id, query_id, named, answered)
+  await sql`insert into query_latest (workspace_id, query_id, named, answered)
     select workspace_id, query_id,
       sum(case when result in ('cited', 'mentioned') then ${bit} else 0 end),
       sum(case when result in ('cited', 'mentioned', 'none', 'not_shown') then ${bit} else 0 end)
     from engine_latest group by workspace_id, query_id`.execute(db);
+  await sql`insert into query_latest (workspace_id, query_id, google_checked, google_position)
+    select workspace_id, query_id, 1, position from rank_latest where search_engine = 'google'
+    on conflict (workspace_id, query_id) do update set google_checked = 1, google_position = excluded.google_position`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.dropTable('query_engines_latest').execute();
+  await db.schema.dropTable('query_latest').execute();
   await db.schema.dropTable('engine_latest').execute();
   await db.schema.dropTable('search_console_queries').execute();
   await db.schema.dropTable('rank_latest').execute();

@@ -90,7 +90,7 @@ const TABLES = {
   },
   rank_latest: { workspace_id: 'text', query_id: 'text', search_engine: 'text', position: 'integer', url: 'text', page_key: 'text', checked_at: 'bigint', overview_checks: 'text' },
   engine_latest: { workspace_id: 'text', query_id: 'text', engine: 'text', run_id: 'text', result: 'text', checked_at: 'bigint' },
-  query_engines_latest: { workspace_id: 'text', query_id: 'text', named: 'integer', answered: 'integer' },
+  query_latest: { workspace_id: 'text', query_id: 'text', named: 'integer', answered: 'integer', google_checked: 'integer', google_position: 'integer' },
   search_console_queries: { workspace_id: 'text', period: 'text', query: 'text', clicks: 'integer', impressions: 'integer' },
   search_console_connections: {
     workspace_id: 'text',
@@ -404,15 +404,16 @@ export async function generateVisibility(writer: BulkWriter, ws: GeneratedWorksp
   await write('visibility_daily', [...daily.values()]);
   await write('cited_domains_daily', [...cited.values()]);
   await write('engine_latest', [...engineLatest.values()]);
-  const masks = new Map<string, Row>();
+  const latestOfQuery = new Map<string, Row>();
   for (const [, queryId, engine, , result] of engineLatest.values()) {
-    const mask: Row = masks.get(queryId as string) ?? [ws.workspaceId, queryId as string, 0, 0];
+    const google = rankLatest.get(`${queryId}|google`);
+    const mask: Row = latestOfQuery.get(queryId as string) ?? [ws.workspaceId, queryId as string, 0, 0, google === undefined ? 0 : 1, google?.[3] ?? null];
     const bit = engineMask([{ engine: engine as EngineName }]);
     if (result === 'cited' || result === 'mentioned') mask[2] = (mask[2] as number) | bit;
     if (result !== 'failed') mask[3] = (mask[3] as number) | bit;
-    masks.set(queryId as string, mask);
+    latestOfQuery.set(queryId as string, mask);
   }
-  await write('query_engines_latest', [...masks.values()]);
+  await write('query_latest', [...latestOfQuery.values()]);
   await write('rank_latest', [...rankLatest.values()]);
 
   await write('search_console_connections', [[ws.workspaceId, `sc-domain:${ws.brandDomain}`, 'bench-refresh-token', null, null, start, ws.now - DAY_MS, null]]);

@@ -21,21 +21,22 @@ export interface GoogleVsAiRequest extends PageRequest {
 }
 
 /**
- * Each query's state in SQL, from one row per query (its Google rank and its engines' masks), so that the summary
- * and the page are counted and cut in the database however many queries there are.
+ * Each query's state in SQL, from one row per query (its Google place and its engines' masks), in the order the
+ * queries were added: one pass gives the summary and the page, without reading any check.
  */
 function statedQueries(db: Kysely<Database>, workspaceId: string, configured: Configured) {
   const engines = engineMask(configured.engines.map((engine) => ({ engine })));
-  const ranked = configured.serp ? sql<boolean>`g.query_id is not null` : sql<boolean>`1 = 0`;
-  const onGoogle = configured.serp ? sql<boolean>`g.position is not null` : sql<boolean>`1 = 0`;
+  const ranked = configured.serp ? sql<boolean>`coalesce(m.google_checked, 0) = 1` : sql<boolean>`1 = 0`;
+  const onGoogle = configured.serp ? sql<boolean>`m.google_position is not null` : sql<boolean>`1 = 0`;
   const inAi = sql<boolean>`(coalesce(m.named, 0) & ${engines}) <> 0`;
   const answered = sql<boolean>`(coalesce(m.answered, 0) & ${engines}) <> 0`;
   return db
     .selectFrom('queries as q')
-    .leftJoin('rank_latest as g', (join) => join.onRef('g.workspace_id', '=', 'q.workspace_id').onRef('g.query_id', '=', 'q.id').on('g.search_engine', '=', 'google'))
-    .leftJoin('query_engines_latest as m', (join) => join.onRef('m.workspace_id', '=', 'q.workspace_id').onRef('m.query_id', '=', 'q.id'))
+    .leftJoin('query_latest as m', (join) => join.onRef('m.workspace_id', '=', 'q.workspace_id').onRef('m.query_id', '=', 'q.id'))
     .where('q.workspace_id', '=', workspaceId)
-    .select(['q.id', 'q.text', 'q.created_at'])
+    .select('q.id')
+    .orderBy('q.created_at')
+    .orderBy('q.id')
     .select(
       sql<GoogleVsAiState>`case when not (${ranked} or ${answered}) then 'pending' when ${onGoogle} and ${inAi} then 'both' when ${onGoogle} then 'google' when ${inAi} then 'ai' else 'neither' end`.as(
         'state',
@@ -44,32 +45,23 @@ function statedQueries(db: Kysely<Database>, workspaceId: string, configured: Co
 }
 
 export async function googleVsAi(db: Kysely<Database>, workspaceId: string, configured: Configured, request: GoogleVsAiRequest) {
-  const stated = statedQueries(db, workspaceId, configured);
-  const [counts, items] = await Promise.all([
-    db.selectFrom(stated.as('s')).select(['s.state', (eb) => eb.fn.countAll<number | string>().as('n')]).groupBy('s.state').execute(),
-    db
-      .selectFrom(stated.as('s'))
-      .select(['s.id', 's.text', 's.state'])
-      .$if(request.state !== undefined, (qb) => qb.where('s.state', '=', request.state!))
-      .orderBy('s.created_at')
-      .orderBy('s.id')
-      .limit(request.limit)
-      .offset(pageOffset(request))
-      .execute(),
-  ]);
+  const stated = await statedQueries(db, workspaceId, configured).execute();
   const summary: Record<GoogleVsAiState, number> = { both: 0, google: 0, ai: 0, neither: 0, pending: 0 };
-  for (const row of counts) summary[row.state] = Number(row.n);
-  const total = request.state === undefined ? Object.values(summary).reduce((sum, n) => sum + n, 0) : summary[request.state];
+  for (const query of stated) summary[query.state]++;
+  const inState = request.state === undefined ? stated : stated.filter((query) => query.state === request.state);
+  const items = inState.slice(pageOffset(request), pageOffset(request) + request.limit);
   const ids = items.map((item) => item.id);
-  const [ranks, latest] = await Promise.all([
+  const [texts, ranks, latest] = await Promise.all([
+    ids.length === 0 ? [] : db.selectFrom('queries').select(['id', 'text']).where('workspace_id', '=', workspaceId).where('id', 'in', ids).execute(),
     configured.serp ? rankHistory(db, workspaceId, { overview: false, queryIds: ids }) : undefined,
     latestEngineChecks(db, workspaceId, configured.engines, ids),
   ]);
+  const textOf = new Map(texts.map((query) => [query.id, query.text]));
   const rows = items.map((query) => {
     const rank = ranks?.latest(query.id, 'google');
     return {
       queryId: query.id,
-      queryText: query.text,
+      queryText: textOf.get(query.id)!,
       state: query.state,
       google: {
         status: !configured.serp ? ('not_configured' as const) : rank === undefined ? ('pending' as const) : ('checked' as const),
@@ -95,7 +87,7 @@ export async function googleVsAi(db: Kysely<Database>, workspaceId: string, conf
     engines: { configured: configured.engines, notConfigured: ENGINE_NAMES.filter((e) => !configured.engines.includes(e)) },
     googleConfigured: configured.serp,
     summary,
-    ...pageOf(request, total),
+    ...pageOf(request, inState.length),
     rows,
   };
 }

@@ -42,7 +42,7 @@ export async function noteEngineCheck(trx: Kysely<Database>, answer: RecordedAns
   const latest = await trx.selectFrom('engine_latest').select(['engine', 'result']).where('workspace_id', '=', answer.workspaceId).where('query_id', '=', answer.queryId).execute();
   const masks = { named: engineMask(latest.filter((row) => NAMED.includes(row.result))), answered: engineMask(latest.filter((row) => ANSWERED.includes(row.result))) };
   await trx
-    .insertInto('query_engines_latest')
+    .insertInto('query_latest')
     .values({ workspace_id: answer.workspaceId, query_id: answer.queryId, ...masks })
     .onConflict((oc) => oc.columns(['workspace_id', 'query_id']).doUpdateSet(masks))
     .execute();
@@ -52,7 +52,7 @@ const NAMED: readonly MentionResult[] = ['cited', 'mentioned'];
 /** Results of an answer that was read: the engine answered (or its search page showed no answer), whatever it said of the brand. */
 const ANSWERED: readonly MentionResult[] = ['cited', 'mentioned', 'none', 'not_shown'];
 
-/** Bit i for ENGINE_NAMES[i]: the engines of query_engines_latest's masks. */
+/** Bit i for ENGINE_NAMES[i]: the engines of query_latest's masks. */
 export function engineMask(engines: ReadonlyArray<{ engine: EngineName }>): number {
   return engines.reduce((mask, { engine }) => mask | (1 << ENGINE_NAMES.indexOf(engine)), 0);
 }

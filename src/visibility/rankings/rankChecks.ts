@@ -71,15 +71,24 @@ export async function noteRankCheck(trx: Kysely<Database>, check: AnsweredRankCh
     observations.push([check.checkedAt, check.overview.shown ? 1 : 0, check.overview.shown && check.overview.citesUs ? 1 : 0]);
     observations.sort((a, b) => b[0] - a[0]);
   }
+  const newest = known === undefined || check.checkedAt >= Number(known.checked_at);
   const latest = { position: check.position, url: check.url, page_key: check.url === null ? null : pageKey(check.url), checked_at: check.checkedAt };
   const kept = JSON.stringify(observations.slice(0, OVERVIEW_KEPT));
   await trx
     .insertInto('rank_latest')
     .values({ workspace_id: check.workspaceId, query_id: check.queryId, search_engine: check.searchEngine, ...latest, overview_checks: kept })
     .onConflict((oc) =>
-      oc.columns(['workspace_id', 'query_id', 'search_engine']).doUpdateSet({ ...(known === undefined || check.checkedAt >= Number(known.checked_at) ? latest : {}), overview_checks: kept }),
+      oc.columns(['workspace_id', 'query_id', 'search_engine']).doUpdateSet({ ...(newest ? latest : {}), overview_checks: kept }),
     )
     .execute();
+  if (newest && check.searchEngine === 'google') {
+    const google = { google_checked: 1, google_position: check.position };
+    await trx
+      .insertInto('query_latest')
+      .values({ workspace_id: check.workspaceId, query_id: check.queryId, ...google })
+      .onConflict((oc) => oc.columns(['workspace_id', 'query_id']).doUpdateSet(google))
+      .execute();
+  }
 }
 
 /**

@@ -55,10 +55,10 @@ function sortKeys(db: Kysely<Database>, workspaceId: string, consoleAvailable: b
     db.selectFrom('search_console_rows').select('query').where('workspace_id', '=', workspaceId).where('period', '=', 'current').where('page', 'in', pages.spellings);
   const tracked = db
     .selectFrom('queries as q')
-    .leftJoin('rank_latest as g', (join) => join.onRef('g.workspace_id', '=', 'q.workspace_id').onRef('g.query_id', '=', 'q.id').on('g.search_engine', '=', 'google'))
+    .leftJoin('query_latest as g', (join) => join.onRef('g.workspace_id', '=', 'q.workspace_id').onRef('g.query_id', '=', 'q.id'))
     .leftJoin('search_console_queries as c', (join) => join.onRef('c.workspace_id', '=', 'q.workspace_id').on('c.period', '=', 'current').onRef('c.query', '=', 'q.text_key'))
     .where('q.workspace_id', '=', workspaceId)
-    .select((eb) => [eb.ref('q.id').$castTo<string | null>().as('query_id'), 'q.text as keyword', 'q.text_key as console_query', 'g.position as position', sql<number>`coalesce(c.impressions, 0)`.as('impressions')])
+    .select((eb) => [eb.ref('q.id').$castTo<string | null>().as('query_id'), 'q.text as keyword', 'q.text_key as console_query', 'g.google_position as position', sql<number>`coalesce(c.impressions, 0)`.as('impressions')])
     .$if(articlePages !== undefined, (qb) =>
       qb.where((eb) =>
         eb.or([

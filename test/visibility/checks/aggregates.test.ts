@@ -115,15 +115,19 @@ async function recomputedLatest(ws: TestWorkspace) {
     const latest = (ranks[`${c.query_id}/${c.search_engine}`] ??= { position: c.position, url: c.url, checked_at: Number(c.checked_at), overview_checks: [] });
     if (c.ai_overview_shown !== null && latest.overview_checks.length < 16) latest.overview_checks.push([Number(c.checked_at), c.ai_overview_shown, c.ai_overview_cites_us!]);
   }
-  const masks: Record<string, { named: number; answered: number }> = {};
+  const queries: Record<string, { named: number; answered: number; google_checked: number; google_position: number | null }> = {};
+  const query = (queryId: string) => (queries[queryId] ??= { named: 0, answered: 0, google_checked: 0, google_position: null });
   for (const [key, latest] of Object.entries(engines)) {
     const [queryId, engine] = key.split('/') as [string, EngineName];
     const bit = 1 << ENGINE_NAMES.indexOf(engine);
-    const mask = (masks[queryId] ??= { named: 0, answered: 0 });
-    if (['cited', 'mentioned'].includes(latest.result)) mask.named |= bit;
-    if (latest.result !== 'failed') mask.answered |= bit;
+    if (['cited', 'mentioned'].includes(latest.result)) query(queryId).named |= bit;
+    if (latest.result !== 'failed') query(queryId).answered |= bit;
   }
-  return { engines, ranks, masks };
+  for (const [key, latest] of Object.entries(ranks)) {
+    const [queryId, searchEngine] = key.split('/') as [string, string];
+    if (searchEngine === 'google') Object.assign(query(queryId), { google_checked: 1, google_position: latest.position });
+  }
+  return { engines, ranks, queries };
 }
 
 async function stored(ws: TestWorkspace) {
@@ -139,9 +143,9 @@ async function stored(ws: TestWorkspace) {
     .select(['query_id', 'search_engine', 'position', 'url', 'checked_at', 'overview_checks'])
     .where('workspace_id', '=', ws.workspaceId)
     .execute();
-  const masks = await t.db.selectFrom('query_engines_latest').select(['query_id', 'named', 'answered']).where('workspace_id', '=', ws.workspaceId).execute();
+  const queries = await t.db.selectFrom('query_latest').select(['query_id', 'named', 'answered', 'google_checked', 'google_position']).where('workspace_id', '=', ws.workspaceId).execute();
   return {
-    masks: Object.fromEntries(masks.map(({ query_id, ...mask }) => [query_id, mask])),
+    queries: Object.fromEntries(queries.map(({ query_id, ...latest }) => [query_id, latest])),
     engines: Object.fromEntries(engines.map(({ query_id, engine, checked_at, ...latest }) => [`${query_id}/${engine}`, { ...latest, checked_at: Number(checked_at) }])),
     ranks: Object.fromEntries(
       ranks.map(({ query_id, search_engine, checked_at, overview_checks, ...latest }) => [
