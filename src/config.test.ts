@@ -48,16 +48,18 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig({ JOBS_POLL_MS: 'often' })).toThrow(/^JOBS_POLL_MS: /);
   });
 
-  it('configures an answer engine by its key (official endpoint) or its base URL, with a default model', () => {
+  it('configures an answer engine by its key (official endpoint) or its base URL, with a default model and requests per minute', () => {
     const config = loadConfig({
       ENGINE_CHATGPT_API_KEY: 'sk-1',
       ENGINE_PERPLEXITY_BASE_URL: 'http://127.0.0.1:9000/',
       ENGINE_PERPLEXITY_MODEL: 'sonar-pro',
+      ENGINE_PERPLEXITY_RPM: '1000',
     });
     expect(config.engines).toEqual({
-      chatgpt: { baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-1', model: 'gpt-4.1-mini' },
-      perplexity: { baseUrl: 'http://127.0.0.1:9000', apiKey: undefined, model: 'sonar-pro' },
+      chatgpt: { baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-1', model: 'gpt-4.1-mini', perMinute: 500 },
+      perplexity: { baseUrl: 'http://127.0.0.1:9000', apiKey: undefined, model: 'sonar-pro', perMinute: 1000 },
     });
+    expect(() => loadConfig({ ENGINE_CHATGPT_API_KEY: 'sk-1', ENGINE_CHATGPT_RPM: '2.5' })).toThrow(/^ENGINE_CHATGPT_RPM: must be a whole number/);
     expect(() => loadConfig({ ENGINE_CLAUDE_BASE_URL: 'anthropic' })).toThrow(/^ENGINE_CLAUDE_BASE_URL: /);
   });
 
@@ -67,6 +69,7 @@ describe('configuration from the environment', () => {
       baseUrl: 'https://api.dataforseo.com',
       login: 'me',
       password: 'pw',
+      perMinute: 2000,
     });
     expect(() => loadConfig({ SERP_LOGIN: 'me' })).toThrow(/^SERP_BASE_URL, SERP_LOGIN and SERP_PASSWORD: set all three/);
     expect(loadConfig({ GSC_CLIENT_ID: 'id', GSC_CLIENT_SECRET: 'secret' }).searchConsole).toMatchObject({
