@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchConsolePeriod } from '../../../db/schema.js';
 import { wilsonInterval } from '../../../src/visibility/metrics/wilson.js';
+import { spellings } from '../../../src/visibility/rankings/searchConsole.js';
 import { sumConsoleQueries } from '../../../src/visibility/searchConsole/syncJob.js';
 import { insertPublishedArticle } from '../../links/support.js';
 import { TestService, START_TIME, type TestWorkspace } from '../../support/harness.js';
@@ -141,6 +142,19 @@ describe('get_rankings_', () => {
     // The failed check is ignored; no AI overview data on that check: no rate.
     expect(vets).toMatchObject({ googleCheckedAt: ago(7), clicks: 0, impressions: 0, gscPosition: null, aiOverviewRate: { rate: null, of: 0 } });
     expect(data.rankings[5]).toMatchObject({ tracked: true, googleCheckedAt: null, aiOverviewRate: { rate: null, interval: null, count: 0, of: 0 } });
+  });
+
+  it("counts a Search Console page as an article's with or without www. and the trailing slash", () => {
+    expect(spellings(['https://acme.example/blog/a/', 'https://www.acme.example/b'])).toEqual([
+      'https://acme.example/blog/a',
+      'https://acme.example/blog/a/',
+      'https://www.acme.example/blog/a',
+      'https://www.acme.example/blog/a/',
+      'https://www.acme.example/b',
+      'https://www.acme.example/b/',
+      'https://acme.example/b',
+      'https://acme.example/b/',
+    ]);
   });
 
   it('answers a page of rows at a time', async () => {
