@@ -209,8 +209,16 @@ export async function recordEngineAnswer(db: Kysely<Database>, clock: Clock, inp
         )
         .execute();
     }
-    await countAgreement(trx, { ...input, answerId, brandResult });
-    await noteEngineCheck(trx, { workspaceId, queryId: input.queryId, engine: input.engine, runId: input.runId, brandResult, checkedAt });
+    // The cell's answers (this query on this engine in this run, the new one included), read once for agreement and the latest check.
+    const cell = await trx
+      .selectFrom('engine_answers')
+      .select(['id', 'brand_result', 'checked_at'])
+      .where('run_id', '=', input.runId)
+      .where('query_id', '=', input.queryId)
+      .where('engine', '=', input.engine)
+      .execute();
+    await countAgreement(trx, { workspaceId, engine: input.engine, brandResult }, cell.filter((other) => other.id !== answerId));
+    await noteEngineCheck(trx, { workspaceId, queryId: input.queryId, engine: input.engine, runId: input.runId, checkedAt, cellResults: cell.map((a) => a.brand_result) });
     await countOnRun(trx, clock, workspaceId, input.runId, answer === null);
     return { answerId, recorded: true, brandResult, checkedAt };
   });
@@ -223,17 +231,13 @@ const READ_RESULTS: readonly MentionResult[] = ['cited', 'mentioned', 'none'];
  * two answers that were read (cited, mentioned or none: failures and pages without an answer have nothing to agree
  * on), on the day of its first answer, and agrees while every answer gives the brand the same result.
  */
-async function countAgreement(trx: Kysely<Database>, answer: { workspaceId: string; runId: string; queryId: string; engine: EngineName; answerId: string; brandResult: MentionResult }) {
+async function countAgreement(
+  trx: Kysely<Database>,
+  answer: { workspaceId: string; engine: EngineName; brandResult: MentionResult },
+  cellBefore: ReadonlyArray<{ brand_result: MentionResult; checked_at: number }>,
+) {
   if (!READ_RESULTS.includes(answer.brandResult)) return;
-  const others = await trx
-    .selectFrom('engine_answers')
-    .select(['brand_result', 'checked_at'])
-    .where('run_id', '=', answer.runId)
-    .where('query_id', '=', answer.queryId)
-    .where('engine', '=', answer.engine)
-    .where('brand_result', 'in', READ_RESULTS)
-    .where('id', '!=', answer.answerId)
-    .execute();
+  const others = cellBefore.filter((other) => READ_RESULTS.includes(other.brand_result));
   if (others.length === 0) return;
   const agreedBefore = others.length >= 2 && others.every((other) => other.brand_result === others[0]!.brand_result);
   const agreesNow = others.every((other) => other.brand_result === answer.brandResult);

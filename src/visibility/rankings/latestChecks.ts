@@ -10,20 +10,21 @@ export interface EngineCheck {
 
 const STRENGTH: Record<MentionResult, number> = { failed: 0, not_shown: 1, none: 2, mentioned: 3, cited: 4 };
 
-export interface RecordedAnswer {
+/** A newly stored answer, with the results of every answer of its cell (its query on its engine in its run), its own included. */
+export interface AnsweredCell {
   workspaceId: string;
   queryId: string;
   engine: EngineName;
   runId: string;
-  brandResult: MentionResult;
   checkedAt: number;
+  cellResults: readonly MentionResult[];
 }
 
 /**
  * Keeps engine_latest exact as answers arrive (inside the recording transaction, which holds the workspace's lock,
  * after the answer is stored): the newest answer names the latest run, and the result is the best of that run's answers.
  */
-export async function noteEngineCheck(trx: Kysely<Database>, answer: RecordedAnswer): Promise<void> {
+export async function noteEngineCheck(trx: Kysely<Database>, answer: AnsweredCell): Promise<void> {
   const known = await trx
     .selectFrom('engine_latest')
     .select(['run_id', 'checked_at'])
@@ -32,8 +33,7 @@ export async function noteEngineCheck(trx: Kysely<Database>, answer: RecordedAns
     .where('engine', '=', answer.engine)
     .executeTakeFirst();
   if (known !== undefined && answer.checkedAt < Number(known.checked_at)) return;
-  const cell = await trx.selectFrom('engine_answers').select('brand_result').where('run_id', '=', answer.runId).where('query_id', '=', answer.queryId).where('engine', '=', answer.engine).execute();
-  const result = cell.reduce<MentionResult>((best, row) => (STRENGTH[row.brand_result] > STRENGTH[best] ? row.brand_result : best), answer.brandResult);
+  const result = answer.cellResults.reduce((best, next) => (STRENGTH[next] > STRENGTH[best] ? next : best));
   await trx
     .insertInto('engine_latest')
     .values({ workspace_id: answer.workspaceId, query_id: answer.queryId, engine: answer.engine, run_id: answer.runId, result, checked_at: answer.checkedAt })
