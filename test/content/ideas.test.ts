@@ -7,6 +7,7 @@ import { TestService, START_TIME, type TestWorkspace } from '../support/harness.
 import { snapshot } from '../support/snapshot.js';
 import { insertPublishedArticle } from '../links/support.js';
 import { Seeder } from '../visibility/metrics/seed.js';
+import { consoleRow } from '../visibility/searchConsole/rows.js';
 import { article, commit, iso, ok } from './calendarSupport.js';
 
 const DAY = 86_400_000;
@@ -87,7 +88,7 @@ describe('content ideas', () => {
       t.clock.set(START_TIME);
       await t.db
         .insertInto('search_console_rows')
-        .values({ workspace_id: ws.workspaceId, period: 'current', query: 'crm for dentists', page: 'https://acme.example/dentists', clicks: 5, impressions: 90, position: 6.5, start_date: '2026-10-24', end_date: '2026-11-20' })
+        .values(consoleRow(ws.workspaceId, 'current', { query: 'crm for dentists', page: 'https://acme.example/dentists', clicks: 5, impressions: 90, position: 6.5 }))
         .execute();
 
       const data = await ok<{ ideas: Array<Record<string, unknown>> }>(t, ws, 'GET', '/api/v1/content/ideas');
@@ -124,17 +125,8 @@ describe('content ideas', () => {
       const vets = await addQuery(t, ws, 'crm for vets');
       const farms = await addQuery(t, ws, 'crm for farms');
       const bakers = await addQuery(t, ws, 'crm for bakers');
-      const row = (period: SearchConsolePeriod, query: string, page: string, clicks: number, impressions: number) => ({
-        workspace_id: ws.workspaceId,
-        period,
-        query,
-        page,
-        clicks,
-        impressions,
-        position: 5,
-        start_date: period === 'current' ? '2026-10-24' : '2026-09-26',
-        end_date: period === 'current' ? '2026-11-20' : '2026-10-23',
-      });
+      const row = (period: SearchConsolePeriod, query: string, page: string, clicks: number, impressions: number) =>
+        consoleRow(ws.workspaceId, period, { query, page, clicks, impressions, position: 5 });
       await t.db
         .insertInto('search_console_rows')
         .values([

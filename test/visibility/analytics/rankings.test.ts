@@ -6,6 +6,7 @@ import { sumConsoleQueries } from '../../../src/visibility/searchConsole/syncJob
 import { insertPublishedArticle } from '../../links/support.js';
 import { TestService, START_TIME, type TestWorkspace } from '../../support/harness.js';
 import { Seeder } from '../metrics/seed.js';
+import { consoleRow } from '../searchConsole/rows.js';
 
 const DAY = 86_400_000;
 const ago = (days: number) => new Date(START_TIME - days * DAY).toISOString();
@@ -56,17 +57,8 @@ describe('get_rankings_', () => {
       .insertInto('search_console_connections')
       .values({ workspace_id: ws.workspaceId, property: 'sc-domain:acme.example', refresh_token: 'refresh', state_hash: null, state_expires_at: null, connected_at: START_TIME, last_sync_at: START_TIME, last_error: null })
       .execute();
-    const row = (query: string, page: string, clicks: number, impressions: number, position: number, period: SearchConsolePeriod = 'current') => ({
-      workspace_id: ws.workspaceId,
-      period,
-      query,
-      page,
-      clicks,
-      impressions,
-      position,
-      start_date: period === 'current' ? '2026-10-24' : '2026-09-26',
-      end_date: period === 'current' ? '2026-11-20' : '2026-10-23',
-    });
+    const row = (query: string, page: string, clicks: number, impressions: number, position: number, period: SearchConsolePeriod = 'current') =>
+      consoleRow(ws.workspaceId, period, { query, page, clicks, impressions, position });
     await t.db
       .insertInto('search_console_rows')
       .values([

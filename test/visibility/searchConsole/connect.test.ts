@@ -4,6 +4,7 @@ import { pickProperty } from '../../../src/visibility/searchConsole/property.js'
 import { TestService } from '../../support/harness.js';
 import { hiddenFields, Visitor } from '../../support/visitor.js';
 import type { FakeGoogle } from '../fakes/google.js';
+import { consoleRow } from './rows.js';
 import { connection, connectSearchConsole, consentAt, pressConnect, startWithGoogle, stopWithGoogle } from './support.js';
 
 const SCOPE = 'https://www.googleapis.com/auth/webmasters.readonly';
@@ -26,17 +27,7 @@ beforeEach(() => {
 const userId = async (email: string) => (await t.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
 /** A synced query's rows: both periods, which a reconnection to another property or a disconnection must drop alike. */
 const rowsOfBothPeriods = (workspaceId: string) =>
-  (['current', 'previous'] as const).map((period) => ({
-    workspace_id: workspaceId,
-    period,
-    query: 'crm',
-    page: 'https://acme.example/crm',
-    clicks: 3,
-    impressions: 40,
-    position: 4.2,
-    start_date: period === 'current' ? '2026-10-24' : '2026-09-26',
-    end_date: period === 'current' ? '2026-11-20' : '2026-10-23',
-  }));
+  (['current', 'previous'] as const).map((period) => consoleRow(workspaceId, period, { query: 'crm', page: 'https://acme.example/crm', clicks: 3, impressions: 40, position: 4.2 }));
 const syncJobs = (workspaceId: string) => t.db.selectFrom('jobs').select(['kind', 'state', 'subject_id']).where('workspace_id', '=', workspaceId).execute();
 
 describe('connecting Google Search Console in the dashboard', () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertPlannedArticle } from '../../../src/domain/content/articles.js';
 import { searchConsoleFigures } from '../../../src/visibility/searchConsole/figures.js';
 import { TestService, type TestWorkspace } from '../../support/harness.js';
+import { consoleRow } from './rows.js';
 
 let t: TestService;
 beforeAll(async () => {
@@ -17,8 +18,8 @@ async function seedRows(ws: TestWorkspace, rows: SeedRow[]) {
     .insertInto('search_console_rows')
     .values(
       rows.flatMap(([query, page, clicks, impressions, position]) => [
-        { workspace_id: ws.workspaceId, period: 'current' as const, query, page, clicks, impressions, position, start_date: '2026-10-24', end_date: '2026-11-20' },
-        { workspace_id: ws.workspaceId, period: 'previous' as const, query, page, clicks: clicks * 3, impressions: impressions * 3, position: position + 1, start_date: '2026-09-26', end_date: '2026-10-23' },
+        consoleRow(ws.workspaceId, 'current', { query, page, clicks, impressions, position }),
+        consoleRow(ws.workspaceId, 'previous', { query, page, clicks: clicks * 3, impressions: impressions * 3, position: position + 1 }),
       ]),
     )
     .execute();
