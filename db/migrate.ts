@@ -14,6 +14,7 @@ import * as answersNotShown from './migrations/2026_11_25_0011_answers_not_shown
 import * as searchConsolePeriods from './migrations/2026_11_25_0012_search_console_periods.js';
 import * as writerUsage from './migrations/2026_11_25_0013_writer_usage.js';
 import * as latestChecks from './migrations/2026_11_25_0014_latest_checks.js';
+import * as reportOrder from './migrations/2026_11_26_0015_report_order.js';
 
 /** Every migration, in order. Names are timestamped so that they sort in the order they were written. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_25_0012_search_console_periods': searchConsolePeriods,
   '2026_11_25_0013_writer_usage': writerUsage,
   '2026_11_25_0014_latest_checks': latestChecks,
+  '2026_11_26_0015_report_order': reportOrder,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

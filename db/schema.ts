@@ -581,18 +581,8 @@ export interface RankLatestTable {
   overview_checks: string;
 }
 
-/** Per tracked query and AI engine, the latest check: its run, the brand's best result in that run, its latest answer's time. */
-export interface EngineLatestTable {
-  workspace_id: string;
-  query_id: string;
-  engine: EngineName;
-  run_id: string;
-  result: MentionResult;
-  checked_at: number;
-}
-
 /**
- * Per tracked query, its latest checks in one row: bit i set when ENGINE_NAMES[i]'s latest check named the brand
+ * Per tracked query (from the moment it is added), its latest checks in one row: bit i set when ENGINE_NAMES[i]'s latest check named the brand
  * (named) or answered at all (answered), and whether a Google rank check answered and the brand's place in it.
  */
 export interface QueryLatestTable {
@@ -602,6 +592,15 @@ export interface QueryLatestTable {
   answered: Generated<number>;
   google_checked: Generated<number>;
   google_position: number | null;
+  /** The query's text_key, and its Search Console impressions of the current period: the order of the rankings. */
+  text_key: Generated<string>;
+  impressions: Generated<number>;
+  /** The query's created_at: the order of Google versus AI. */
+  added_at: Generated<number>;
+  /** When the latest Google rank check that answered was made. */
+  google_checked_at: number | null;
+  /** JSON, per AI engine: its latest check (run, the brand's best result in that run, its latest answer's time). */
+  engine_checks: Generated<string>;
 }
 
 /** A period's Search Console rows summed per query, written with them. */
@@ -611,6 +610,8 @@ export interface SearchConsoleQueriesTable {
   query: string;
   clicks: number;
   impressions: number;
+  /** The tracked query of this wording, if any. */
+  query_id: string | null;
 }
 
 export interface CitedDomainsDailyTable {
@@ -662,6 +663,8 @@ export interface SearchConsoleRowsTable {
   period: SearchConsolePeriod;
   query: string;
   page: string;
+  /** pageKey(page): one key per page whatever the spelling. */
+  page_key: string;
   clicks: number;
   impressions: number;
   /** Average position over the searches the site appeared in: never a rank. */
@@ -723,7 +726,6 @@ export interface Database {
   agreement_daily: AgreementDailyTable;
   rank_checks: RankChecksTable;
   rank_latest: RankLatestTable;
-  engine_latest: EngineLatestTable;
   query_latest: QueryLatestTable;
   search_console_queries: SearchConsoleQueriesTable;
   search_console_connections: SearchConsoleConnectionsTable;

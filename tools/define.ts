@@ -99,7 +99,9 @@ interface DefinitionBase<S extends InputSchema, O extends OutputSchema> {
   /**
    * `per-call` (default): the handler runs in one transaction. `none`: it calls an outside provider (the writer model,
    * a customer's site) and opens its own short transactions, so a slow provider never holds the database; or it is a
-   * read made of one statement, which sees one state by itself and so needs no BEGIN and COMMIT around it.
+   * read made of one statement, which sees one state by itself and so needs no BEGIN and COMMIT around it; or a report
+   * whose statements each stand on their own (a page of rows, then those rows' details), which then run side by side
+   * on the pool (PostgreSQL's read-committed transactions give each statement its own snapshot anyway).
    */
   transaction?: TransactionPolicy;
   handler(ctx: OperationContext, input: z.output<S>): Promise<Answer<z.output<O>>>;

@@ -89,9 +89,8 @@ const TABLES = {
     checked_at: 'bigint',
   },
   rank_latest: { workspace_id: 'text', query_id: 'text', search_engine: 'text', position: 'integer', url: 'text', page_key: 'text', checked_at: 'bigint', overview_checks: 'text' },
-  engine_latest: { workspace_id: 'text', query_id: 'text', engine: 'text', run_id: 'text', result: 'text', checked_at: 'bigint' },
-  query_latest: { workspace_id: 'text', query_id: 'text', named: 'integer', answered: 'integer', google_checked: 'integer', google_position: 'integer' },
-  search_console_queries: { workspace_id: 'text', period: 'text', query: 'text', clicks: 'integer', impressions: 'integer' },
+  query_latest: { workspace_id: 'text', query_id: 'text', named: 'integer', answered: 'integer', google_checked: 'integer', google_position: 'integer', text_key: 'text', impressions: 'integer', added_at: 'bigint', google_checked_at: 'bigint', engine_checks: 'text' },
+  search_console_queries: { workspace_id: 'text', period: 'text', query: 'text', clicks: 'integer', impressions: 'integer', query_id: 'text' },
   search_console_connections: {
     workspace_id: 'text',
     property: 'text',
@@ -112,6 +111,7 @@ const TABLES = {
     position: 'real',
     start_date: 'text',
     end_date: 'text',
+    page_key: 'text',
   },
 } as const;
 
@@ -403,17 +403,6 @@ export async function generateVisibility(writer: BulkWriter, ws: GeneratedWorksp
   }
   await write('visibility_daily', [...daily.values()]);
   await write('cited_domains_daily', [...cited.values()]);
-  await write('engine_latest', [...engineLatest.values()]);
-  const latestOfQuery = new Map<string, Row>();
-  for (const [, queryId, engine, , result] of engineLatest.values()) {
-    const google = rankLatest.get(`${queryId}|google`);
-    const mask: Row = latestOfQuery.get(queryId as string) ?? [ws.workspaceId, queryId as string, 0, 0, google === undefined ? 0 : 1, google?.[3] ?? null];
-    const bit = engineMask([{ engine: engine as EngineName }]);
-    if (result === 'cited' || result === 'mentioned') mask[2] = (mask[2] as number) | bit;
-    if (result !== 'failed') mask[3] = (mask[3] as number) | bit;
-    latestOfQuery.set(queryId as string, mask);
-  }
-  await write('query_latest', [...latestOfQuery.values()]);
   await write('rank_latest', [...rankLatest.values()]);
 
   await write('search_console_connections', [[ws.workspaceId, `sc-domain:${ws.brandDomain}`, 'bench-refresh-token', null, null, start, ws.now - DAY_MS, null]]);
@@ -424,20 +413,41 @@ export async function generateVisibility(writer: BulkWriter, ws: GeneratedWorksp
   for (const [period, range] of [['current', dateRange(ws.now)], ['previous', dateRange(ws.now - 28 * DAY_MS)]] as const) {
     queries.slice(0, Math.floor(0.8 * queryCount)).forEach((query, n) => {
       const pages = [n < ARTICLES ? articleUrl(ws.brandDomain, n) : `https://${ws.brandDomain}/features/${n}`, `https://${ws.brandDomain}/`, `https://${ws.brandDomain}/pricing`];
-      for (const page of pages) consoleRows.push([ws.workspaceId, period, query.text, page, Math.floor(rand() * 50), 10 + Math.floor(rand() * 2000), 1 + rand() * 40, ...range]);
+      for (const page of pages) consoleRows.push([ws.workspaceId, period, query.text, page, Math.floor(rand() * 50), 10 + Math.floor(rand() * 2000), 1 + rand() * 40, ...range, pageKey(page)]);
     });
     for (const query of untracked) {
-      consoleRows.push([ws.workspaceId, period, query, `https://${ws.brandDomain}/${pick(['', 'login', 'docs', 'pricing'])}`, Math.floor(rand() * 30), 5 + Math.floor(rand() * 500), 1 + rand() * 20, ...range]);
+      const page = `https://${ws.brandDomain}/${pick(['', 'login', 'docs', 'pricing'])}`;
+      consoleRows.push([ws.workspaceId, period, query, page, Math.floor(rand() * 30), 5 + Math.floor(rand() * 500), 1 + rand() * 20, ...range, pageKey(page)]);
     }
   }
   await write('search_console_rows', consoleRows);
+  // Every tracked query has its query_latest row (wording and current impressions); each console sum names its query.
+  const queryOfText = new Map(queries.map((query) => [query.text, query.id]));
   const sums = new Map<string, Row>();
   for (const [workspaceId, period, query, , clicks, impressions] of consoleRows) {
-    const sum: Row = sums.get(`${period}|${query}`) ?? [workspaceId as string, period as string, query as string, 0, 0];
+    const sum: Row = sums.get(`${period}|${query}`) ?? [workspaceId as string, period as string, query as string, 0, 0, queryOfText.get(query as string) ?? null];
     sum[3] = (sum[3] as number) + (clicks as number);
     sum[4] = (sum[4] as number) + (impressions as number);
     sums.set(`${period}|${query}`, sum);
   }
   await write('search_console_queries', [...sums.values()]);
+  const latestOfQuery = new Map<string, Row>(
+    queries.map((query) => {
+      const google = rankLatest.get(`${query.id}|google`);
+      return [query.id, [ws.workspaceId, query.id, 0, 0, google === undefined ? 0 : 1, google?.[3] ?? null, query.text, sums.get(`current|${query.text}`)?.[4] ?? 0, start - DAY_MS, google?.[6] ?? null, '{}']];
+    }),
+  );
+  const checksOfQuery = new Map<string, Record<string, { run: string; result: string; at: number }>>();
+  for (const [, queryId, engine, run, result, at] of engineLatest.values()) {
+    const row = latestOfQuery.get(queryId as string)!;
+    const bit = engineMask([{ engine: engine as EngineName }]);
+    if (result === 'cited' || result === 'mentioned') row[2] = (row[2] as number) | bit;
+    if (result !== 'failed') row[3] = (row[3] as number) | bit;
+    const checks = checksOfQuery.get(queryId as string) ?? {};
+    checks[engine as string] = { run: run as string, result: result as string, at: at as number };
+    checksOfQuery.set(queryId as string, checks);
+  }
+  for (const [queryId, checks] of checksOfQuery) latestOfQuery.get(queryId)![10] = JSON.stringify(checks);
+  await write('query_latest', [...latestOfQuery.values()]);
   return { rows: counts, middle: start + (WEEKS / 2) * WEEK_MS };
 }

@@ -23,5 +23,7 @@ export default defineTool({
   }),
   output: googleVsAiReport,
   confirm: 'none',
+  // A report of a page of rows and their details: its statements run side by side.
+  transaction: 'none',
   handler: (ctx, input) => googleVsAi(ctx.db, ctx.workspaceId, { engines: configuredEngines(ctx.services).engines, serp: ctx.services.serp !== undefined }, input),
 });

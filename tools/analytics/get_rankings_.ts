@@ -26,5 +26,7 @@ export default defineTool({
   }),
   output: rankingsReport,
   confirm: 'none',
+  // A report of a page of rows and their details: its statements run side by side.
+  transaction: 'none',
   handler: (ctx, input) => rankings(ctx.db, ctx.workspaceId, input.scope, input),
 });

@@ -7,6 +7,7 @@ import { PLANS } from '../../plans.js';
 import { toIso } from '../brand/records.js';
 import { loadTeamWorkspace } from '../team/seats.js';
 import { lockWorkspace } from '../workspaces.js';
+import { noteQueryWording } from '../../visibility/rankings/latestChecks.js';
 import { textKey, tidyText } from './articles.js';
 
 export type QueryRow = Selectable<QueriesTable>;
@@ -104,6 +105,7 @@ export async function insertQuery(db: Kysely<Database>, clock: Clock, workspaceI
     created_at: clock.now(),
   };
   await db.insertInto('queries').values(row).execute();
+  await noteQueryWording(db, row);
   return row;
 }
 
@@ -155,6 +157,7 @@ export async function updateQuery(db: Kysely<Database>, clock: Clock, workspaceI
   }
   if (change.hidden !== undefined && change.hidden !== (row.hidden_at !== null)) row = { ...row, hidden_at: change.hidden ? clock.now() : null };
   await db.updateTable('queries').set({ text: row.text, text_key: row.text_key, hidden_at: row.hidden_at }).where('id', '=', row.id).execute();
+  if (change.text !== undefined) await noteQueryWording(db, row);
   const coverage = await coverageOf(db, workspaceId);
   return { query: queryRecord(row, coverage(row.id, row.text)) };
 }

@@ -2,8 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database, EngineName, MentionResult } from '../../../db/schema.js';
 import { toIso } from '../../domain/brand/records.js';
 import { ENGINE_NAMES } from '../engines/engine.js';
-import { engineMask, latestEngineChecks } from './latestChecks.js';
-import { rankHistory } from './rankChecks.js';
+import { engineChecksOf, engineMask } from './latestChecks.js';
 import { pageOf, pageOffset, type PageRequest } from './reportPage.js';
 
 export const GOOGLE_VS_AI_STATES = ['both', 'google', 'ai', 'neither', 'pending'] as const;
@@ -21,57 +20,67 @@ export interface GoogleVsAiRequest extends PageRequest {
 }
 
 /**
- * Each query's state in SQL, from one row per query (its Google place and its engines' masks), in the order the
- * queries were added: one pass gives the summary and the page, without reading any check.
+ * A query's state in SQL, from its query_latest row (its Google place and its engines' masks), which every tracked
+ * query has: the summary counts them in the database, and the page reads only its own rows.
  */
-function statedQueries(db: Kysely<Database>, workspaceId: string, configured: Configured) {
+function stateOf(configured: Configured) {
   const engines = engineMask(configured.engines.map((engine) => ({ engine })));
-  const ranked = configured.serp ? sql<boolean>`coalesce(m.google_checked, 0) = 1` : sql<boolean>`1 = 0`;
+  const ranked = configured.serp ? sql<boolean>`m.google_checked = 1` : sql<boolean>`1 = 0`;
   const onGoogle = configured.serp ? sql<boolean>`m.google_position is not null` : sql<boolean>`1 = 0`;
-  const inAi = sql<boolean>`(coalesce(m.named, 0) & ${engines}) <> 0`;
-  const answered = sql<boolean>`(coalesce(m.answered, 0) & ${engines}) <> 0`;
-  return db
-    .selectFrom('queries as q')
-    .leftJoin('query_latest as m', (join) => join.onRef('m.workspace_id', '=', 'q.workspace_id').onRef('m.query_id', '=', 'q.id'))
-    .where('q.workspace_id', '=', workspaceId)
-    .select('q.id')
-    .orderBy('q.created_at')
-    .orderBy('q.id')
-    .select(
-      sql<GoogleVsAiState>`case when not (${ranked} or ${answered}) then 'pending' when ${onGoogle} and ${inAi} then 'both' when ${onGoogle} then 'google' when ${inAi} then 'ai' else 'neither' end`.as(
-        'state',
-      ),
-    );
+  // A literal, so that the summary can group by the very expression it selects.
+  const inAi = sql<boolean>`(m.named & ${sql.lit(engines)}) <> 0`;
+  const answered = sql<boolean>`(m.answered & ${sql.lit(engines)}) <> 0`;
+  return sql<GoogleVsAiState>`case when not (${ranked} or ${answered}) then 'pending' when ${onGoogle} and ${inAi} then 'both' when ${onGoogle} then 'google' when ${inAi} then 'ai' else 'neither' end`;
 }
 
 export async function googleVsAi(db: Kysely<Database>, workspaceId: string, configured: Configured, request: GoogleVsAiRequest) {
-  const stated = await statedQueries(db, workspaceId, configured).execute();
-  const summary: Record<GoogleVsAiState, number> = { both: 0, google: 0, ai: 0, neither: 0, pending: 0 };
-  for (const query of stated) summary[query.state]++;
-  const inState = request.state === undefined ? stated : stated.filter((query) => query.state === request.state);
-  const items = inState.slice(pageOffset(request), pageOffset(request) + request.limit);
-  const ids = items.map((item) => item.id);
-  const [texts, ranks, latest] = await Promise.all([
-    ids.length === 0 ? [] : db.selectFrom('queries').select(['id', 'text']).where('workspace_id', '=', workspaceId).where('id', 'in', ids).execute(),
-    configured.serp ? rankHistory(db, workspaceId, { overview: false, queryIds: ids }) : undefined,
-    latestEngineChecks(db, workspaceId, configured.engines, ids),
+  const state = stateOf(configured);
+  const [counts, items] = await Promise.all([
+    db
+      .selectFrom('query_latest as m')
+      .where('m.workspace_id', '=', workspaceId)
+      .select([state.as('state'), (eb) => eb.fn.countAll<number | string>().as('n')])
+      .groupBy(state)
+      .execute(),
+    // The page from the covering index alone, in the order the queries were added; then its rows' checks and wording.
+    db
+      .selectFrom(
+        db
+          .selectFrom('query_latest as m')
+          .where('m.workspace_id', '=', workspaceId)
+          .select(['m.query_id', 'm.added_at', state.as('state')])
+          .$if(request.state !== undefined, (qb) => qb.where(state, '=', request.state!))
+          .orderBy('m.added_at')
+          .orderBy('m.query_id')
+          .limit(request.limit)
+          .offset(pageOffset(request))
+          .as('p'),
+      )
+      .innerJoin('query_latest as m', (join) => join.on('m.workspace_id', '=', workspaceId).onRef('m.query_id', '=', 'p.query_id'))
+      .innerJoin('queries as q', 'q.id', 'p.query_id')
+      .select(['p.query_id', 'p.state', 'q.text', 'm.google_checked', 'm.google_position', 'm.google_checked_at', 'm.engine_checks'])
+      .orderBy('p.added_at')
+      .orderBy('p.query_id')
+      .execute(),
   ]);
-  const textOf = new Map(texts.map((query) => [query.id, query.text]));
-  const rows = items.map((query) => {
-    const rank = ranks?.latest(query.id, 'google');
+  const summary: Record<GoogleVsAiState, number> = { both: 0, google: 0, ai: 0, neither: 0, pending: 0 };
+  for (const count of counts) summary[count.state] = Number(count.n);
+  const total = request.state === undefined ? Object.values(summary).reduce((sum, n) => sum + n, 0) : summary[request.state];
+  const rows = items.map((item) => {
+    const latest = engineChecksOf(item.engine_checks);
     return {
-      queryId: query.id,
-      queryText: textOf.get(query.id)!,
-      state: query.state,
+      queryId: item.query_id,
+      queryText: item.text,
+      state: item.state,
       google: {
-        status: !configured.serp ? ('not_configured' as const) : rank === undefined ? ('pending' as const) : ('checked' as const),
-        position: rank?.position ?? null,
-        checkedAt: toIso(rank?.checkedAt ?? null),
+        status: !configured.serp ? ('not_configured' as const) : item.google_checked === 1 ? ('checked' as const) : ('pending' as const),
+        position: configured.serp ? item.google_position : null,
+        checkedAt: configured.serp ? toIso(item.google_checked_at) : null,
       },
       engines: Object.fromEntries(
         ENGINE_NAMES.map((engine) => {
           if (!configured.engines.includes(engine)) return [engine, { result: 'not_configured' as const, checkedAt: null }];
-          const check = latest(query.id, engine);
+          const check = latest(engine);
           return [engine, check === undefined ? { result: 'pending' as const, checkedAt: null } : { result: check.result, checkedAt: toIso(check.checkedAt) }];
         }),
       ) as Record<EngineName, { result: MentionResult | 'pending' | 'not_configured'; checkedAt: string | null }>,
@@ -87,7 +96,7 @@ export async function googleVsAi(db: Kysely<Database>, workspaceId: string, conf
     engines: { configured: configured.engines, notConfigured: ENGINE_NAMES.filter((e) => !configured.engines.includes(e)) },
     googleConfigured: configured.serp,
     summary,
-    ...pageOf(request, inState.length),
+    ...pageOf(request, total),
     rows,
   };
 }

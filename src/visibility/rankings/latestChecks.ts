@@ -8,6 +8,18 @@ export interface EngineCheck {
   checkedAt: number;
 }
 
+/** query_latest.engine_checks: per engine, its latest check run, the brand's best result in it, and its latest answer's time. */
+type StoredChecks = Partial<Record<EngineName, { run: string; result: MentionResult; at: number }>>;
+
+/** The latest check of each engine, from a query_latest row's engine_checks. */
+export function engineChecksOf(stored: string): (engine: EngineName) => EngineCheck | undefined {
+  const checks = JSON.parse(stored) as StoredChecks;
+  return (engine) => {
+    const check = checks[engine];
+    return check === undefined ? undefined : { result: check.result, checkedAt: check.at };
+  };
+}
+
 const STRENGTH: Record<MentionResult, number> = { failed: 0, not_shown: 1, none: 2, mentioned: 3, cited: 4 };
 
 /** A newly stored answer, with the results of every answer of its cell (its query on its engine in its run), its own included. */
@@ -21,30 +33,89 @@ export interface AnsweredCell {
 }
 
 /**
- * Keeps engine_latest exact as answers arrive (inside the recording transaction, which holds the workspace's lock,
- * after the answer is stored): the newest answer names the latest run, and the result is the best of that run's answers.
+ * Keeps the query's engine_checks and masks exact as answers arrive (inside the recording transaction, which holds
+ * the workspace's lock, after the answer is stored): the newest answer names the latest run, and the result is the
+ * best of that run's answers.
  */
 export async function noteEngineCheck(trx: Kysely<Database>, answer: AnsweredCell): Promise<void> {
-  const known = await trx
-    .selectFrom('engine_latest')
-    .select(['run_id', 'checked_at'])
+  const row = await trx
+    .selectFrom('query_latest')
+    .select('engine_checks')
     .where('workspace_id', '=', answer.workspaceId)
     .where('query_id', '=', answer.queryId)
-    .where('engine', '=', answer.engine)
-    .executeTakeFirst();
-  if (known !== undefined && answer.checkedAt < Number(known.checked_at)) return;
-  const result = answer.cellResults.reduce((best, next) => (STRENGTH[next] > STRENGTH[best] ? next : best));
+    .executeTakeFirstOrThrow();
+  const checks = JSON.parse(row.engine_checks) as StoredChecks;
+  const known = checks[answer.engine];
+  if (known !== undefined && answer.checkedAt < known.at) return;
+  checks[answer.engine] = { run: answer.runId, result: answer.cellResults.reduce((best, next) => (STRENGTH[next] > STRENGTH[best] ? next : best)), at: answer.checkedAt };
+  const latest = Object.entries(checks).map(([engine, check]) => ({ engine: engine as EngineName, result: check.result }));
   await trx
-    .insertInto('engine_latest')
-    .values({ workspace_id: answer.workspaceId, query_id: answer.queryId, engine: answer.engine, run_id: answer.runId, result, checked_at: answer.checkedAt })
-    .onConflict((oc) => oc.columns(['workspace_id', 'query_id', 'engine']).doUpdateSet({ run_id: answer.runId, result, checked_at: answer.checkedAt }))
+    .updateTable('query_latest')
+    .set({
+      engine_checks: JSON.stringify(checks),
+      named: engineMask(latest.filter((check) => NAMED.includes(check.result))),
+      answered: engineMask(latest.filter((check) => ANSWERED.includes(check.result))),
+    })
+    .where('workspace_id', '=', answer.workspaceId)
+    .where('query_id', '=', answer.queryId)
     .execute();
-  const latest = await trx.selectFrom('engine_latest').select(['engine', 'result']).where('workspace_id', '=', answer.workspaceId).where('query_id', '=', answer.queryId).execute();
-  const masks = { named: engineMask(latest.filter((row) => NAMED.includes(row.result))), answered: engineMask(latest.filter((row) => ANSWERED.includes(row.result))) };
-  await trx
+}
+
+/**
+ * A tracked query's ties to its wording, written when the query is added and when it is reworded: its query_latest
+ * row (made when it is added) carries the wording's key and that wording's Search Console impressions of the current
+ * period (the order of the rankings), and the Search Console sums of the wording name the query.
+ */
+export async function noteQueryWording(db: Kysely<Database>, query: { workspace_id: string; id: string; text_key: string; created_at: number }): Promise<void> {
+  const { workspace_id: workspaceId, id: queryId, text_key: textKey } = query;
+  const wording = {
+    text_key: textKey,
+    impressions: db
+      .selectFrom('search_console_queries')
+      .select((eb) => eb.fn.coalesce(eb.fn.max('impressions'), eb.lit(0)).as('impressions'))
+      .where('workspace_id', '=', workspaceId)
+      .where('period', '=', 'current')
+      .where('query', '=', textKey),
+  };
+  await db
     .insertInto('query_latest')
-    .values({ workspace_id: answer.workspaceId, query_id: answer.queryId, ...masks })
-    .onConflict((oc) => oc.columns(['workspace_id', 'query_id']).doUpdateSet(masks))
+    .values({ workspace_id: workspaceId, query_id: queryId, added_at: query.created_at, ...wording })
+    .onConflict((oc) => oc.columns(['workspace_id', 'query_id']).doUpdateSet(wording))
+    .execute();
+  await db.updateTable('search_console_queries').set({ query_id: null }).where('workspace_id', '=', workspaceId).where('query_id', '=', queryId).execute();
+  await db.updateTable('search_console_queries').set({ query_id: queryId }).where('workspace_id', '=', workspaceId).where('query', '=', textKey).execute();
+}
+
+/**
+ * After a Search Console sync stored its sums, or forgot them: each sum names its tracked query, and every tracked
+ * query's impressions are those stored now (0 once the data is forgotten).
+ */
+export async function linkConsoleQueries(db: Kysely<Database>, workspaceId: string): Promise<void> {
+  await db
+    .updateTable('search_console_queries')
+    .set((eb) => ({
+      query_id: eb
+        .selectFrom('queries as q')
+        .select('q.id')
+        .whereRef('q.workspace_id', '=', 'search_console_queries.workspace_id')
+        .whereRef('q.text_key', '=', 'search_console_queries.query'),
+    }))
+    .where('workspace_id', '=', workspaceId)
+    .execute();
+  await db
+    .updateTable('query_latest')
+    .set((eb) => ({
+      impressions: eb.fn.coalesce(
+        eb
+          .selectFrom('search_console_queries as c')
+          .select('c.impressions')
+          .whereRef('c.workspace_id', '=', 'query_latest.workspace_id')
+          .where('c.period', '=', 'current')
+          .whereRef('c.query', '=', 'query_latest.text_key'),
+        eb.lit(0),
+      ),
+    }))
+    .where('workspace_id', '=', workspaceId)
     .execute();
 }
 
@@ -55,23 +126,4 @@ const ANSWERED: readonly MentionResult[] = ['cited', 'mentioned', 'none', 'not_s
 /** Bit i for ENGINE_NAMES[i]: the engines of query_latest's masks. */
 export function engineMask(engines: ReadonlyArray<{ engine: EngineName }>): number {
   return engines.reduce((mask, { engine }) => mask | (1 << ENGINE_NAMES.indexOf(engine)), 0);
-}
-
-/** The latest check of the given queries on each of `engines`: one row per query and engine, kept at write time. */
-export async function latestEngineChecks(
-  db: Kysely<Database>,
-  workspaceId: string,
-  engines: readonly EngineName[],
-  queryIds: readonly string[],
-): Promise<(queryId: string, engine: EngineName) => EngineCheck | undefined> {
-  if (engines.length === 0 || queryIds.length === 0) return () => undefined;
-  const rows = await db
-    .selectFrom('engine_latest')
-    .select(['query_id', 'engine', 'result', 'checked_at'])
-    .where('workspace_id', '=', workspaceId)
-    .where('query_id', 'in', queryIds)
-    .where('engine', 'in', engines)
-    .execute();
-  const checks = new Map(rows.map((row) => [`${row.engine}:${row.query_id}`, { result: row.result, checkedAt: Number(row.checked_at) }]));
-  return (queryId, engine) => checks.get(`${engine}:${queryId}`);
 }

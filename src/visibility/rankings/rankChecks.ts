@@ -30,10 +30,27 @@ export interface RankHistory {
 
 const key = (queryId: string, searchEngine: SearchEngine) => `${searchEngine}:${queryId}`;
 
-/** When the workspace's last `count` check runs started, newest first. */
-async function runStarts(db: Kysely<Database>, workspaceId: string, count: number): Promise<number[]> {
-  const runs = await db.selectFrom('check_runs').select('created_at').where('workspace_id', '=', workspaceId).orderBy('created_at', 'desc').limit(count).execute();
-  return runs.map((run) => Number(run.created_at));
+/**
+ * When the oldest of the workspace's last 8 check runs started: the AI-overview rate counts the observations since;
+ * undefined before any run.
+ */
+async function overviewWindowStart(db: Kysely<Database>, workspaceId: string): Promise<number | undefined> {
+  const runs = await db.selectFrom('check_runs').select('created_at').where('workspace_id', '=', workspaceId).orderBy('created_at', 'desc').limit(AI_OVERVIEW_CHECKS).execute();
+  const oldest = runs[runs.length - 1];
+  return oldest === undefined ? undefined : Number(oldest.created_at);
+}
+
+/** A query's AI-overview counts from its kept observations (rank_latest.overview_checks) since `since`; null without any. */
+function overviewSince(stored: string, since: number | undefined): OverviewCounts | null {
+  if (since === undefined) return null;
+  const counts = { checks: 0, shown: 0, citesUs: 0 };
+  for (const [checkedAt, shown, citesUs] of JSON.parse(stored) as OverviewObservation[]) {
+    if (checkedAt < since) break;
+    counts.checks++;
+    counts.shown += shown;
+    counts.citesUs += citesUs;
+  }
+  return counts.checks > 0 ? counts : null;
 }
 
 /** rank_latest keeps twice the observations the rate covers, so that a late check of an older run cannot push one out. */
@@ -82,11 +99,11 @@ export async function noteRankCheck(trx: Kysely<Database>, check: AnsweredRankCh
     )
     .execute();
   if (newest && check.searchEngine === 'google') {
-    const google = { google_checked: 1, google_position: check.position };
     await trx
-      .insertInto('query_latest')
-      .values({ workspace_id: check.workspaceId, query_id: check.queryId, ...google })
-      .onConflict((oc) => oc.columns(['workspace_id', 'query_id']).doUpdateSet(google))
+      .updateTable('query_latest')
+      .set({ google_checked: 1, google_position: check.position, google_checked_at: check.checkedAt })
+      .where('workspace_id', '=', check.workspaceId)
+      .where('query_id', '=', check.queryId)
       .execute();
   }
 }
@@ -97,8 +114,8 @@ export async function noteRankCheck(trx: Kysely<Database>, check: AnsweredRankCh
  */
 export async function rankHistory(db: Kysely<Database>, workspaceId: string, options: { overview: boolean; queryIds?: readonly string[] }): Promise<RankHistory> {
   if (options.queryIds?.length === 0) return { latest: () => undefined, overview: () => ({ checks: 0, shown: 0, citesUs: 0 }) };
-  const [starts, rows] = await Promise.all([
-    options.overview ? runStarts(db, workspaceId, AI_OVERVIEW_CHECKS) : Promise.resolve([]),
+  const [since, rows] = await Promise.all([
+    options.overview ? overviewWindowStart(db, workspaceId) : Promise.resolve(undefined),
     db
       .selectFrom('rank_latest')
       .select(['query_id', 'search_engine', 'position', 'url', 'checked_at'])
@@ -109,18 +126,11 @@ export async function rankHistory(db: Kysely<Database>, workspaceId: string, opt
   ]);
   const latest = new Map<string, LatestRank>();
   const overview = new Map<string, OverviewCounts>();
-  const since = starts[starts.length - 1];
   for (const row of rows) {
     latest.set(key(row.query_id, row.search_engine), { position: row.position, url: row.url, checkedAt: Number(row.checked_at) });
-    if (since === undefined || row.overview_checks === undefined || row.search_engine !== 'google') continue;
-    const counts = { checks: 0, shown: 0, citesUs: 0 };
-    for (const [checkedAt, shown, citesUs] of JSON.parse(row.overview_checks) as OverviewObservation[]) {
-      if (checkedAt < since) break;
-      counts.checks++;
-      counts.shown += shown;
-      counts.citesUs += citesUs;
-    }
-    if (counts.checks > 0) overview.set(row.query_id, counts);
+    if (row.overview_checks === undefined || row.search_engine !== 'google') continue;
+    const counts = overviewSince(row.overview_checks, since);
+    if (counts !== null) overview.set(row.query_id, counts);
   }
   return {
     latest: (queryId, searchEngine) => latest.get(key(queryId, searchEngine)),

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type QueryCreator } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import { toIso } from '../../domain/brand/records.js';
 import { textKey } from '../../domain/content/articles.js';
@@ -6,7 +6,7 @@ import { rate } from '../metrics/wilson.js';
 import { pageKey, publishedPages } from './pages.js';
 import { AI_OVERVIEW_CHECKS, rankHistory, type RankHistory } from './rankChecks.js';
 import { pageOf, pageOffset, type PageRequest } from './reportPage.js';
-import { consoleQueries, consoleStatus, spellings, type ConsoleQuery } from './searchConsole.js';
+import { consoleQueries, consoleStatus, type ConsoleQuery } from './searchConsole.js';
 
 export const RANKING_SCOPES = ['ours', 'site'] as const;
 export type RankingScope = (typeof RANKING_SCOPES)[number];
@@ -44,26 +44,26 @@ function rankingRow(keyword: Keyword, ranks: RankHistory, console: ConsoleQuery 
   };
 }
 
+/** The Search Console queries that show one of the published articles' pages (none for the site scope): a common table. */
+type WithArticleQueries = Database & { article_queries: { query: string } };
+
 /**
- * Every row's sort key (Google position, impressions, keyword) in SQL: the tracked queries with their latest Google
- * check and Search Console sums, and the most clicked untracked console queries; with `articlePages`, only the rows
- * one of those pages earned (latest Google or Bing check, or a console row).
+ * Every row's sort key (Google position, impressions, wording's key) in SQL: the tracked queries from their
+ * query_latest rows, and the most clicked untracked console queries; with `articlePageKeys`, only the rows one of
+ * those pages earned (latest Google or Bing check, or a console row).
  */
-function sortKeys(db: Kysely<Database>, workspaceId: string, consoleAvailable: boolean, articlePages?: { keys: readonly string[]; spellings: readonly string[] }) {
+function sortKeys(db: QueryCreator<WithArticleQueries>, workspaceId: string, consoleAvailable: boolean, articlePageKeys?: readonly string[]) {
   // Uncorrelated subqueries: each is read once, where a correlated one would probe the page lists for every query.
-  const consoleQueriesOfArticles = (pages: NonNullable<typeof articlePages>) =>
-    db.selectFrom('search_console_rows').select('query').where('workspace_id', '=', workspaceId).where('period', '=', 'current').where('page', 'in', pages.spellings);
+  const articleQueries = db.selectFrom('article_queries').select('query');
   const tracked = db
-    .selectFrom('queries as q')
-    .leftJoin('query_latest as g', (join) => join.onRef('g.workspace_id', '=', 'q.workspace_id').onRef('g.query_id', '=', 'q.id'))
-    .leftJoin('search_console_queries as c', (join) => join.onRef('c.workspace_id', '=', 'q.workspace_id').on('c.period', '=', 'current').onRef('c.query', '=', 'q.text_key'))
-    .where('q.workspace_id', '=', workspaceId)
-    .select((eb) => [eb.ref('q.id').$castTo<string | null>().as('query_id'), 'q.text as keyword', 'q.text_key as console_query', 'g.google_position as position', sql<number>`coalesce(c.impressions, 0)`.as('impressions')])
-    .$if(articlePages !== undefined, (qb) =>
+    .selectFrom('query_latest as l')
+    .where('l.workspace_id', '=', workspaceId)
+    .select((eb) => [eb.ref('l.query_id').$castTo<string | null>().as('query_id'), 'l.text_key as console_query', 'l.google_position as position', 'l.impressions'])
+    .$if(articlePageKeys !== undefined, (qb) =>
       qb.where((eb) =>
         eb.or([
-          eb('q.id', 'in', db.selectFrom('rank_latest').select('query_id').where('workspace_id', '=', workspaceId).where('page_key', 'in', articlePages!.keys)),
-          eb('q.text_key', 'in', consoleQueriesOfArticles(articlePages!)),
+          eb('l.query_id', 'in', db.selectFrom('rank_latest').select('query_id').where('workspace_id', '=', workspaceId).where('page_key', 'in', articlePageKeys!)),
+          eb('l.text_key', 'in', articleQueries),
         ]),
       ),
     );
@@ -72,15 +72,9 @@ function sortKeys(db: Kysely<Database>, workspaceId: string, consoleAvailable: b
     .selectFrom('search_console_queries as c')
     .where('c.workspace_id', '=', workspaceId)
     .where('c.period', '=', 'current')
-    .where('c.query', 'not in', db.selectFrom('queries').select('text_key').where('workspace_id', '=', workspaceId))
-    .$if(articlePages !== undefined, (qb) => qb.where('c.query', 'in', consoleQueriesOfArticles(articlePages!)))
-    .select([
-      sql<string | null>`cast(null as text)`.as('query_id'),
-      'c.query as keyword',
-      'c.query as console_query',
-      sql<number | null>`cast(null as integer)`.as('position'),
-      'c.impressions',
-    ])
+    .where('c.query_id', 'is', null)
+    .$if(articlePageKeys !== undefined, (qb) => qb.where('c.query', 'in', articleQueries))
+    .select([sql<string | null>`cast(null as text)`.as('query_id'), 'c.query as console_query', sql<number | null>`cast(null as integer)`.as('position'), 'c.impressions'])
     .orderBy('c.clicks', 'desc')
     .orderBy('c.impressions', 'desc')
     .orderBy('c.query')
@@ -91,35 +85,50 @@ function sortKeys(db: Kysely<Database>, workspaceId: string, consoleAvailable: b
 
 export async function rankings(db: Kysely<Database>, workspaceId: string, scope: RankingScope, request: PageRequest) {
   const [pages, status] = await Promise.all([publishedPages(db, workspaceId), consoleStatus(db, workspaceId)]);
-  const ours = scope === 'ours' ? { keys: pages.urls.map(pageKey), spellings: spellings(pages.urls) } : undefined;
-  const keys = sortKeys(db, workspaceId, status.available, ours);
-  // Rows by Google position (unranked last), then impressions, then keyword: only the page asked for leaves the database.
-  const items =
-    ours?.keys.length === 0
-      ? []
-      : await db
-          .selectFrom(keys.as('k'))
-          .selectAll()
-          .select(sql<number | string>`count(*) over ()`.as('total'))
-          .orderBy(sql`coalesce(k.position, 99)`)
-          .orderBy('k.impressions', 'desc')
-          .orderBy('k.keyword')
-          .limit(request.limit)
-          .offset(pageOffset(request))
-          .execute();
-  const total =
-    items.length > 0
-      ? Number(items[0]!.total)
-      : ours?.keys.length === 0 || request.page === 1
-        ? 0
-        : Number((await db.selectFrom(keys.as('k')).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()).n);
+  const articlePageKeys = scope === 'ours' ? pages.urls.map(pageKey) : undefined;
+  const withKeys = () =>
+    db
+      .with('article_queries', (qc) => {
+        const rows = qc.selectFrom('search_console_rows').select('query').distinct().where('workspace_id', '=', workspaceId).where('period', '=', 'current');
+        return articlePageKeys === undefined ? rows.where(sql<boolean>`1 = 0`) : rows.where('page_key', 'in', articlePageKeys);
+      })
+      .with('k', (qc) => sortKeys(qc, workspaceId, status.available, articlePageKeys));
+  // The page (only its rows leave the database) and the scope's total, side by side.
+  const [items, counted] =
+    articlePageKeys?.length === 0
+      ? [[], { n: 0 }]
+      : await Promise.all([
+          withKeys()
+            .selectFrom('k')
+            .selectAll()
+            // By Google position (unranked last), then impressions, then wording.
+            .orderBy('k.position', (ob) => ob.asc().nullsLast())
+            .orderBy('k.impressions', 'desc')
+            .orderBy('k.console_query')
+            .limit(request.limit)
+            .offset(pageOffset(request))
+            .execute(),
+          withKeys()
+            .selectFrom('k')
+            .select((eb) => eb.fn.countAll<number | string>().as('n'))
+            .executeTakeFirstOrThrow(),
+        ]);
+  const total = Number(counted.n);
   const trackedIds = items.flatMap((item) => (item.query_id === null ? [] : [item.query_id]));
-  const [ranks, console] = await Promise.all([
+  const [texts, ranks, console] = await Promise.all([
+    trackedIds.length === 0 ? [] : db.selectFrom('queries').select(['id', 'text']).where('workspace_id', '=', workspaceId).where('id', 'in', trackedIds).execute(),
     rankHistory(db, workspaceId, { overview: true, queryIds: trackedIds }),
     status.available ? consoleQueries(db, workspaceId, items.map((item) => item.console_query)) : new Map<string, ConsoleQuery>(),
   ]);
+  const textOf = new Map(texts.map((query) => [query.id, query.text]));
   const rows = items.map((item) =>
-    rankingRow({ queryId: item.query_id, keyword: item.keyword }, ranks, console.get(textKey(item.console_query)), status.available, pages.articleAt),
+    rankingRow(
+      { queryId: item.query_id, keyword: item.query_id === null ? item.console_query : textOf.get(item.query_id)! },
+      ranks,
+      console.get(textKey(item.console_query)),
+      status.available,
+      pages.articleAt,
+    ),
   );
   return {
     scope,

@@ -49,18 +49,6 @@ export async function consoleStatus(db: Kysely<Database>, workspaceId: string): 
 }
 
 /**
- * The spellings Search Console may give each page: with or without `www.` and the trailing slash (the receiver and
- * Search Console each write a page's URL their own way; pageKey in pages.ts is the same rule for one URL).
- */
-export function spellings(pages: readonly string[]): string[] {
-  return pages.flatMap((page) => {
-    const bare = page.replace(/\/+$/, '');
-    const other = URL.canParse(bare) ? bare.replace(/^(https?:\/\/)(www\.)?/i, (_, scheme: string, www: string | undefined) => `${scheme}${www === undefined ? 'www.' : ''}`) : bare;
-    return [bare, `${bare}/`, other, `${other}/`];
-  });
-}
-
-/**
  * Current-period Search Console rows by query (text key) in one statement: of every tracked query (matched by its
  * lower-cased wording), or of the console queries named.
  */

@@ -4,6 +4,7 @@ import type { Clock } from '../../clock.js';
 import type { CredentialSealer } from '../../credentials/sealed.js';
 import { enqueueJob } from '../../jobs/queue.js';
 import { randomToken, sha256Hex } from '../../secrets.js';
+import { linkConsoleQueries } from '../rankings/latestChecks.js';
 
 /** The owner has this long to finish Google's consent screen. */
 export const STATE_TTL_MS = 10 * 60_000;
@@ -103,6 +104,7 @@ export async function saveConnection(
 export async function forgetConsoleData(trx: Kysely<Database>, workspaceId: string): Promise<void> {
   await trx.deleteFrom('search_console_queries').where('workspace_id', '=', workspaceId).execute();
   await trx.deleteFrom('search_console_rows').where('workspace_id', '=', workspaceId).execute();
+  await linkConsoleQueries(trx, workspaceId);
 }
 
 /** Forgets the connection and the data it brought. */

@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database, SearchConsolePeriod } from '../../../db/schema.js';
 import { RetryableJobError, type JobHandler } from '../../jobs/worker.js';
+import { pageKey } from '../rankings/pages.js';
+import { linkConsoleQueries } from '../rankings/latestChecks.js';
 import { forgetConsoleData } from './connection.js';
 import { refreshAccessToken, searchAnalytics, SearchConsoleError, type AnalyticsRow } from './google.js';
 
@@ -45,6 +47,7 @@ async function replaceRows(db: Kysely<Database>, workspaceId: string, periods: r
             period,
             query: row.query,
             page: row.page,
+            page_key: pageKey(row.page),
             clicks: Math.round(row.clicks),
             impressions: Math.round(row.impressions),
             position: row.position,
@@ -71,6 +74,7 @@ export async function sumConsoleQueries(db: Kysely<Database>, workspaceId: strin
         .groupBy(['workspace_id', 'period', 'query']),
     )
     .execute();
+  await linkConsoleQueries(db, workspaceId);
 }
 
 /**

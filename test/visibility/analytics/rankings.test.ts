@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchConsolePeriod } from '../../../db/schema.js';
 import { wilsonInterval } from '../../../src/visibility/metrics/wilson.js';
-import { spellings } from '../../../src/visibility/rankings/searchConsole.js';
+import { pageKey } from '../../../src/visibility/rankings/pages.js';
+import { disconnectSearchConsole } from '../../../src/visibility/searchConsole/connection.js';
 import { sumConsoleQueries } from '../../../src/visibility/searchConsole/syncJob.js';
 import { insertPublishedArticle } from '../../links/support.js';
 import { TestService, START_TIME, type TestWorkspace } from '../../support/harness.js';
@@ -136,17 +137,10 @@ describe('get_rankings_', () => {
     expect(data.rankings[5]).toMatchObject({ tracked: true, googleCheckedAt: null, aiOverviewRate: { rate: null, interval: null, count: 0, of: 0 } });
   });
 
-  it("counts a Search Console page as an article's with or without www. and the trailing slash", () => {
-    expect(spellings(['https://acme.example/blog/a/', 'https://www.acme.example/b'])).toEqual([
-      'https://acme.example/blog/a',
-      'https://acme.example/blog/a/',
-      'https://www.acme.example/blog/a',
-      'https://www.acme.example/blog/a/',
-      'https://www.acme.example/b',
-      'https://www.acme.example/b/',
-      'https://acme.example/b',
-      'https://acme.example/b/',
-    ]);
+  it("counts a Search Console page as an article's with or without www., the host's case and the trailing slash", () => {
+    const article = pageKey('https://acme.example/blog/a');
+    for (const spelling of ['https://www.acme.example/blog/a/', 'https://ACME.example/blog/a', 'https://acme.example/blog/a//']) expect(pageKey(spelling)).toBe(article);
+    expect(pageKey('https://acme.example/blog/b')).not.toBe(article);
   });
 
   it('answers a page of rows at a time', async () => {
@@ -154,6 +148,7 @@ describe('get_rankings_', () => {
     expect(second.rankings.map((r) => r.keyword)).toEqual(['crm history', 'acme login']);
     expect(second).toMatchObject({ page: 2, limit: 2, total: 6, nextPage: 3 });
     expect(await rankings({ scope: 'site', limit: '2', page: '3' })).toMatchObject({ total: 6, nextPage: null });
+    expect(await rankings({ scope: 'site', limit: '2', page: '9' })).toMatchObject({ rankings: [], total: 6, nextPage: null });
     expect(await rankings({})).toMatchObject({ page: 1, limit: 100, total: 2, nextPage: null });
   });
 
@@ -166,6 +161,43 @@ describe('get_rankings_', () => {
     const site = await rankings({ scope: 'site' }, other.key);
     expect(site.searchConsole).toMatchObject({ connected: false, property: null });
     expect(site.rankings).toEqual([expect.objectContaining({ keyword: 'crm for dentists', googlePosition: null, clicks: null, impressions: null, gscPosition: null })]);
+  });
+
+  it('keeps each row in its place as queries are added, reworded and removed, and as Search Console data comes and goes', async () => {
+    const other = await t.workspace();
+    await t.db
+      .insertInto('search_console_connections')
+      .values({ workspace_id: other.workspaceId, property: 'sc-domain:acme.example', refresh_token: 'refresh', state_hash: null, state_expires_at: null, connected_at: START_TIME, last_sync_at: START_TIME, last_error: null })
+      .execute();
+    await t.db
+      .insertInto('search_console_rows')
+      .values(
+        [['crm a', 500], ['crm b', 100], ['crm c', 300]].map(([query, impressions]) =>
+          consoleRow(other.workspaceId, 'current', { query: query as string, page: 'https://acme.example/', clicks: 1, impressions: impressions as number, position: 8 }),
+        ),
+      )
+      .execute();
+    await sumConsoleQueries(t.db, other.workspaceId);
+    const rows = async () => (await rankings({ scope: 'site' }, other.key)).rankings.map((r) => [r.keyword, r.tracked, r.impressions]);
+    const call = async (path: string, body: Record<string, unknown>) => {
+      const answer = await t.rest(other.key, 'POST', path, body);
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      return answer.body.data as Record<string, any>;
+    };
+
+    // Tracked after the sync: the query takes its wording's impressions.
+    const { query } = await call('/api/v1/queries', { text: 'CRM b' });
+    expect(await rows()).toEqual([['crm a', false, 500], ['crm c', false, 300], ['CRM b', true, 100]]);
+    // Reworded to another console query: that one becomes tracked, the old wording untracked.
+    await call('/api/v1/queries/update', { queryId: query.id, text: 'crm a' });
+    expect(await rows()).toEqual([['crm a', true, 500], ['crm c', false, 300], ['crm b', false, 100]]);
+    await call('/api/v1/queries/remove', { queryId: query.id, confirm: true });
+    await call('/api/v1/queries', { text: 'crm new' });
+    expect(await rows()).toEqual([['crm a', false, 500], ['crm c', false, 300], ['crm b', false, 100], ['crm new', true, 0]]);
+    // Disconnected: no console rows, and no impressions left to order by.
+    await disconnectSearchConsole(t.db, other.workspaceId);
+    expect(await rows()).toEqual([['crm new', true, null]]);
+    expect(await t.db.selectFrom('query_latest').select('impressions').where('workspace_id', '=', other.workspaceId).execute()).toEqual([{ impressions: 0 }]);
   });
 
   it('refuses an unknown scope, naming the field', async () => {

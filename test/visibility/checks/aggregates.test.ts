@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as latestChecksMigration from '../../../db/migrations/2026_11_25_0014_latest_checks.js';
+import * as reportOrderMigration from '../../../db/migrations/2026_11_26_0015_report_order.js';
 import type { EngineName, MentionResult } from '../../../db/schema.js';
 import { recordEngineAnswer, recordRankCheck, utcDay } from '../../../src/visibility/checks/record.js';
 import { insertCheckRun } from '../../../src/visibility/checks/runs.js';
@@ -115,8 +116,10 @@ async function recomputedLatest(ws: TestWorkspace) {
     const latest = (ranks[`${c.query_id}/${c.search_engine}`] ??= { position: c.position, url: c.url, checked_at: Number(c.checked_at), overview_checks: [] });
     if (c.ai_overview_shown !== null && latest.overview_checks.length < 16) latest.overview_checks.push([Number(c.checked_at), c.ai_overview_shown, c.ai_overview_cites_us!]);
   }
-  const queries: Record<string, { named: number; answered: number; google_checked: number; google_position: number | null }> = {};
-  const query = (queryId: string) => (queries[queryId] ??= { named: 0, answered: 0, google_checked: 0, google_position: null });
+  const queries: Record<string, { named: number; answered: number; google_checked: number; google_position: number | null; google_checked_at: number | null }> = {};
+  const tracked = await t.db.selectFrom('queries').select('id').where('workspace_id', '=', ws.workspaceId).execute();
+  for (const { id } of tracked) queries[id] = { named: 0, answered: 0, google_checked: 0, google_position: null, google_checked_at: null };
+  const query = (queryId: string) => queries[queryId]!;
   for (const [key, latest] of Object.entries(engines)) {
     const [queryId, engine] = key.split('/') as [string, EngineName];
     const bit = 1 << ENGINE_NAMES.indexOf(engine);
@@ -125,7 +128,7 @@ async function recomputedLatest(ws: TestWorkspace) {
   }
   for (const [key, latest] of Object.entries(ranks)) {
     const [queryId, searchEngine] = key.split('/') as [string, string];
-    if (searchEngine === 'google') Object.assign(query(queryId), { google_checked: 1, google_position: latest.position });
+    if (searchEngine === 'google') Object.assign(query(queryId), { google_checked: 1, google_position: latest.position, google_checked_at: latest.checked_at });
   }
   return { engines, ranks, queries };
 }
@@ -137,16 +140,27 @@ async function stored(ws: TestWorkspace) {
     .where('workspace_id', '=', ws.workspaceId)
     .execute();
   const agreement = await t.db.selectFrom('agreement_daily').select(['day', 'engine', 'cells', 'agreeing']).where('workspace_id', '=', ws.workspaceId).execute();
-  const engines = await t.db.selectFrom('engine_latest').select(['query_id', 'engine', 'run_id', 'result', 'checked_at']).where('workspace_id', '=', ws.workspaceId).execute();
   const ranks = await t.db
     .selectFrom('rank_latest')
     .select(['query_id', 'search_engine', 'position', 'url', 'checked_at', 'overview_checks'])
     .where('workspace_id', '=', ws.workspaceId)
     .execute();
-  const queries = await t.db.selectFrom('query_latest').select(['query_id', 'named', 'answered', 'google_checked', 'google_position']).where('workspace_id', '=', ws.workspaceId).execute();
+  const queries = await t.db
+    .selectFrom('query_latest')
+    .select(['query_id', 'named', 'answered', 'google_checked', 'google_position', 'google_checked_at', 'engine_checks'])
+    .where('workspace_id', '=', ws.workspaceId)
+    .execute();
+  const engines = queries.flatMap(({ query_id, engine_checks }) =>
+    Object.entries(JSON.parse(engine_checks) as Record<string, { run: string; result: string; at: number }>).map(([engine, check]) => [
+      `${query_id}/${engine}`,
+      { run_id: check.run, result: check.result, checked_at: check.at },
+    ]),
+  );
   return {
-    queries: Object.fromEntries(queries.map(({ query_id, ...latest }) => [query_id, latest])),
-    engines: Object.fromEntries(engines.map(({ query_id, engine, checked_at, ...latest }) => [`${query_id}/${engine}`, { ...latest, checked_at: Number(checked_at) }])),
+    queries: Object.fromEntries(
+      queries.map(({ query_id, engine_checks: _engines, google_checked_at, ...latest }) => [query_id, { ...latest, google_checked_at: google_checked_at === null ? null : Number(google_checked_at) }]),
+    ),
+    engines: Object.fromEntries(engines),
     ranks: Object.fromEntries(
       ranks.map(({ query_id, search_engine, checked_at, overview_checks, ...latest }) => [
         `${query_id}/${search_engine}`,
@@ -234,9 +248,12 @@ describe('pre-aggregates written with each answer', () => {
     expect(Object.keys(expected.agreement).length).toBeGreaterThan(3);
     expect(await stored(ws)).toEqual(expected);
 
-    // Migration 0014 fills the latest-check tables from the checks stored before it, to the same rows.
-    await latestChecksMigration.down(t.db as unknown as Kysely<unknown>);
-    await latestChecksMigration.up(t.db as unknown as Kysely<unknown>);
+    // Migrations 0014 and 0015 fill the latest-check tables from the checks stored before them, to the same rows.
+    const migrating = t.db as unknown as Kysely<unknown>;
+    await reportOrderMigration.down(migrating);
+    await latestChecksMigration.down(migrating);
+    await latestChecksMigration.up(migrating);
+    await reportOrderMigration.up(migrating);
     expect(await stored(ws)).toEqual(expected);
   });
 });
