@@ -685,6 +685,13 @@ export interface WriterUsageTable {
   recorded_at: number;
 }
 
+/** A screen (analytics, reports) the workspace has activated; screens ship disabled and stay active once activated. */
+export interface AnalyticsScreensTable {
+  workspace_id: string;
+  screen: 'analytics' | 'reports';
+  activated_at: number;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -734,4 +741,5 @@ export interface Database {
   sweep_claims: SweepClaimsTable;
   provider_slots: ProviderSlotsTable;
   writer_usage: WriterUsageTable;
+  analytics_screens: AnalyticsScreensTable;
 }

@@ -31,7 +31,10 @@ export const registry = buildRegistry({
     description: 'How AI answer engines see the brand: citations, visibility score and trend, share of voice, sources, sentiment, competitors.',
     operations: visibilityTools,
   },
-  analytics: { description: 'Search rankings, Google versus AI answers, and AI crawler access to the site.', operations: analyticsTools },
+  analytics: {
+    description: "Search rankings, Google versus AI answers, AI crawler access to the site, the Analytics and Reports screens, and the agents' activity.",
+    operations: analyticsTools,
+  },
   team: { description: 'Members of the workspace and invitations.', operations: teamTools },
   billing: { description: 'Plan, usage and add-ons.', operations: billingTools },
   support: { description: 'Messages to the Sightline support team.', operations: supportTools },

@@ -1,0 +1,54 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { toIso } from '../domain/brand/records.js';
+import type { JobKind } from '../jobs/queue.js';
+import { metricWindow, windowRecord, type MetricDays } from '../visibility/metrics/window.js';
+
+export const AGENT_LANES = ['writing', 'publishing', 'checks', 'syncs', 'outreach', 'social'] as const;
+export type AgentLane = (typeof AGENT_LANES)[number];
+
+/** Every job kind belongs to one lane; a new kind does not compile until it has one. */
+const LANE_OF: Record<JobKind, AgentLane> = {
+  write_article: 'writing',
+  deliver: 'publishing',
+  render_check: 'publishing',
+  check_run: 'checks',
+  engine_check: 'checks',
+  rank_check: 'checks',
+  competitor_positioning: 'checks',
+  search_console_sync: 'syncs',
+};
+
+export const AGENT_ACTIVITY_DEFINITION =
+  'A run is a background job the service started in the window (from UTC midnight of its first day): succeeded when it finished, ' +
+  'failed when its last attempt failed, inProgress while it waits or runs; retries of a job count once. ' +
+  'Lanes: writing (articles), publishing (webhook deliveries, render checks), checks (answer-engine, rank and positioning checks), ' +
+  'syncs (Search Console), outreach and social (none until those features run jobs).';
+
+/** Runs per agent lane over the window, from the jobs table. */
+export async function agentActivity(db: Kysely<Database>, workspaceId: string, days: MetricDays, now: number) {
+  const window = metricWindow(days, now);
+  const counts = await db
+    .selectFrom('jobs')
+    .select(['kind', 'state', (eb) => eb.fn.countAll<number | string>().as('n'), (eb) => eb.fn.max('finished_at').as('last_finished_at')])
+    .where('workspace_id', '=', workspaceId)
+    .where('created_at', '>=', window.from)
+    .groupBy(['kind', 'state'])
+    .execute();
+  const lanes = AGENT_LANES.map((lane) => {
+    const kinds = (Object.keys(LANE_OF) as JobKind[]).filter((kind) => LANE_OF[kind] === lane);
+    const rows = counts.filter((row) => kinds.includes(row.kind as JobKind));
+    const sum = (states: readonly string[]) => rows.filter((row) => states.includes(row.state)).reduce((total, row) => total + Number(row.n), 0);
+    const finished = rows.map((row) => (row.last_finished_at === null ? 0 : Number(row.last_finished_at))).reduce((a, b) => Math.max(a, b), 0);
+    return {
+      lane,
+      kinds,
+      runs: sum(['queued', 'running', 'done', 'failed']),
+      succeeded: sum(['done']),
+      failed: sum(['failed']),
+      inProgress: sum(['queued', 'running']),
+      lastFinishedAt: finished === 0 ? null : toIso(finished),
+    };
+  });
+  return { window: windowRecord(window), definition: AGENT_ACTIVITY_DEFINITION, lanes };
+}
