@@ -89,7 +89,7 @@ export async function rankings(db: Kysely<Database>, workspaceId: string, scope:
   const withKeys = () =>
     db
       .with('article_queries', (qc) => {
-        const rows = qc.selectFrom('search_console_rows').select('query').distinct().where('workspace_id', '=', workspaceId).where('period', '=', 'current');
+        const rows = qc.selectFrom('search_console_rows').select('query').where('workspace_id', '=', workspaceId).where('period', '=', 'current');
         return articlePageKeys === undefined ? rows.where(sql<boolean>`1 = 0`) : rows.where('page_key', 'in', articlePageKeys);
       })
       .with('k', (qc) => sortKeys(qc, workspaceId, status.available, articlePageKeys));

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
+import { pageKey } from '../rankings/pages.js';
 
 /** A page's Search Console totals over the current period (the last 28 full days synced). */
 export interface PageFigures {
@@ -14,23 +15,16 @@ export interface SearchConsolePages {
   forPage(url: string): PageFigures | null;
 }
 
-/** Pages are matched without fragment and trailing slash, as sites serve /post and /post/ alike. */
-function pageKey(url: string): string {
-  if (!URL.canParse(url)) return url;
-  const parsed = new URL(url);
-  parsed.hash = '';
-  return parsed.href.replace(/\/+$/, '');
-}
-
 /**
  * Search Console clicks, impressions and average position per page, summed over the queries of the current period. Google
  * leaves anonymised queries out of query-and-page rows, so the totals can be a little below Search Console's page report.
  */
 export async function searchConsoleFigures(db: Kysely<Database>, workspaceId: string): Promise<SearchConsolePages> {
+  // By page key, so that every spelling of a page (www., trailing slash) adds up to one.
   const rows = await db
     .selectFrom('search_console_rows')
     .select([
-      'page',
+      'page_key',
       (eb) => eb.fn.sum<number>('clicks').as('clicks'),
       (eb) => eb.fn.sum<number>('impressions').as('impressions'),
       // Double precision: PostgreSQL's real is single precision, too coarse for a weighted sum.
@@ -38,17 +32,14 @@ export async function searchConsoleFigures(db: Kysely<Database>, workspaceId: st
     ])
     .where('workspace_id', '=', workspaceId)
     .where('period', '=', 'current')
-    .groupBy('page')
+    .groupBy('page_key')
     .execute();
-  const byPage = new Map<string, PageFigures>();
-  for (const row of rows) {
-    const key = pageKey(row.page);
-    const seen = byPage.get(key);
-    const clicks = row.clicks + (seen?.clicks ?? 0);
-    const impressions = row.impressions + (seen?.impressions ?? 0);
-    const weighted = row.weighted_position + (seen === undefined ? 0 : seen.position * seen.impressions);
-    byPage.set(key, { clicks, impressions, position: impressions === 0 ? 0 : weighted / impressions });
-  }
+  const byPage = new Map<string, PageFigures>(
+    rows.map((row) => {
+      const impressions = Number(row.impressions);
+      return [row.page_key, { clicks: Number(row.clicks), impressions, position: impressions === 0 ? 0 : Number(row.weighted_position) / impressions }];
+    }),
+  );
   return {
     forPage(url) {
       const figures = byPage.get(pageKey(url));

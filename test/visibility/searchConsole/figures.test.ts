@@ -38,12 +38,15 @@ describe('Search Console figures per page', () => {
       ['crm', 'https://acme.example/blog/a', 10, 100, 2],
       ['best crm', 'https://acme.example/blog/a', 5, 300, 6],
       ['crm pricing', 'https://acme.example/blog/b/', 1, 10, 12.34],
+      ['crm setup', 'https://www.acme.example/blog/c', 2, 20, 4],
     ]);
     const pages = await searchConsoleFigures(t.db, ws.workspaceId);
     expect(pages.forPage('https://acme.example/blog/a')).toEqual({ clicks: 15, impressions: 400, position: 5 });
     // Served with or without the trailing slash, and linked with a fragment, it is the same page.
     expect(pages.forPage('https://acme.example/blog/b#pricing')).toEqual({ clicks: 1, impressions: 10, position: 12.3 });
-    expect(pages.forPage('https://acme.example/blog/c')).toBeNull();
+    // Search Console's www. spelling of the article's address is the same page too.
+    expect(pages.forPage('https://acme.example/blog/c')).toEqual({ clicks: 2, impressions: 20, position: 4 });
+    expect(pages.forPage('https://acme.example/blog/d')).toBeNull();
     const other = await t.workspace();
     expect((await searchConsoleFigures(t.db, other.workspaceId)).forPage('https://acme.example/blog/a')).toBeNull();
   });
