@@ -93,30 +93,31 @@ export async function rankings(db: Kysely<Database>, workspaceId: string, scope:
         return articlePageKeys === undefined ? rows.where(sql<boolean>`1 = 0`) : rows.where('page_key', 'in', articlePageKeys);
       })
       .with('k', (qc) => sortKeys(qc, workspaceId, status.available, articlePageKeys));
-  // The page (only its rows leave the database) and the scope's total, side by side.
-  const [items, counted] =
+  // The page and one row more: only its rows leave the database, and a page that is not full tells the total itself.
+  const fetched =
     articlePageKeys?.length === 0
-      ? [[], { n: 0 }]
-      : await Promise.all([
-          withKeys()
-            .selectFrom('k')
-            .selectAll()
-            // By Google position (unranked last), then impressions, then wording.
-            .orderBy('k.position', (ob) => ob.asc().nullsLast())
-            .orderBy('k.impressions', 'desc')
-            .orderBy('k.console_query')
-            .limit(request.limit)
-            .offset(pageOffset(request))
-            .execute(),
-          withKeys()
-            .selectFrom('k')
-            .select((eb) => eb.fn.countAll<number | string>().as('n'))
-            .executeTakeFirstOrThrow(),
-        ]);
-  const total = Number(counted.n);
+      ? []
+      : await withKeys()
+          .selectFrom('k')
+          .selectAll()
+          // By Google position (unranked last), then impressions, then wording.
+          .orderBy('k.position', (ob) => ob.asc().nullsLast())
+          .orderBy('k.impressions', 'desc')
+          .orderBy('k.console_query')
+          .limit(request.limit + 1)
+          .offset(pageOffset(request))
+          .execute();
+  const items = fetched.slice(0, request.limit);
+  const total =
+    articlePageKeys?.length === 0
+      ? 0
+      : fetched.length <= request.limit && (items.length > 0 || request.page === 1)
+        ? pageOffset(request) + items.length
+        : Number((await withKeys().selectFrom('k').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()).n);
   const trackedIds = items.flatMap((item) => (item.query_id === null ? [] : [item.query_id]));
   const [texts, ranks, console] = await Promise.all([
-    trackedIds.length === 0 ? [] : db.selectFrom('queries').select(['id', 'text']).where('workspace_id', '=', workspaceId).where('id', 'in', trackedIds).execute(),
+    // By id alone (the ids are the workspace's, from its query_latest rows): SQLite would otherwise walk the workspace's queries.
+    trackedIds.length === 0 ? [] : db.selectFrom('queries').select(['id', 'text']).where('id', 'in', trackedIds).execute(),
     rankHistory(db, workspaceId, { overview: true, queryIds: trackedIds }),
     status.available ? consoleQueries(db, workspaceId, items.map((item) => item.console_query)) : new Map<string, ConsoleQuery>(),
   ]);
