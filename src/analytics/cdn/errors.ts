@@ -1,0 +1,40 @@
+/**
+ * A failure talking to Cloudflare, with Cloudflare's own message kept for the people who must act on it. `retryable`:
+ * the same call later may succeed (5xx, timeouts, broken connections, rate limits).
+ */
+export class CloudflareError extends Error {
+  constructor(
+    message: string,
+    readonly retryable = false,
+  ) {
+    super(message);
+    this.name = 'CloudflareError';
+  }
+}
+
+/**
+ * Cloudflare asked to be left alone: HTTP 429 with Retry-After, or the GraphQL rate limiter's budget spent (300
+ * queries per 5 minutes; REST allows 1,200 requests per 5 minutes per user). A durable job waits `retryAfterSeconds`.
+ */
+export class CloudflareRateLimitError extends CloudflareError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message, true);
+    this.name = 'CloudflareRateLimitError';
+  }
+}
+
+/**
+ * The token no longer opens the account or zone (revoked, expired, a refresh token used up, a permission missing):
+ * retrying cannot help, only the owner connecting Cloudflare again (or pasting a new API token).
+ */
+export class CloudflareAuthError extends CloudflareError {
+  constructor(message: string) {
+    super(
+      `${message}. Connect Cloudflare again, or paste an API token with the Zone → Zone → Read and Zone → Analytics → Read permissions for the zone.`,
+    );
+    this.name = 'CloudflareAuthError';
+  }
+}
