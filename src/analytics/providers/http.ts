@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { retryAfterMs } from '../../outbound/retryAfter.js';
+import { googleRetryInfoMs, retryAfterMs } from '../../outbound/retryAfter.js';
 import { OutboundError, OutboundTimeout, type OutboundResponse, type SafeFetcher } from '../../outbound/safeFetch.js';
 import { AnalyticsAuthError, AnalyticsProviderError, AnalyticsRateLimitedError, PROVIDER_LABELS, type WebAnalyticsProviderName } from './provider.js';
 
@@ -51,19 +51,6 @@ function providerMessage(json: unknown, text: string): string {
   return text.trim().slice(0, 300) || '(no message)';
 }
 
-const retryInfoSchema = z.object({
-  error: z.object({ details: z.array(z.object({ '@type': z.string().optional(), retryDelay: z.string().optional() }).loose()) }).loose(),
-});
-
-/** Google's APIs (GA4) may say how long to wait in a google.rpc.RetryInfo detail of the error body: a Duration like "30s". */
-function retryInfoMs(json: unknown): number | undefined {
-  const parsed = retryInfoSchema.safeParse(json);
-  if (!parsed.success) return undefined;
-  const delay = parsed.data.error.details.find((detail) => detail['@type']?.endsWith('google.rpc.RetryInfo'))?.retryDelay;
-  const seconds = Number(/^(\d+(?:\.\d+)?)s$/.exec(delay ?? '')?.[1]);
-  return Number.isFinite(seconds) ? Math.min(seconds * 1000, MAX_RETRY_AFTER_MS) : undefined;
-}
-
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
@@ -109,7 +96,7 @@ export class AnalyticsHttp {
     const message = providerMessage(json, text);
     if (status === 401 || status === 403) throw new AnalyticsAuthError(this.provider, `${this.label} refused the credentials (${status}): ${message}`);
     if (status === 429) {
-      const waitMs = retryAfterMs(response.headers['retry-after'], Date.now(), MAX_RETRY_AFTER_MS) ?? retryInfoMs(json);
+      const waitMs = retryAfterMs(response.headers['retry-after'], Date.now(), MAX_RETRY_AFTER_MS) ?? googleRetryInfoMs(json, MAX_RETRY_AFTER_MS);
       throw new AnalyticsRateLimitedError(this.provider, `${this.label} is limiting requests (429): ${message}`, waitMs === undefined ? null : Math.ceil(waitMs / 1000));
     }
     throw new AnalyticsProviderError(this.provider, `${this.label} answered ${status}: ${message}`, status, status === 408 || status >= 500);

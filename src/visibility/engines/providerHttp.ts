@@ -1,7 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
-import { z } from 'zod';
-import { retryAfterMs } from '../../outbound/retryAfter.js';
+import { googleRetryInfoMs, retryAfterMs } from '../../outbound/retryAfter.js';
 import { EngineError } from './engine.js';
 import type { EngineTuning } from './index.js';
 
@@ -38,26 +37,13 @@ function requestedWaitMs(headers: Record<string, string | string[] | undefined>)
   return retryAfterMs(headers['retry-after'], Date.now(), MAX_RETRY_AFTER_MS);
 }
 
-const retryInfoSchema = z.object({
-  error: z.object({ details: z.array(z.object({ '@type': z.string().optional(), retryDelay: z.string().optional() }).loose()) }).loose(),
-});
-
-/**
- * The wait Google's APIs (Gemini) ask for in the error body rather than a header: a google.rpc.RetryInfo detail whose
- * retryDelay is a protobuf Duration in JSON ("37s", "0.5s").
- */
+/** Gemini's RetryInfo wait, from an error body that may not be JSON. */
 function retryInfoWaitMs(body: string): number | undefined {
-  let json: unknown;
   try {
-    json = JSON.parse(body);
+    return googleRetryInfoMs(JSON.parse(body), MAX_RETRY_AFTER_MS);
   } catch {
     return undefined;
   }
-  const parsed = retryInfoSchema.safeParse(json);
-  if (!parsed.success) return undefined;
-  const delay = parsed.data.error.details.find((detail) => detail['@type']?.endsWith('google.rpc.RetryInfo'))?.retryDelay;
-  const seconds = delay === undefined ? NaN : Number(/^(\d+(?:\.\d+)?)s$/.exec(delay)?.[1]);
-  return Number.isFinite(seconds) ? Math.min(seconds * 1000, MAX_RETRY_AFTER_MS) : undefined;
 }
 
 function providerMessage(body: string): string {
