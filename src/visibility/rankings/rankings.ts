@@ -124,7 +124,8 @@ export async function rankings(db: Kysely<Database>, workspaceId: string, scope:
   const textOf = new Map(texts.map((query) => [query.id, query.text]));
   const rows = items.map((item) =>
     rankingRow(
-      { queryId: item.query_id, keyword: item.query_id === null ? item.console_query : textOf.get(item.query_id)! },
+      // A query removed since the page was read keeps its wording's key.
+      { queryId: item.query_id, keyword: (item.query_id === null ? undefined : textOf.get(item.query_id)) ?? item.console_query },
       ranks,
       console.get(textKey(item.console_query)),
       status.available,
