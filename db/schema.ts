@@ -692,6 +692,19 @@ export interface AnalyticsScreensTable {
   activated_at: number;
 }
 
+export type CrawlerSource = 'site_hook' | 'cms_plugin' | 'cdn';
+
+export interface AnalyticsSitesTable {
+  workspace_id: string;
+  /** Public: the tracking tag carries it, so it is random rather than the workspace's id. */
+  site_id: string;
+  /** Where the AI-crawler figures come from. */
+  crawler_source: CrawlerSource;
+  /** `marked`: only forms carrying data-sightline-lead; `email`: also every form with an email field. */
+  lead_forms: 'marked' | 'email';
+  created_at: number;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -742,4 +755,5 @@ export interface Database {
   provider_slots: ProviderSlotsTable;
   writer_usage: WriterUsageTable;
   analytics_screens: AnalyticsScreensTable;
+  analytics_sites: AnalyticsSitesTable;
 }
