@@ -5,6 +5,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../src/clock.js';
+import type { CounterIngest } from '../src/analytics/counter/ingest.js';
 import type { Config } from '../src/config.js';
 import { ServiceError } from '../src/errors.js';
 import type { LimiterStore } from '../src/limits/store.js';
@@ -15,6 +16,7 @@ import { dashboardRouter } from '../src/web/dashboard.js';
 import { oauthEndpoints } from '../src/web/oauthEndpoints.js';
 import type { OAuthIssuer } from '../src/oauth/issuer.js';
 import type { Registry } from '../tools/registry.js';
+import { collectRouter } from './collect.js';
 import { crawlReportRouter } from './crawlReports.js';
 import { McpAdapter } from './mcp.js';
 import { buildOpenApi } from './openapi.js';
@@ -177,9 +179,11 @@ export interface HttpAppDeps {
   limiterStore: LimiterStore;
   lifecycle: Lifecycle;
   credentials: CredentialSealer;
+  /** Where the collect endpoint hands accepted counter events. */
+  counterIngest: CounterIngest;
 }
 
-export function createHttpApp({ config, db, clock, registry, pipeline, issuer, logger, serverInfo, limiterStore, lifecycle, credentials }: HttpAppDeps): express.Express {
+export function createHttpApp({ config, db, clock, registry, pipeline, issuer, logger, serverInfo, limiterStore, lifecycle, credentials, counterIngest }: HttpAppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -215,6 +219,7 @@ export function createHttpApp({ config, db, clock, registry, pipeline, issuer, l
   app.use(oauthEndpoints({ db, clock, issuer, startDeviceLogin: (address, input) => pipeline.callPublic(deviceStart, address, input) }));
 
   app.use(crawlReportRouter({ db, clock, limiterStore }));
+  app.use(collectRouter({ db, clock, limiterStore, limits: config.counterLimits, ingest: counterIngest }));
 
   app.use(dashboardRouter({ db, clock, config, pipeline, issuer, limiterStore, credentials }));
 

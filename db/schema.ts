@@ -1,3 +1,4 @@
+import type { VisitSource } from '../src/analytics/referrers.js';
 import type { Generated } from 'kysely';
 
 /**
@@ -459,6 +460,7 @@ export interface CrawlerVisitsTable {
   category: string;
   operator: string | null;
   visited_at: number;
+  reporter: Generated<'site_hook' | 'cms_plugin'>;
 }
 
 export type EngineName = 'chatgpt' | 'perplexity' | 'gemini' | 'claude' | 'google_ai_overview' | 'copilot';
@@ -700,9 +702,99 @@ export interface AnalyticsSitesTable {
   site_id: string;
   /** Where the AI-crawler figures come from. */
   crawler_source: CrawlerSource;
-  /** `marked`: only forms carrying data-sightline-lead; `email`: also every form with an email field. */
-  lead_forms: 'marked' | 'email';
   created_at: number;
+  /** When the tracking loader last reported an event. */
+  loader_seen_at: number | null;
+  /** The CMS plugin's version, as its last crawler report gave it (x-sightline-plugin). */
+  cms_plugin_version: string | null;
+}
+
+export interface CounterSaltsTable {
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
+  salt: string;
+  created_at: number;
+}
+
+export interface CounterVisitorsTable {
+  workspace_id: string;
+  /** Hash of the day's salt, the site, the address and the user agent: a visitor for one day only. */
+  visitor: string;
+  session_id: string;
+  last_seen_at: number;
+  pageviews: number;
+}
+
+export interface CounterSessionsTable {
+  id: string;
+  workspace_id: string;
+  /** UTC day the session started, which its figures count under. */
+  day: string;
+  started_at: number;
+  last_seen_at: number;
+  pageviews: number;
+  engaged_ms: number | string;
+  /** 1 while the session is a bounce (one page view, under 10 s visible). */
+  bounced: number;
+  entry_path: string;
+  referrer_host: string | null;
+  source: VisitSource;
+  engine: string | null;
+  utm_source: string | null;
+  utm_medium: string | null;
+  utm_campaign: string | null;
+}
+
+export interface CounterDaysTable {
+  workspace_id: string;
+  day: string;
+  pageviews: number;
+  visitors: number;
+  sessions: number;
+  bounces: number;
+  engaged_ms: number | string;
+  engaged_views: number;
+}
+
+export interface CounterPageDaysTable {
+  workspace_id: string;
+  path: string;
+  day: string;
+  pageviews: number;
+  engaged_ms: number | string;
+  engaged_views: number;
+}
+
+export interface CounterSourceDaysTable {
+  workspace_id: string;
+  day: string;
+  source: VisitSource;
+  /** The answer engine for `ai`, else ''. */
+  engine: string;
+  sessions: number;
+  leads: number;
+}
+
+export interface LeadsTable {
+  id: string;
+  workspace_id: string;
+  created_at: number;
+  session_id: string | null;
+  path: string;
+  page_url: string;
+  /** The form's id or name attribute, when it has one. */
+  form: string | null;
+  email: string | null;
+  name: string | null;
+  /** JSON object of the other submitted fields (never passwords, card numbers or hidden fields). */
+  fields: string;
+  referrer: string | null;
+  utm_source: string | null;
+  utm_medium: string | null;
+  utm_campaign: string | null;
+  /** First touch: the source of the session the lead came in. */
+  source: VisitSource;
+  engine: string | null;
 }
 
 export interface Database {
@@ -756,4 +848,11 @@ export interface Database {
   writer_usage: WriterUsageTable;
   analytics_screens: AnalyticsScreensTable;
   analytics_sites: AnalyticsSitesTable;
+  counter_salts: CounterSaltsTable;
+  counter_visitors: CounterVisitorsTable;
+  counter_sessions: CounterSessionsTable;
+  counter_days: CounterDaysTable;
+  counter_page_days: CounterPageDaysTable;
+  counter_source_days: CounterSourceDaysTable;
+  leads: LeadsTable;
 }

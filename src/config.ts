@@ -2,6 +2,11 @@ import { isIP } from 'node:net';
 import { parseSealingKey } from './credentials/sealed.js';
 
 /** Settings from the environment, read once at start. The README's configuration table mirrors this file. */
+export interface CounterLimits {
+  perAddressPerMinute: number;
+  perSitePerMinute: number;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -38,6 +43,8 @@ export interface Config {
   oauthRedirectSchemes: string[];
   /** Where limits and provider slots are shared between instances; unset: PostgreSQL when that is the database, else memory. */
   redisUrl: string | undefined;
+  /** Events the collect endpoint takes a minute from one client address and for one site; beyond, 429. */
+  counterLimits: CounterLimits;
   /** PostgreSQL connections this process keeps at most. */
   databasePoolMax: number;
   /**
@@ -293,6 +300,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePoolMax: wholeNumber('DATABASE_POOL_MAX', env.DATABASE_POOL_MAX, 10, 1, 1000),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     shutdownGraceMs: wholeNumber('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 10_000, 0, 600_000),
+    counterLimits: {
+      perAddressPerMinute: wholeNumber('COUNTER_ADDRESS_EVENTS_PER_MINUTE', env.COUNTER_ADDRESS_EVENTS_PER_MINUTE, 600, 1, 10_000_000),
+      perSitePerMinute: wholeNumber('COUNTER_SITE_EVENTS_PER_MINUTE', env.COUNTER_SITE_EVENTS_PER_MINUTE, 300_000, 1, 100_000_000),
+    },
     secretsKey: env.SECRETS_KEY ? parseSealingKey('SECRETS_KEY', env.SECRETS_KEY) : undefined,
     previousSecretsKeys: list(env.SECRETS_KEY_PREVIOUS).map((key) => parseSealingKey('SECRETS_KEY_PREVIOUS', key)),
     oauthRedirectSchemes: env.OAUTH_REDIRECT_SCHEMES === undefined ? ['cursor', 'vscode', 'vscode-insiders', 'claude', 'windsurf'] : list(env.OAUTH_REDIRECT_SCHEMES),
