@@ -625,6 +625,15 @@ export interface CitedDomainsDailyTable {
   answers: number;
 }
 
+/** Per workspace, page of the brand's own site (pageKey), UTC day and engine: answers citing that page at least once. */
+export interface CitedPagesDailyTable {
+  workspace_id: string;
+  page_key: string;
+  day: number;
+  engine: EngineName;
+  answers: number;
+}
+
 export interface RankChecksTable {
   id: string;
   workspace_id: string;
@@ -835,6 +844,7 @@ export interface Database {
   answer_mentions: AnswerMentionsTable;
   visibility_daily: VisibilityDailyTable;
   cited_domains_daily: CitedDomainsDailyTable;
+  cited_pages_daily: CitedPagesDailyTable;
   agreement_daily: AgreementDailyTable;
   rank_checks: RankChecksTable;
   rank_latest: RankLatestTable;
