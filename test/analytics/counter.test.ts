@@ -5,18 +5,12 @@ import { siteIdOf } from '../../src/analytics/counter/loaderTag.js';
 import { forgetOldVisitors } from '../../src/analytics/counter/visitors.js';
 import { metricWindow } from '../../src/visibility/metrics/window.js';
 import { TestService, START_TIME, type TestWorkspace } from '../support/harness.js';
+import { collect } from './support.js';
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
-const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0';
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
-
-interface Sent {
-  status: number;
-  headers: Headers;
-  body: string;
-}
 
 describe('the own counter: loader, collect endpoint and figures', () => {
   let t: TestService;
@@ -30,12 +24,7 @@ describe('the own counter: loader, collect endpoint and figures', () => {
   });
   afterAll(() => t.close());
 
-  async function send(body: unknown, options: { ua?: string; ip?: string; origin?: string | null; raw?: string } = {}): Promise<Sent> {
-    const headers: Record<string, string> = { 'content-type': 'text/plain;charset=UTF-8', 'user-agent': options.ua ?? CHROME, 'x-forwarded-for': options.ip ?? '203.0.113.1' };
-    if (options.origin !== null) headers.origin = options.origin ?? 'https://acme.example';
-    const response = await fetch(`${t.baseUrl}/api/site/collect`, { method: 'POST', headers, body: options.raw ?? JSON.stringify(body) });
-    return { status: response.status, headers: response.headers, body: await response.text() };
-  }
+  const send = (body: unknown, options?: Parameters<typeof collect>[2]) => collect(t.baseUrl, body, options);
   const page = (path: string) => `https://acme.example${path}`;
   const flush = () => t.service.counterIngest.flush();
 

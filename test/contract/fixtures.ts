@@ -222,6 +222,8 @@ export const fixtures: Record<string, Fixture> = {
   get_google_vs_ai: { valid: async () => ({}) },
   activate_analytics_screen: { valid: async () => ({ screen: 'reports' }) },
   get_agent_activity: { valid: async () => ({ days: '30' }) },
+  get_page_engagement: { valid: async () => ({}) },
+  list_leads: { valid: async () => ({ limit: 10 }) },
   // The probe reads robots.txt and the home page of the workspace's site: the local one.
   get_crawler_access: {
     valid: async (t, ws) => {

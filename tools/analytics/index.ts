@@ -3,6 +3,8 @@ import activateAnalyticsScreen from './activate_analytics_screen.js';
 import getAgentActivity from './get_agent_activity.js';
 import getCrawlerAccess from './get_crawler_access.js';
 import getGoogleVsAi from './get_google_vs_ai.js';
+import getPageEngagement from './get_page_engagement.js';
+import listLeads from './list_leads.js';
 import getRankings from './get_rankings_.js';
 
-export const analyticsTools: readonly AuthenticatedOperation[] = [getRankings, getGoogleVsAi, getCrawlerAccess, activateAnalyticsScreen, getAgentActivity];
+export const analyticsTools: readonly AuthenticatedOperation[] = [getRankings, getGoogleVsAi, getCrawlerAccess, activateAnalyticsScreen, getAgentActivity, getPageEngagement, listLeads];
