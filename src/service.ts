@@ -94,7 +94,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     onFault: (error, operation) => logger.error({ err: error, operationId: operation.operationId }, 'operation failed'),
   });
   const lifecycle = new Lifecycle(database.db);
-  const app = createHttpApp({ config, db: database.db, clock, registry, pipeline, issuer, logger, serverInfo: SERVER_INFO, limiterStore, lifecycle, credentials: services.credentials });
+  const app = createHttpApp({ config, db: database.db, clock, registry, pipeline, issuer, logger, serverInfo: SERVER_INFO, limiterStore, lifecycle, credentials: services.credentials, outbound: services.outbound });
   let server: Server | undefined;
   return {
     app,
