@@ -116,8 +116,6 @@ export interface SearchConsoleSettings {
 export interface GoogleAnalyticsSettings {
   clientId: string;
   clientSecret: string;
-  /** Which settings gave the client: the dashboard names them. */
-  clientFrom: 'GA4' | 'GSC';
   /** Google's endpoints; overridable so a local server can play them in tests. */
   authUrl: string;
   tokenUrl: string;
@@ -243,10 +241,10 @@ function parseGoogleAnalytics(env: NodeJS.ProcessEnv, searchConsole: SearchConso
   if ((clientId === undefined) !== (clientSecret === undefined)) throw new Error('GA4_CLIENT_ID and GA4_CLIENT_SECRET: set both, or neither');
   const client =
     clientId !== undefined && clientSecret !== undefined
-      ? { clientId, clientSecret, clientFrom: 'GA4' as const }
+      ? { clientId, clientSecret }
       : searchConsole === undefined
         ? undefined
-        : { clientId: searchConsole.clientId, clientSecret: searchConsole.clientSecret, clientFrom: 'GSC' as const };
+        : { clientId: searchConsole.clientId, clientSecret: searchConsole.clientSecret };
   if (client === undefined) return undefined;
   return {
     ...client,
