@@ -275,6 +275,9 @@ describe('connecting Google Analytics through Google', () => {
     // An hour after the consent, the grant waiting for its property is gone too.
     s.t.clock.advance(60 * 60_000);
     expect((await owner.visitor.request(`/w/${owner.workspaceId}/site-analytics/ga4/property`)).status).toBe(404);
+    expect(await authorizations(owner.workspaceId)).toMatchObject({ refresh_token: expect.stringMatching(/^sealed:v1:/) });
+    await pressConnectGa4(late);
+    expect(await authorizations(owner.workspaceId)).toBeUndefined();
   });
 
   it('connects nothing when the owner denies access, unticks the scope, or Google fails', async () => {

@@ -159,7 +159,7 @@ export async function connectSiteAnalytics(
   services: SiteAnalyticsServices,
   workspaceId: string,
   connection: SiteAnalyticsConnection,
-  alsoInTransaction?: (trx: Kysely<Database>) => Promise<void>,
+  alsoInTransaction?: (trx: Kysely<Database>) => Promise<unknown>,
 ): Promise<void> {
   await providerFor(connection, services, await siteHostOf(db, workspaceId)).traffic(yesterday(clock));
   const { settings, secret } = withoutSecret(connection);

@@ -20,6 +20,8 @@ const stateHash = (userId: string, state: string) => sha256Hex(`${userId}:${stat
  * any authorization in progress. The connection in place, if any, keeps working until a property is picked.
  */
 export async function beginGa4Authorization(db: Kysely<Database>, clock: Clock, workspaceId: string, userId: string): Promise<string> {
+  // Expired authorizations of every workspace are dropped whenever one starts, so unused grants do not pile up.
+  await db.deleteFrom('ga4_authorizations').where('expires_at', '<=', clock.now()).execute();
   const state = randomToken();
   const pending = { user_id: userId, state_hash: stateHash(userId, state), expires_at: clock.now() + GA4_STATE_TTL_MS, refresh_token: null, properties: null, properties_error: null };
   await db
@@ -119,6 +121,6 @@ export async function connectGa4Property(
 ): Promise<void> {
   const propertyName = grant.properties?.find((property) => property.propertyId === propertyId)?.displayName ?? '';
   await connectSiteAnalytics(db, clock, services, workspaceId, { provider: 'ga4', propertyId, propertyName, refreshToken: grant.refreshToken }, (trx) =>
-    trx.deleteFrom('ga4_authorizations').where('workspace_id', '=', workspaceId).execute().then(() => undefined),
+    trx.deleteFrom('ga4_authorizations').where('workspace_id', '=', workspaceId).execute(),
   );
 }
