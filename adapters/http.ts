@@ -10,6 +10,7 @@ import type { Config } from '../src/config.js';
 import { ServiceError } from '../src/errors.js';
 import type { LimiterStore } from '../src/limits/store.js';
 import type { CredentialSealer } from '../src/credentials/sealed.js';
+import type { SafeFetcher } from '../src/outbound/safeFetch.js';
 import type { Pipeline } from '../src/pipeline/pipeline.js';
 import { developmentPrincipal } from '../src/pipeline/principal.js';
 import { dashboardRouter } from '../src/web/dashboard.js';
@@ -181,9 +182,25 @@ export interface HttpAppDeps {
   credentials: CredentialSealer;
   /** Where the collect endpoint hands accepted counter events. */
   counterIngest: CounterIngest;
+  /** Requests to addresses others chose: the dashboard checks a web-analytics connection through it. */
+  outbound: SafeFetcher;
 }
 
-export function createHttpApp({ config, db, clock, registry, pipeline, issuer, logger, serverInfo, limiterStore, lifecycle, credentials, counterIngest }: HttpAppDeps): express.Express {
+export function createHttpApp({
+  config,
+  db,
+  clock,
+  registry,
+  pipeline,
+  issuer,
+  logger,
+  serverInfo,
+  limiterStore,
+  lifecycle,
+  credentials,
+  counterIngest,
+  outbound,
+}: HttpAppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -221,7 +238,7 @@ export function createHttpApp({ config, db, clock, registry, pipeline, issuer, l
   app.use(crawlReportRouter({ db, clock, limiterStore }));
   app.use(collectRouter({ db, clock, limiterStore, limits: config.counterLimits, ingest: counterIngest }));
 
-  app.use(dashboardRouter({ db, clock, config, pipeline, issuer, limiterStore, credentials }));
+  app.use(dashboardRouter({ db, clock, config, pipeline, issuer, limiterStore, credentials, outbound }));
 
   app.use((req, res) => {
     res.status(404).json({ error: `no route ${req.method} ${req.path}` });

@@ -806,6 +806,33 @@ export interface LeadsTable {
   engine: string | null;
 }
 
+/** The web-analytics provider a workspace connected; `settings` is JSON (see src/analytics/providers/connections.ts). */
+export interface SiteAnalyticsConnectionsTable {
+  workspace_id: string;
+  provider: 'plausible' | 'umami' | 'ga4';
+  /** Everything but the secret: site, website or property id, base URL, Umami user name. */
+  settings: string;
+  /** Sealed: the API key, the Umami password or the Google refresh token. */
+  credential: string;
+  connected_at: number;
+  last_error: string | null;
+}
+
+/** A Google Analytics authorization in progress, bound to the owner who started it. */
+export interface Ga4AuthorizationsTable {
+  workspace_id: string;
+  user_id: string;
+  /** SHA-256 of the user and the OAuth state while the owner is on Google's consent screen; null once used. */
+  state_hash: string | null;
+  expires_at: number;
+  /** Sealed, once Google granted access; the property is still to be picked. */
+  refresh_token: string | null;
+  /** JSON: the properties the account can read, as the Admin API listed them. */
+  properties: string | null;
+  /** Why the properties could not be listed (the owner then types the property id). */
+  properties_error: string | null;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -865,4 +892,6 @@ export interface Database {
   counter_page_days: CounterPageDaysTable;
   counter_source_days: CounterSourceDaysTable;
   leads: LeadsTable;
+  site_analytics_connections: SiteAnalyticsConnectionsTable;
+  ga4_authorizations: Ga4AuthorizationsTable;
 }

@@ -37,6 +37,8 @@ export interface Config {
   copilot: CopilotSettings | undefined;
   /** Google Search Console (OAuth web flow): client id and secret set by the operator. */
   searchConsole: SearchConsoleSettings | undefined;
+  /** Google Analytics 4 (OAuth web flow): its own client, or the Search Console client when GA4_* is not set. */
+  googleAnalytics: GoogleAnalyticsSettings | undefined;
   /** Times each tracked query is asked of each engine per weekly check (engines are noisy). */
   checkRunsPerQuery: number;
   /** Private-use URI schemes desktop MCP hosts may register as OAuth redirect URIs (besides https and loopback http). */
@@ -116,6 +118,18 @@ export interface SearchConsoleSettings {
   authUrl: string;
   tokenUrl: string;
   apiBaseUrl: string;
+}
+
+export interface GoogleAnalyticsSettings {
+  clientId: string;
+  clientSecret: string;
+  /** Google's endpoints; overridable so a local server can play them in tests. */
+  authUrl: string;
+  tokenUrl: string;
+  /** The Analytics Admin API (the properties an account can read). */
+  adminApiUrl: string;
+  /** The Analytics Data API (the reports). */
+  dataApiUrl: string;
 }
 
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
@@ -224,6 +238,30 @@ function parseSearchConsole(env: NodeJS.ProcessEnv): SearchConsoleSettings | und
   };
 }
 
+/**
+ * GA4_CLIENT_ID and GA4_CLIENT_SECRET, or else the Search Console client: one Google OAuth client can serve both once
+ * the Analytics redirect URI is registered on it and the Analytics APIs are enabled in its project.
+ */
+function parseGoogleAnalytics(env: NodeJS.ProcessEnv, searchConsole: SearchConsoleSettings | undefined): GoogleAnalyticsSettings | undefined {
+  const clientId = env.GA4_CLIENT_ID || undefined;
+  const clientSecret = env.GA4_CLIENT_SECRET || undefined;
+  if ((clientId === undefined) !== (clientSecret === undefined)) throw new Error('GA4_CLIENT_ID and GA4_CLIENT_SECRET: set both, or neither');
+  const client =
+    clientId !== undefined && clientSecret !== undefined
+      ? { clientId, clientSecret }
+      : searchConsole === undefined
+        ? undefined
+        : { clientId: searchConsole.clientId, clientSecret: searchConsole.clientSecret };
+  if (client === undefined) return undefined;
+  return {
+    ...client,
+    authUrl: httpUrlSetting('GA4_AUTH_URL', env.GA4_AUTH_URL || 'https://accounts.google.com/o/oauth2/v2/auth'),
+    tokenUrl: httpUrlSetting('GA4_TOKEN_URL', env.GA4_TOKEN_URL || 'https://oauth2.googleapis.com/token'),
+    adminApiUrl: httpUrlSetting('GA4_ADMIN_API_URL', env.GA4_ADMIN_API_URL || 'https://analyticsadmin.googleapis.com'),
+    dataApiUrl: httpUrlSetting('GA4_DATA_API_URL', env.GA4_DATA_API_URL || 'https://analyticsdata.googleapis.com'),
+  };
+}
+
 function parseRunsPerQuery(value: string | undefined): number {
   if (value === undefined || value === '') return 1;
   const runs = Number(value);
@@ -280,6 +318,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (mcpDevNoAuth && !['127.0.0.1', 'localhost', '::1'].includes(host)) {
     throw new Error('MCP_DEV_NO_AUTH: refused unless HOST is a loopback address (127.0.0.1, localhost or ::1)');
   }
+  const searchConsole = parseSearchConsole(env);
   return {
     port,
     mcpDevNoAuth,
@@ -289,7 +328,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     engines: parseEngines(env),
     serp: parseSerp(env),
     copilot: parseCopilot(env),
-    searchConsole: parseSearchConsole(env),
+    searchConsole,
+    googleAnalytics: parseGoogleAnalytics(env, searchConsole),
     checkRunsPerQuery: parseRunsPerQuery(env.CHECK_RUNS_PER_QUERY),
     host,
     publicUrl,

@@ -113,6 +113,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     lifecycle,
     credentials: services.credentials,
     counterIngest,
+    outbound: services.outbound,
   });
   let server: Server | undefined;
   return {

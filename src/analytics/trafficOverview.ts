@@ -35,7 +35,8 @@ export function providerFailure(error: unknown): unknown {
   if (!(error instanceof WebAnalyticsError)) return error;
   if (error instanceof AnalyticsNotConfiguredError || error instanceof AnalyticsAuthError) return BadInputError.field('scope', `site: ${error.message}`);
   if (error instanceof AnalyticsRateLimitedError) return new RateLimitedError(error.message, (error.retryAfterSeconds ?? 60) * 1000);
-  return new ServiceError(503, `${PROVIDER_LABELS[error.provider]} did not answer as expected: ${error.message}`);
+  const label = error.provider === null ? 'The web-analytics provider' : PROVIDER_LABELS[error.provider];
+  return new ServiceError(503, `${label} did not answer as expected: ${error.message}`);
 }
 
 async function siteTraffic(provider: WebAnalyticsProvider, window: MetricWindow) {

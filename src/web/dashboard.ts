@@ -8,6 +8,7 @@ import { acceptInvite, openInvite } from '../domain/team/invites.js';
 import { ServiceError } from '../errors.js';
 import type { LimiterStore } from '../limits/store.js';
 import type { CredentialSealer } from '../credentials/sealed.js';
+import type { SafeFetcher } from '../outbound/safeFetch.js';
 import type { OAuthIssuer } from '../oauth/issuer.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
 import { consentPages } from './consentPages.js';
@@ -16,6 +17,7 @@ import { html, type SafeHtml } from './html.js';
 import { csrfField, page, STYLESHEET, type PageContext } from './layout.js';
 import { clientAddress, csrfToken, csrfValid, pageHeaders, readCookie, SESSION_COOKIE, setCookie } from './security.js';
 import { searchConsolePages } from './searchConsolePages.js';
+import { siteAnalyticsPages } from './siteAnalyticsPages.js';
 import { workspacePages } from './workspacePages.js';
 
 export interface DashboardDeps {
@@ -26,6 +28,7 @@ export interface DashboardDeps {
   issuer: OAuthIssuer;
   limiterStore: LimiterStore;
   credentials: CredentialSealer;
+  outbound: SafeFetcher;
 }
 
 /** What every page handler gets once the session and, under /w/:ws, the membership are checked. */
@@ -211,6 +214,7 @@ ${problem === undefined ? '' : html`<p class="notice error" role="alert">${probl
 
   router.use(workspacePages(deps, signedIn));
   router.use(searchConsolePages(deps, signedIn));
+  router.use(siteAnalyticsPages(deps, signedIn));
   router.use(consentPages(deps, signedIn));
   router.use(devicePages(deps, signedIn));
   return router;

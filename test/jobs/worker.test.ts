@@ -21,6 +21,7 @@ const services: Services = {
   engines: {},
   serp: undefined,
   searchConsole: undefined,
+  googleAnalytics: undefined,
   checkRunsPerQuery: 1,
   callPrices: {},
   credentials: new CredentialSealer(undefined),
