@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { cdnService } from './analytics/cdn/connection.js';
 import type { Database } from '../db/schema.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
@@ -49,6 +50,7 @@ export function createServices(config: Config, limiterStore: LimiterStore, ledge
     engines: createAnswerEngines(config, serp, engineTuning, limiterStore),
     serp,
     searchConsole: config.searchConsole,
+    cdn: cdnService(config.cdn, ledger.clock),
     checkRunsPerQuery: config.checkRunsPerQuery,
     callPrices: knownCallPrices(config),
     credentials: new CredentialSealer(config.secretsKey, config.previousSecretsKeys),

@@ -1,3 +1,4 @@
+import type { CdnService } from './analytics/cdn/connection.js';
 import type { SearchConsoleSettings } from './config.js';
 import type { CredentialSealer } from './credentials/sealed.js';
 import type { SafeFetcher } from './outbound/safeFetch.js';
@@ -19,6 +20,8 @@ export interface Services {
   serp: SerpClient | undefined;
   /** Undefined when GSC_* is not configured. */
   searchConsole: SearchConsoleSettings | undefined;
+  /** Cloudflare, the CDN source: always there for pasted API tokens; its OAuth client only with CDN_CLIENT_ID and CDN_CLIENT_SECRET. */
+  cdn: CdnService;
   /** Times each tracked query is asked of each engine per check. */
   checkRunsPerQuery: number;
   /** The published price of a call to each configured provider, where known (dry runs of a check state the cost). */
