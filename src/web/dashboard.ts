@@ -10,6 +10,7 @@ import type { LimiterStore } from '../limits/store.js';
 import type { CredentialSealer } from '../credentials/sealed.js';
 import type { OAuthIssuer } from '../oauth/issuer.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
+import { cdnPages } from './cdnPages.js';
 import { consentPages } from './consentPages.js';
 import { devicePages } from './devicePages.js';
 import { html, type SafeHtml } from './html.js';
@@ -211,6 +212,7 @@ ${problem === undefined ? '' : html`<p class="notice error" role="alert">${probl
 
   router.use(workspacePages(deps, signedIn));
   router.use(searchConsolePages(deps, signedIn));
+  router.use(cdnPages(deps, pageStack, signedIn));
   router.use(consentPages(deps, signedIn));
   router.use(devicePages(deps, signedIn));
   return router;

@@ -5,8 +5,8 @@ import type { CdnSettings } from '../../config.js';
 import type { CredentialSealer } from '../../credentials/sealed.js';
 import { BadInputError } from '../../errors.js';
 import { randomToken, sha256Hex } from '../../secrets.js';
-import { CloudflareClient, pkceChallenge, pkceVerifier, type CloudflareOAuthClient, type CloudflareTokens } from './cloudflare.js';
-import { CloudflareAuthError } from './errors.js';
+import { CloudflareClient, pastedApiToken, pkceChallenge, pkceVerifier, type CloudflareOAuthClient, type CloudflareTokens, type CloudflareZone } from './cloudflare.js';
+import { CloudflareAuthError, CloudflareError } from './errors.js';
 
 /** Cloudflare for the handlers and jobs: the client, and the operator's OAuth client when one is registered. */
 export interface CdnService {
@@ -219,4 +219,88 @@ export async function usableGrant(db: Kysely<Database>, clock: Clock, cdn: CdnSe
   const now = await read();
   if (now?.access_token === null || now?.access_token === undefined) throw new CloudflareAuthError('the Cloudflare grant was removed while it was being refreshed');
   return { token: sealer.open(now.access_token), stored: now.access_token };
+}
+
+/** Why a callback or a pasted token did not connect, in words for the owner. */
+export class CdnConnectError extends Error {
+  constructor(
+    message: string,
+    /** Trying again later may work (Cloudflare busy or down). */
+    readonly retryable = false,
+  ) {
+    super(message);
+    this.name = 'CdnConnectError';
+  }
+}
+
+export interface CdnConnection {
+  workspaceId: string;
+  /** What the new grant can read: the owner (or an agent, with select_cdn_zone) picks one. */
+  zones: CloudflareZone[];
+  /** The zone selected before, when the new grant still reads it (its sync goes on). */
+  keptZoneId: string | null;
+}
+
+async function saveWithZones(
+  db: Kysely<Database>,
+  clock: Clock,
+  cdn: CdnService,
+  sealer: CredentialSealer,
+  workspaceId: string,
+  grant: { via: 'oauth'; tokens: CloudflareTokens } | { via: 'api_token'; token: string },
+): Promise<CdnConnection> {
+  const zones = await cdn.client.listZones(grant.via === 'oauth' ? grant.tokens.accessToken : grant.token);
+  const readable = new Set(zones.map((zone) => zone.id));
+  await saveCdnGrant(db, clock, sealer, workspaceId, grant, (zoneId) => readable.has(zoneId));
+  const kept = await db.selectFrom('cdn_connections').select('zone_id').where('workspace_id', '=', workspaceId).executeTakeFirst();
+  return { workspaceId, zones, keptZoneId: kept?.zone_id ?? null };
+}
+
+function connectFailure(error: unknown, what: string): never {
+  if (error instanceof CloudflareError) throw new CdnConnectError(`${what}: ${error.message}`, error.retryable);
+  throw error;
+}
+
+/**
+ * Cloudflare's redirect back: the state taken (one-time, expiring, bound to the workspace that asked for the URL), the
+ * code exchanged with the PKCE verifier, the tokens stored sealed, and the zones the grant reads listed.
+ */
+export async function completeCdnAuthorization(
+  db: Kysely<Database>,
+  clock: Clock,
+  cdn: CdnService,
+  sealer: CredentialSealer,
+  publicUrl: string,
+  callback: URLSearchParams,
+): Promise<CdnConnection> {
+  if (cdn.oauth === undefined) throw new CdnConnectError(`Cloudflare OAuth is not configured on this server: the operator must set ${CDN_OAUTH_SETTINGS}`);
+  const state = callback.get('state');
+  const taken = state === null || state === '' ? undefined : await takeCdnState(db, clock, sealer, state);
+  if (taken === undefined) {
+    throw new CdnConnectError(
+      `this Cloudflare link is not valid: it expired (it lasts ${CDN_STATE_TTL_MS / 60_000} minutes) or was already used. Ask for a new one with get_cdn_connect_url, or use the Connect button on the workspace page`,
+    );
+  }
+  const refusal = callback.get('error');
+  if (refusal !== null) {
+    const description = callback.get('error_description');
+    throw new CdnConnectError(`Cloudflare did not grant access (${refusal}${description ? `: ${description.slice(0, 300)}` : ''})`);
+  }
+  const code = callback.get('code');
+  if (code === null || code === '') throw new CdnConnectError('Cloudflare sent no authorization code back');
+  try {
+    const tokens = await cdn.client.exchangeCode(cdn.oauth, { code, codeVerifier: taken.codeVerifier, redirectUri: cdnCallbackUrl(publicUrl) });
+    return await saveWithZones(db, clock, cdn, sealer, taken.workspaceId, { via: 'oauth', tokens });
+  } catch (error) {
+    connectFailure(error, 'Cloudflare was not connected');
+  }
+}
+
+/** An API token the owner pasted (see pastedApiToken), checked by listing the zones it reads before it is stored sealed. */
+export async function connectApiToken(db: Kysely<Database>, clock: Clock, cdn: CdnService, sealer: CredentialSealer, workspaceId: string, pasted: string): Promise<CdnConnection> {
+  try {
+    return await saveWithZones(db, clock, cdn, sealer, workspaceId, { via: 'api_token', token: pastedApiToken(pasted) });
+  } catch (error) {
+    connectFailure(error, 'the API token was not saved');
+  }
 }
