@@ -132,19 +132,16 @@ function requestError(error: unknown): unknown {
   return error;
 }
 
-interface ConnectedCall {
-  token: string;
-}
-
 /** The grant's Bearer token for a request, refreshed when needed; the caller's `whenMissing` when not connected. */
-async function requestGrant(db: Kysely<Database>, clock: Clock, cdn: CdnService, sealer: CredentialSealer, workspaceId: string, whenMissing: () => Error): Promise<ConnectedCall> {
+async function requestToken(db: Kysely<Database>, clock: Clock, cdn: CdnService, sealer: CredentialSealer, workspaceId: string, whenMissing: () => Error): Promise<string> {
+  let grant;
   try {
-    const grant = await usableGrant(db, clock, cdn, sealer, workspaceId);
-    if (grant === undefined) throw whenMissing();
-    return { token: grant.token };
+    grant = await usableGrant(db, clock, cdn, sealer, workspaceId);
   } catch (error) {
     throw requestError(error);
   }
+  if (grant === undefined) throw whenMissing();
+  return grant.token;
 }
 
 export interface ListedZone {
@@ -162,7 +159,7 @@ export async function listCdnZones(
   services: Pick<Services, 'cdn' | 'credentials'>,
   workspaceId: string,
 ): Promise<{ zones: ListedZone[]; selectedZoneId: string | null }> {
-  const { token } = await requestGrant(db, clock, services.cdn, services.credentials, workspaceId, () => new BadInputError(NOT_CONNECTED));
+  const token = await requestToken(db, clock, services.cdn, services.credentials, workspaceId, () => new BadInputError(NOT_CONNECTED));
   const zones = await services.cdn.client.listZones(token).catch((error: unknown) => {
     throw requestError(error);
   });
@@ -203,7 +200,7 @@ export interface ZoneSelection {
  * drops the hours stored from the old one; the same zone again keeps them and the progress.
  */
 export async function selectCdnZone(db: Kysely<Database>, clock: Clock, services: Pick<Services, 'cdn' | 'credentials'>, workspaceId: string, zoneId: string): Promise<ZoneSelection> {
-  const { token } = await requestGrant(db, clock, services.cdn, services.credentials, workspaceId, () => unknownZone(zoneId, false));
+  const token = await requestToken(db, clock, services.cdn, services.credentials, workspaceId, () => unknownZone(zoneId, false));
   const { zone, limits } = await readableZone(services.cdn, token, zoneId);
   const now = clock.now();
   const plan = planBackfill(limits, now);
