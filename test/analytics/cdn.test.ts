@@ -2,6 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HOUR_MS } from '../../src/analytics/cdn/backfill.js';
 import { connectApiToken } from '../../src/analytics/cdn/connection.js';
 import { cdnCrawlerVisits, queueDueCdnPolls, readCdnStatus } from '../../src/analytics/cdn/sync.js';
+import { resealCredentials } from '../../src/credentials/reseal.js';
+import { CredentialSealer } from '../../src/credentials/sealed.js';
 import { JOB_HANDLERS } from '../../src/jobs/handlers.js';
 import { JobWorker } from '../../src/jobs/worker.js';
 import { TestService, type TestWorkspace } from '../support/harness.js';
@@ -19,6 +21,7 @@ const AI_CRAWLER_OF: Record<string, string> = {
   [USER_AGENTS.oaiSearchBot]: 'OAI-SearchBot',
 };
 
+const SECRETS_KEY = Buffer.alloc(32, 9);
 let cloudflare: FakeCloudflare;
 let t: TestService;
 
@@ -33,7 +36,7 @@ beforeAll(async () => {
       CDN_AUTH_URL: authUrl,
       CDN_TOKEN_URL: tokenUrl,
       CDN_API_BASE_URL: apiBaseUrl,
-      SECRETS_KEY: Buffer.alloc(32, 9).toString('base64'),
+      SECRETS_KEY: SECRETS_KEY.toString('base64'),
     },
   });
   cloudflare.now = () => t.clock.now();
@@ -425,5 +428,25 @@ describe('without an OAuth client', () => {
     } finally {
       await bare.close();
     }
+  });
+});
+
+describe('secrets at rest', () => {
+  it('reseals the Cloudflare tokens and pending PKCE verifiers under a new key, and back', async () => {
+    const ws = await t.workspace();
+    await connectWithOAuth(ws);
+    await connectUrl(ws);
+    const next = new CredentialSealer(Buffer.alloc(32, 4), [SECRETS_KEY]);
+    const before = await connectionRow(ws.workspaceId);
+    const counts = await resealCredentials(t.db, next);
+    expect(counts['cdn_connections.access_token'].resealed).toBeGreaterThan(0);
+    expect(counts['cdn_connections.refresh_token'].resealed).toBeGreaterThan(0);
+    expect(counts['cdn_authorizations.code_verifier'].resealed).toBeGreaterThan(0);
+    const after = await connectionRow(ws.workspaceId);
+    expect(next.isCurrent(after.access_token!)).toBe(true);
+    expect(next.open(after.refresh_token!)).toBe(t.service.services.credentials.open(before.refresh_token!));
+    // Back under the service's key, which the rest of this file's service keeps using.
+    await resealCredentials(t.db, new CredentialSealer(SECRETS_KEY, [Buffer.alloc(32, 4)]));
+    expect((await t.rest(ws.key, 'GET', '/api/v1/integrations/cdn/zones')).status).toBe(200);
   });
 });
