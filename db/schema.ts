@@ -833,6 +833,57 @@ export interface Ga4AuthorizationsTable {
   properties_error: string | null;
 }
 
+/** A workspace's Cloudflare grant (OAuth or a pasted API token), its selected zone and how far the zone is synced. */
+export interface CdnConnectionsTable {
+  workspace_id: string;
+  via: 'oauth' | 'api_token';
+  /** Sealed (SECRETS_KEY). The OAuth access token or the pasted API token; null once Cloudflare refused it (connect again). */
+  access_token: string | null;
+  /** Sealed; OAuth only, and only when Cloudflare handed one. */
+  refresh_token: string | null;
+  access_expires_at: number | null;
+  connected_at: number;
+  zone_id: string | null;
+  zone_name: string | null;
+  /** When the zone was chosen: a sync writes only while the same selection holds. */
+  zone_selected_at: number | null;
+  /** The zone's httpRequestsAdaptiveGroups limits, read when it was selected. */
+  retention_seconds: number | null;
+  max_duration_seconds: number | null;
+  max_page_size: number | null;
+  /** The backfill planned at selection: [since, until) in windows of window_ms. */
+  backfill_since: number | null;
+  backfill_until: number | null;
+  window_ms: number | null;
+  /** The end of the last window stored: syncs resume here. */
+  synced_until: number | null;
+  /** When the hourly poll queues the next sync. */
+  next_poll_at: number | null;
+  last_sync_at: number | null;
+  last_error: string | null;
+}
+
+/** An OAuth authorization in progress: the state is one-time and bound to the workspace; the PKCE verifier is sealed. */
+export interface CdnAuthorizationsTable {
+  state_hash: string;
+  workspace_id: string;
+  code_verifier: string;
+  expires_at: number;
+  created_at: number;
+}
+
+/** AI-crawler requests to one path in one UTC hour, as the zone's edge counted them. */
+export interface CdnCrawlerHoursTable {
+  workspace_id: string;
+  hour: number;
+  /** The crawler token of the service's crawler list (GPTBot, ClaudeBot, …). */
+  crawler: string;
+  path: string;
+  operator: string | null;
+  category: string;
+  requests: number;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -894,4 +945,7 @@ export interface Database {
   leads: LeadsTable;
   site_analytics_connections: SiteAnalyticsConnectionsTable;
   ga4_authorizations: Ga4AuthorizationsTable;
+  cdn_connections: CdnConnectionsTable;
+  cdn_authorizations: CdnAuthorizationsTable;
+  cdn_crawler_hours: CdnCrawlerHoursTable;
 }

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { CLOUDFLARE_ENDPOINTS, type CloudflareEndpoints } from './analytics/cdn/cloudflare.js';
 import { parseSealingKey } from './credentials/sealed.js';
 
 /** Settings from the environment, read once at start. The README's configuration table mirrors this file. */
@@ -39,6 +40,8 @@ export interface Config {
   searchConsole: SearchConsoleSettings | undefined;
   /** Google Analytics 4 (OAuth web flow): its own client, or the Search Console client when GA4_* is not set. */
   googleAnalytics: GoogleAnalyticsSettings | undefined;
+  /** The CDN source (Cloudflare): its endpoints always, the operator's OAuth client when CDN_CLIENT_ID is set. */
+  cdn: CdnSettings;
   /** Times each tracked query is asked of each engine per weekly check (engines are noisy). */
   checkRunsPerQuery: number;
   /** Private-use URI schemes desktop MCP hosts may register as OAuth redirect URIs (besides https and loopback http). */
@@ -131,6 +134,21 @@ export interface GoogleAnalyticsSettings {
   /** The Analytics Data API (the reports). */
   dataApiUrl: string;
 }
+
+export interface CdnSettings {
+  /** CDN_CLIENT_ID and CDN_CLIENT_SECRET; undefined: owners connect by pasting an API token only. */
+  oauth: { clientId: string; clientSecret: string; tokenAuthMethod: 'client_secret_basic' | 'client_secret_post' } | undefined;
+  /** CDN_SCOPES: what the authorization asks for, as the OAuth client was registered with. */
+  scopes: string[];
+  /** CDN_AUTH_URL, CDN_TOKEN_URL, CDN_API_BASE_URL: Cloudflare's, unless a proxy (or a test) stands in. */
+  endpoints: CloudflareEndpoints;
+}
+
+/**
+ * Cloudflare names OAuth scopes after API-token permissions (Zone Read, Analytics Read); refresh tokens come with the
+ * client's `refresh_token` grant type, not a scope. The operator sets CDN_SCOPES to the ids Cloudflare lists for them.
+ */
+export const DEFAULT_CDN_SCOPES = ['zone.read', 'analytics.read'];
 
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 
@@ -262,6 +280,26 @@ function parseGoogleAnalytics(env: NodeJS.ProcessEnv, searchConsole: SearchConso
   };
 }
 
+function parseCdn(env: NodeJS.ProcessEnv): CdnSettings {
+  const clientId = env.CDN_CLIENT_ID || undefined;
+  const clientSecret = env.CDN_CLIENT_SECRET || undefined;
+  if ((clientId === undefined) !== (clientSecret === undefined)) throw new Error('CDN_CLIENT_ID and CDN_CLIENT_SECRET: set both, or neither');
+  const method = env.CDN_TOKEN_AUTH_METHOD || 'client_secret_basic';
+  if (method !== 'client_secret_basic' && method !== 'client_secret_post') {
+    throw new Error(`CDN_TOKEN_AUTH_METHOD: must be client_secret_basic or client_secret_post (as the OAuth client was registered), got "${method}"`);
+  }
+  const scopes = env.CDN_SCOPES === undefined || env.CDN_SCOPES === '' ? DEFAULT_CDN_SCOPES : env.CDN_SCOPES.split(/[\s,]+/).filter((scope) => scope !== '');
+  return {
+    oauth: clientId === undefined || clientSecret === undefined ? undefined : { clientId, clientSecret, tokenAuthMethod: method },
+    scopes,
+    endpoints: {
+      authUrl: httpUrlSetting('CDN_AUTH_URL', env.CDN_AUTH_URL || CLOUDFLARE_ENDPOINTS.authUrl),
+      tokenUrl: httpUrlSetting('CDN_TOKEN_URL', env.CDN_TOKEN_URL || CLOUDFLARE_ENDPOINTS.tokenUrl),
+      apiBaseUrl: httpUrlSetting('CDN_API_BASE_URL', env.CDN_API_BASE_URL || CLOUDFLARE_ENDPOINTS.apiBaseUrl),
+    },
+  };
+}
+
 function parseRunsPerQuery(value: string | undefined): number {
   if (value === undefined || value === '') return 1;
   const runs = Number(value);
@@ -330,6 +368,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     copilot: parseCopilot(env),
     searchConsole,
     googleAnalytics: parseGoogleAnalytics(env, searchConsole),
+    cdn: parseCdn(env),
     checkRunsPerQuery: parseRunsPerQuery(env.CHECK_RUNS_PER_QUERY),
     host,
     publicUrl,

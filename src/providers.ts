@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { cdnService } from './analytics/cdn/connection.js';
 import type { Database } from '../db/schema.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
@@ -50,6 +51,7 @@ export function createServices(config: Config, limiterStore: LimiterStore, ledge
     serp,
     searchConsole: config.searchConsole,
     googleAnalytics: config.googleAnalytics,
+    cdn: cdnService(config.cdn, ledger.clock),
     checkRunsPerQuery: config.checkRunsPerQuery,
     callPrices: knownCallPrices(config),
     credentials: new CredentialSealer(config.secretsKey, config.previousSecretsKeys),

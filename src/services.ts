@@ -1,3 +1,4 @@
+import type { CdnService } from './analytics/cdn/connection.js';
 import type { GoogleAnalyticsSettings, SearchConsoleSettings } from './config.js';
 import type { CredentialSealer } from './credentials/sealed.js';
 import type { SafeFetcher } from './outbound/safeFetch.js';
@@ -21,6 +22,8 @@ export interface Services {
   searchConsole: SearchConsoleSettings | undefined;
   /** Undefined when neither GA4_* nor GSC_* is configured: Google Analytics cannot be connected. */
   googleAnalytics: GoogleAnalyticsSettings | undefined;
+  /** Cloudflare, the CDN source: always there for pasted API tokens; its OAuth client only with CDN_CLIENT_ID and CDN_CLIENT_SECRET. */
+  cdn: CdnService;
   /** Times each tracked query is asked of each engine per check. */
   checkRunsPerQuery: number;
   /** The published price of a call to each configured provider, where known (dry runs of a check state the cost). */

@@ -86,6 +86,9 @@ describe('with SECRETS_KEY set', () => {
       oauth_signing_keys: { resealed: 1, alreadyCurrent: 0 },
       site_analytics_connections: { resealed: 0, alreadyCurrent: 0 },
       ga4_authorizations: { resealed: 0, alreadyCurrent: 0 },
+      'cdn_connections.access_token': { resealed: 0, alreadyCurrent: 0 },
+      'cdn_connections.refresh_token': { resealed: 0, alreadyCurrent: 0 },
+      'cdn_authorizations.code_verifier': { resealed: 0, alreadyCurrent: 0 },
     });
     const after = await t.db.selectFrom('destinations').select('signing_secret').executeTakeFirstOrThrow();
     expect(rotated.isCurrent(after.signing_secret)).toBe(true);
@@ -97,6 +100,9 @@ describe('with SECRETS_KEY set', () => {
       oauth_signing_keys: { resealed: 0, alreadyCurrent: 1 },
       site_analytics_connections: { resealed: 0, alreadyCurrent: 0 },
       ga4_authorizations: { resealed: 0, alreadyCurrent: 0 },
+      'cdn_connections.access_token': { resealed: 0, alreadyCurrent: 0 },
+      'cdn_connections.refresh_token': { resealed: 0, alreadyCurrent: 0 },
+      'cdn_authorizations.code_verifier': { resealed: 0, alreadyCurrent: 0 },
     });
   });
 });

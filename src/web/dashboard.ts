@@ -11,6 +11,7 @@ import type { CredentialSealer } from '../credentials/sealed.js';
 import type { SafeFetcher } from '../outbound/safeFetch.js';
 import type { OAuthIssuer } from '../oauth/issuer.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
+import { cdnPages } from './cdnPages.js';
 import { consentPages } from './consentPages.js';
 import { devicePages } from './devicePages.js';
 import { html, type SafeHtml } from './html.js';
@@ -215,6 +216,7 @@ ${problem === undefined ? '' : html`<p class="notice error" role="alert">${probl
   router.use(workspacePages(deps, signedIn));
   router.use(searchConsolePages(deps, signedIn));
   router.use(siteAnalyticsPages(deps, signedIn));
+  router.use(cdnPages(deps, pageStack, signedIn));
   router.use(consentPages(deps, signedIn));
   router.use(devicePages(deps, signedIn));
   return router;

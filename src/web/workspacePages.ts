@@ -10,6 +10,7 @@ import { sendPage } from './dashboard.js';
 import { html, type SafeHtml } from './html.js';
 import { formValues } from './grantForm.js';
 import { csrfField, when } from './layout.js';
+import { cdnSection } from './cdnPages.js';
 import { searchConsoleSection } from './searchConsolePages.js';
 import { siteAnalyticsSection } from './siteAnalyticsPages.js';
 
@@ -49,7 +50,8 @@ export function workspacePages(deps: DashboardDeps, signedIn: RequestHandler[]):
       current.name,
       html`<p>${current.websiteUrl} · you are ${current.role === 'owner' ? 'an owner' : 'a member'} of this workspace.</p>
 ${await searchConsoleSection(deps, res, current)}
-${await siteAnalyticsSection(deps, res, current)}`,
+${await siteAnalyticsSection(deps, res, current)}
+${await cdnSection(deps, res, current)}`,
     );
   });
 
