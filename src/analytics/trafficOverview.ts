@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { CrawlerSource, Database } from '../../db/schema.js';
 import { BadInputError, RateLimitedError, ServiceError } from '../errors.js';
 import { DAY_MS, isoDate, metricWindow, windowRecord, type MetricDays, type MetricWindow } from '../visibility/metrics/window.js';
+import { cdnCrawlerVisits } from './cdn/sync.js';
 import { counterTraffic } from './counter/figures.js';
 import { CRAWLER_SOURCE_DEFINITIONS, reportedCrawlerVisits, type CrawlerVisits, type TimeWindow } from './crawlerTraffic.js';
 import {
@@ -13,19 +14,15 @@ import {
   type DayRange,
   type WebAnalyticsProvider,
 } from './providers/provider.js';
+import { noteSiteAnalyticsError, siteAnalyticsProvider, type SiteAnalyticsServices } from './providers/connections.js';
 
 export type TrafficScope = 'ours' | 'site';
 
-/** Reads the AI-crawler visits of a window from one source; the CDN's comes from its own module. */
-export type CrawlerReader = (source: CrawlerSource, window: TimeWindow) => Promise<CrawlerVisits>;
-
 export interface TrafficDeps {
   db: Kysely<Database>;
+  services: SiteAnalyticsServices;
   workspaceId: string;
   now: number;
-  /** The workspace's connected web-analytics provider; throws AnalyticsNotConfiguredError naming what to connect. */
-  siteProvider: () => Promise<WebAnalyticsProvider>;
-  crawlers: CrawlerReader;
 }
 
 const range = (from: number, to: number): DayRange => ({ from: isoDate(from), to: isoDate(to) });
@@ -68,17 +65,10 @@ async function siteTraffic(provider: WebAnalyticsProvider, window: MetricWindow)
 export async function trafficOverview(deps: TrafficDeps, days: MetricDays, scope: TrafficScope) {
   const window = metricWindow(days, deps.now);
   const source = (await deps.db.selectFrom('analytics_sites').select('crawler_source').where('workspace_id', '=', deps.workspaceId).executeTakeFirstOrThrow()).crawler_source;
-  let site = null;
-  if (scope === 'site') {
-    try {
-      site = await siteTraffic(await deps.siteProvider(), window);
-    } catch (error) {
-      throw providerFailure(error);
-    }
-  }
+  const site = scope === 'site' ? await connectedSiteTraffic(deps, window) : null;
   const [ours, crawlers] = await Promise.all([
     scope === 'ours' ? counterTraffic(deps.db, deps.workspaceId, window) : null,
-    deps.crawlers(source, { since: window.from, until: window.to + DAY_MS }),
+    crawlerVisits(deps.db, deps.workspaceId, source, { since: window.from, until: window.to + DAY_MS }),
   ]);
   return {
     window: windowRecord(window),
@@ -89,7 +79,22 @@ export async function trafficOverview(deps: TrafficDeps, days: MetricDays, scope
   };
 }
 
-/** The crawler reader for sources kept in crawler_visits; the CDN's hours are read by its own module. */
-export function reportedCrawlers(db: Kysely<Database>, workspaceId: string, cdn: (window: TimeWindow) => Promise<CrawlerVisits>): CrawlerReader {
-  return (source, window) => (source === 'cdn' ? cdn(window) : reportedCrawlerVisits(db, workspaceId, source, window));
+/** The AI-crawler visits of a window from the selected source. */
+export function crawlerVisits(db: Kysely<Database>, workspaceId: string, source: CrawlerSource, window: TimeWindow): Promise<CrawlerVisits> {
+  return source === 'cdn' ? cdnCrawlerVisits(db, workspaceId, window) : reportedCrawlerVisits(db, workspaceId, source, window);
+}
+
+/**
+ * The connected provider's traffic; a failure other than "nothing connected" is kept as the connection's last error
+ * (shown on the workspace page) and cleared by the next read that succeeds.
+ */
+async function connectedSiteTraffic(deps: TrafficDeps, window: MetricWindow) {
+  try {
+    const traffic = await siteTraffic(await siteAnalyticsProvider(deps.db, deps.services, deps.workspaceId), window);
+    await noteSiteAnalyticsError(deps.db, deps.workspaceId, null);
+    return traffic;
+  } catch (error) {
+    if (error instanceof WebAnalyticsError && !(error instanceof AnalyticsNotConfiguredError)) await noteSiteAnalyticsError(deps.db, deps.workspaceId, error.message);
+    throw providerFailure(error);
+  }
 }

@@ -225,6 +225,12 @@ export const fixtures: Record<string, Fixture> = {
   get_agent_activity: { valid: async () => ({ days: '30' }) },
   get_page_engagement: { valid: async () => ({}) },
   list_leads: { valid: async () => ({ limit: 10 }) },
+  get_traffic_overview: {
+    valid: async (t, ws) => {
+      await data(t, ws, '/api/v1/analytics/activate', { screen: 'analytics' });
+      return { days: '7' };
+    },
+  },
   // The contract services are given an OAuth client and a local Cloudflare (cdnEnv), to which these connect.
   get_cdn_connect_url: { valid: async () => ({}) },
   list_cdn_zones: {

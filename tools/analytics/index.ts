@@ -5,6 +5,7 @@ import getCdnConnectUrl from './get_cdn_connect_url.js';
 import getCrawlerAccess from './get_crawler_access.js';
 import getGoogleVsAi from './get_google_vs_ai.js';
 import getPageEngagement from './get_page_engagement.js';
+import getTrafficOverview from './get_traffic_overview.js';
 import listLeads from './list_leads.js';
 import getRankings from './get_rankings_.js';
 import listCdnZones from './list_cdn_zones.js';
@@ -17,6 +18,7 @@ export const analyticsTools: readonly AuthenticatedOperation[] = [
   activateAnalyticsScreen,
   getAgentActivity,
   getPageEngagement,
+  getTrafficOverview,
   listLeads,
   getCdnConnectUrl,
   listCdnZones,

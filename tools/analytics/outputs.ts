@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isoTime, pageFields } from '../fields.js';
+import { VISIT_SOURCES } from '../../src/analytics/referrers.js';
 import { engineName, mentionResult, rate, searchConsoleStatus } from '../visibility/outputs.js';
 
 // What the analytics operations answer.
@@ -83,4 +84,48 @@ export const googleVsAiReport = z.object({
       }),
     }),
   ),
+});
+
+export const visitSource = z.enum(VISIT_SOURCES);
+const crawlerSource = z.enum(['site_hook', 'cms_plugin', 'cdn']);
+
+/** The AI crawlers of a window, from the selected crawler source. */
+export const aiCrawlerVisits = z.object({
+  source: crawlerSource,
+  definition: z.string(),
+  total: z.int(),
+  byCrawler: z.array(z.object({ crawler: z.string(), operator: z.string().nullable(), visits: z.int() })),
+  byPage: z.array(z.object({ path: z.string(), visits: z.int() })).describe('The 20 most crawled paths.'),
+});
+
+const counterTotals = {
+  pageViews: z.int(),
+  uniqueVisitors: z.int().describe('A sum of daily unique visitors.'),
+  sessions: z.int(),
+  bounceRate: z.number().nullable(),
+  averageTimeOnPageSeconds: z.number().nullable(),
+};
+
+export const counterTraffic = z.object({
+  ...counterTotals,
+  previousPeriod: z.object({ from: z.string(), to: z.string(), ...counterTotals }),
+  sessionsBySource: z.array(z.object({ source: visitSource, engine: z.string().nullable(), sessions: z.int() })),
+  daily: z.array(z.object({ date: z.string(), pageViews: z.int(), visitors: z.int(), sessions: z.int() })),
+  topPages: z.array(z.object({ path: z.string(), pageViews: z.int() })),
+  definitions: z.object({ pageViews: z.string(), uniqueVisitors: z.string(), sessions: z.string(), bounceRate: z.string(), averageTimeOnPage: z.string() }),
+});
+
+export const siteTraffic = z.object({
+  provider: z.enum(['plausible', 'umami', 'ga4']),
+  breakdownCounts: z.enum(['visits', 'visitors']).describe('What bySource, daily and topPages count (Umami counts visitors there).'),
+  visits: z.int(),
+  previousVisits: z.int().describe('The same number of days just before.'),
+  visitors: z.int().nullable(),
+  pageviews: z.int().nullable(),
+  visitsFromSearch: z.int(),
+  visitsFromAi: z.int(),
+  visitsFromAiByEngine: z.array(z.object({ engine: z.string(), visits: z.int() })),
+  bySource: z.array(z.object({ source: visitSource, engine: z.string().nullable(), visits: z.int() })),
+  daily: z.array(z.object({ date: z.string(), visits: z.int() })),
+  topPages: z.array(z.object({ path: z.string(), visits: z.int() })),
 });
