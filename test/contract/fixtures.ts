@@ -225,6 +225,14 @@ export const fixtures: Record<string, Fixture> = {
   get_agent_activity: { valid: async () => ({ days: '30' }) },
   get_page_engagement: { valid: async () => ({}) },
   list_leads: { valid: async () => ({ limit: 10 }) },
+  get_analytics_sources: { valid: async () => ({}) },
+  set_analytics_source: {
+    valid: async (t, ws) => {
+      await connectCloudflare(t, ws);
+      await data(t, ws, '/api/v1/integrations/cdn/zone', { zoneId: CONTRACT_ZONE.id });
+      return { dataType: 'aiCrawlers', source: 'cdn' };
+    },
+  },
   get_traffic_overview: {
     valid: async (t, ws) => {
       await data(t, ws, '/api/v1/analytics/activate', { screen: 'analytics' });

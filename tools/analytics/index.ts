@@ -1,12 +1,14 @@
 import type { AuthenticatedOperation } from '../define.js';
 import activateAnalyticsScreen from './activate_analytics_screen.js';
 import getAgentActivity from './get_agent_activity.js';
+import getAnalyticsSources from './get_analytics_sources.js';
 import getCdnConnectUrl from './get_cdn_connect_url.js';
 import getCrawlerAccess from './get_crawler_access.js';
 import getGoogleVsAi from './get_google_vs_ai.js';
 import getPageEngagement from './get_page_engagement.js';
 import getTrafficOverview from './get_traffic_overview.js';
 import listLeads from './list_leads.js';
+import setAnalyticsSource from './set_analytics_source.js';
 import getRankings from './get_rankings_.js';
 import listCdnZones from './list_cdn_zones.js';
 import selectCdnZone from './select_cdn_zone.js';
@@ -19,6 +21,8 @@ export const analyticsTools: readonly AuthenticatedOperation[] = [
   getAgentActivity,
   getPageEngagement,
   getTrafficOverview,
+  getAnalyticsSources,
+  setAnalyticsSource,
   listLeads,
   getCdnConnectUrl,
   listCdnZones,
