@@ -17,6 +17,7 @@ import * as latestChecks from './migrations/2026_11_25_0014_latest_checks.js';
 import * as reportOrder from './migrations/2026_11_26_0015_report_order.js';
 import * as analyticsScreens from './migrations/2026_11_26_0016_analytics_screens.js';
 import * as analyticsSites from './migrations/2026_11_26_0017_analytics_sites.js';
+import * as sitebuilderInstalls from './migrations/2026_11_26_0019_sitebuilder_installs.js';
 
 /** Every migration, in order. Names are timestamped so that they sort in the order they were written. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -37,6 +38,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_26_0015_report_order': reportOrder,
   '2026_11_26_0016_analytics_screens': analyticsScreens,
   '2026_11_26_0017_analytics_sites': analyticsSites,
+  '2026_11_26_0019_sitebuilder_installs': sitebuilderInstalls,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

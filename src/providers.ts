@@ -49,6 +49,7 @@ export function createServices(config: Config, limiterStore: LimiterStore, ledge
     engines: createAnswerEngines(config, serp, engineTuning, limiterStore),
     serp,
     searchConsole: config.searchConsole,
+    siteBuilders: config.siteBuilders,
     checkRunsPerQuery: config.checkRunsPerQuery,
     callPrices: knownCallPrices(config),
     credentials: new CredentialSealer(config.secretsKey, config.previousSecretsKeys),

@@ -23,6 +23,7 @@ const services: Services = {
   searchConsole: undefined,
   checkRunsPerQuery: 1,
   callPrices: {},
+  siteBuilders: { webflow: undefined, wix: undefined },
   credentials: new CredentialSealer(undefined),
 };
 const logger = pino({ level: 'silent' });
