@@ -16,7 +16,7 @@ export default defineTool({
     instanceId: z
       .string()
       .trim()
-      .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'must be a Wix app instance id (a UUID)')
+      .regex(/^[\w-]{1,100}$/, 'must be a Wix app instance id (a UUID; letters, digits, - and _)')
       .describe("The app's instance id on the site, shown in the app's page in the Wix dashboard."),
   }),
   output: z.object({

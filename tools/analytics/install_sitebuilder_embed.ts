@@ -18,7 +18,7 @@ export default defineTool({
     siteId: z
       .string()
       .trim()
-      .regex(/^[A-Za-z0-9]{1,64}$/, 'must be a Webflow site id (letters and digits)')
+      .regex(/^[\w-]{1,100}$/, 'must be a Webflow site id (letters, digits, - and _; at most 100)')
       .optional()
       .describe('The Webflow site; needed only when the connection authorizes several.'),
   }),
