@@ -16,6 +16,7 @@ import { html, type SafeHtml } from './html.js';
 import { csrfField, page, STYLESHEET, type PageContext } from './layout.js';
 import { clientAddress, csrfToken, csrfValid, pageHeaders, readCookie, SESSION_COOKIE, setCookie } from './security.js';
 import { searchConsolePages } from './searchConsolePages.js';
+import { siteBuilderPages } from './siteBuilderPages.js';
 import { workspacePages } from './workspacePages.js';
 
 export interface DashboardDeps {
@@ -211,6 +212,7 @@ ${problem === undefined ? '' : html`<p class="notice error" role="alert">${probl
 
   router.use(workspacePages(deps, signedIn));
   router.use(searchConsolePages(deps, signedIn));
+  router.use(siteBuilderPages(deps, signedIn));
   router.use(consentPages(deps, signedIn));
   router.use(devicePages(deps, signedIn));
   return router;

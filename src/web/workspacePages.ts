@@ -11,6 +11,7 @@ import { html, type SafeHtml } from './html.js';
 import { formValues } from './grantForm.js';
 import { csrfField, when } from './layout.js';
 import { searchConsoleSection } from './searchConsolePages.js';
+import { webflowSection } from './siteBuilderPages.js';
 
 declare module 'express-serve-static-core' {
   interface Locals {
@@ -47,7 +48,8 @@ export function workspacePages(deps: DashboardDeps, signedIn: RequestHandler[]):
       res,
       current.name,
       html`<p>${current.websiteUrl} · you are ${current.role === 'owner' ? 'an owner' : 'a member'} of this workspace.</p>
-${await searchConsoleSection(deps, res, current)}`,
+${await searchConsoleSection(deps, res, current)}
+${await webflowSection(deps, res, current)}`,
     );
   });
 

@@ -32,11 +32,8 @@ export const REQUEST_TIMEOUT_MS = 20_000;
 const MAX_RETRY_AFTER_MS = 3_600_000;
 
 // Webflow answers `{ code, message }`; Wix `{ message, details: { applicationError: { description } } }`.
-const errorBodySchema = z.object({
-  message: z.string().optional(),
-  code: z.string().optional(),
-  details: z.object({ applicationError: z.object({ description: z.string().optional() }).loose().optional() }).loose().optional(),
-});
+const errorBodySchema = z.object({ message: z.string().optional(), code: z.string().optional(), details: z.unknown() });
+const wixDetailsSchema = z.object({ applicationError: z.object({ description: z.string() }).loose() }).loose();
 
 function builderMessage(text: string): string {
   let json: unknown;
@@ -47,7 +44,8 @@ function builderMessage(text: string): string {
   }
   const parsed = errorBodySchema.safeParse(json);
   if (!parsed.success) return text.trim().slice(0, 300) || '(no message)';
-  const words = parsed.data.details?.applicationError?.description ?? parsed.data.message ?? '(no message)';
+  const wixDetails = wixDetailsSchema.safeParse(parsed.data.details);
+  const words = (wixDetails.success ? wixDetails.data.applicationError.description : undefined) ?? parsed.data.message ?? '(no message)';
   return (parsed.data.code === undefined ? words : `${parsed.data.code}: ${words}`).slice(0, 300);
 }
 
