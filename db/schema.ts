@@ -707,10 +707,9 @@ export interface AnalyticsSitesTable {
 
 export type SiteBuilder = 'webflow' | 'wix';
 
-/** A workspace's connection to a site builder that authorizes per workspace (Webflow's OAuth); Wix needs none. */
-export interface SitebuilderConnectionsTable {
+/** A workspace's Webflow connection: the operator's app authorized by an owner (OAuth code grant). */
+export interface WebflowConnectionsTable {
   workspace_id: string;
-  builder: SiteBuilder;
   /** Sealed (SECRETS_KEY); null while a connection is only in progress. */
   access_token: string | null;
   /** The OAuth state of a connection in progress (SHA-256), and when it expires. */
@@ -796,6 +795,6 @@ export interface Database {
   writer_usage: WriterUsageTable;
   analytics_screens: AnalyticsScreensTable;
   analytics_sites: AnalyticsSitesTable;
-  sitebuilder_connections: SitebuilderConnectionsTable;
+  webflow_connections: WebflowConnectionsTable;
   sitebuilder_installs: SitebuilderInstallsTable;
 }

@@ -84,6 +84,7 @@ describe('with SECRETS_KEY set', () => {
       destinations: { resealed: 1, alreadyCurrent: 0 },
       search_console_connections: { resealed: 1, alreadyCurrent: 0 },
       oauth_signing_keys: { resealed: 1, alreadyCurrent: 0 },
+      webflow_connections: { resealed: 0, alreadyCurrent: 0 },
     });
     const after = await t.db.selectFrom('destinations').select('signing_secret').executeTakeFirstOrThrow();
     expect(rotated.isCurrent(after.signing_secret)).toBe(true);
@@ -93,6 +94,7 @@ describe('with SECRETS_KEY set', () => {
       destinations: { resealed: 0, alreadyCurrent: 1 },
       search_console_connections: { resealed: 0, alreadyCurrent: 1 },
       oauth_signing_keys: { resealed: 0, alreadyCurrent: 1 },
+      webflow_connections: { resealed: 0, alreadyCurrent: 0 },
     });
   });
 });

@@ -1,21 +1,20 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Site builders: a workspace's Webflow connection (the OAuth token, sealed, and the state of a connection in progress),
+ * Site builders: a workspace's Webflow connection (the OAuth token, sealed, and the state of a connection in progress;
+ * Wix needs none: the operator's app reaches every site that installed it),
  * and every attempt to install the tracking loader through a builder, written before the builder is called and
  * finished with its outcome after.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
-    .createTable('sitebuilder_connections')
-    .addColumn('workspace_id', 'text', (c) => c.notNull().references('workspaces.id').onDelete('cascade'))
-    .addColumn('builder', 'text', (c) => c.notNull())
+    .createTable('webflow_connections')
+    .addColumn('workspace_id', 'text', (c) => c.primaryKey().references('workspaces.id').onDelete('cascade'))
     .addColumn('access_token', 'text')
     .addColumn('state_hash', 'text')
     .addColumn('state_expires_at', 'bigint')
     .addColumn('connected_at', 'bigint')
     .addColumn('connected_by', 'text')
-    .addPrimaryKeyConstraint('sitebuilder_connections_pk', ['workspace_id', 'builder'])
     .execute();
   await db.schema
     .createTable('sitebuilder_installs')
@@ -39,5 +38,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('sitebuilder_installs').execute();
-  await db.schema.dropTable('sitebuilder_connections').execute();
+  await db.schema.dropTable('webflow_connections').execute();
 }

@@ -7,6 +7,7 @@ const CREDENTIAL_COLUMNS = [
   { table: 'destinations', key: 'id', column: 'signing_secret' },
   { table: 'search_console_connections', key: 'workspace_id', column: 'refresh_token' },
   { table: 'oauth_signing_keys', key: 'kid', column: 'private_jwk' },
+  { table: 'webflow_connections', key: 'workspace_id', column: 'access_token' },
 ] as const;
 
 export type ResealCounts = Record<(typeof CREDENTIAL_COLUMNS)[number]['table'], { resealed: number; alreadyCurrent: number }>;

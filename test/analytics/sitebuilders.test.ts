@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { saveWebflowConnection } from '../../src/analytics/builders/connection.js';
 import { readSiteBuilderInstalls } from '../../src/analytics/builders/installs.js';
@@ -18,7 +19,7 @@ let wix: FakeWix;
 let t: TestService;
 beforeAll(async () => {
   [webflow, wix] = await Promise.all([FakeWebflow.start(), FakeWix.start()]);
-  t = await TestService.start({ writer: false, env: siteBuilderEnv(webflow, wix) });
+  t = await TestService.start({ writer: false, env: { ...siteBuilderEnv(webflow, wix), SECRETS_KEY: randomBytes(32).toString('hex') } });
 });
 afterAll(async () => {
   await t.close();
@@ -191,8 +192,8 @@ describe('install_sitebuilder_embed (Webflow)', () => {
     const callback = `/dashboard/webflow/callback?code=${webflow.issueCode(token)}&state=${state}`;
     const back = await owner.visitor.request(callback);
     expect(back.status).toBe(303);
-    const row = await t.db.selectFrom('sitebuilder_connections').selectAll().where('workspace_id', '=', owner.workspaceId).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ builder: 'webflow', state_hash: null, connected_at: t.clock.now() });
+    const row = await t.db.selectFrom('webflow_connections').selectAll().where('workspace_id', '=', owner.workspaceId).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ state_hash: null, connected_at: t.clock.now(), access_token: expect.stringMatching(/^sealed:v1:/) });
     expect(t.service.services.credentials.open(row.access_token!)).toBe(token);
     expect(await (await owner.visitor.request(`/w/${owner.workspaceId}`)).text()).toContain('Connected');
     // The state is used up.

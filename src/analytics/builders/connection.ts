@@ -19,9 +19,9 @@ export async function beginWebflowConnection(db: Kysely<Database>, clock: Clock,
   const state = randomToken();
   const pending = { state_hash: stateHash(userId, state), state_expires_at: clock.now() + WEBFLOW_STATE_TTL_MS };
   await db
-    .insertInto('sitebuilder_connections')
-    .values({ workspace_id: workspaceId, builder: 'webflow', access_token: null, connected_at: null, connected_by: null, ...pending })
-    .onConflict((oc) => oc.columns(['workspace_id', 'builder']).doUpdateSet(pending))
+    .insertInto('webflow_connections')
+    .values({ workspace_id: workspaceId, access_token: null, connected_at: null, connected_by: null, ...pending })
+    .onConflict((oc) => oc.column('workspace_id').doUpdateSet(pending))
     .execute();
   return state;
 }
@@ -30,18 +30,16 @@ export async function beginWebflowConnection(db: Kysely<Database>, clock: Clock,
 export async function takeWebflowState(db: Kysely<Database>, clock: Clock, userId: string, state: string): Promise<string | undefined> {
   const hash = stateHash(userId, state);
   const row = await db
-    .selectFrom('sitebuilder_connections')
+    .selectFrom('webflow_connections')
     .select('workspace_id')
-    .where('builder', '=', 'webflow')
     .where('state_hash', '=', hash)
     .where('state_expires_at', '>', clock.now())
     .executeTakeFirst();
   if (row === undefined) return undefined;
   const taken = await db
-    .updateTable('sitebuilder_connections')
+    .updateTable('webflow_connections')
     .set({ state_hash: null, state_expires_at: null })
     .where('workspace_id', '=', row.workspace_id)
-    .where('builder', '=', 'webflow')
     .where('state_hash', '=', hash)
     .executeTakeFirst();
   return taken.numUpdatedRows === 1n ? row.workspace_id : undefined;
@@ -56,19 +54,18 @@ export async function saveWebflowConnection(
 ): Promise<void> {
   const values = { access_token: credentials.seal(connection.accessToken), connected_at: clock.now(), connected_by: connection.userId };
   await db
-    .insertInto('sitebuilder_connections')
-    .values({ workspace_id: connection.workspaceId, builder: 'webflow', state_hash: null, state_expires_at: null, ...values })
-    .onConflict((oc) => oc.columns(['workspace_id', 'builder']).doUpdateSet(values))
+    .insertInto('webflow_connections')
+    .values({ workspace_id: connection.workspaceId, state_hash: null, state_expires_at: null, ...values })
+    .onConflict((oc) => oc.column('workspace_id').doUpdateSet(values))
     .execute();
 }
 
 /** The workspace's Webflow token, opened; undefined when it has not connected Webflow. */
 export async function webflowToken(db: Kysely<Database>, credentials: CredentialSealer, workspaceId: string): Promise<string | undefined> {
   const row = await db
-    .selectFrom('sitebuilder_connections')
+    .selectFrom('webflow_connections')
     .select('access_token')
     .where('workspace_id', '=', workspaceId)
-    .where('builder', '=', 'webflow')
     .executeTakeFirst();
   return row?.access_token == null ? undefined : credentials.open(row.access_token);
 }
@@ -76,10 +73,9 @@ export async function webflowToken(db: Kysely<Database>, credentials: Credential
 /** When the workspace connected Webflow; undefined when it has not. */
 export async function webflowConnectedAt(db: Kysely<Database>, workspaceId: string): Promise<number | undefined> {
   const row = await db
-    .selectFrom('sitebuilder_connections')
+    .selectFrom('webflow_connections')
     .select('connected_at')
     .where('workspace_id', '=', workspaceId)
-    .where('builder', '=', 'webflow')
     .where('access_token', 'is not', null)
     .executeTakeFirst();
   return row?.connected_at == null ? undefined : Number(row.connected_at);
@@ -87,5 +83,5 @@ export async function webflowConnectedAt(db: Kysely<Database>, workspaceId: stri
 
 /** Forgets the token (the owner revokes the app in Webflow to finish); install records stay. */
 export async function disconnectWebflow(db: Kysely<Database>, workspaceId: string): Promise<void> {
-  await db.deleteFrom('sitebuilder_connections').where('workspace_id', '=', workspaceId).where('builder', '=', 'webflow').execute();
+  await db.deleteFrom('webflow_connections').where('workspace_id', '=', workspaceId).execute();
 }
