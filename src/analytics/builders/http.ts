@@ -81,9 +81,10 @@ export async function builderJson<T>(builder: BuilderLabel, call: BuilderCall, s
   const text = await response.text();
   const status = response.status;
   if (status >= 200 && status < 300) {
+    // An empty body (a 204, or a 202 without one) is no JSON; calls that read nothing accept it.
     let json: unknown;
     try {
-      json = JSON.parse(text) as unknown;
+      json = text === '' ? undefined : (JSON.parse(text) as unknown);
     } catch {
       throw new BuilderApiError(builder, 'unavailable', `${builder} answered ${call.what} with a body that is not JSON`, status);
     }
