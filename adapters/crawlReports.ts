@@ -21,6 +21,15 @@ const report = z.strictObject({
   test: z.boolean().optional(),
 });
 
+/**
+ * A CMS plugin names itself and its version in x-sightline-plugin (`wordpress/1.4.2`); its reports are the `cms_plugin`
+ * crawler source. Undefined without the header (the site's own serving code), null when it is malformed.
+ */
+function pluginVersion(header: string | undefined): string | undefined | null {
+  if (header === undefined) return undefined;
+  return /^[a-z0-9][a-z0-9-]{0,39}\/\d{1,4}(\.\d{1,4}){0,3}([-+][0-9A-Za-z.-]{1,40})?$/.test(header.trim()) ? header.trim() : null;
+}
+
 async function within(limiter: Limiter, key: string, res: Response): Promise<boolean> {
   const state = await limiter.consume(key);
   if (state.allowed) return true;
@@ -32,7 +41,7 @@ async function within(limiter: Limiter, key: string, res: Response): Promise<boo
 
 /**
  * POST /api/site/crawl: the customer's site reports a crawler's request. x-service-key (a destination's signing
- * secret) names the workspace; { ok: true, test: true } for a test call, else one stored visit and
+ * secret) names the workspace, x-sightline-plugin the CMS plugin when it is the one reporting; { ok: true, test: true } for a test call, else one stored visit and
  * { ok: true, crawler, category, articleId }. Errors are JSON { error }.
  */
 export function crawlReportRouter({ db, clock, limiterStore }: { db: Kysely<Database>; clock: Clock; limiterStore: LimiterStore }): express.Router {
@@ -59,7 +68,12 @@ export function crawlReportRouter({ db, clock, limiterStore }: { db: Kysely<Data
       res.json({ ok: true, test: true });
       return;
     }
-    const visit = await recordCrawlerVisit(db, clock, workspaceId, { userAgent: parsed.data.user_agent, path: parsed.data.path });
+    const plugin = pluginVersion(req.get('x-sightline-plugin'));
+    if (plugin === null) {
+      res.status(400).json({ error: 'x-sightline-plugin: must be the plugin name and version, as wordpress/1.4.2' });
+      return;
+    }
+    const visit = await recordCrawlerVisit(db, clock, workspaceId, { userAgent: parsed.data.user_agent, path: parsed.data.path, plugin });
     res.json({ ok: true, crawler: visit.crawler, category: visit.category, articleId: visit.articleId });
   });
 

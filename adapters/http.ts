@@ -5,16 +5,19 @@ import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../src/clock.js';
+import type { CounterIngest } from '../src/analytics/counter/ingest.js';
 import type { Config } from '../src/config.js';
 import { ServiceError } from '../src/errors.js';
 import type { LimiterStore } from '../src/limits/store.js';
 import type { CredentialSealer } from '../src/credentials/sealed.js';
+import type { SafeFetcher } from '../src/outbound/safeFetch.js';
 import type { Pipeline } from '../src/pipeline/pipeline.js';
 import { developmentPrincipal } from '../src/pipeline/principal.js';
 import { dashboardRouter } from '../src/web/dashboard.js';
 import { oauthEndpoints } from '../src/web/oauthEndpoints.js';
 import type { OAuthIssuer } from '../src/oauth/issuer.js';
 import type { Registry } from '../tools/registry.js';
+import { collectRouter } from './collect.js';
 import { crawlReportRouter } from './crawlReports.js';
 import { McpAdapter } from './mcp.js';
 import { buildOpenApi } from './openapi.js';
@@ -177,9 +180,27 @@ export interface HttpAppDeps {
   limiterStore: LimiterStore;
   lifecycle: Lifecycle;
   credentials: CredentialSealer;
+  /** Where the collect endpoint hands accepted counter events. */
+  counterIngest: CounterIngest;
+  /** Requests to addresses others chose: the dashboard checks a web-analytics connection through it. */
+  outbound: SafeFetcher;
 }
 
-export function createHttpApp({ config, db, clock, registry, pipeline, issuer, logger, serverInfo, limiterStore, lifecycle, credentials }: HttpAppDeps): express.Express {
+export function createHttpApp({
+  config,
+  db,
+  clock,
+  registry,
+  pipeline,
+  issuer,
+  logger,
+  serverInfo,
+  limiterStore,
+  lifecycle,
+  credentials,
+  counterIngest,
+  outbound,
+}: HttpAppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -215,8 +236,9 @@ export function createHttpApp({ config, db, clock, registry, pipeline, issuer, l
   app.use(oauthEndpoints({ db, clock, issuer, startDeviceLogin: (address, input) => pipeline.callPublic(deviceStart, address, input) }));
 
   app.use(crawlReportRouter({ db, clock, limiterStore }));
+  app.use(collectRouter({ db, clock, limiterStore, limits: config.counterLimits, ingest: counterIngest }));
 
-  app.use(dashboardRouter({ db, clock, config, pipeline, issuer, limiterStore, credentials }));
+  app.use(dashboardRouter({ db, clock, config, pipeline, issuer, limiterStore, credentials, outbound }));
 
   app.use((req, res) => {
     res.status(404).json({ error: `no route ${req.method} ${req.path}` });

@@ -96,6 +96,8 @@ const ERROR_CONTENT_SCHEMA = {
  * as the SDK's validate structuredContent even when isError is set). MCP wants an object schema at the root.
  */
 function withOutputSchema(tool: Tool, operation: RegisteredMcpOperation): Tool {
+  // Its answer may be null (a screen not yet activated), and an outputSchema would oblige every answer to be an object.
+  if (operation.screen !== null) return tool;
   const answers = Array.isArray(operation.answerJsonSchema.anyOf) ? operation.answerJsonSchema.anyOf : [operation.answerJsonSchema];
   return { ...tool, outputSchema: { type: 'object', anyOf: [...answers, ERROR_CONTENT_SCHEMA] } as Tool['outputSchema'] };
 }
@@ -169,6 +171,8 @@ export class McpAdapter {
     }
     const result = await this.pipeline.call(operation, principal, args ?? {});
     if (!result.ok) return errorResult(result.error);
+    // A screen not yet activated answers null, which MCP's structured content (an object) cannot hold: text only.
+    if (result.data === null) return { content: [{ type: 'text', text: 'null' }] };
     return { content: [{ type: 'text', text: JSON.stringify(result.data) }], structuredContent: result.data };
   }
 

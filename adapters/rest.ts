@@ -62,8 +62,8 @@ function queryInput(query: Request['query'], schema: JsonSchema): Record<string,
  * A GET answer that carries an `etag` (computed by the operation from its content) gets it as the ETag header, and
  * a request whose If-None-Match names it gets 304 without a body: the data has not changed.
  */
-function notModified(req: Request, res: Response, data: Record<string, unknown>): boolean {
-  if (req.method !== 'GET' || typeof data.etag !== 'string') return false;
+function notModified(req: Request, res: Response, data: Record<string, unknown> | null): boolean {
+  if (req.method !== 'GET' || data === null || typeof data.etag !== 'string') return false;
   res.setHeader('ETag', data.etag);
   const known = req.headers['if-none-match']?.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
   return known !== undefined && (known.includes('*') || known.includes(data.etag));

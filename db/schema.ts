@@ -1,3 +1,4 @@
+import type { VisitSource } from '../src/analytics/referrers.js';
 import type { Generated } from 'kysely';
 
 /**
@@ -459,6 +460,7 @@ export interface CrawlerVisitsTable {
   category: string;
   operator: string | null;
   visited_at: number;
+  reporter: Generated<'site_hook' | 'cms_plugin'>;
 }
 
 export type EngineName = 'chatgpt' | 'perplexity' | 'gemini' | 'claude' | 'google_ai_overview' | 'copilot';
@@ -623,6 +625,15 @@ export interface CitedDomainsDailyTable {
   answers: number;
 }
 
+/** Per workspace, page of the brand's own site (pageKey), UTC day and engine: answers citing that page at least once. */
+export interface CitedPagesDailyTable {
+  workspace_id: string;
+  page_key: string;
+  day: number;
+  engine: EngineName;
+  answers: number;
+}
+
 export interface RankChecksTable {
   id: string;
   workspace_id: string;
@@ -700,9 +711,177 @@ export interface AnalyticsSitesTable {
   site_id: string;
   /** Where the AI-crawler figures come from. */
   crawler_source: CrawlerSource;
-  /** `marked`: only forms carrying data-sightline-lead; `email`: also every form with an email field. */
-  lead_forms: 'marked' | 'email';
   created_at: number;
+  /** When the tracking loader last reported an event. */
+  loader_seen_at: number | null;
+  /** The CMS plugin's version, as its last crawler report gave it (x-sightline-plugin). */
+  cms_plugin_version: string | null;
+}
+
+export interface CounterSaltsTable {
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
+  salt: string;
+  created_at: number;
+}
+
+export interface CounterVisitorsTable {
+  workspace_id: string;
+  /** Hash of the day's salt, the site, the address and the user agent: a visitor for one day only. */
+  visitor: string;
+  session_id: string;
+  last_seen_at: number;
+  pageviews: number;
+}
+
+export interface CounterSessionsTable {
+  id: string;
+  workspace_id: string;
+  /** UTC day the session started, which its figures count under. */
+  day: string;
+  started_at: number;
+  last_seen_at: number;
+  pageviews: number;
+  engaged_ms: number | string;
+  /** 1 while the session is a bounce (one page view, under 10 s visible). */
+  bounced: number;
+  entry_path: string;
+  referrer_host: string | null;
+  source: VisitSource;
+  engine: string | null;
+  utm_source: string | null;
+  utm_medium: string | null;
+  utm_campaign: string | null;
+}
+
+export interface CounterDaysTable {
+  workspace_id: string;
+  day: string;
+  pageviews: number;
+  visitors: number;
+  sessions: number;
+  bounces: number;
+  engaged_ms: number | string;
+  engaged_views: number;
+}
+
+export interface CounterPageDaysTable {
+  workspace_id: string;
+  path: string;
+  day: string;
+  pageviews: number;
+  engaged_ms: number | string;
+  engaged_views: number;
+}
+
+export interface CounterSourceDaysTable {
+  workspace_id: string;
+  day: string;
+  source: VisitSource;
+  /** The answer engine for `ai`, else ''. */
+  engine: string;
+  sessions: number;
+  leads: number;
+}
+
+export interface LeadsTable {
+  id: string;
+  workspace_id: string;
+  created_at: number;
+  session_id: string | null;
+  path: string;
+  page_url: string;
+  /** The form's id or name attribute, when it has one. */
+  form: string | null;
+  email: string | null;
+  name: string | null;
+  /** JSON object of the other submitted fields (never passwords, card numbers or hidden fields). */
+  fields: string;
+  referrer: string | null;
+  utm_source: string | null;
+  utm_medium: string | null;
+  utm_campaign: string | null;
+  /** First touch: the source of the session the lead came in. */
+  source: VisitSource;
+  engine: string | null;
+}
+
+/** The web-analytics provider a workspace connected; `settings` is JSON (see src/analytics/providers/connections.ts). */
+export interface SiteAnalyticsConnectionsTable {
+  workspace_id: string;
+  provider: 'plausible' | 'umami' | 'ga4';
+  /** Everything but the secret: site, website or property id, base URL, Umami user name. */
+  settings: string;
+  /** Sealed: the API key, the Umami password or the Google refresh token. */
+  credential: string;
+  connected_at: number;
+  last_error: string | null;
+}
+
+/** A Google Analytics authorization in progress, bound to the owner who started it. */
+export interface Ga4AuthorizationsTable {
+  workspace_id: string;
+  user_id: string;
+  /** SHA-256 of the user and the OAuth state while the owner is on Google's consent screen; null once used. */
+  state_hash: string | null;
+  expires_at: number;
+  /** Sealed, once Google granted access; the property is still to be picked. */
+  refresh_token: string | null;
+  /** JSON: the properties the account can read, as the Admin API listed them. */
+  properties: string | null;
+  /** Why the properties could not be listed (the owner then types the property id). */
+  properties_error: string | null;
+}
+
+/** A workspace's Cloudflare grant (OAuth or a pasted API token), its selected zone and how far the zone is synced. */
+export interface CdnConnectionsTable {
+  workspace_id: string;
+  via: 'oauth' | 'api_token';
+  /** Sealed (SECRETS_KEY). The OAuth access token or the pasted API token; null once Cloudflare refused it (connect again). */
+  access_token: string | null;
+  /** Sealed; OAuth only, and only when Cloudflare handed one. */
+  refresh_token: string | null;
+  access_expires_at: number | null;
+  connected_at: number;
+  zone_id: string | null;
+  zone_name: string | null;
+  /** When the zone was chosen: a sync writes only while the same selection holds. */
+  zone_selected_at: number | null;
+  /** The zone's httpRequestsAdaptiveGroups limits, read when it was selected. */
+  retention_seconds: number | null;
+  max_duration_seconds: number | null;
+  max_page_size: number | null;
+  /** The backfill planned at selection: [since, until) in windows of window_ms. */
+  backfill_since: number | null;
+  backfill_until: number | null;
+  window_ms: number | null;
+  /** The end of the last window stored: syncs resume here. */
+  synced_until: number | null;
+  /** When the hourly poll queues the next sync. */
+  next_poll_at: number | null;
+  last_sync_at: number | null;
+  last_error: string | null;
+}
+
+/** An OAuth authorization in progress: the state is one-time and bound to the workspace; the PKCE verifier is sealed. */
+export interface CdnAuthorizationsTable {
+  state_hash: string;
+  workspace_id: string;
+  code_verifier: string;
+  expires_at: number;
+  created_at: number;
+}
+
+/** AI-crawler requests to one path in one UTC hour, as the zone's edge counted them. */
+export interface CdnCrawlerHoursTable {
+  workspace_id: string;
+  hour: number;
+  /** The crawler token of the service's crawler list (GPTBot, ClaudeBot, …). */
+  crawler: string;
+  path: string;
+  operator: string | null;
+  category: string;
+  requests: number;
 }
 
 export type SiteBuilder = 'webflow' | 'wix';
@@ -782,6 +961,7 @@ export interface Database {
   answer_mentions: AnswerMentionsTable;
   visibility_daily: VisibilityDailyTable;
   cited_domains_daily: CitedDomainsDailyTable;
+  cited_pages_daily: CitedPagesDailyTable;
   agreement_daily: AgreementDailyTable;
   rank_checks: RankChecksTable;
   rank_latest: RankLatestTable;
@@ -795,6 +975,18 @@ export interface Database {
   writer_usage: WriterUsageTable;
   analytics_screens: AnalyticsScreensTable;
   analytics_sites: AnalyticsSitesTable;
+  counter_salts: CounterSaltsTable;
+  counter_visitors: CounterVisitorsTable;
+  counter_sessions: CounterSessionsTable;
+  counter_days: CounterDaysTable;
+  counter_page_days: CounterPageDaysTable;
+  counter_source_days: CounterSourceDaysTable;
+  leads: LeadsTable;
+  site_analytics_connections: SiteAnalyticsConnectionsTable;
+  ga4_authorizations: Ga4AuthorizationsTable;
+  cdn_connections: CdnConnectionsTable;
+  cdn_authorizations: CdnAuthorizationsTable;
+  cdn_crawler_hours: CdnCrawlerHoursTable;
   webflow_connections: WebflowConnectionsTable;
   sitebuilder_installs: SitebuilderInstallsTable;
 }

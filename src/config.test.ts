@@ -79,6 +79,21 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig({ GSC_CLIENT_ID: 'id' })).toThrow(/^GSC_CLIENT_ID and GSC_CLIENT_SECRET/);
   });
 
+  it('takes the Google Analytics client from GA4_*, else from the Search Console client, with Google endpoints by default', () => {
+    expect(loadConfig({}).googleAnalytics).toBeUndefined();
+    expect(loadConfig({ GA4_CLIENT_ID: 'ga', GA4_CLIENT_SECRET: 'ga-secret', GSC_CLIENT_ID: 'id', GSC_CLIENT_SECRET: 'secret' }).googleAnalytics).toEqual({
+      clientId: 'ga',
+      clientSecret: 'ga-secret',
+      authUrl: 'https://accounts.google.com/o/oauth2/v2/auth',
+      tokenUrl: 'https://oauth2.googleapis.com/token',
+      adminApiUrl: 'https://analyticsadmin.googleapis.com',
+      dataApiUrl: 'https://analyticsdata.googleapis.com',
+    });
+    expect(loadConfig({ GSC_CLIENT_ID: 'id', GSC_CLIENT_SECRET: 'secret' }).googleAnalytics).toMatchObject({ clientId: 'id', clientSecret: 'secret' });
+    expect(() => loadConfig({ GA4_CLIENT_SECRET: 'ga-secret' })).toThrow(/^GA4_CLIENT_ID and GA4_CLIENT_SECRET: set both, or neither/);
+    expect(() => loadConfig({ GA4_CLIENT_ID: 'ga', GA4_CLIENT_SECRET: 's', GA4_DATA_API_URL: 'ftp://x' })).toThrow(/^GA4_DATA_API_URL: /);
+  });
+
   it('reads CHECK_RUNS_PER_QUERY from 1 to 10, default 1', () => {
     expect(loadConfig({}).checkRunsPerQuery).toBe(1);
     expect(loadConfig({ CHECK_RUNS_PER_QUERY: '3' }).checkRunsPerQuery).toBe(3);

@@ -1,7 +1,13 @@
 import { isIP } from 'node:net';
+import { CLOUDFLARE_ENDPOINTS, type CloudflareEndpoints } from './analytics/cdn/cloudflare.js';
 import { parseSealingKey } from './credentials/sealed.js';
 
 /** Settings from the environment, read once at start. The README's configuration table mirrors this file. */
+export interface CounterLimits {
+  perAddressPerMinute: number;
+  perSitePerMinute: number;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -32,12 +38,18 @@ export interface Config {
   copilot: CopilotSettings | undefined;
   /** Google Search Console (OAuth web flow): client id and secret set by the operator. */
   searchConsole: SearchConsoleSettings | undefined;
+  /** Google Analytics 4 (OAuth web flow): its own client, or the Search Console client when GA4_* is not set. */
+  googleAnalytics: GoogleAnalyticsSettings | undefined;
+  /** The CDN source (Cloudflare): its endpoints always, the operator's OAuth client when CDN_CLIENT_ID is set. */
+  cdn: CdnSettings;
   /** Times each tracked query is asked of each engine per weekly check (engines are noisy). */
   checkRunsPerQuery: number;
   /** Private-use URI schemes desktop MCP hosts may register as OAuth redirect URIs (besides https and loopback http). */
   oauthRedirectSchemes: string[];
   /** Where limits and provider slots are shared between instances; unset: PostgreSQL when that is the database, else memory. */
   redisUrl: string | undefined;
+  /** Events the collect endpoint takes a minute from one client address and for one site; beyond, 429. */
+  counterLimits: CounterLimits;
   /** PostgreSQL connections this process keeps at most. */
   databasePoolMax: number;
   /**
@@ -112,6 +124,33 @@ export interface SearchConsoleSettings {
   tokenUrl: string;
   apiBaseUrl: string;
 }
+
+export interface GoogleAnalyticsSettings {
+  clientId: string;
+  clientSecret: string;
+  /** Google's endpoints; overridable so a local server can play them in tests. */
+  authUrl: string;
+  tokenUrl: string;
+  /** The Analytics Admin API (the properties an account can read). */
+  adminApiUrl: string;
+  /** The Analytics Data API (the reports). */
+  dataApiUrl: string;
+}
+
+export interface CdnSettings {
+  /** CDN_CLIENT_ID and CDN_CLIENT_SECRET; undefined: owners connect by pasting an API token only. */
+  oauth: { clientId: string; clientSecret: string; tokenAuthMethod: 'client_secret_basic' | 'client_secret_post' } | undefined;
+  /** CDN_SCOPES: what the authorization asks for, as the OAuth client was registered with. */
+  scopes: string[];
+  /** CDN_AUTH_URL, CDN_TOKEN_URL, CDN_API_BASE_URL: Cloudflare's, unless a proxy (or a test) stands in. */
+  endpoints: CloudflareEndpoints;
+}
+
+/**
+ * Cloudflare names OAuth scopes after API-token permissions (Zone Read, Analytics Read); refresh tokens come with the
+ * client's `refresh_token` grant type, not a scope. The operator sets CDN_SCOPES to the ids Cloudflare lists for them.
+ */
+export const DEFAULT_CDN_SCOPES = ['zone.read', 'analytics.read'];
 
 export interface SiteBuilderSettings {
   /** Undefined when WEBFLOW_CLIENT_ID and WEBFLOW_CLIENT_SECRET are not set. */
@@ -246,6 +285,50 @@ function parseSearchConsole(env: NodeJS.ProcessEnv): SearchConsoleSettings | und
   };
 }
 
+/**
+ * GA4_CLIENT_ID and GA4_CLIENT_SECRET, or else the Search Console client: one Google OAuth client can serve both once
+ * the Analytics redirect URI is registered on it and the Analytics APIs are enabled in its project.
+ */
+function parseGoogleAnalytics(env: NodeJS.ProcessEnv, searchConsole: SearchConsoleSettings | undefined): GoogleAnalyticsSettings | undefined {
+  const clientId = env.GA4_CLIENT_ID || undefined;
+  const clientSecret = env.GA4_CLIENT_SECRET || undefined;
+  if ((clientId === undefined) !== (clientSecret === undefined)) throw new Error('GA4_CLIENT_ID and GA4_CLIENT_SECRET: set both, or neither');
+  const client =
+    clientId !== undefined && clientSecret !== undefined
+      ? { clientId, clientSecret }
+      : searchConsole === undefined
+        ? undefined
+        : { clientId: searchConsole.clientId, clientSecret: searchConsole.clientSecret };
+  if (client === undefined) return undefined;
+  return {
+    ...client,
+    authUrl: httpUrlSetting('GA4_AUTH_URL', env.GA4_AUTH_URL || 'https://accounts.google.com/o/oauth2/v2/auth'),
+    tokenUrl: httpUrlSetting('GA4_TOKEN_URL', env.GA4_TOKEN_URL || 'https://oauth2.googleapis.com/token'),
+    adminApiUrl: httpUrlSetting('GA4_ADMIN_API_URL', env.GA4_ADMIN_API_URL || 'https://analyticsadmin.googleapis.com'),
+    dataApiUrl: httpUrlSetting('GA4_DATA_API_URL', env.GA4_DATA_API_URL || 'https://analyticsdata.googleapis.com'),
+  };
+}
+
+function parseCdn(env: NodeJS.ProcessEnv): CdnSettings {
+  const clientId = env.CDN_CLIENT_ID || undefined;
+  const clientSecret = env.CDN_CLIENT_SECRET || undefined;
+  if ((clientId === undefined) !== (clientSecret === undefined)) throw new Error('CDN_CLIENT_ID and CDN_CLIENT_SECRET: set both, or neither');
+  const method = env.CDN_TOKEN_AUTH_METHOD || 'client_secret_basic';
+  if (method !== 'client_secret_basic' && method !== 'client_secret_post') {
+    throw new Error(`CDN_TOKEN_AUTH_METHOD: must be client_secret_basic or client_secret_post (as the OAuth client was registered), got "${method}"`);
+  }
+  const scopes = env.CDN_SCOPES === undefined || env.CDN_SCOPES === '' ? DEFAULT_CDN_SCOPES : env.CDN_SCOPES.split(/[\s,]+/).filter((scope) => scope !== '');
+  return {
+    oauth: clientId === undefined || clientSecret === undefined ? undefined : { clientId, clientSecret, tokenAuthMethod: method },
+    scopes,
+    endpoints: {
+      authUrl: httpUrlSetting('CDN_AUTH_URL', env.CDN_AUTH_URL || CLOUDFLARE_ENDPOINTS.authUrl),
+      tokenUrl: httpUrlSetting('CDN_TOKEN_URL', env.CDN_TOKEN_URL || CLOUDFLARE_ENDPOINTS.tokenUrl),
+      apiBaseUrl: httpUrlSetting('CDN_API_BASE_URL', env.CDN_API_BASE_URL || CLOUDFLARE_ENDPOINTS.apiBaseUrl),
+    },
+  };
+}
+
 function parseSiteBuilders(env: NodeJS.ProcessEnv): SiteBuilderSettings {
   const webflowId = env.WEBFLOW_CLIENT_ID || undefined;
   const webflowSecret = env.WEBFLOW_CLIENT_SECRET || undefined;
@@ -331,6 +414,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (mcpDevNoAuth && !['127.0.0.1', 'localhost', '::1'].includes(host)) {
     throw new Error('MCP_DEV_NO_AUTH: refused unless HOST is a loopback address (127.0.0.1, localhost or ::1)');
   }
+  const searchConsole = parseSearchConsole(env);
   return {
     port,
     mcpDevNoAuth,
@@ -340,7 +424,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     engines: parseEngines(env),
     serp: parseSerp(env),
     copilot: parseCopilot(env),
-    searchConsole: parseSearchConsole(env),
+    searchConsole,
+    googleAnalytics: parseGoogleAnalytics(env, searchConsole),
+    cdn: parseCdn(env),
     siteBuilders: parseSiteBuilders(env),
     checkRunsPerQuery: parseRunsPerQuery(env.CHECK_RUNS_PER_QUERY),
     host,
@@ -352,6 +438,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePoolMax: wholeNumber('DATABASE_POOL_MAX', env.DATABASE_POOL_MAX, 10, 1, 1000),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     shutdownGraceMs: wholeNumber('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 10_000, 0, 600_000),
+    counterLimits: {
+      perAddressPerMinute: wholeNumber('COUNTER_ADDRESS_EVENTS_PER_MINUTE', env.COUNTER_ADDRESS_EVENTS_PER_MINUTE, 600, 1, 10_000_000),
+      perSitePerMinute: wholeNumber('COUNTER_SITE_EVENTS_PER_MINUTE', env.COUNTER_SITE_EVENTS_PER_MINUTE, 300_000, 1, 100_000_000),
+    },
     secretsKey: env.SECRETS_KEY ? parseSealingKey('SECRETS_KEY', env.SECRETS_KEY) : undefined,
     previousSecretsKeys: list(env.SECRETS_KEY_PREVIOUS).map((key) => parseSealingKey('SECRETS_KEY_PREVIOUS', key)),
     oauthRedirectSchemes: env.OAUTH_REDIRECT_SCHEMES === undefined ? ['cursor', 'vscode', 'vscode-insiders', 'claude', 'windsurf'] : list(env.OAUTH_REDIRECT_SCHEMES),

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { cdnService } from './analytics/cdn/connection.js';
 import type { Database } from '../db/schema.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
@@ -49,6 +50,8 @@ export function createServices(config: Config, limiterStore: LimiterStore, ledge
     engines: createAnswerEngines(config, serp, engineTuning, limiterStore),
     serp,
     searchConsole: config.searchConsole,
+    googleAnalytics: config.googleAnalytics,
+    cdn: cdnService(config.cdn, ledger.clock),
     siteBuilders: config.siteBuilders,
     checkRunsPerQuery: config.checkRunsPerQuery,
     callPrices: knownCallPrices(config),

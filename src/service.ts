@@ -7,12 +7,15 @@ import type { Express } from 'express';
 import packageJson from '../package.json' with { type: 'json' };
 import { answerClientErrors, createHttpApp, Lifecycle } from '../adapters/http.js';
 import type { DatabaseHandle } from '../db/database.js';
+import { CounterIngest } from './analytics/counter/ingest.js';
+import { forgetOldVisitors } from './analytics/counter/visitors.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { registry as defaultRegistry } from '../tools/index.js';
 import type { Registry } from '../tools/registry.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import { OAuthIssuer } from './oauth/issuer.js';
+import { queueDueCdnPolls } from './analytics/cdn/sync.js';
 import { runAutopilot } from './domain/content/autopilot.js';
 import { JOB_HANDLERS } from './jobs/handlers.js';
 import { JobWorker } from './jobs/worker.js';
@@ -46,6 +49,8 @@ export interface Service {
   issuer: OAuthIssuer;
   /** The durable-job worker; it polls on its own once listening (JOBS_POLL_MS), tests drive it with drain(). */
   jobs: JobWorker;
+  /** Counter events accepted by the collect endpoint wait here a moment; tests flush it instead of waiting. */
+  counterIngest: CounterIngest;
   /** Starts listening on the configured host and port (port 0 picks a free one); resolves to the base URL. */
   listen(): Promise<string>;
   /**
@@ -80,6 +85,8 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     sweeps: [
       { name: 'autopilot', everyMs: 60_000, run: () => runAutopilot(database.db, clock, services, logger) },
       { name: 'weekly-checks', everyMs: 60_000, run: () => runDueChecks(database.db, clock, services, logger) },
+      { name: 'counter-salts', everyMs: 3_600_000, run: () => forgetOldVisitors(database.db, clock.now()) },
+      { name: 'cdn-polls', everyMs: 60_000, run: () => queueDueCdnPolls(database.db, clock) },
     ],
   });
   const issuer = new OAuthIssuer(database.db, clock, config.publicUrl, new Set(config.oauthRedirectSchemes), services.outbound, services.credentials);
@@ -94,7 +101,22 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     onFault: (error, operation) => logger.error({ err: error, operationId: operation.operationId }, 'operation failed'),
   });
   const lifecycle = new Lifecycle(database.db);
-  const app = createHttpApp({ config, db: database.db, clock, registry, pipeline, issuer, logger, serverInfo: SERVER_INFO, limiterStore, lifecycle, credentials: services.credentials });
+  const counterIngest = new CounterIngest(database.db, logger);
+  const app = createHttpApp({
+    config,
+    db: database.db,
+    clock,
+    registry,
+    pipeline,
+    issuer,
+    logger,
+    serverInfo: SERVER_INFO,
+    limiterStore,
+    lifecycle,
+    credentials: services.credentials,
+    counterIngest,
+    outbound: services.outbound,
+  });
   let server: Server | undefined;
   return {
     app,
@@ -105,6 +127,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     limiterStore,
     issuer,
     jobs,
+    counterIngest,
     async listen() {
       server = app.listen(config.port, config.host);
       answerClientErrors(server);
@@ -133,6 +156,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
       }
       // A job given back may still wait on a provider; its connection is not waited for past the grace.
       await Promise.race([providers.close(), sleep(Math.max(deadline - Date.now(), 0))]);
+      await counterIngest.close();
       await limiterStore.close();
       await database.close();
     },

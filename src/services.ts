@@ -1,4 +1,5 @@
-import type { SearchConsoleSettings, SiteBuilderSettings } from './config.js';
+import type { CdnService } from './analytics/cdn/connection.js';
+import type { GoogleAnalyticsSettings, SearchConsoleSettings, SiteBuilderSettings } from './config.js';
 import type { CredentialSealer } from './credentials/sealed.js';
 import type { SafeFetcher } from './outbound/safeFetch.js';
 import type { AnswerEngine, EngineName } from './visibility/engines/engine.js';
@@ -19,6 +20,10 @@ export interface Services {
   serp: SerpClient | undefined;
   /** Undefined when GSC_* is not configured. */
   searchConsole: SearchConsoleSettings | undefined;
+  /** Undefined when neither GA4_* nor GSC_* is configured: Google Analytics cannot be connected. */
+  googleAnalytics: GoogleAnalyticsSettings | undefined;
+  /** Cloudflare, the CDN source: always there for pasted API tokens; its OAuth client only with CDN_CLIENT_ID and CDN_CLIENT_SECRET. */
+  cdn: CdnService;
   /** Times each tracked query is asked of each engine per check. */
   checkRunsPerQuery: number;
   /** The published price of a call to each configured provider, where known (dry runs of a check state the cost). */

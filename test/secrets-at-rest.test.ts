@@ -84,6 +84,11 @@ describe('with SECRETS_KEY set', () => {
       destinations: { resealed: 1, alreadyCurrent: 0 },
       search_console_connections: { resealed: 1, alreadyCurrent: 0 },
       oauth_signing_keys: { resealed: 1, alreadyCurrent: 0 },
+      site_analytics_connections: { resealed: 0, alreadyCurrent: 0 },
+      ga4_authorizations: { resealed: 0, alreadyCurrent: 0 },
+      'cdn_connections.access_token': { resealed: 0, alreadyCurrent: 0 },
+      'cdn_connections.refresh_token': { resealed: 0, alreadyCurrent: 0 },
+      'cdn_authorizations.code_verifier': { resealed: 0, alreadyCurrent: 0 },
       webflow_connections: { resealed: 0, alreadyCurrent: 0 },
     });
     const after = await t.db.selectFrom('destinations').select('signing_secret').executeTakeFirstOrThrow();
@@ -94,6 +99,11 @@ describe('with SECRETS_KEY set', () => {
       destinations: { resealed: 0, alreadyCurrent: 1 },
       search_console_connections: { resealed: 0, alreadyCurrent: 1 },
       oauth_signing_keys: { resealed: 0, alreadyCurrent: 1 },
+      site_analytics_connections: { resealed: 0, alreadyCurrent: 0 },
+      ga4_authorizations: { resealed: 0, alreadyCurrent: 0 },
+      'cdn_connections.access_token': { resealed: 0, alreadyCurrent: 0 },
+      'cdn_connections.refresh_token': { resealed: 0, alreadyCurrent: 0 },
+      'cdn_authorizations.code_verifier': { resealed: 0, alreadyCurrent: 0 },
       webflow_connections: { resealed: 0, alreadyCurrent: 0 },
     });
   });

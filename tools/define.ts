@@ -1,5 +1,6 @@
-import { z } from 'zod';
 import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import type { AnalyticsScreen } from '../src/analytics/screens.js';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../src/clock.js';
 import type { Principal } from '../src/pipeline/principal.js';
@@ -104,6 +105,11 @@ interface DefinitionBase<S extends InputSchema, O extends OutputSchema> {
    * on the pool (PostgreSQL's read-committed transactions give each statement its own snapshot anyway).
    */
   transaction?: TransactionPolicy;
+  /**
+   * A read of a screen that ships disabled: until the workspace activates it (activate_analytics_screen) the answer is
+   * null, on every surface, and the handler does not run.
+   */
+  screen?: AnalyticsScreen;
   handler(ctx: OperationContext, input: z.output<S>): Promise<Answer<z.output<O>>>;
 }
 
@@ -140,6 +146,8 @@ interface OperationBase {
   /** `owner`: the call records a pending approval and the handler runs once the owner approves. */
   approval: 'owner' | 'none';
   transaction: TransactionPolicy;
+  /** The disabled-until-activated screen whose read this is; its answer is null until then. */
+  screen: AnalyticsScreen | null;
   /** The schema clients see and the pipeline parses with, `confirm` included where the policy needs it. */
   input: InputSchema;
   output: OutputSchema;
@@ -201,6 +209,7 @@ export function defineTool<S extends InputSchema, O extends OutputSchema>(defini
     confirm: definition.confirm,
     approval: definition.approval ?? ('none' as const),
     transaction: definition.transaction ?? ('per-call' as const),
+    screen: definition.screen ?? null,
     output: definition.output,
     surfaces: ['rest', 'mcp'] as const,
     // The pipeline parses with `input` (or its extension) before calling, so the parsed value has this type.
@@ -240,6 +249,7 @@ export function definePublicOperation<S extends InputSchema, O extends OutputSch
     confirm: 'none',
     approval: 'none',
     transaction: 'none',
+    screen: null,
     surfaces: ['rest'],
     handler: (ctx: PublicContext, parsed: JsonObject) => handler(ctx, parsed as z.output<S>),
   };

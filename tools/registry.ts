@@ -61,6 +61,7 @@ export const DRY_RUN_JSON_SCHEMA = jsonSchema(dryRunAnswer, 'output');
 export const APPROVAL_JSON_SCHEMA = jsonSchema(approvalAnswer, 'output');
 
 function answerJsonSchema(operation: Operation, output: JsonSchema): JsonSchema {
+  if (operation.screen !== null) return { anyOf: [output, { type: 'null' }] };
   if (operation.approval === 'owner') return { anyOf: [output, APPROVAL_JSON_SCHEMA] };
   if (operation.confirm === 'dry-run') return { anyOf: [output, DRY_RUN_JSON_SCHEMA] };
   return output;

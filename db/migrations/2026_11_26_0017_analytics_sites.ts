@@ -3,8 +3,7 @@ import { randomBytes } from 'node:crypto';
 
 /**
  * Each workspace's analytics settings: the public site id its tracking tag carries (a random id, so the tag on a public
- * page does not name the workspace), which source the AI-crawler figures read, and which forms the loader reports as
- * leads. Existing workspaces get a row here; new ones get it when they are created.
+ * page does not name the workspace) and which source the AI-crawler figures read. Existing workspaces get a row here; new ones get it when they are created.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -12,7 +11,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('workspace_id', 'text', (c) => c.primaryKey().references('workspaces.id').onDelete('cascade'))
     .addColumn('site_id', 'text', (c) => c.notNull().unique())
     .addColumn('crawler_source', 'text', (c) => c.notNull().defaultTo('site_hook'))
-    .addColumn('lead_forms', 'text', (c) => c.notNull().defaultTo('marked'))
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
   const workspaces = await sql<{ id: string; created_at: number | string }>`select id, created_at from workspaces`.execute(db);

@@ -1,6 +1,7 @@
 import { getPublicSuffix } from 'tldts';
 
-export type VisitSource = 'search' | 'ai' | 'social' | 'direct' | 'other';
+export const VISIT_SOURCES = ['search', 'ai', 'social', 'direct', 'other'] as const;
+export type VisitSource = (typeof VISIT_SOURCES)[number];
 
 /**
  * Where a referrer or a utm_source points. A host pattern matches that host exactly (`www.` aside); `*.` in front

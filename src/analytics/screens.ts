@@ -19,3 +19,9 @@ export async function activateScreen(db: Kysely<Database>, clock: Clock, workspa
   const row = await db.selectFrom('analytics_screens').select('activated_at').where('workspace_id', '=', workspaceId).where('screen', '=', screen).executeTakeFirstOrThrow();
   return { screen, active: true as const, activatedAt: toIso(Number(row.activated_at)), alreadyActive: inserted.numInsertedOrUpdatedRows === 0n };
 }
+
+/** Whether the workspace has activated the screen; reads of a screen answer null until then. */
+export async function screenActive(db: Kysely<Database>, workspaceId: string, screen: AnalyticsScreen): Promise<boolean> {
+  const row = await db.selectFrom('analytics_screens').select('screen').where('workspace_id', '=', workspaceId).where('screen', '=', screen).executeTakeFirst();
+  return row !== undefined;
+}

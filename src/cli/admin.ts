@@ -7,6 +7,7 @@ import { parseScopeList } from '../scopes.js';
 import { registerBillingCommands } from './billing.js';
 import { registerCheckCommands } from './checks.js';
 import { registerCredentialCommands } from './credentials.js';
+import { registerLeadCommands } from './leads.js';
 import { registerSupportCommands } from './support.js';
 import { report, withDatabase } from './common.js';
 
@@ -86,6 +87,7 @@ export function registerAdminCommands(program: Command): void {
     });
 
   registerSupportCommands(admin);
+  registerLeadCommands(admin);
   registerBillingCommands(admin);
   registerCheckCommands(admin);
   registerCredentialCommands(admin);

@@ -2,15 +2,20 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { CredentialSealer } from './sealed.js';
 
-/** Every column that holds a stored credential, with the key that names its row. */
+/** Every column that holds a stored credential, with the key that names its row; counted under `name`. */
 const CREDENTIAL_COLUMNS = [
-  { table: 'destinations', key: 'id', column: 'signing_secret' },
-  { table: 'search_console_connections', key: 'workspace_id', column: 'refresh_token' },
-  { table: 'oauth_signing_keys', key: 'kid', column: 'private_jwk' },
-  { table: 'webflow_connections', key: 'workspace_id', column: 'access_token' },
+  { name: 'destinations', table: 'destinations', key: 'id', column: 'signing_secret' },
+  { name: 'search_console_connections', table: 'search_console_connections', key: 'workspace_id', column: 'refresh_token' },
+  { name: 'oauth_signing_keys', table: 'oauth_signing_keys', key: 'kid', column: 'private_jwk' },
+  { name: 'cdn_connections.access_token', table: 'cdn_connections', key: 'workspace_id', column: 'access_token' },
+  { name: 'cdn_connections.refresh_token', table: 'cdn_connections', key: 'workspace_id', column: 'refresh_token' },
+  { name: 'cdn_authorizations.code_verifier', table: 'cdn_authorizations', key: 'state_hash', column: 'code_verifier' },
+  { name: 'site_analytics_connections', table: 'site_analytics_connections', key: 'workspace_id', column: 'credential' },
+  { name: 'ga4_authorizations', table: 'ga4_authorizations', key: 'workspace_id', column: 'refresh_token' },
+  { name: 'webflow_connections', table: 'webflow_connections', key: 'workspace_id', column: 'access_token' },
 ] as const;
 
-export type ResealCounts = Record<(typeof CREDENTIAL_COLUMNS)[number]['table'], { resealed: number; alreadyCurrent: number }>;
+export type ResealCounts = Record<(typeof CREDENTIAL_COLUMNS)[number]['name'], { resealed: number; alreadyCurrent: number }>;
 
 /**
  * Seals every stored credential again under the current SECRETS_KEY, opening it with the current or a previous key
@@ -20,7 +25,7 @@ export type ResealCounts = Record<(typeof CREDENTIAL_COLUMNS)[number]['table'], 
 export async function resealCredentials(db: Kysely<Database>, credentials: CredentialSealer): Promise<ResealCounts> {
   return db.transaction().execute(async (trx) => {
     const counts = {} as ResealCounts;
-    for (const { table, key, column } of CREDENTIAL_COLUMNS) {
+    for (const { name, table, key, column } of CREDENTIAL_COLUMNS) {
       const rows = (await trx.selectFrom(table).select([`${key} as id`, `${column} as stored`]).execute()) as Array<{ id: string; stored: string | null }>;
       const stale = rows.filter((row): row is { id: string; stored: string } => row.stored !== null && !credentials.isCurrent(row.stored));
       for (const row of stale) {
@@ -30,7 +35,7 @@ export async function resealCredentials(db: Kysely<Database>, credentials: Crede
           .where(key, '=', row.id)
           .execute();
       }
-      counts[table] = { resealed: stale.length, alreadyCurrent: rows.filter((row) => row.stored !== null).length - stale.length };
+      counts[name] = { resealed: stale.length, alreadyCurrent: rows.filter((row) => row.stored !== null).length - stale.length };
     }
     return counts;
   });

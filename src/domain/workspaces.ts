@@ -37,7 +37,7 @@ export async function createWorkspace(db: Kysely<Database>, clock: Clock, input:
   const inTransaction = <T>(work: (trx: Kysely<Database>) => Promise<T>) => (db.isTransaction ? work(db) : db.transaction().execute(work));
   await inTransaction(async (trx) => {
     await trx.insertInto('workspaces').values({ id, name: input.name, website_url: websiteUrl, plan: input.plan ?? DEFAULT_PLAN, created_at: now }).execute();
-    await trx.insertInto('analytics_sites').values({ workspace_id: id, site_id: newId('site'), crawler_source: 'site_hook', lead_forms: 'marked', created_at: now }).execute();
+    await trx.insertInto('analytics_sites').values({ workspace_id: id, site_id: newId('site'), crawler_source: 'site_hook', created_at: now }).execute();
     await trx
       .insertInto('brands')
       .values({

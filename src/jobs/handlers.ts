@@ -1,3 +1,4 @@
+import { cdnSyncJob } from '../analytics/cdn/sync.js';
 import { writeArticleJob } from '../domain/content/writeArticleJob.js';
 import { deliverJob, renderCheckJob } from '../domain/publishing/deliveryJobs.js';
 import { engineCheckJob, rankCheckJob } from '../visibility/checks/checkJobs.js';
@@ -17,4 +18,5 @@ export const JOB_HANDLERS: Record<JobKind, JobHandler> = {
   rank_check: rankCheckJob,
   search_console_sync: searchConsoleSyncJob,
   competitor_positioning: positioningJob,
+  cdn_sync: cdnSyncJob,
 };

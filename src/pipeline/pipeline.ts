@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { screenActive } from '../analytics/screens.js';
 import type { z } from 'zod';
 import { allows, approvalAnswer, dryRunAnswer, dryRunNote, scopeText, type AuthenticatedOperation, type JsonObject, type OperationContext, type PublicOperation } from '../../tools/define.js';
 import { AuthenticatedKeyCache } from '../auth/keyCache.js';
@@ -26,7 +27,8 @@ export interface PipelineDeps {
 }
 
 export type CallResult =
-  | { ok: true; data: JsonObject; limits: PolicyState[] }
+  /** `data` is null only for a read of a screen not yet activated (see the definition's `screen`). */
+  | { ok: true; data: JsonObject | null; limits: PolicyState[] }
   | { ok: false; error: ServiceError; limits: PolicyState[] };
 
 type DryRunAnswer = z.output<typeof dryRunAnswer>;
@@ -78,7 +80,7 @@ export class Pipeline {
   }
 
   /** Maps the outcome of a call: typed errors keep their status, anything else is logged and answered as a bare 500. */
-  private async guard(operation: AuthenticatedOperation | PublicOperation, body: (limits: PolicyState[]) => Promise<JsonObject>): Promise<CallResult> {
+  private async guard(operation: AuthenticatedOperation | PublicOperation, body: (limits: PolicyState[]) => Promise<JsonObject | null>): Promise<CallResult> {
     const limits: PolicyState[] = [];
     try {
       return { ok: true, data: await body(limits), limits };
@@ -93,7 +95,7 @@ export class Pipeline {
     return { db, workspaceId, clock: this.deps.clock, caller, credential, publicUrl: this.deps.publicUrl, services: this.deps.services };
   }
 
-  private async run(operation: AuthenticatedOperation, principal: Principal, input: JsonObject): Promise<JsonObject> {
+  private async run(operation: AuthenticatedOperation, principal: Principal, input: JsonObject): Promise<JsonObject | null> {
     const caller = { apiKeyId: principal.apiKeyId, userId: principal.userId };
     const context = (db: Kysely<Database>) => this.context(db, principal.workspaceId, caller, principal);
     if (operation.describe !== undefined && operation.approval === 'owner') {
@@ -112,6 +114,7 @@ export class Pipeline {
       if (operation.confirm === 'required') throw BadInputError.field('confirm', `must be true to proceed; ${note}`);
       return { ...details, dryRun: true, note } satisfies DryRunAnswer;
     }
+    if (operation.screen !== null && !(await screenActive(this.deps.db, principal.workspaceId, operation.screen))) return null;
     if (operation.transaction === 'none') return operation.handler(context(this.deps.db), input);
     // Reads too: their several statements see one state, and SQLite takes its WAL read lock once instead of per statement.
     return this.deps.db.transaction().execute((trx) => operation.handler(context(trx), input));

@@ -8,14 +8,17 @@ import { acceptInvite, openInvite } from '../domain/team/invites.js';
 import { ServiceError } from '../errors.js';
 import type { LimiterStore } from '../limits/store.js';
 import type { CredentialSealer } from '../credentials/sealed.js';
+import type { SafeFetcher } from '../outbound/safeFetch.js';
 import type { OAuthIssuer } from '../oauth/issuer.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
+import { cdnPages } from './cdnPages.js';
 import { consentPages } from './consentPages.js';
 import { devicePages } from './devicePages.js';
 import { html, type SafeHtml } from './html.js';
 import { csrfField, page, STYLESHEET, type PageContext } from './layout.js';
 import { clientAddress, csrfToken, csrfValid, pageHeaders, readCookie, SESSION_COOKIE, setCookie } from './security.js';
 import { searchConsolePages } from './searchConsolePages.js';
+import { siteAnalyticsPages } from './siteAnalyticsPages.js';
 import { siteBuilderPages } from './siteBuilderPages.js';
 import { workspacePages } from './workspacePages.js';
 
@@ -27,6 +30,7 @@ export interface DashboardDeps {
   issuer: OAuthIssuer;
   limiterStore: LimiterStore;
   credentials: CredentialSealer;
+  outbound: SafeFetcher;
 }
 
 /** What every page handler gets once the session and, under /w/:ws, the membership are checked. */
@@ -212,6 +216,8 @@ ${problem === undefined ? '' : html`<p class="notice error" role="alert">${probl
 
   router.use(workspacePages(deps, signedIn));
   router.use(searchConsolePages(deps, signedIn));
+  router.use(siteAnalyticsPages(deps, signedIn));
+  router.use(cdnPages(deps, pageStack, signedIn));
   router.use(siteBuilderPages(deps, signedIn));
   router.use(consentPages(deps, signedIn));
   router.use(devicePages(deps, signedIn));

@@ -26,7 +26,10 @@ export function pageHeaders(_req: Request, res: Response, next: NextFunction): v
  */
 export function allowFormRedirect(res: Response, origin: string): void {
   const policy = res.getHeader('Content-Security-Policy');
-  if (typeof policy === 'string') res.setHeader('Content-Security-Policy', policy.replace("form-action 'self'", `form-action 'self' ${origin}`));
+  if (typeof policy !== 'string') return;
+  // Several sections may each add their site (Search Console and Google Analytics both go to Google).
+  const allowed = /form-action ([^;]*)/.exec(policy)?.[1]?.split(' ') ?? [];
+  if (!allowed.includes(origin)) res.setHeader('Content-Security-Policy', policy.replace(/form-action ([^;]*)/, `form-action $1 ${origin}`));
 }
 
 export function readCookie(req: Request, name: string): string | undefined {

@@ -10,7 +10,9 @@ import { sendPage } from './dashboard.js';
 import { html, type SafeHtml } from './html.js';
 import { formValues } from './grantForm.js';
 import { csrfField, when } from './layout.js';
+import { cdnSection } from './cdnPages.js';
 import { searchConsoleSection } from './searchConsolePages.js';
+import { siteAnalyticsSection } from './siteAnalyticsPages.js';
 import { webflowSection } from './siteBuilderPages.js';
 
 declare module 'express-serve-static-core' {
@@ -49,6 +51,8 @@ export function workspacePages(deps: DashboardDeps, signedIn: RequestHandler[]):
       current.name,
       html`<p>${current.websiteUrl} · you are ${current.role === 'owner' ? 'an owner' : 'a member'} of this workspace.</p>
 ${await searchConsoleSection(deps, res, current)}
+${await siteAnalyticsSection(deps, res, current)}
+${await cdnSection(deps, res, current)}
 ${await webflowSection(deps, res, current)}`,
     );
   });

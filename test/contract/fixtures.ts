@@ -3,6 +3,7 @@ import { insertPlannedArticle } from '../../src/domain/content/articles.js';
 import { saveWebflowConnection } from '../../src/analytics/builders/connection.js';
 import { sharedSiteBuilderFakes } from '../analytics/fakes/siteBuilders.js';
 import type { TestService, TestWorkspace } from '../support/harness.js';
+import { connectCloudflare, CONTRACT_ZONE } from './cloudflare.js';
 import { type SitePage, startSite, urlset } from '../links/support.js';
 
 type Input = Record<string, unknown>;
@@ -251,6 +252,26 @@ export const fixtures: Record<string, Fixture> = {
     },
   },
   get_agent_activity: { valid: async () => ({ days: '30' }) },
+  get_page_engagement: { valid: async () => ({}) },
+  list_leads: { valid: async () => ({ limit: 10 }) },
+  // The contract services are given an OAuth client and a local Cloudflare (cdnEnv), to which these connect.
+  get_cdn_connect_url: { valid: async () => ({}) },
+  list_cdn_zones: {
+    valid: async (t, ws) => {
+      await connectCloudflare(t, ws);
+      return {};
+    },
+  },
+  select_cdn_zone: {
+    valid: async (t, ws) => {
+      await connectCloudflare(t, ws);
+      return { zoneId: CONTRACT_ZONE.id };
+    },
+    foreign: async (t, other) => {
+      await connectCloudflare(t, other);
+      return { zoneId: CONTRACT_ZONE.id };
+    },
+  },
   // The probe reads robots.txt and the home page of the workspace's site: the local one.
   get_crawler_access: {
     valid: async (t, ws) => {

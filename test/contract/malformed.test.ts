@@ -4,6 +4,7 @@ import { registry } from '../../tools/index.js';
 import type { JsonSchema, RegisteredMcpOperation } from '../../tools/registry.js';
 import { TestService, type TestWorkspace } from '../support/harness.js';
 import { snapshot } from '../support/snapshot.js';
+import { closeCloudflare, cdnEnv } from './cloudflare.js';
 import { fixtures } from './fixtures.js';
 import { sharedSiteBuilderFakes } from '../analytics/fakes/siteBuilders.js';
 
@@ -18,9 +19,12 @@ let ws: TestWorkspace;
 beforeAll(async () => {
   // One engine configured, so run_visibility_check has something to plan; its checks are never run here.
   // The site builders are local fakes the install fixtures put sites on.
-  t = await TestService.start({ outbound: { allowPrivateAddresses: true }, env: { ENGINE_PERPLEXITY_BASE_URL: 'http://127.0.0.1:9', ...(await sharedSiteBuilderFakes()).env } });
+  t = await TestService.start({ outbound: { allowPrivateAddresses: true }, env: { ENGINE_PERPLEXITY_BASE_URL: 'http://127.0.0.1:9', ...(await cdnEnv()), ...(await sharedSiteBuilderFakes()).env } });
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await closeCloudflare();
+});
 
 interface Verdict {
   status: number;

@@ -6,6 +6,7 @@ import type { JsonSchema, RegisteredMcpOperation, RegisteredOperation } from '..
 import { TestService, type Answer, type McpToolAnswer } from '../support/harness.js';
 import { approvalProblems, dryRunProblems, outputProblems } from '../support/answerSchemas.js';
 import { snapshot } from '../support/snapshot.js';
+import { closeCloudflare, cdnEnv } from './cloudflare.js';
 import { fixtures } from './fixtures.js';
 import { sharedSiteBuilderFakes } from '../analytics/fakes/siteBuilders.js';
 
@@ -16,9 +17,12 @@ beforeAll(async () => {
   // Private targets allowed: detect_site_pages's fixture reads a sitemap from a local https site.
   // One engine configured, so run_visibility_check has something to plan; its checks are never run here.
   // The site builders are local fakes the install fixtures put sites on.
-  t = await TestService.start({ outbound: { allowPrivateAddresses: true }, env: { ENGINE_PERPLEXITY_BASE_URL: 'http://127.0.0.1:9', ...(await sharedSiteBuilderFakes()).env } });
+  t = await TestService.start({ outbound: { allowPrivateAddresses: true }, env: { ENGINE_PERPLEXITY_BASE_URL: 'http://127.0.0.1:9', ...(await cdnEnv()), ...(await sharedSiteBuilderFakes()).env } });
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await closeCloudflare();
+});
 
 const call = (key: string | undefined, op: RegisteredOperation, input: Input = {}): Promise<Answer> => t.rest(key, op.method, op.path, input);
 const publicOperations = registry.operations.filter((op) => op.scope === 'public');

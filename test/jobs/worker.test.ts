@@ -6,6 +6,8 @@ import { ManualClock } from '../../src/clock.js';
 import { createWorkspace } from '../../src/domain/workspaces.js';
 import { enqueueJob, type JobKind } from '../../src/jobs/queue.js';
 import { backoffMs, JobWorker, RetryableJobError, type ClaimedJob, type JobDeps, type JobHandler } from '../../src/jobs/worker.js';
+import { cdnService } from '../../src/analytics/cdn/connection.js';
+import { loadConfig } from '../../src/config.js';
 import { CredentialSealer } from '../../src/credentials/sealed.js';
 import { SafeFetcher } from '../../src/outbound/safeFetch.js';
 import { SPECIFIED_TIMING, type Services } from '../../src/services.js';
@@ -21,6 +23,8 @@ const services: Services = {
   engines: {},
   serp: undefined,
   searchConsole: undefined,
+  googleAnalytics: undefined,
+  cdn: cdnService(loadConfig({}).cdn, clock),
   checkRunsPerQuery: 1,
   callPrices: {},
   siteBuilders: { webflow: undefined, wix: undefined },
@@ -46,6 +50,7 @@ const handlers: Record<JobKind, JobHandler> = {
   rank_check: handler,
   search_console_sync: handler,
   competitor_positioning: handler,
+  cdn_sync: handler,
 };
 
 function worker(options: { leaseMs?: number; concurrency?: number } = {}): JobWorker {

@@ -1,10 +1,28 @@
 import type { AuthenticatedOperation } from '../define.js';
 import activateAnalyticsScreen from './activate_analytics_screen.js';
 import getAgentActivity from './get_agent_activity.js';
+import getCdnConnectUrl from './get_cdn_connect_url.js';
 import getCrawlerAccess from './get_crawler_access.js';
 import getGoogleVsAi from './get_google_vs_ai.js';
+import getPageEngagement from './get_page_engagement.js';
+import listLeads from './list_leads.js';
 import getRankings from './get_rankings_.js';
 import installSitebuilderCustomCode from './install_sitebuilder_custom_code.js';
 import installSitebuilderEmbed from './install_sitebuilder_embed.js';
+import listCdnZones from './list_cdn_zones.js';
+import selectCdnZone from './select_cdn_zone.js';
 
-export const analyticsTools: readonly AuthenticatedOperation[] = [getRankings, getGoogleVsAi, getCrawlerAccess, activateAnalyticsScreen, getAgentActivity, installSitebuilderEmbed, installSitebuilderCustomCode];
+export const analyticsTools: readonly AuthenticatedOperation[] = [
+  getRankings,
+  getGoogleVsAi,
+  getCrawlerAccess,
+  activateAnalyticsScreen,
+  getAgentActivity,
+  getPageEngagement,
+  listLeads,
+  getCdnConnectUrl,
+  listCdnZones,
+  selectCdnZone,
+  installSitebuilderEmbed,
+  installSitebuilderCustomCode,
+];

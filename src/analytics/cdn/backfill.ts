@@ -29,6 +29,11 @@ export const DEFAULT_ZONE_LIMITS: ZoneLimits = { retentionSeconds: 31 * 86_400, 
  */
 const RETENTION_MARGIN_MS = HOUR_MS;
 
+/** The first whole hour a query may start at now, with the margin above. */
+export function oldestReadableHour(retentionSeconds: number, now: number): number {
+  return Math.ceil((now - retentionSeconds * 1000 + RETENTION_MARGIN_MS) / HOUR_MS) * HOUR_MS;
+}
+
 /**
  * The zone's readable history split into windows a durable job fetches one at a time, oldest first, so that it can
  * resume after the last window it stored. Windows hold whole hours only: the hour in progress is still counting and
@@ -37,7 +42,7 @@ const RETENTION_MARGIN_MS = HOUR_MS;
  */
 export function planBackfill(limits: Pick<ZoneLimits, 'retentionSeconds' | 'maxDurationSeconds'>, now: number): TrafficWindow[] {
   const until = Math.floor(now / HOUR_MS) * HOUR_MS;
-  const since = Math.ceil((now - limits.retentionSeconds * 1000 + RETENTION_MARGIN_MS) / HOUR_MS) * HOUR_MS;
+  const since = oldestReadableHour(limits.retentionSeconds, now);
   const width = Math.max(HOUR_MS, Math.floor((limits.maxDurationSeconds * 1000) / HOUR_MS) * HOUR_MS);
   const windows: TrafficWindow[] = [];
   for (let start = since; start < until; start += width) windows.push({ since: start, until: Math.min(start + width, until) });

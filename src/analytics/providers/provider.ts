@@ -46,10 +46,13 @@ export interface WebAnalyticsProvider {
   traffic(range: DayRange): Promise<SiteTraffic>;
 }
 
-/** Any failure reading a provider; the subclasses say what the owner can do about it. */
+/**
+ * Any failure reading a provider; the subclasses say what the owner can do about it. `provider` is null only for the
+ * AnalyticsNotConfiguredError of a workspace that connected none.
+ */
 export class WebAnalyticsError extends Error {
   constructor(
-    readonly provider: WebAnalyticsProviderName,
+    readonly provider: WebAnalyticsProviderName | null,
     message: string,
   ) {
     super(message);
@@ -57,22 +60,30 @@ export class WebAnalyticsError extends Error {
   }
 }
 
-/** A setting the provider needs is missing; `setting` names it. */
+/** A setting the provider needs is missing; `setting` names it. With no provider (null), the connection itself is missing. */
 export class AnalyticsNotConfiguredError extends WebAnalyticsError {
   constructor(
-    provider: WebAnalyticsProviderName,
+    provider: WebAnalyticsProviderName | null,
     readonly setting: string,
     problem = 'is missing',
   ) {
-    super(provider, `${PROVIDER_LABELS[provider]} is not configured: ${setting} ${problem}`);
+    super(provider, provider === null ? `no web-analytics provider is connected: ${problem}` : `${PROVIDER_LABELS[provider]} is not configured: ${setting} ${problem}`);
   }
 }
 
 /** The provider refused the credentials (401, 403, a failed login): only new credentials or access help. */
-export class AnalyticsAuthError extends WebAnalyticsError {}
+export class AnalyticsAuthError extends WebAnalyticsError {
+  declare readonly provider: WebAnalyticsProviderName;
+
+  constructor(provider: WebAnalyticsProviderName, message: string) {
+    super(provider, message);
+  }
+}
 
 /** The provider is rate-limiting or out of quota; `retryAfterSeconds` when it said how long to wait. */
 export class AnalyticsRateLimitedError extends WebAnalyticsError {
+  declare readonly provider: WebAnalyticsProviderName;
+
   constructor(
     provider: WebAnalyticsProviderName,
     message: string,
@@ -88,6 +99,8 @@ export class AnalyticsRateLimitedError extends WebAnalyticsError {
  * succeed (5xx, timeouts, broken connections).
  */
 export class AnalyticsProviderError extends WebAnalyticsError {
+  declare readonly provider: WebAnalyticsProviderName;
+
   constructor(
     provider: WebAnalyticsProviderName,
     message: string,

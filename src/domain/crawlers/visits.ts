@@ -55,8 +55,16 @@ export interface RecordedVisit extends Classification {
   articleId: string | null;
 }
 
-/** Stores one reported crawler visit, classified and matched to its article; agents on no list count as unknown. */
-export async function recordCrawlerVisit(db: Kysely<Database>, clock: Clock, workspaceId: string, visit: { userAgent: string; path: string }): Promise<RecordedVisit> {
+/**
+ * Stores one reported crawler visit, classified and matched to its article; agents on no list count as unknown. A
+ * visit the CMS plugin reported (`plugin`: its name and version) also notes that version as the plugin's latest.
+ */
+export async function recordCrawlerVisit(
+  db: Kysely<Database>,
+  clock: Clock,
+  workspaceId: string,
+  visit: { userAgent: string; path: string; plugin?: string | undefined },
+): Promise<RecordedVisit> {
   const classification = classifyUserAgent(visit.userAgent);
   const articleId = await articleAtPath(db, workspaceId, visit.path);
   await db
@@ -71,7 +79,9 @@ export async function recordCrawlerVisit(db: Kysely<Database>, clock: Clock, wor
       category: classification.category,
       operator: classification.operator,
       visited_at: clock.now(),
+      reporter: visit.plugin === undefined ? 'site_hook' : 'cms_plugin',
     })
     .execute();
+  if (visit.plugin !== undefined) await db.updateTable('analytics_sites').set({ cms_plugin_version: visit.plugin }).where('workspace_id', '=', workspaceId).execute();
   return { ...classification, articleId };
 }

@@ -7,6 +7,7 @@ import { newId } from '../../ids.js';
 import { queuePositioning } from '../competitors/positioning.js';
 import type { EngineAnswer } from '../engines/engine.js';
 import { noteEngineCheck } from '../rankings/latestChecks.js';
+import { pageKey } from '../rankings/pages.js';
 import { noteRankCheck } from '../rankings/rankChecks.js';
 import type { AiOverview, OrganicResult } from '../serp/serp.js';
 import { classifyAnswer, isOnDomain } from './classify.js';
@@ -206,6 +207,17 @@ export async function recordEngineAnswer(db: Kysely<Database>, clock: Clock, inp
         .values(domains.map((domain) => ({ workspace_id: workspaceId, day, engine: input.engine, domain, answers: 1 })))
         .onConflict((oc) =>
           oc.columns(['workspace_id', 'day', 'engine', 'domain']).doUpdateSet((eb) => ({ answers: eb('cited_domains_daily.answers', '+', eb.ref('excluded.answers')) })),
+        )
+        .execute();
+    }
+    const brandDomains = subjects.find((subject) => subject.id === BRAND_SUBJECT)?.domains ?? [];
+    const ownPages = [...new Set(citations.filter((c) => brandDomains.some((domain) => domain !== '' && isOnDomain(c.domain, domain))).map((c) => pageKey(c.url)))];
+    if (ownPages.length > 0) {
+      await trx
+        .insertInto('cited_pages_daily')
+        .values(ownPages.map((page) => ({ workspace_id: workspaceId, page_key: page, day, engine: input.engine, answers: 1 })))
+        .onConflict((oc) =>
+          oc.columns(['workspace_id', 'page_key', 'day', 'engine']).doUpdateSet((eb) => ({ answers: eb('cited_pages_daily.answers', '+', eb.ref('excluded.answers')) })),
         )
         .execute();
     }

@@ -117,6 +117,8 @@ export class FakeCloudflare {
   private readonly refreshTokens = new Map<string, string>();
   private readonly bearers = new Set<string>();
   private readonly failures = new Map<FakeEndpoint, FakeReply[]>();
+  /** Replies for a later request: the request number counted from the failAt call. */
+  private readonly later = new Map<FakeEndpoint, { countdown: number; reply: FakeReply }>();
 
   private constructor(private readonly server: Server) {}
 
@@ -156,12 +158,18 @@ export class FakeCloudflare {
     this.failures.set(endpoint, [...(this.failures.get(endpoint) ?? []), ...replies]);
   }
 
+  /** The nth next request to this endpoint (1: the next one) gets this answer; the ones before it are answered normally. */
+  failAt(endpoint: FakeEndpoint, nth: number, reply: FakeReply): void {
+    this.later.set(endpoint, { countdown: nth, reply });
+  }
+
   reset(): void {
     this.authRequests.length = 0;
     this.tokenRequests.length = 0;
     this.zoneRequests.length = 0;
     this.graphqlRequests.length = 0;
     this.failures.clear();
+    this.later.clear();
     this.limits = { maxDuration: 86_400, maxPageSize: 10_000, notOlderThan: 31 * 86_400 };
   }
 
@@ -181,6 +189,11 @@ export class FakeCloudflare {
 
   /** True when a scripted reply was sent (or withheld, for a hang). */
   private scripted(endpoint: FakeEndpoint, res: ServerResponse): boolean {
+    const later = this.later.get(endpoint);
+    if (later !== undefined && --later.countdown === 0) {
+      this.later.delete(endpoint);
+      this.failures.set(endpoint, [later.reply, ...(this.failures.get(endpoint) ?? [])]);
+    }
     const reply = this.failures.get(endpoint)?.shift();
     if (reply === undefined) return false;
     if (!('hang' in reply)) json(res, reply.status, reply.body, reply.headers);

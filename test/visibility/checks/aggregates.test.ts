@@ -2,10 +2,12 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as latestChecksMigration from '../../../db/migrations/2026_11_25_0014_latest_checks.js';
 import * as reportOrderMigration from '../../../db/migrations/2026_11_26_0015_report_order.js';
+import { backfillCitedPages } from '../../../db/migrations/2026_11_26_0021_counter.js';
 import type { EngineName, MentionResult } from '../../../db/schema.js';
 import { recordEngineAnswer, recordRankCheck, utcDay } from '../../../src/visibility/checks/record.js';
 import { insertCheckRun } from '../../../src/visibility/checks/runs.js';
 import { ENGINE_NAMES, normaliseCitations } from '../../../src/visibility/engines/engine.js';
+import { pageKey } from '../../../src/visibility/rankings/pages.js';
 import { TestService, START_TIME, type TestWorkspace } from '../../support/harness.js';
 import { addCompetitor, addQuery } from './support.js';
 
@@ -25,7 +27,13 @@ function answerFor(outcome: Outcome) {
     case 'not_shown':
       return { text: '', citations: [], model: 'm', latencyMs: 1, notShown: true };
     case 'cited':
-      return { text: 'See the guide.', citations: normaliseCitations([{ url: 'https://acme.example/guide' }]), model: 'm', latencyMs: 1 };
+      // Two spellings of one page: it counts once for the answer.
+      return {
+        text: 'See the guide.',
+        citations: normaliseCitations([{ url: 'https://acme.example/guide' }, { url: 'https://www.acme.example/guide/' }, { url: 'https://docs.acme.example/start' }]),
+        model: 'm',
+        latencyMs: 1,
+      };
     case 'mentioned':
       return { text: 'Acme Analytics works.', citations: normaliseCitations([{ url: 'https://wiki.example/a' }]), model: 'm', latencyMs: 1 };
     case 'rival':
@@ -85,7 +93,15 @@ async function recomputed(ws: TestWorkspace) {
     row.agreeing += cell.results.every((r) => r === cell.results[0]) ? 1 : 0;
     agreement.set(key, row);
   }
-  return { daily: Object.fromEntries(daily), agreement: Object.fromEntries(agreement), ...(await recomputedLatest(ws)) };
+  const citedPages = new Map<string, { answers: number }>();
+  for (const a of await t.db.selectFrom('engine_answers').select(['engine', 'checked_at', 'citations']).where('workspace_id', '=', ws.workspaceId).execute()) {
+    const pages = new Set((JSON.parse(a.citations) as Array<{ url: string; domain: string }>).filter((c) => c.domain.endsWith('acme.example')).map((c) => pageKey(c.url)));
+    for (const page of pages) {
+      const key = `${utcDay(Number(a.checked_at))}/${a.engine}/${page}`;
+      citedPages.set(key, { answers: (citedPages.get(key)?.answers ?? 0) + 1 });
+    }
+  }
+  return { daily: Object.fromEntries(daily), agreement: Object.fromEntries(agreement), citedPages: Object.fromEntries(citedPages), ...(await recomputedLatest(ws)) };
 }
 
 const STRENGTH = ['failed', 'not_shown', 'none', 'mentioned', 'cited'];
@@ -156,7 +172,9 @@ async function stored(ws: TestWorkspace) {
       { run_id: check.run, result: check.result, checked_at: check.at },
     ]),
   );
+  const citedPages = await t.db.selectFrom('cited_pages_daily').select(['day', 'engine', 'page_key', 'answers']).where('workspace_id', '=', ws.workspaceId).execute();
   return {
+    citedPages: Object.fromEntries(citedPages.map(({ day, engine, page_key, answers }) => [`${Number(day)}/${engine}/${page_key}`, { answers }])),
     queries: Object.fromEntries(
       queries.map(({ query_id, engine_checks: _engines, google_checked_at, ...latest }) => [query_id, { ...latest, google_checked_at: google_checked_at === null ? null : Number(google_checked_at) }]),
     ),
@@ -254,6 +272,11 @@ describe('pre-aggregates written with each answer', () => {
     await latestChecksMigration.down(migrating);
     await latestChecksMigration.up(migrating);
     await reportOrderMigration.up(migrating);
+    expect(await stored(ws)).toEqual(expected);
+    // Migration 0021 counts the answers stored before it into cited_pages_daily the same way.
+    expect(Object.keys(expected.citedPages).length).toBeGreaterThan(3);
+    await t.db.deleteFrom('cited_pages_daily').execute();
+    await backfillCitedPages(migrating);
     expect(await stored(ws)).toEqual(expected);
   });
 });
