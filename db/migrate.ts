@@ -18,6 +18,7 @@ import * as reportOrder from './migrations/2026_11_26_0015_report_order.js';
 import * as analyticsScreens from './migrations/2026_11_26_0016_analytics_screens.js';
 import * as analyticsSites from './migrations/2026_11_26_0017_analytics_sites.js';
 import * as cdn from './migrations/2026_11_26_0018_cdn.js';
+import * as sitebuilderInstalls from './migrations/2026_11_26_0019_sitebuilder_installs.js';
 import * as siteAnalytics from './migrations/2026_11_26_0020_site_analytics.js';
 import * as counter from './migrations/2026_11_26_0021_counter.js';
 
@@ -41,6 +42,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_26_0016_analytics_screens': analyticsScreens,
   '2026_11_26_0017_analytics_sites': analyticsSites,
   '2026_11_26_0018_cdn': cdn,
+  '2026_11_26_0019_sitebuilder_installs': sitebuilderInstalls,
   '2026_11_26_0020_site_analytics': siteAnalytics,
   '2026_11_26_0021_counter': counter,
 };

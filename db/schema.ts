@@ -884,6 +884,45 @@ export interface CdnCrawlerHoursTable {
   requests: number;
 }
 
+export type SiteBuilder = 'webflow' | 'wix';
+
+/** A workspace's Webflow connection: the operator's app authorized by an owner (OAuth code grant). */
+export interface WebflowConnectionsTable {
+  workspace_id: string;
+  /** Sealed (SECRETS_KEY); null while a connection is only in progress. */
+  access_token: string | null;
+  /** The OAuth state of a connection in progress (SHA-256), and when it expires. */
+  state_hash: string | null;
+  state_expires_at: number | null;
+  connected_at: number | null;
+  /** The user who connected it. */
+  connected_by: string | null;
+}
+
+/**
+ * `pending`: recorded, the builder being called; `installed`: live (Webflow: applied and published; Wix: embedded);
+ * `unchanged`: it already was, nothing was sent; `awaiting_publish`: applied on Webflow, whose publish refused (one a
+ * minute) until `retry_publish_at`; `failed`: see `error`.
+ */
+export type SiteBuilderInstallStatus = 'pending' | 'installed' | 'unchanged' | 'awaiting_publish' | 'failed';
+
+export interface SitebuilderInstallsTable {
+  id: string;
+  workspace_id: string;
+  builder: SiteBuilder;
+  /** The Webflow site id, or the Wix app instance id. */
+  target: string;
+  status: SiteBuilderInstallStatus;
+  /** Webflow's registered script id and version; null for Wix. */
+  script_id: string | null;
+  script_version: string | null;
+  published_at: number | null;
+  retry_publish_at: number | null;
+  error: string | null;
+  started_at: number;
+  finished_at: number | null;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -948,4 +987,6 @@ export interface Database {
   cdn_connections: CdnConnectionsTable;
   cdn_authorizations: CdnAuthorizationsTable;
   cdn_crawler_hours: CdnCrawlerHoursTable;
+  webflow_connections: WebflowConnectionsTable;
+  sitebuilder_installs: SitebuilderInstallsTable;
 }

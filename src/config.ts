@@ -59,6 +59,8 @@ export interface Config {
   trustProxy: false | number | string[];
   /** On SIGTERM: how long requests in flight and running jobs get before jobs are handed back and the process exits. */
   shutdownGraceMs: number;
+  /** The site builders that install the tracking loader: the operator's Webflow app and Wix app. */
+  siteBuilders: SiteBuilderSettings;
   /** SECRETS_KEY: seals stored credentials; undefined: they are stored unencrypted. */
   secretsKey: Buffer | undefined;
   /** SECRETS_KEY_PREVIOUS: older keys, which only open what they sealed. */
@@ -149,6 +151,33 @@ export interface CdnSettings {
  * client's `refresh_token` grant type, not a scope. The operator sets CDN_SCOPES to the ids Cloudflare lists for them.
  */
 export const DEFAULT_CDN_SCOPES = ['zone.read', 'analytics.read'];
+
+export interface SiteBuilderSettings {
+  /** Undefined when WEBFLOW_CLIENT_ID and WEBFLOW_CLIENT_SECRET are not set. */
+  webflow: WebflowSettings | undefined;
+  /** Undefined when WIX_APP_ID and WIX_APP_SECRET are not set. */
+  wix: WixSettings | undefined;
+}
+
+/** The operator's Webflow Data Client app, which owners authorize for their sites in the dashboard (OAuth code grant). */
+export interface WebflowSettings {
+  clientId: string;
+  clientSecret: string;
+  /** Webflow's consent screen. */
+  authUrl: string;
+  /** Where `/oauth/access_token` and `/v2/…` live; overridable so a local server can play Webflow in tests. */
+  apiBaseUrl: string;
+}
+
+/** The operator's Wix app with an Embedded Script extension; sites that installed it are reached by their instance id. */
+export interface WixSettings {
+  appId: string;
+  appSecret: string;
+  /** Where `/oauth2/token` and `/apps/v1/…` live; overridable for tests. */
+  apiBaseUrl: string;
+  /** The embedded script extension to fill, needed only when the app has more than one. */
+  componentId: string | undefined;
+}
 
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 
@@ -300,6 +329,35 @@ function parseCdn(env: NodeJS.ProcessEnv): CdnSettings {
   };
 }
 
+function parseSiteBuilders(env: NodeJS.ProcessEnv): SiteBuilderSettings {
+  const webflowId = env.WEBFLOW_CLIENT_ID || undefined;
+  const webflowSecret = env.WEBFLOW_CLIENT_SECRET || undefined;
+  if ((webflowId === undefined) !== (webflowSecret === undefined)) throw new Error('WEBFLOW_CLIENT_ID and WEBFLOW_CLIENT_SECRET: set both, or neither');
+  const wixId = env.WIX_APP_ID || undefined;
+  const wixSecret = env.WIX_APP_SECRET || undefined;
+  if ((wixId === undefined) !== (wixSecret === undefined)) throw new Error('WIX_APP_ID and WIX_APP_SECRET: set both, or neither');
+  return {
+    webflow:
+      webflowId === undefined || webflowSecret === undefined
+        ? undefined
+        : {
+            clientId: webflowId,
+            clientSecret: webflowSecret,
+            authUrl: httpUrlSetting('WEBFLOW_AUTH_URL', env.WEBFLOW_AUTH_URL || 'https://webflow.com/oauth/authorize'),
+            apiBaseUrl: httpUrlSetting('WEBFLOW_API_BASE_URL', env.WEBFLOW_API_BASE_URL || 'https://api.webflow.com'),
+          },
+    wix:
+      wixId === undefined || wixSecret === undefined
+        ? undefined
+        : {
+            appId: wixId,
+            appSecret: wixSecret,
+            apiBaseUrl: httpUrlSetting('WIX_API_BASE_URL', env.WIX_API_BASE_URL || 'https://www.wixapis.com'),
+            componentId: env.WIX_SCRIPT_COMPONENT_ID || undefined,
+          },
+  };
+}
+
 function parseRunsPerQuery(value: string | undefined): number {
   if (value === undefined || value === '') return 1;
   const runs = Number(value);
@@ -369,6 +427,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     searchConsole,
     googleAnalytics: parseGoogleAnalytics(env, searchConsole),
     cdn: parseCdn(env),
+    siteBuilders: parseSiteBuilders(env),
     checkRunsPerQuery: parseRunsPerQuery(env.CHECK_RUNS_PER_QUERY),
     host,
     publicUrl,

@@ -52,6 +52,7 @@ export function createServices(config: Config, limiterStore: LimiterStore, ledge
     searchConsole: config.searchConsole,
     googleAnalytics: config.googleAnalytics,
     cdn: cdnService(config.cdn, ledger.clock),
+    siteBuilders: config.siteBuilders,
     checkRunsPerQuery: config.checkRunsPerQuery,
     callPrices: knownCallPrices(config),
     credentials: new CredentialSealer(config.secretsKey, config.previousSecretsKeys),

@@ -1,5 +1,5 @@
 import type { CdnService } from './analytics/cdn/connection.js';
-import type { GoogleAnalyticsSettings, SearchConsoleSettings } from './config.js';
+import type { GoogleAnalyticsSettings, SearchConsoleSettings, SiteBuilderSettings } from './config.js';
 import type { CredentialSealer } from './credentials/sealed.js';
 import type { SafeFetcher } from './outbound/safeFetch.js';
 import type { AnswerEngine, EngineName } from './visibility/engines/engine.js';
@@ -28,6 +28,8 @@ export interface Services {
   checkRunsPerQuery: number;
   /** The published price of a call to each configured provider, where known (dry runs of a check state the cost). */
   callPrices: Partial<Record<PaidProvider, CallPrice>>;
+  /** The operator's Webflow and Wix apps; a builder missing here answers 400 naming its settings. */
+  siteBuilders: SiteBuilderSettings;
   /** Seals credentials before they are stored and opens them when they are used (SECRETS_KEY). */
   credentials: CredentialSealer;
 }

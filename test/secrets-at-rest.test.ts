@@ -89,6 +89,7 @@ describe('with SECRETS_KEY set', () => {
       'cdn_connections.access_token': { resealed: 0, alreadyCurrent: 0 },
       'cdn_connections.refresh_token': { resealed: 0, alreadyCurrent: 0 },
       'cdn_authorizations.code_verifier': { resealed: 0, alreadyCurrent: 0 },
+      webflow_connections: { resealed: 0, alreadyCurrent: 0 },
     });
     const after = await t.db.selectFrom('destinations').select('signing_secret').executeTakeFirstOrThrow();
     expect(rotated.isCurrent(after.signing_secret)).toBe(true);
@@ -103,6 +104,7 @@ describe('with SECRETS_KEY set', () => {
       'cdn_connections.access_token': { resealed: 0, alreadyCurrent: 0 },
       'cdn_connections.refresh_token': { resealed: 0, alreadyCurrent: 0 },
       'cdn_authorizations.code_verifier': { resealed: 0, alreadyCurrent: 0 },
+      webflow_connections: { resealed: 0, alreadyCurrent: 0 },
     });
   });
 });

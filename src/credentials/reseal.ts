@@ -12,6 +12,7 @@ const CREDENTIAL_COLUMNS = [
   { name: 'cdn_authorizations.code_verifier', table: 'cdn_authorizations', key: 'state_hash', column: 'code_verifier' },
   { name: 'site_analytics_connections', table: 'site_analytics_connections', key: 'workspace_id', column: 'credential' },
   { name: 'ga4_authorizations', table: 'ga4_authorizations', key: 'workspace_id', column: 'refresh_token' },
+  { name: 'webflow_connections', table: 'webflow_connections', key: 'workspace_id', column: 'access_token' },
 ] as const;
 
 export type ResealCounts = Record<(typeof CREDENTIAL_COLUMNS)[number]['name'], { resealed: number; alreadyCurrent: number }>;

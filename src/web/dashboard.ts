@@ -19,6 +19,7 @@ import { csrfField, page, STYLESHEET, type PageContext } from './layout.js';
 import { clientAddress, csrfToken, csrfValid, pageHeaders, readCookie, SESSION_COOKIE, setCookie } from './security.js';
 import { searchConsolePages } from './searchConsolePages.js';
 import { siteAnalyticsPages } from './siteAnalyticsPages.js';
+import { siteBuilderPages } from './siteBuilderPages.js';
 import { workspacePages } from './workspacePages.js';
 
 export interface DashboardDeps {
@@ -217,6 +218,7 @@ ${problem === undefined ? '' : html`<p class="notice error" role="alert">${probl
   router.use(searchConsolePages(deps, signedIn));
   router.use(siteAnalyticsPages(deps, signedIn));
   router.use(cdnPages(deps, pageStack, signedIn));
+  router.use(siteBuilderPages(deps, signedIn));
   router.use(consentPages(deps, signedIn));
   router.use(devicePages(deps, signedIn));
   return router;

@@ -13,6 +13,7 @@ import { csrfField, when } from './layout.js';
 import { cdnSection } from './cdnPages.js';
 import { searchConsoleSection } from './searchConsolePages.js';
 import { siteAnalyticsSection } from './siteAnalyticsPages.js';
+import { webflowSection } from './siteBuilderPages.js';
 
 declare module 'express-serve-static-core' {
   interface Locals {
@@ -51,7 +52,8 @@ export function workspacePages(deps: DashboardDeps, signedIn: RequestHandler[]):
       html`<p>${current.websiteUrl} · you are ${current.role === 'owner' ? 'an owner' : 'a member'} of this workspace.</p>
 ${await searchConsoleSection(deps, res, current)}
 ${await siteAnalyticsSection(deps, res, current)}
-${await cdnSection(deps, res, current)}`,
+${await cdnSection(deps, res, current)}
+${await webflowSection(deps, res, current)}`,
     );
   });
 

@@ -1,5 +1,7 @@
 import { requestApproval } from '../../src/domain/approvals/approvals.js';
 import { insertPlannedArticle } from '../../src/domain/content/articles.js';
+import { saveWebflowConnection } from '../../src/analytics/builders/connection.js';
+import { sharedSiteBuilderFakes } from '../analytics/fakes/siteBuilders.js';
 import type { TestService, TestWorkspace } from '../support/harness.js';
 import { connectCloudflare, CONTRACT_ZONE } from './cloudflare.js';
 import { type SitePage, startSite, urlset } from '../links/support.js';
@@ -85,6 +87,20 @@ const competitor = (t: TestService, ws: TestWorkspace) =>
 const queuedJob = async (t: TestService, ws: TestWorkspace) =>
   data(t, ws, '/api/v1/destinations/test', { destinationId: await destination(t, ws) }).then((d) => String(d.jobId));
 const member = (t: TestService, ws: TestWorkspace) => t.user(ws.workspaceId, `member-${Math.random().toString(36).slice(2)}@example.com`, 'member');
+
+/** A Webflow site on the shared fake, connected to the workspace (a new one each time, so each gets its first publish). */
+const webflowSite = async (t: TestService, ws: TestWorkspace) => {
+  const { webflow } = await sharedSiteBuilderFakes();
+  const { site, token } = webflow.addSite();
+  await saveWebflowConnection(t.db, t.clock, t.service.services.credentials, { workspaceId: ws.workspaceId, userId: null, accessToken: token });
+  return site.id;
+};
+/** A Wix site at the workspace's website that installed the service's app, on the shared fake. */
+const wixInstance = async (t: TestService, ws: TestWorkspace) => {
+  const { wix } = await sharedSiteBuilderFakes();
+  const workspace = await t.db.selectFrom('workspaces').select('website_url').where('id', '=', ws.workspaceId).executeTakeFirstOrThrow();
+  return wix.addInstance(workspace.website_url).instanceId;
+};
 
 export const fixtures: Record<string, Fixture> = {
   get_brand: { valid: async () => ({}) },
@@ -222,6 +238,19 @@ export const fixtures: Record<string, Fixture> = {
   get_rankings_: { valid: async () => ({ scope: 'site' }) },
   get_google_vs_ai: { valid: async () => ({}) },
   activate_analytics_screen: { valid: async () => ({ screen: 'reports' }) },
+  install_sitebuilder_embed: {
+    valid: async (t, ws) => ({ siteId: await webflowSite(t, ws) }),
+    foreign: async (t, other) => ({ siteId: await webflowSite(t, other) }),
+  },
+  install_sitebuilder_custom_code: {
+    valid: async (t, ws) => ({ instanceId: await wixInstance(t, ws) }),
+    // An instance another workspace installed through stays that workspace's.
+    foreign: async (t, other) => {
+      const instanceId = await wixInstance(t, other);
+      await data(t, other, '/api/v1/integrations/sitebuilder-b/custom-code', { instanceId, confirm: true });
+      return { instanceId };
+    },
+  },
   get_agent_activity: { valid: async () => ({ days: '30' }) },
   get_page_engagement: { valid: async () => ({}) },
   list_leads: { valid: async () => ({ limit: 10 }) },

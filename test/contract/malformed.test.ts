@@ -6,6 +6,7 @@ import { TestService, type TestWorkspace } from '../support/harness.js';
 import { snapshot } from '../support/snapshot.js';
 import { closeCloudflare, cdnEnv } from './cloudflare.js';
 import { fixtures } from './fixtures.js';
+import { sharedSiteBuilderFakes } from '../analytics/fakes/siteBuilders.js';
 
 /**
  * Malformed calls, sent to every operation of the registry on both surfaces as raw JSON (so that keys such as
@@ -17,7 +18,8 @@ let t: TestService;
 let ws: TestWorkspace;
 beforeAll(async () => {
   // One engine configured, so run_visibility_check has something to plan; its checks are never run here.
-  t = await TestService.start({ outbound: { allowPrivateAddresses: true }, env: { ENGINE_PERPLEXITY_BASE_URL: 'http://127.0.0.1:9', ...(await cdnEnv()) } });
+  // The site builders are local fakes the install fixtures put sites on.
+  t = await TestService.start({ outbound: { allowPrivateAddresses: true }, env: { ENGINE_PERPLEXITY_BASE_URL: 'http://127.0.0.1:9', ...(await cdnEnv()), ...(await sharedSiteBuilderFakes()).env } });
 });
 afterAll(async () => {
   await t.close();

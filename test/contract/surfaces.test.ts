@@ -8,6 +8,7 @@ import { approvalProblems, dryRunProblems, outputProblems } from '../support/ans
 import { snapshot } from '../support/snapshot.js';
 import { closeCloudflare, cdnEnv } from './cloudflare.js';
 import { fixtures } from './fixtures.js';
+import { sharedSiteBuilderFakes } from '../analytics/fakes/siteBuilders.js';
 
 type Input = Record<string, unknown>;
 
@@ -15,7 +16,8 @@ let t: TestService;
 beforeAll(async () => {
   // Private targets allowed: detect_site_pages's fixture reads a sitemap from a local https site.
   // One engine configured, so run_visibility_check has something to plan; its checks are never run here.
-  t = await TestService.start({ outbound: { allowPrivateAddresses: true }, env: { ENGINE_PERPLEXITY_BASE_URL: 'http://127.0.0.1:9', ...(await cdnEnv()) } });
+  // The site builders are local fakes the install fixtures put sites on.
+  t = await TestService.start({ outbound: { allowPrivateAddresses: true }, env: { ENGINE_PERPLEXITY_BASE_URL: 'http://127.0.0.1:9', ...(await cdnEnv()), ...(await sharedSiteBuilderFakes()).env } });
 });
 afterAll(async () => {
   await t.close();

@@ -27,6 +27,7 @@ const services: Services = {
   cdn: cdnService(loadConfig({}).cdn, clock),
   checkRunsPerQuery: 1,
   callPrices: {},
+  siteBuilders: { webflow: undefined, wix: undefined },
   credentials: new CredentialSealer(undefined),
 };
 const logger = pino({ level: 'silent' });

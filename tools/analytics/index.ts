@@ -10,6 +10,8 @@ import getTrafficOverview from './get_traffic_overview.js';
 import listLeads from './list_leads.js';
 import setAnalyticsSource from './set_analytics_source.js';
 import getRankings from './get_rankings_.js';
+import installSitebuilderCustomCode from './install_sitebuilder_custom_code.js';
+import installSitebuilderEmbed from './install_sitebuilder_embed.js';
 import listCdnZones from './list_cdn_zones.js';
 import selectCdnZone from './select_cdn_zone.js';
 
@@ -27,4 +29,6 @@ export const analyticsTools: readonly AuthenticatedOperation[] = [
   getCdnConnectUrl,
   listCdnZones,
   selectCdnZone,
+  installSitebuilderEmbed,
+  installSitebuilderCustomCode,
 ];

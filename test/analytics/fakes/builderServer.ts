@@ -1,0 +1,80 @@
+import { once } from 'node:events';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { closeServer, readBody } from '../../support/localServers.js';
+
+/** One request a fake builder received. */
+export interface BuilderCall {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingHttpHeaders;
+  body: unknown;
+}
+
+export interface BuilderReply {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export const reply = (status: number, body: unknown, headers?: Record<string, string>): BuilderReply => ({ status, body, ...(headers ? { headers } : {}) });
+
+/**
+ * The shared part of the local site builders: a plain http server on 127.0.0.1 (the builders' endpoints are the
+ * operator's settings, reached with fetch) that records every call, keeps its own clock (tests move it past a rate
+ * window) and answers from the builder's protocol unless a failure was queued for a matching call.
+ */
+export abstract class FakeBuilderServer {
+  readonly calls: BuilderCall[] = [];
+  origin = '';
+  private server: Server | undefined;
+  private offsetMs = 0;
+  private readonly failures: Array<{ matches: (call: BuilderCall) => boolean; reply: BuilderReply }> = [];
+
+  protected async listen(): Promise<void> {
+    const server = createServer((req, res) => void this.handle(req, res));
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    this.server = server;
+    this.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  /** The builder's time. */
+  now(): number {
+    return Date.now() + this.offsetMs;
+  }
+
+  advance(ms: number): void {
+    this.offsetMs += ms;
+  }
+
+  /** The next call `matches` accepts gets this answer instead. */
+  failNext(matches: (call: BuilderCall) => boolean, failure: BuilderReply): void {
+    this.failures.push({ matches, reply: failure });
+  }
+
+  close(): Promise<void> {
+    return closeServer(this.server!);
+  }
+
+  protected abstract answer(call: BuilderCall): BuilderReply;
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw = (await readBody(req)).toString('utf8');
+    const url = new URL(req.url ?? '/', this.origin);
+    let body: unknown = raw;
+    try {
+      body = raw === '' ? undefined : (JSON.parse(raw) as unknown);
+    } catch {
+      // kept as text: the fake refuses it as the builder refuses bad JSON
+    }
+    const call: BuilderCall = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body };
+    this.calls.push(call);
+    const queued = this.failures.findIndex((failure) => failure.matches(call));
+    const answer = queued === -1 ? this.answer(call) : this.failures.splice(queued, 1)[0]!.reply;
+    res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8', ...answer.headers }).end(JSON.stringify(answer.body));
+  }
+}
+
+export const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
