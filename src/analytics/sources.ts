@@ -3,6 +3,7 @@ import type { CrawlerSource, Database } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import { toIso } from '../domain/brand/records.js';
 import { BadInputError } from '../errors.js';
+import { readSiteBuilderInstalls } from './builders/installs.js';
 import { queueCdnBackfill, readCdnStatus } from './cdn/sync.js';
 import { loaderTag } from './counter/loaderTag.js';
 import { readSiteAnalyticsConnection } from './providers/connections.js';
@@ -40,13 +41,14 @@ export async function humanTrafficSource(db: Kysely<Database>, workspaceId: stri
 export async function analyticsSources(db: Kysely<Database>, clock: Clock, publicUrl: string, workspaceId: string) {
   const now = clock.now();
   const site = await db.selectFrom('analytics_sites').selectAll().where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow();
-  const [provider, cdn, hookAt, pluginAt, destination, human] = await Promise.all([
+  const [provider, cdn, hookAt, pluginAt, destination, human, siteBuilders] = await Promise.all([
     readSiteAnalyticsConnection(db, workspaceId),
     readCdnStatus(db, workspaceId),
     lastCrawlReport(db, workspaceId, 'site_hook'),
     lastCrawlReport(db, workspaceId, 'cms_plugin'),
     db.selectFrom('destinations').select('id').where('workspace_id', '=', workspaceId).where('removed_at', 'is', null).executeTakeFirst(),
     humanTrafficSource(db, workspaceId),
+    readSiteBuilderInstalls(db, workspaceId),
   ]);
   const recent = (at: number | null) => at !== null && now - at < DAY_MS;
   const loaderSeenAt = site.loader_seen_at === null ? null : Number(site.loader_seen_at);
@@ -94,6 +96,7 @@ export async function analyticsSources(db: Kysely<Database>, clock: Clock, publi
         },
       ],
     },
+    siteBuilders,
   };
 }
 

@@ -5,7 +5,7 @@ import { recordCrawlerVisit } from '../../src/domain/crawlers/visits.js';
 import { START_TIME } from '../support/harness.js';
 import { json } from './fakes/server.js';
 import { SiteAnalyticsSetup } from './siteAnalyticsSupport.js';
-import { collect } from './support.js';
+import { CHROME_UA, collect } from './support.js';
 
 const GPTBOT = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)';
 const CLAUDEBOT = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)';
@@ -113,5 +113,36 @@ describe('get_traffic_overview', () => {
     expect((await s.connectionRow(ws.workspaceId))!.last_error).not.toBeNull();
     expect((await s.t.rest(ws.key, 'GET', '/api/v1/analytics/traffic?scope=site&days=30')).status).toBe(200);
     expect((await s.connectionRow(ws.workspaceId))!.last_error).toBeNull();
+  });
+
+  it('get_funnel: crawls, AI-referred visits and AI-first-touch leads, from the counter or else the connected provider', async () => {
+    const ws = await s.t.workspace();
+    const site = await siteIdOf(s.t.db, ws.workspaceId);
+    // This service does not trust X-Forwarded-For: visitors differ by their user agent here.
+    const send = (body: Record<string, unknown>, visitor: string) => collect(s.t.baseUrl, { s: site, ...body }, { ua: `${CHROME_UA} visitor/${visitor}` });
+    await send({ t: 'pageview', u: 'https://acme.example/a', r: 'https://chatgpt.com/' }, '198.51.100.70');
+    await send({ t: 'pageview', u: 'https://acme.example/b', r: 'https://www.google.com/' }, '198.51.100.71');
+    await send({ t: 'pageview', u: 'https://acme.example/c?utm_source=perplexity.ai' }, '198.51.100.72');
+    await s.t.service.counterIngest.flush();
+    await send({ t: 'lead', u: 'https://acme.example/a', f: { email: 'ai@example.com' } }, '198.51.100.70');
+    await send({ t: 'lead', u: 'https://acme.example/b', f: { email: 'search@example.com' } }, '198.51.100.71');
+    await s.t.service.counterIngest.flush();
+    await recordCrawlerVisit(s.t.db, s.t.clock, ws.workspaceId, { userAgent: GPTBOT, path: '/a' });
+    await recordCrawlerVisit(s.t.db, s.t.clock, ws.workspaceId, { userAgent: CLAUDEBOT, path: '/b' });
+
+    const funnel = await s.t.rest(ws.key, 'GET', '/api/v1/overview/funnel?days=7');
+    expect(funnel.status).toBe(200);
+    expect(funnel.body.data).toMatchObject({
+      crawls: { count: 2, source: 'site_hook' },
+      aiVisits: { count: 2, source: 'own_counter', byEngine: [{ engine: 'chatgpt', visits: 1 }, { engine: 'perplexity', visits: 1 }] },
+      aiLeads: { count: 1, byEngine: [{ engine: 'chatgpt', leads: 1 }] },
+      leadsPerAiVisit: 0.5,
+    });
+
+    // No tracking tag on the site but Plausible connected: AI visits come from Plausible.
+    const other = await s.t.workspace();
+    await connectSiteAnalytics(s.t.db, s.t.clock, s.services, other.workspaceId, { provider: 'plausible', baseUrl: s.plausible.origin, siteId: s.plausible.siteId, apiKey: s.plausible.apiKey });
+    const fromProvider = await s.t.mcpTool(other.key, 'get_funnel', { days: '7' });
+    expect(fromProvider.structuredContent).toMatchObject({ crawls: { count: 0 }, aiVisits: { count: 7, source: 'analytics_provider' }, aiLeads: { count: 0 }, leadsPerAiVisit: 0 });
   });
 });

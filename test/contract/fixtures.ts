@@ -255,6 +255,7 @@ export const fixtures: Record<string, Fixture> = {
   get_page_engagement: { valid: async () => ({}) },
   list_leads: { valid: async () => ({ limit: 10 }) },
   get_analytics_sources: { valid: async () => ({}) },
+  get_funnel: { valid: async () => ({ days: '7' }) },
   set_analytics_source: {
     valid: async (t, ws) => {
       await connectCloudflare(t, ws);

@@ -3,6 +3,24 @@ import { analyticsSources } from '../../src/analytics/sources.js';
 import { defineTool } from '../define.js';
 import { isoTime } from '../fields.js';
 
+const builderInstall = z.object({
+  latest: z
+    .object({
+      installId: z.string(),
+      target: z.string().describe('The Webflow site id or the Wix app instance id.'),
+      status: z.enum(['pending', 'installed', 'unchanged', 'awaiting_publish', 'failed']),
+      scriptId: z.string().nullable(),
+      scriptVersion: z.string().nullable(),
+      publishedAt: isoTime().nullable(),
+      retryPublishAt: isoTime().nullable(),
+      error: z.string().nullable(),
+      startedAt: isoTime(),
+      finishedAt: isoTime().nullable(),
+    })
+    .nullable(),
+  installedAt: isoTime().nullable().describe('When the loader was last found or made live there.'),
+});
+
 const lastReport = { lastReportAt: isoTime().nullable(), reportedLast24h: z.boolean() };
 
 export default defineTool({
@@ -13,7 +31,7 @@ export default defineTool({
   cap: 30,
   description:
     'Where human traffic and AI-crawler figures come from: the selected source of each, the sources the setup qualifies for, and their install state ' +
-    '(tracking tag and its last report, connected analytics provider, crawler hook and CMS plugin reports, CDN zone and sync). set_analytics_source changes the crawler source.',
+    '(tracking tag, its last report and site-builder installs, connected analytics provider, crawler hook and CMS plugin reports, CDN zone and sync). set_analytics_source changes the crawler source.',
   annotations: { title: 'Get analytics sources', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}),
   output: z.object({
@@ -51,6 +69,7 @@ export default defineTool({
         ]),
       ),
     }),
+    siteBuilders: z.object({ webflow: builderInstall, wix: builderInstall }).describe('The tracking loader installed through a site builder.'),
   }),
   confirm: 'none',
   transaction: 'none',

@@ -4,6 +4,7 @@ import getAgentActivity from './get_agent_activity.js';
 import getAnalyticsSources from './get_analytics_sources.js';
 import getCdnConnectUrl from './get_cdn_connect_url.js';
 import getCrawlerAccess from './get_crawler_access.js';
+import getFunnel from './get_funnel.js';
 import getGoogleVsAi from './get_google_vs_ai.js';
 import getPageEngagement from './get_page_engagement.js';
 import getTrafficOverview from './get_traffic_overview.js';
@@ -25,6 +26,7 @@ export const analyticsTools: readonly AuthenticatedOperation[] = [
   getTrafficOverview,
   getAnalyticsSources,
   setAnalyticsSource,
+  getFunnel,
   listLeads,
   getCdnConnectUrl,
   listCdnZones,
