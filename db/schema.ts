@@ -772,6 +772,16 @@ export interface CounterPageDaysTable {
   pageviews: number;
   engaged_ms: number | string;
   engaged_views: number;
+  /** Sessions that began on this page from an answer engine. */
+  ai_entries: Generated<number>;
+}
+
+export interface CounterReferrersTable {
+  workspace_id: string;
+  /** The referring host, lower case, without `www.`. */
+  host: string;
+  first_seen_at: number;
+  sessions: number;
 }
 
 export interface CounterSourceDaysTable {
@@ -981,6 +991,7 @@ export interface Database {
   counter_days: CounterDaysTable;
   counter_page_days: CounterPageDaysTable;
   counter_source_days: CounterSourceDaysTable;
+  counter_referrers: CounterReferrersTable;
   leads: LeadsTable;
   site_analytics_connections: SiteAnalyticsConnectionsTable;
   ga4_authorizations: Ga4AuthorizationsTable;

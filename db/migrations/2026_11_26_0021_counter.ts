@@ -63,6 +63,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('pageviews', 'integer', (c) => c.notNull())
     .addColumn('engaged_ms', 'bigint', (c) => c.notNull())
     .addColumn('engaged_views', 'integer', (c) => c.notNull())
+    // Sessions that began on this page from an answer engine: which pages AI answers send people to.
+    .addColumn('ai_entries', 'integer', (c) => c.notNull().defaultTo(0))
     .addPrimaryKeyConstraint('counter_page_days_pk', ['workspace_id', 'path', 'day'])
     .execute();
   await db.schema.createIndex('counter_page_days_day').on('counter_page_days').columns(['workspace_id', 'day', 'path', 'pageviews']).execute();
@@ -77,6 +79,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('leads', 'integer', (c) => c.notNull())
     .addPrimaryKeyConstraint('counter_source_days_pk', ['workspace_id', 'day', 'source', 'engine'])
     .execute();
+  // Each host that referred a session, with its first session: the site's referring domains as its visitors show them.
+  await db.schema
+    .createTable('counter_referrers')
+    .addColumn('workspace_id', 'text', (c) => c.notNull().references('workspaces.id').onDelete('cascade'))
+    .addColumn('host', 'text', (c) => c.notNull())
+    .addColumn('first_seen_at', 'bigint', (c) => c.notNull())
+    .addColumn('sessions', 'integer', (c) => c.notNull())
+    .addPrimaryKeyConstraint('counter_referrers_pk', ['workspace_id', 'host'])
+    .execute();
+  await db.schema.createIndex('counter_referrers_first_seen').on('counter_referrers').columns(['workspace_id', 'first_seen_at']).execute();
   await db.schema
     .createTable('leads')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -155,7 +167,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('crawler_visits').dropColumn('reporter').execute();
   await db.schema.alterTable('analytics_sites').dropColumn('cms_plugin_version').execute();
   await db.schema.alterTable('analytics_sites').dropColumn('loader_seen_at').execute();
-  for (const table of ['leads', 'counter_source_days', 'counter_page_days', 'counter_days', 'counter_sessions', 'counter_visitors', 'counter_salts']) {
+  for (const table of ['leads', 'counter_referrers', 'counter_source_days', 'counter_page_days', 'counter_days', 'counter_sessions', 'counter_visitors', 'counter_salts']) {
     await db.schema.dropTable(table).execute();
   }
 }

@@ -93,6 +93,16 @@ describe('the own counter: loader, collect endpoint and figures', () => {
     ]);
     expect(traffic.definitions.uniqueVisitors).toMatch(/^Sum of daily unique visitors/);
 
+    const entries = await t.db.selectFrom('counter_page_days').select(['path', 'ai_entries']).where('workspace_id', '=', ws.workspaceId).where('ai_entries', '>', 0).orderBy('path').execute();
+    expect(entries).toEqual([
+      { path: '/', ai_entries: 1 },
+      { path: '/blog/a', ai_entries: 1 },
+    ]);
+    const referrers = await t.db.selectFrom('counter_referrers').select(['host', 'sessions', 'first_seen_at']).where('workspace_id', '=', ws.workspaceId).orderBy('host').execute();
+    expect(referrers.map((r) => [r.host, r.sessions, Number(r.first_seen_at)])).toEqual([
+      ['chatgpt.com', 1, START_TIME],
+      ['google.com', 1, START_TIME + 5000 + 2 * MINUTE + 60 * MINUTE],
+    ]);
     const leads = await t.db.selectFrom('leads').selectAll().where('workspace_id', '=', ws.workspaceId).execute();
     expect(leads).toHaveLength(1);
     expect(leads[0]).toMatchObject({ email: 'ann@example.com', name: 'Ann', form: 'demo', path: '/pricing', page_url: 'https://acme.example/pricing', source: 'ai', engine: 'chatgpt', referrer: 'chatgpt.com' });

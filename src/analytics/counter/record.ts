@@ -20,6 +20,7 @@ interface PageSums {
   pageviews: number;
   engaged_ms: number;
   engaged_views: number;
+  ai_entries: number;
 }
 interface SourceSums {
   sessions: number;
@@ -41,13 +42,20 @@ class BatchSums {
   readonly days = new Map<string, DaySums>();
   readonly pages = new Map<string, PageSums>();
   readonly sources = new Map<string, SourceSums>();
+  /** Per workspace and referring host: sessions it referred in the batch, and the first one's time. */
+  readonly referrers = new Map<string, { sessions: number; firstAt: number }>();
   readonly seen = new Map<string, number>();
 
   day(workspaceId: string, day: string): DaySums {
     return entry(this.days, `${workspaceId}\n${day}`, () => ({ pageviews: 0, visitors: 0, sessions: 0, bounces: 0, engaged_ms: 0, engaged_views: 0 }));
   }
   page(workspaceId: string, day: string, path: string): PageSums {
-    return entry(this.pages, `${workspaceId}\n${day}\n${path}`, () => ({ pageviews: 0, engaged_ms: 0, engaged_views: 0 }));
+    return entry(this.pages, `${workspaceId}\n${day}\n${path}`, () => ({ pageviews: 0, engaged_ms: 0, engaged_views: 0, ai_entries: 0 }));
+  }
+  referrer(workspaceId: string, host: string, at: number): void {
+    const sums = entry(this.referrers, `${workspaceId}\n${host}`, () => ({ sessions: 0, firstAt: at }));
+    sums.sessions += 1;
+    sums.firstAt = Math.min(sums.firstAt, at);
   }
   source(workspaceId: string, day: string, source: VisitSource, engine: string | null): SourceSums {
     return entry(this.sources, `${workspaceId}\n${day}\n${source}\n${engine ?? ''}`, () => ({ sessions: 0, leads: 0 }));
@@ -147,6 +155,9 @@ async function recordVisitor(trx: Kysely<Database>, events: CounterEvent[], sums
       daySums.sessions += 1;
       daySums.bounces += bounced;
       sums.source(workspaceId, day, arrival.source, arrival.engine).sessions += 1;
+      if (arrival.source === 'ai') sums.page(workspaceId, day, first.path).ai_entries += 1;
+      // A referrer from the site itself is navigation: classified direct, and not a referring domain.
+      if (arrival.referrerHost !== null && arrival.source !== 'direct') sums.referrer(workspaceId, arrival.referrerHost, first.at);
       session = { id: proposed, ...arrival };
     } else {
       session = await continueSession(trx, current.session_id, views.length, engagedMs, last, sums, workspaceId);
@@ -271,6 +282,7 @@ async function writeSums(trx: Kysely<Database>, sums: BatchSums): Promise<void> 
           pageviews: add('counter_page_days', 'pageviews'),
           engaged_ms: add('counter_page_days', 'engaged_ms'),
           engaged_views: add('counter_page_days', 'engaged_views'),
+          ai_entries: add('counter_page_days', 'ai_entries'),
         }),
       )
       .execute();
@@ -284,6 +296,19 @@ async function writeSums(trx: Kysely<Database>, sums: BatchSums): Promise<void> 
         oc.columns(['workspace_id', 'day', 'source', 'engine']).doUpdateSet({
           sessions: add('counter_source_days', 'sessions'),
           leads: add('counter_source_days', 'leads'),
+        }),
+      )
+      .execute();
+  }
+  for (const [key, value] of sums.referrers) {
+    const [workspaceId, host] = key.split('\n') as [string, string];
+    await trx
+      .insertInto('counter_referrers')
+      .values({ workspace_id: workspaceId, host, first_seen_at: value.firstAt, sessions: value.sessions })
+      .onConflict((oc) =>
+        oc.columns(['workspace_id', 'host']).doUpdateSet({
+          sessions: add('counter_referrers', 'sessions'),
+          first_seen_at: sql<number>`case when excluded.first_seen_at < counter_referrers.first_seen_at then excluded.first_seen_at else counter_referrers.first_seen_at end`,
         }),
       )
       .execute();
