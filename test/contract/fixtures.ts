@@ -256,6 +256,18 @@ export const fixtures: Record<string, Fixture> = {
   list_leads: { valid: async () => ({ limit: 10 }) },
   get_analytics_sources: { valid: async () => ({}) },
   get_funnel: { valid: async () => ({ days: '7' }) },
+  get_reports_summary: {
+    valid: async (t, ws) => {
+      await data(t, ws, '/api/v1/analytics/activate', { screen: 'reports' });
+      return { days: '7' };
+    },
+  },
+  get_reports_wins: {
+    valid: async (t, ws) => {
+      await data(t, ws, '/api/v1/analytics/activate', { screen: 'reports' });
+      return {};
+    },
+  },
   set_analytics_source: {
     valid: async (t, ws) => {
       await connectCloudflare(t, ws);

@@ -7,6 +7,8 @@ import getCrawlerAccess from './get_crawler_access.js';
 import getFunnel from './get_funnel.js';
 import getGoogleVsAi from './get_google_vs_ai.js';
 import getPageEngagement from './get_page_engagement.js';
+import getReportsSummary from './get_reports_summary.js';
+import getReportsWins from './get_reports_wins.js';
 import getTrafficOverview from './get_traffic_overview.js';
 import listLeads from './list_leads.js';
 import setAnalyticsSource from './set_analytics_source.js';
@@ -27,6 +29,8 @@ export const analyticsTools: readonly AuthenticatedOperation[] = [
   getAnalyticsSources,
   setAnalyticsSource,
   getFunnel,
+  getReportsSummary,
+  getReportsWins,
   listLeads,
   getCdnConnectUrl,
   listCdnZones,
