@@ -50,9 +50,10 @@ async function destination(workspaceId: string, removed = false): Promise<string
   return secret;
 }
 
-async function report(key: string | undefined, body: unknown, contentType = 'application/json') {
+async function report(key: string | undefined, body: unknown, contentType = 'application/json', plugin?: string) {
   const headers: Record<string, string> = { 'content-type': contentType };
   if (key !== undefined) headers['x-service-key'] = key;
+  if (plugin !== undefined) headers['x-sightline-plugin'] = plugin;
   const response = await fetch(new URL('/api/site/crawl', t.baseUrl), { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
@@ -110,6 +111,28 @@ describe('POST /api/site/crawl: test calls and bad input', () => {
     expect((await report(key, '{not json')).status).toBe(400);
     expect(await report(key, { user_agent: 'x'.repeat(9000), path: '/' })).toEqual({ status: 413, body: { error: 'body: larger than the 8kb limit' } });
     expect(await snapshot(t.db)).toEqual(before);
+  });
+});
+
+describe('POST /api/site/crawl: the CMS plugin', () => {
+  it('keeps its reports apart from the serving code and notes its version; a malformed version is refused', async () => {
+    const ws = await t.workspace();
+    const key = await destination(ws.workspaceId);
+    const before = await snapshot(t.db);
+    expect(await report(key, { user_agent: UA.gptBot, path: '/' }, 'application/json', 'wordpress 1.4')).toEqual({
+      status: 400,
+      body: { error: 'x-sightline-plugin: must be the plugin name and version, as wordpress/1.4.2' },
+    });
+    expect(await snapshot(t.db)).toEqual(before);
+    expect((await report(key, { user_agent: UA.gptBot, path: '/a' }, 'application/json', 'wordpress/1.4.2')).status).toBe(200);
+    expect((await report(key, { user_agent: UA.claudeBot, path: '/b' })).status).toBe(200);
+    const stored = await t.db.selectFrom('crawler_visits').select(['path', 'reporter']).where('workspace_id', '=', ws.workspaceId).orderBy('path').execute();
+    expect(stored).toEqual([
+      { path: '/a', reporter: 'cms_plugin' },
+      { path: '/b', reporter: 'site_hook' },
+    ]);
+    const site = await t.db.selectFrom('analytics_sites').select('cms_plugin_version').where('workspace_id', '=', ws.workspaceId).executeTakeFirstOrThrow();
+    expect(site.cms_plugin_version).toBe('wordpress/1.4.2');
   });
 });
 
