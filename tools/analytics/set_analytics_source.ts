@@ -14,7 +14,7 @@ export default defineTool({
   annotations: { title: 'Set analytics source', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     dataType: z.enum(['aiCrawlers']).describe('Only aiCrawlers can be chosen.'),
-    source: z.enum(CRAWLER_SOURCES),
+    source: z.enum(CRAWLER_SOURCES).describe('site_hook, cms_plugin or cdn; it must qualify (get_analytics_sources).'),
   }),
   output: z.object({
     dataType: z.literal('aiCrawlers'),
