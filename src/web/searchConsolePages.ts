@@ -1,10 +1,10 @@
-import express, { type Request, type RequestHandler, type Response } from 'express';
+import express, { type RequestHandler, type Response } from 'express';
 import type { Membership } from '../domain/accounts/sessions.js';
 import { callbackUrl, CALLBACK_PATH, completeConnection } from '../visibility/searchConsole/connect.js';
 import { beginConnection, disconnectSearchConsole, readConnection, saveConnection, takeState } from '../visibility/searchConsole/connection.js';
 import { authorizationUrl, SearchConsoleError } from '../visibility/searchConsole/google.js';
 import type { DashboardDeps } from './dashboard.js';
-import { sendPage } from './dashboard.js';
+import { ownerConnectionPages } from './ownerConnections.js';
 import { html, type SafeHtml } from './html.js';
 import { csrfField, when } from './layout.js';
 import { allowFormRedirect } from './security.js';
@@ -46,23 +46,7 @@ export function searchConsolePages(deps: DashboardDeps, signedIn: RequestHandler
   const { db, clock, config } = deps;
   const router = express.Router();
 
-  const fail = (res: Response, status: number, message: string, workspaceId?: string) =>
-    sendPage(
-      res,
-      status,
-      'Search Console not connected',
-      res.locals.visit!,
-      html`<p class="notice error" role="alert">${message}</p>${workspaceId === undefined ? '' : html`<p><a href="/w/${workspaceId}">Back to the workspace</a></p>`}`,
-    );
-
-  /** Connecting and disconnecting are the owner's to do. */
-  const ownedWorkspace = (req: Request, res: Response): Membership | undefined => {
-    const membership = res.locals.visit!.workspaces.find((w) => w.workspaceId === req.params.ws);
-    if (membership === undefined) fail(res, 404, 'There is no such workspace among yours.');
-    else if (membership.role !== 'owner') fail(res, 403, 'Only an owner of this workspace can connect or disconnect Search Console.', membership.workspaceId);
-    else return membership;
-    return undefined;
-  };
+  const { fail, ownedWorkspace } = ownerConnectionPages({ title: 'Search Console not connected', service: 'Search Console' });
 
   router.post('/w/:ws/search-console/connect', ...signedIn, async (req, res) => {
     const workspace = ownedWorkspace(req, res);

@@ -5,6 +5,7 @@ import { GA4_CALLBACK_PATH, ga4AuthorizationUrl, ga4CallbackUrl } from '../analy
 import { AnalyticsProviderError, AnalyticsRateLimitedError, PROVIDER_LABELS, WebAnalyticsError } from '../analytics/providers/provider.js';
 import type { Membership } from '../domain/accounts/sessions.js';
 import type { DashboardDeps } from './dashboard.js';
+import { ownerConnectionPages } from './ownerConnections.js';
 import { sendPage } from './dashboard.js';
 import { html, type SafeHtml } from './html.js';
 import { csrfField, when } from './layout.js';
@@ -185,23 +186,7 @@ export function siteAnalyticsPages(deps: DashboardDeps, signedIn: RequestHandler
   const services: SiteAnalyticsServices = { outbound: deps.outbound, googleAnalytics: config.googleAnalytics, credentials: deps.credentials };
   const router = express.Router();
 
-  const fail = (res: Response, status: number, message: string, workspaceId?: string) =>
-    sendPage(
-      res,
-      status,
-      'Web analytics not connected',
-      res.locals.visit!,
-      html`${problemNotice(message)}${workspaceId === undefined ? '' : html`<p><a href="/w/${workspaceId}">Back to the workspace</a></p>`}`,
-    );
-
-  /** Connecting and disconnecting are the owner's to do; another workspace is not found. */
-  const ownedWorkspace = (req: Request, res: Response): Membership | undefined => {
-    const membership = res.locals.visit!.workspaces.find((w) => w.workspaceId === req.params.ws);
-    if (membership === undefined) fail(res, 404, 'There is no such workspace among yours.');
-    else if (membership.role !== 'owner') fail(res, 403, 'Only an owner of this workspace can connect or disconnect web analytics.', membership.workspaceId);
-    else return membership;
-    return undefined;
-  };
+  const { fail, ownedWorkspace } = ownerConnectionPages({ title: 'Web analytics not connected', service: 'web analytics', errorId: 'site-analytics-error' });
 
   const connectWithForm = async (form: FormName, req: Request, res: Response) => {
     const workspace = ownedWorkspace(req, res);

@@ -1,4 +1,4 @@
-import express, { type Request, type RequestHandler, type Response } from 'express';
+import express, { type RequestHandler, type Response } from 'express';
 import {
   beginWebflowConnection,
   disconnectWebflow,
@@ -12,7 +12,7 @@ import { BuilderApiError } from '../analytics/builders/http.js';
 import { exchangeWebflowCode, webflowAuthorizationUrl } from '../analytics/builders/webflow.js';
 import type { Membership } from '../domain/accounts/sessions.js';
 import type { DashboardDeps } from './dashboard.js';
-import { sendPage } from './dashboard.js';
+import { ownerConnectionPages } from './ownerConnections.js';
 import { html, type SafeHtml } from './html.js';
 import { csrfField, when } from './layout.js';
 import { allowFormRedirect } from './security.js';
@@ -46,23 +46,7 @@ export function siteBuilderPages(deps: DashboardDeps, signedIn: RequestHandler[]
   const { db, clock, config } = deps;
   const router = express.Router();
 
-  const fail = (res: Response, status: number, message: string, workspaceId?: string) =>
-    sendPage(
-      res,
-      status,
-      'Webflow not connected',
-      res.locals.visit!,
-      html`<p class="notice error" role="alert">${message}</p>${workspaceId === undefined ? '' : html`<p><a href="/w/${workspaceId}">Back to the workspace</a></p>`}`,
-    );
-
-  /** Connecting and disconnecting are the owner's to do. */
-  const ownedWorkspace = (req: Request, res: Response): Membership | undefined => {
-    const membership = res.locals.visit!.workspaces.find((w) => w.workspaceId === req.params.ws);
-    if (membership === undefined) fail(res, 404, 'There is no such workspace among yours.');
-    else if (membership.role !== 'owner') fail(res, 403, 'Only an owner of this workspace can connect or disconnect Webflow.', membership.workspaceId);
-    else return membership;
-    return undefined;
-  };
+  const { fail, ownedWorkspace } = ownerConnectionPages({ title: 'Webflow not connected', service: 'Webflow' });
 
   router.post('/w/:ws/webflow/connect', ...signedIn, async (req, res) => {
     const workspace = ownedWorkspace(req, res);

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import type { Clock } from '../../clock.js';
 import type { CredentialSealer } from '../../credentials/sealed.js';
+import { takeConnectionState } from '../../oauth/connectionState.js';
 import { randomToken, sha256Hex } from '../../secrets.js';
 
 /** The owner has this long to finish Webflow's consent screen. */
@@ -27,22 +28,8 @@ export async function beginWebflowConnection(db: Kysely<Database>, clock: Clock,
 }
 
 /** The workspace whose connection this user started with this state, used up at once; undefined when unknown, expired or used. */
-export async function takeWebflowState(db: Kysely<Database>, clock: Clock, userId: string, state: string): Promise<string | undefined> {
-  const hash = stateHash(userId, state);
-  const row = await db
-    .selectFrom('webflow_connections')
-    .select('workspace_id')
-    .where('state_hash', '=', hash)
-    .where('state_expires_at', '>', clock.now())
-    .executeTakeFirst();
-  if (row === undefined) return undefined;
-  const taken = await db
-    .updateTable('webflow_connections')
-    .set({ state_hash: null, state_expires_at: null })
-    .where('workspace_id', '=', row.workspace_id)
-    .where('state_hash', '=', hash)
-    .executeTakeFirst();
-  return taken.numUpdatedRows === 1n ? row.workspace_id : undefined;
+export function takeWebflowState(db: Kysely<Database>, clock: Clock, userId: string, state: string): Promise<string | undefined> {
+  return takeConnectionState(db, clock, 'webflow_connections', stateHash(userId, state));
 }
 
 /** Stores the token Webflow handed over, sealed (SECRETS_KEY); it replaces any earlier one. */

@@ -1,6 +1,7 @@
 import * as oauth from 'oauth4webapi';
 import { z } from 'zod';
 import type { GoogleAnalyticsSettings } from '../../config.js';
+import { googleAuthorizationUrl, googleTokenEndpoint } from '../../outbound/googleOAuth.js';
 import { AnalyticsHttp, DEFAULT_TIMEOUT_MS, type Outbound } from './http.js';
 import { AnalyticsAuthError, AnalyticsNotConfiguredError, AnalyticsProviderError } from './provider.js';
 
@@ -9,8 +10,6 @@ export const GA4_SCOPE = 'https://www.googleapis.com/auth/analytics.readonly';
 /** Where Google sends the owner back; the operator registers PUBLIC_URL + this path on the OAuth client. */
 export const GA4_CALLBACK_PATH = '/dashboard/site-analytics/ga4/callback';
 /** Google's authorization server sends this as `iss` in its redirects (RFC 9207). */
-const GOOGLE_ISSUER = 'https://accounts.google.com';
-const TOKEN_TIMEOUT_MS = 30_000;
 /** accountSummaries.list answers at most 200 accounts a page. */
 const ACCOUNTS_PER_PAGE = 200;
 /** Bounded work if the Admin API's paging never ends: 5,000 accounts. */
@@ -28,28 +27,9 @@ export function requireGoogle(settings: GoogleAnalyticsSettings | undefined): Go
   return settings;
 }
 
-function endpoints(settings: GoogleAnalyticsSettings) {
-  return {
-    as: { issuer: GOOGLE_ISSUER, authorization_endpoint: settings.authUrl, token_endpoint: settings.tokenUrl } satisfies oauth.AuthorizationServer,
-    client: { client_id: settings.clientId } satisfies oauth.Client,
-    // Google's documented web-server flow sends the client secret in the form body.
-    auth: oauth.ClientSecretPost(settings.clientSecret),
-    // GA4_TOKEN_URL may name a plain-http stand-in the operator chose; Google's own is https.
-    options: { signal: AbortSignal.timeout(TOKEN_TIMEOUT_MS), [oauth.allowInsecureRequests]: settings.tokenUrl.startsWith('http:') },
-  };
-}
-
-/** Where the owner's browser goes to grant read access; `prompt=consent` makes Google hand out a refresh token every time. */
+/** Where the owner's browser goes to grant read access to Google Analytics. */
 export function ga4AuthorizationUrl(settings: GoogleAnalyticsSettings, redirectUri: string, state: string): string {
-  const url = new URL(settings.authUrl);
-  url.searchParams.set('client_id', settings.clientId);
-  url.searchParams.set('redirect_uri', redirectUri);
-  url.searchParams.set('response_type', 'code');
-  url.searchParams.set('scope', GA4_SCOPE);
-  url.searchParams.set('access_type', 'offline');
-  url.searchParams.set('prompt', 'consent');
-  url.searchParams.set('state', state);
-  return url.href;
+  return googleAuthorizationUrl(settings, GA4_SCOPE, redirectUri, state);
 }
 
 /** Google's token-endpoint failures as the analytics errors: a refused grant needs connecting again, a busy Google a retry. */
@@ -72,7 +52,7 @@ function tokenFailure(error: unknown, step: string): AnalyticsAuthError | Analyt
 
 /** The callback's code exchanged for tokens; an `error` in the callback (the owner said no) is thrown here. */
 export async function exchangeGa4Code(settings: GoogleAnalyticsSettings, callback: URLSearchParams, redirectUri: string): Promise<{ accessToken: string; refreshToken: string }> {
-  const { as, client, auth, options } = endpoints(settings);
+  const { as, client, auth, options } = googleTokenEndpoint(settings);
   let tokens: oauth.TokenEndpointResponse;
   try {
     // The state was already checked against the stored one.
@@ -92,7 +72,7 @@ export async function exchangeGa4Code(settings: GoogleAnalyticsSettings, callbac
 
 /** A fresh access token from the stored refresh token; a revoked grant is an AnalyticsAuthError saying to connect again. */
 export async function refreshGa4AccessToken(settings: GoogleAnalyticsSettings, refreshToken: string): Promise<string> {
-  const { as, client, auth, options } = endpoints(settings);
+  const { as, client, auth, options } = googleTokenEndpoint(settings);
   try {
     const response = await oauth.refreshTokenGrantRequest(as, client, auth, refreshToken, options);
     return (await oauth.processRefreshTokenResponse(as, client, response)).access_token;

@@ -3,6 +3,7 @@ import type { Database } from '../../../db/schema.js';
 import type { Clock } from '../../clock.js';
 import type { CredentialSealer } from '../../credentials/sealed.js';
 import { enqueueJob } from '../../jobs/queue.js';
+import { takeConnectionState } from '../../oauth/connectionState.js';
 import { randomToken, sha256Hex } from '../../secrets.js';
 import { linkConsoleQueries } from '../rankings/latestChecks.js';
 
@@ -28,22 +29,8 @@ export async function beginConnection(db: Kysely<Database>, clock: Clock, worksp
 }
 
 /** The workspace whose connection this user started with this state, used up at once; undefined when unknown, expired or used. */
-export async function takeState(db: Kysely<Database>, clock: Clock, userId: string, state: string): Promise<string | undefined> {
-  const hash = stateHash(userId, state);
-  const row = await db
-    .selectFrom('search_console_connections')
-    .select('workspace_id')
-    .where('state_hash', '=', hash)
-    .where('state_expires_at', '>', clock.now())
-    .executeTakeFirst();
-  if (row === undefined) return undefined;
-  const taken = await db
-    .updateTable('search_console_connections')
-    .set({ state_hash: null, state_expires_at: null })
-    .where('workspace_id', '=', row.workspace_id)
-    .where('state_hash', '=', hash)
-    .executeTakeFirst();
-  return taken.numUpdatedRows === 1n ? row.workspace_id : undefined;
+export function takeState(db: Kysely<Database>, clock: Clock, userId: string, state: string): Promise<string | undefined> {
+  return takeConnectionState(db, clock, 'search_console_connections', stateHash(userId, state));
 }
 
 /**

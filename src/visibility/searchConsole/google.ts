@@ -1,11 +1,11 @@
 import * as oauth from 'oauth4webapi';
 import { z } from 'zod';
 import type { SearchConsoleSettings } from '../../config.js';
+import { googleAuthorizationUrl, googleTokenEndpoint } from '../../outbound/googleOAuth.js';
 
 /** Read-only access to Search Console data: all the service asks for. */
 export const SEARCH_CONSOLE_SCOPE = 'https://www.googleapis.com/auth/webmasters.readonly';
 /** Google's authorization server sends this as `iss` in its redirects (RFC 9207). */
-const GOOGLE_ISSUER = 'https://accounts.google.com';
 /** Search Analytics answers at most this many rows per request; larger sets are paged with startRow. */
 export const ROWS_PER_PAGE = 25_000;
 /** A sync keeps at most this many query-and-page rows per period (the largest by clicks, as Google orders them). */
@@ -26,35 +26,9 @@ export class SearchConsoleError extends Error {
   }
 }
 
-interface Endpoints {
-  as: oauth.AuthorizationServer;
-  client: oauth.Client;
-  auth: oauth.ClientAuth;
-  options: oauth.TokenEndpointRequestOptions;
-}
-
-function endpoints(settings: SearchConsoleSettings): Endpoints {
-  return {
-    as: { issuer: GOOGLE_ISSUER, authorization_endpoint: settings.authUrl, token_endpoint: settings.tokenUrl },
-    client: { client_id: settings.clientId },
-    // Google's documented web-server flow sends the client secret in the form body.
-    auth: oauth.ClientSecretPost(settings.clientSecret),
-    // GSC_TOKEN_URL may name a plain-http endpoint the operator chose (a local stand-in); Google's own is https.
-    options: { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS), [oauth.allowInsecureRequests]: settings.tokenUrl.startsWith('http:') },
-  };
-}
-
-/** Where the owner's browser goes to grant read access; `prompt=consent` makes Google hand out a refresh token every time. */
+/** Where the owner's browser goes to grant read access to Search Console. */
 export function authorizationUrl(settings: SearchConsoleSettings, redirectUri: string, state: string): string {
-  const url = new URL(settings.authUrl);
-  url.searchParams.set('client_id', settings.clientId);
-  url.searchParams.set('redirect_uri', redirectUri);
-  url.searchParams.set('response_type', 'code');
-  url.searchParams.set('scope', SEARCH_CONSOLE_SCOPE);
-  url.searchParams.set('access_type', 'offline');
-  url.searchParams.set('prompt', 'consent');
-  url.searchParams.set('state', state);
-  return url.href;
+  return googleAuthorizationUrl(settings, SEARCH_CONSOLE_SCOPE, redirectUri, state);
 }
 
 function tokenFailure(error: unknown, step: string): SearchConsoleError {
@@ -79,7 +53,7 @@ function tokenFailure(error: unknown, step: string): SearchConsoleError {
  * redirect URI). The state was already checked against the stored one; an `error` in the callback is thrown here.
  */
 export async function exchangeCode(settings: SearchConsoleSettings, callback: URLSearchParams, redirectUri: string): Promise<{ accessToken: string; refreshToken: string }> {
-  const { as, client, auth, options } = endpoints(settings);
+  const { as, client, auth, options } = googleTokenEndpoint(settings);
   try {
     const params = oauth.validateAuthResponse(as, client, callback, oauth.skipStateCheck);
     const response = await oauth.authorizationCodeGrantRequest(as, client, auth, params, redirectUri, oauth.nopkce, options);
@@ -96,7 +70,7 @@ export async function exchangeCode(settings: SearchConsoleSettings, callback: UR
 
 /** A fresh access token from the stored refresh token (grant_type=refresh_token). */
 export async function refreshAccessToken(settings: SearchConsoleSettings, refreshToken: string): Promise<string> {
-  const { as, client, auth, options } = endpoints(settings);
+  const { as, client, auth, options } = googleTokenEndpoint(settings);
   try {
     const response = await oauth.refreshTokenGrantRequest(as, client, auth, refreshToken, options);
     return (await oauth.processRefreshTokenResponse(as, client, response)).access_token;
