@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -16,10 +16,10 @@ const PIN = '4711-never-sent';
 const HIDDEN_VALUE = 'hidden-campaign-never-sent';
 
 /**
- * The customer's site: every page carries the one tag, plus a link, an in-page anchor and two forms (one marked as a
- * lead form); a form posts to /thanks. Each test has its own host under *.localhost (Chromium resolves those to the
- * loopback itself), its own workspace, and so its own site id, while the service listens on 127.0.0.1: another origin,
- * so the beacons are cross-origin as on a real site.
+ * The customer's site: every page carries the one tag (its src on the tap in front of the service), a link, an in-page
+ * anchor and two forms, one marked as a lead form; a form posts to /thanks. Each test has its own host under *.localhost
+ * (Chromium resolves those to the loopback itself), its own workspace and so its own site id, while the service and the
+ * tap listen on 127.0.0.1: another origin, so the beacons are cross-origin as on a real site.
  */
 class CustomerSite {
   private readonly tags = new Map<string, string>();
@@ -34,12 +34,12 @@ class CustomerSite {
   }
 
   /** A workspace whose website is `http://<name>.localhost:<port>`, its pages carrying its tag (with `attributes` added). */
-  async site(name: string, attributes = ''): Promise<{ workspaceId: string; origin: string }> {
+  async site(name: string, attributes = ''): Promise<{ workspaceId: string; siteId: string; origin: string }> {
     const origin = `http://${name}.localhost:${(this.server.address() as AddressInfo).port}`;
     const { workspaceId } = await t.workspace({ site: origin });
-    const tag = loaderTag(t.baseUrl, await siteIdOf(t.db, workspaceId));
-    this.tags.set(new URL(origin).host, tag.replace('<script ', `<script ${attributes} `));
-    return { workspaceId, origin };
+    const siteId = await siteIdOf(t.db, workspaceId);
+    this.tags.set(new URL(origin).host, loaderTag(tapUrl, siteId).replace('<script ', `<script ${attributes} `));
+    return { workspaceId, siteId, origin };
   }
 
   private answer(req: IncomingMessage, res: ServerResponse): void {
@@ -73,14 +73,71 @@ class CustomerSite {
   }
 }
 
+interface Beacon {
+  s: string;
+  t: 'pageview' | 'engagement' | 'lead';
+  u: string;
+  r?: string;
+  e?: number;
+  v?: 0 | 1;
+  f?: Record<string, string>;
+  i?: string;
+}
+
+/**
+ * Stands between the pages and the service and keeps every collect body it passes on: the tags point here, so the
+ * tests see exactly what the browser sent (Playwright's own request events miss beacons sent while a page unloads).
+ */
+class BeaconTap {
+  private readonly beacons: Beacon[] = [];
+  private readonly server = createServer((req, res) => this.forward(req, res));
+
+  async start(): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  /**
+   * What one site's pages sent: type and path, and the referrer, first-report mark or form fields. Sorted, because two
+   * beacons sent at once (pushState's engagement and page view) may arrive either way round; the referrers tell the order.
+   */
+  sent(siteId: string) {
+    return this.beacons
+      .filter((beacon) => beacon.s === siteId)
+      .map(({ t: type, u, r, v, f, i }) => ({ t: type, path: new URL(u).pathname, ...(type === 'pageview' ? { r } : type === 'engagement' ? { v } : { f, i }) }))
+      .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+  }
+
+  private forward(req: IncomingMessage, res: ServerResponse): void {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      if (req.method === 'POST' && req.url === '/api/site/collect') this.beacons.push(JSON.parse(body.toString()) as Beacon);
+      const upstream = request(new URL(req.url ?? '/', t.baseUrl), { method: req.method, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      upstream.end(body);
+    });
+  }
+}
+
 let t: TestService;
 let browser: Browser;
+let tapUrl: string;
 const customer = new CustomerSite();
+const tap = new BeaconTap();
 
 beforeAll(async () => {
   if (!hasChromium) return;
   t = await TestService.start({ writer: false });
   await customer.start();
+  tapUrl = await tap.start();
   // A beacon sent while a page unloads leaves with the browser's own user agent, not the one a context sets (Playwright
   // overrides it per page), and isbot drops HeadlessChrome's: the browser itself must say it is a normal Chrome.
   browser = await launchChromium([`--user-agent=${CHROME_UA}`]);
@@ -88,6 +145,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await customer.close();
+  await tap.close();
   await t?.close();
 });
 
@@ -142,7 +200,7 @@ async function leads(workspaceId: string) {
 
 describe.skipIf(!hasChromium)('the tracking loader in a real page', () => {
   it('reports a page view with its referrer on load, on a second page, and on history navigation', async () => {
-    const { workspaceId, origin } = await customer.site('views');
+    const { workspaceId, siteId, origin } = await customer.site('views');
     const { context, page } = await visitor();
     await page.goto(`${origin}/`, { referer: 'https://chatgpt.com/' });
     await page.getByRole('link', { name: 'Pricing' }).click();
@@ -150,7 +208,8 @@ describe.skipIf(!hasChromium)('the tracking loader in a real page', () => {
     // An in-page anchor is not a navigation: no page view.
     await page.getByRole('link', { name: 'Plans' }).click();
     await page.waitForURL(`${origin}/pricing#plans`);
-    await page.evaluate(() => history.pushState(null, '', '/docs/start'));
+    // Page code as strings: the tests compile without the DOM's types.
+    await page.evaluate("history.pushState(null, '', '/docs/start')");
     await page.goBack();
     await page.waitForURL(`${origin}/pricing#plans`);
     await page.close({ runBeforeUnload: true });
@@ -164,6 +223,16 @@ describe.skipIf(!hasChromium)('the tracking loader in a real page', () => {
     ]);
     await context.close();
     await settled();
+    expect(tap.sent(siteId)).toEqual([
+      { t: 'engagement', path: '/', v: 1 },
+      { t: 'engagement', path: '/docs/start', v: 1 },
+      { t: 'engagement', path: '/pricing', v: 1 },
+      { t: 'engagement', path: '/pricing', v: 1 },
+      { t: 'pageview', path: '/', r: 'https://chatgpt.com/' },
+      { t: 'pageview', path: '/docs/start', r: `${origin}/pricing` },
+      { t: 'pageview', path: '/pricing', r: `${origin}/` },
+      { t: 'pageview', path: '/pricing', r: `${origin}/docs/start` },
+    ]);
     expect(await day(workspaceId)).toMatchObject({ pageViews: 4, visitors: 1, sessions: 1, bounces: 0 });
     expect(await sessions(workspaceId)).toEqual([
       expect.objectContaining({ pageviews: 4, entry_path: '/', referrer_host: 'chatgpt.com', source: 'ai', engine: 'chatgpt' }),
@@ -171,7 +240,7 @@ describe.skipIf(!hasChromium)('the tracking loader in a real page', () => {
   });
 
   it('reports the visible time when the page is hidden; enough of it makes a one-page session no bounce', async () => {
-    const { workspaceId, origin } = await customer.site('engagement');
+    const { workspaceId, siteId, origin } = await customer.site('engagement');
 
     const brief = await visitor();
     const arrived = Date.now();
@@ -185,15 +254,21 @@ describe.skipIf(!hasChromium)('the tracking loader in a real page', () => {
     await reader.page.clock.install();
     await reader.page.goto(`${origin}/article`);
     await reader.page.clock.fastForward(12_000);
-    await reader.page.evaluate(() => {
-      Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
-      document.dispatchEvent(new Event('visibilitychange'));
-    });
+    // Then switches to another tab. A headless page stays visible whatever else is open, so the page is told it is hidden.
+    await reader.page.evaluate(`Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+      document.dispatchEvent(new Event('visibilitychange'))`);
 
     await storedEventually(async () => (await sessions(workspaceId)).map((session) => session.bounced), [1, 0]);
     await brief.context.close();
     await reader.context.close();
     await settled();
+    // Closing the tab fires pagehide and then visibilitychange: still one report per page view.
+    expect(tap.sent(siteId)).toEqual([
+      { t: 'engagement', path: '/article', v: 1 },
+      { t: 'engagement', path: '/article', v: 1 },
+      { t: 'pageview', path: '/article', r: '' },
+      { t: 'pageview', path: '/article', r: '' },
+    ]);
     const [short, long] = await sessions(workspaceId);
     expect(short!.engaged_ms).toBeGreaterThanOrEqual(1500);
     expect(short!.engaged_ms).toBeLessThanOrEqual(left - arrived);
@@ -204,7 +279,7 @@ describe.skipIf(!hasChromium)('the tracking loader in a real page', () => {
   });
 
   it('reports a marked form as a lead without its password or hidden fields, and no unmarked form', async () => {
-    const { workspaceId, origin } = await customer.site('leads');
+    const { workspaceId, siteId, origin } = await customer.site('leads');
     const { context, page } = await visitor();
     await page.goto(`${origin}/contact`, { referer: 'https://www.perplexity.ai/' });
     await page.getByLabel('Newsletter email').fill('news@example.com');
@@ -222,6 +297,10 @@ describe.skipIf(!hasChromium)('the tracking loader in a real page', () => {
     await storedEventually(async () => (await leads(workspaceId)).length, 1);
     await context.close();
     await settled();
+    // What left the browser: the marked form's fields, without the password and the hidden field; nothing for the other form.
+    expect(tap.sent(siteId).filter((beacon) => beacon.t === 'lead')).toEqual([
+      { t: 'lead', path: '/contact', f: { email: 'Ann@Example.com', name: 'Ann Lee', company: 'Lee & Co' }, i: 'demo' },
+    ]);
     const stored = await leads(workspaceId);
     expect(stored).toEqual([
       expect.objectContaining({ form: 'demo', email: 'ann@example.com', name: 'Ann Lee', path: '/contact', source: 'ai', engine: 'perplexity' }),
@@ -232,7 +311,7 @@ describe.skipIf(!hasChromium)('the tracking loader in a real page', () => {
   });
 
   it('with data-leads="email" on the tag, reports any form with an email field', async () => {
-    const { workspaceId, origin } = await customer.site('emailforms', 'data-leads="email"');
+    const { workspaceId, siteId, origin } = await customer.site('emailforms', 'data-leads="email"');
     const { context, page } = await visitor();
     await page.goto(`${origin}/blog/post`);
     await page.getByLabel('Newsletter email').fill('News@Example.com');
@@ -240,6 +319,7 @@ describe.skipIf(!hasChromium)('the tracking loader in a real page', () => {
     await page.waitForURL(`${origin}/thanks`);
     await storedEventually(async () => (await leads(workspaceId)).map((lead) => [lead.form, lead.email, lead.path]), [['newsletter', 'news@example.com', '/blog/post']]);
     await context.close();
+    expect(tap.sent(siteId).filter((beacon) => beacon.t === 'lead')).toEqual([{ t: 'lead', path: '/blog/post', f: { email: 'News@Example.com' }, i: 'newsletter' }]);
   });
 
   it('leaves no cookie and nothing in local or session storage, on the site or the service', async () => {
@@ -253,9 +333,10 @@ describe.skipIf(!hasChromium)('the tracking loader in a real page', () => {
     await page.waitForURL(`${origin}/thanks`);
     await storedEventually(async () => ({ views: (await day(workspaceId))?.pageViews, leads: (await leads(workspaceId)).length }), { views: 3, leads: 1 });
 
-    const storage = () => page.evaluate(() => ({ cookie: document.cookie, local: localStorage.length, session: sessionStorage.length }));
+    const storage = () => page.evaluate<unknown>('({ cookie: document.cookie, local: localStorage.length, session: sessionStorage.length })');
     expect(await storage()).toEqual({ cookie: '', local: 0, session: 0 });
-    await page.goto(`${t.baseUrl}/t.js`);
+    // The origin the tag and the beacons came from.
+    await page.goto(`${tapUrl}/t.js`);
     expect(await storage()).toEqual({ cookie: '', local: 0, session: 0 });
     // Every origin the profile knows: no cookie, no local storage, no IndexedDB.
     expect(await context.storageState({ indexedDB: true })).toEqual({ cookies: [], origins: [] });
