@@ -7,14 +7,20 @@
  * submitted: a form carrying `data-sightline-lead`, or any form with an email field when the tag has
  * `data-leads="email"`. Passwords, hidden fields, files and card-like fields are never read. No cookies, no storage:
  * the service tells visitors apart only within a day, from the request itself. Beacons never hold up the page.
+ *
+ * Reports name the page they are about (`href`), not `location`: when pushState or popstate tell of a new page,
+ * location already shows it, while the visible time then reported was spent on the page before. The fragment is no
+ * page: an in-page anchor is not a page view. Leaving a page fires pagehide and then visibilitychange; the time is
+ * reported once, at pagehide.
  */
 export const LOADER_SOURCE = `(function (w, d, n) {
   var me = d.currentScript, site = me && me.getAttribute('data-site');
   if (!site) return;
   var end = new URL(me.src).origin + '/api/site/collect', emailForms = me.getAttribute('data-leads') == 'email';
   var href, shown = 0, since = 0, first = 1, skip = /pass|card|cc-|cvc|cvv|iban|ssn|secret|token/i;
+  function here() { return location.href.split('#')[0]; }
   function send(t, x) {
-    var b = { s: site, t: t, u: location.href };
+    var b = { s: site, t: t, u: href };
     for (var k in x) b[k] = x[k];
     b = JSON.stringify(b);
     try { if (n.sendBeacon && n.sendBeacon(end, b)) return; } catch (e) {}
@@ -26,14 +32,14 @@ export const LOADER_SOURCE = `(function (w, d, n) {
     if (shown > 0) { send('engagement', { e: shown, v: first }); first = 0; shown = 0; }
   }
   function view() {
-    if (href == location.href) return;
+    if (href == here()) return;
     engaged();
     var from = href || d.referrer;
-    href = location.href; first = 1; shown = 0; since = visible() ? Date.now() : 0;
+    href = here(); first = 1; shown = 0; since = visible() ? Date.now() : 0;
     send('pageview', { r: from });
   }
   d.addEventListener('visibilitychange', function () { if (visible()) since = Date.now(); else engaged(); });
-  w.addEventListener('pagehide', engaged);
+  w.addEventListener('pagehide', function () { engaged(); since = 0; });
   var push = history.pushState;
   history.pushState = function () { push.apply(this, arguments); view(); };
   w.addEventListener('popstate', view);
