@@ -12,14 +12,8 @@
  * its rate limits on: requests rotate over a pool of API keys so that no key reaches a route cap. Any answer other
  * than a 200 fails the run. The last line of output is `bench-visibility-result {json}`.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Kysely } from 'kysely';
-import pg from 'pg';
 import { pino } from 'pino';
-import { openDatabase, type DatabaseHandle } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import type { Database } from '../../db/schema.js';
 import { createApiKey } from '../../src/auth/apiKeys.js';
@@ -33,7 +27,8 @@ import type { Services } from '../../src/services.js';
 import { recordEngineAnswer, recordRankCheck } from '../../src/visibility/checks/record.js';
 import { startCheckRun } from '../../src/visibility/checks/runs.js';
 import { normaliseCitations } from '../../src/visibility/engines/engine.js';
-import { ARTICLES, articleUrl, generateVisibility, postgresWriter, sqliteWriter, trackedQuery, type BulkWriter, type GenerationReport } from './visibilityData.js';
+import { Caller, measureRead, percentile, postgresStore, readTable, round, sqliteStore, type ReadMeasurement, type ReadTarget, type Store } from './store.js';
+import { ARTICLES, articleUrl, generateVisibility, trackedQuery, VISIBILITY_TABLES, type GenerationReport } from './visibilityData.js';
 
 const AIM_P99_MS = 50;
 const WARMUP_CALLS = 20;
@@ -71,12 +66,7 @@ function log(message: string): void {
   process.stdout.write(`bench visibility: ${message}\n`);
 }
 
-interface Target {
-  label: string;
-  path: string;
-}
-
-function targets(middle: number): Target[] {
+function targets(middle: number): ReadTarget[] {
   return [
     { label: 'list_citations, first page (100)', path: '/api/v1/citations' },
     { label: 'list_citations, deep page (before)', path: `/api/v1/citations?before=${encodeURIComponent(new Date(middle).toISOString())}` },
@@ -94,94 +84,6 @@ function targets(middle: number): Target[] {
     { label: 'get_google_vs_ai (page 40)', path: '/api/v1/analytics/google-vs-ai?page=40' },
     { label: 'get_competitors', path: '/api/v1/competitors' },
   ];
-}
-
-interface Measurement {
-  label: string;
-  p50: number;
-  p99: number;
-  max: number;
-  kib: number;
-}
-
-const percentile = (sorted: readonly number[], q: number) => sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)]!;
-const round = (value: number, digits = 1) => Number(value.toFixed(digits));
-
-class Caller {
-  private next = 0;
-  constructor(
-    private readonly baseUrl: string,
-    private readonly keys: readonly string[],
-  ) {}
-
-  /** One GET with the next key of the pool; anything but a 200 stops the run. Resolves to the milliseconds taken and the body size. */
-  async get(path: string): Promise<{ ms: number; bytes: number }> {
-    const key = this.keys[this.next++ % this.keys.length]!;
-    const started = performance.now();
-    const response = await fetch(`${this.baseUrl}${path}`, { headers: { authorization: `Bearer ${key}` } });
-    const body = await response.text();
-    const ms = performance.now() - started;
-    if (response.status !== 200) throw new Error(`GET ${path} answered ${response.status}: ${body.slice(0, 300)}`);
-    return { ms, bytes: body.length };
-  }
-}
-
-async function measure(caller: Caller, target: Target): Promise<Measurement> {
-  for (let i = 0; i < WARMUP_CALLS; i++) await caller.get(target.path);
-  const times: number[] = [];
-  let bytes = 0;
-  for (let i = 0; i < CALLS; i++) {
-    const call = await caller.get(target.path);
-    times.push(call.ms);
-    bytes = call.bytes;
-  }
-  times.sort((a, b) => a - b);
-  return { label: target.label, p50: round(percentile(times, 0.5)), p99: round(percentile(times, 0.99)), max: round(times[times.length - 1]!), kib: round(bytes / 1024) };
-}
-
-interface Store {
-  dialect: 'sqlite' | 'postgres';
-  handle: DatabaseHandle;
-  writer(): Promise<BulkWriter>;
-  size(): string;
-  cleanUp(): Promise<void>;
-}
-
-function sqliteStore(): Store {
-  const dir = mkdtempSync(join(tmpdir(), 'sightline-bench-visibility-'));
-  const path = join(dir, 'bench.db');
-  return {
-    dialect: 'sqlite',
-    handle: openDatabase(path),
-    writer: async () => sqliteWriter(path),
-    size: () => `${Math.round(statSync(path).size / 1024 / 1024)} MB file`,
-    cleanUp: async () => rmSync(dir, { recursive: true, force: true }),
-  };
-}
-
-async function postgresStore(): Promise<Store | undefined> {
-  const admin = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await admin.connect();
-  } catch (error) {
-    log(`PostgreSQL at ${PG_URL} not reachable (${error instanceof Error ? error.message : String(error)}): SQLite only`);
-    return undefined;
-  }
-  const schema = `bench_${randomBytes(6).toString('hex')}`;
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
-  return {
-    dialect: 'postgres',
-    handle: openDatabase(PG_URL, { schema }),
-    writer: () => postgresWriter(PG_URL, schema),
-    size: () => `schema ${schema}`,
-    cleanUp: async () => {
-      const client = new pg.Client({ connectionString: PG_URL });
-      await client.connect();
-      await client.query(`drop schema ${schema} cascade`);
-      await client.end();
-    },
-  };
 }
 
 /** The generated pre-aggregates must say what the answers say, or the figures measure made-up data. */
@@ -211,7 +113,7 @@ interface DialectResult {
   generationSeconds: number;
   rows: GenerationReport['rows'];
   storage: string;
-  measurements: Measurement[];
+  measurements: ReadMeasurement[];
   writes: WritePath;
 }
 
@@ -223,7 +125,7 @@ async function benchStore(store: Store): Promise<DialectResult> {
 
   log(`${store.dialect}: generating ${QUERIES} tracked queries`);
   const started = performance.now();
-  const writer = await store.writer();
+  const writer = await store.writer(VISIBILITY_TABLES);
   let report: GenerationReport;
   try {
     report = await generateVisibility(writer, { workspaceId, brandName: BRAND.name, brandDomain: BRAND.domain, now }, QUERIES);
@@ -247,13 +149,13 @@ async function benchStore(store: Store): Promise<DialectResult> {
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', JOBS_POLL_MS: '0', ...ALL_PROVIDERS });
   const service = await createService({ config, database: store.handle, clock: systemClock, logger: pino({ level: 'silent' }) });
   const caller = new Caller(await service.listen(), keys);
-  const measurements: Measurement[] = [];
+  const measurements: ReadMeasurement[] = [];
   let writes: WritePath;
   try {
     // Each key's first use records when it was used (a write, once a minute): done here, outside the measurements.
     for (let i = 0; i < KEYS; i++) await caller.get('/api/v1/queries');
     for (const target of targets(report.middle)) {
-      const measured = await measure(caller, target);
+      const measured = await measureRead(caller, target, WARMUP_CALLS, CALLS);
       log(`${store.dialect}: ${target.label}: p50 ${measured.p50} ms, p99 ${measured.p99} ms`);
       measurements.push(measured);
     }
@@ -324,18 +226,9 @@ async function measureWrites(db: Kysely<Database>, services: Services, workspace
   return { queueSeconds, jobs: Number(jobs.n), answer, rankCheck };
 }
 
-function table(results: readonly DialectResult[]): string {
-  const labels = results[0]?.measurements.map((m) => m.label) ?? [];
-  const header = ['read', ...results.flatMap((r) => [`${r.dialect} p50`, `${r.dialect} p99`])];
-  const rows = labels.map((label, i) => [label, ...results.flatMap((r) => [String(r.measurements[i]!.p50), String(r.measurements[i]!.p99)])]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: readonly string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
-}
-
 async function main(): Promise<void> {
   const results: DialectResult[] = [];
-  for (const open of [async () => sqliteStore(), postgresStore]) {
+  for (const open of [async () => sqliteStore('sightline-bench-visibility-'), () => postgresStore(PG_URL, log)]) {
     const store = await open();
     if (store === undefined) continue;
     try {
@@ -346,7 +239,7 @@ async function main(): Promise<void> {
   }
   const slowest = Math.max(...results.flatMap((r) => r.measurements.map((m) => m.p99)));
   const met = slowest < AIM_P99_MS;
-  process.stdout.write(`\n${table(results)}\n\n`);
+  process.stdout.write(`\n${readTable(results)}\n\n`);
   for (const r of results) {
     process.stdout.write(`${r.dialect}: generated in ${r.generationSeconds} s (${r.storage}); ${r.rows.engine_answers} answers, ${r.rows.answer_mentions} mentions\n`);
     process.stdout.write(

@@ -6,12 +6,11 @@
  * them, a Google and a Bing rank check per query and run, and Search Console rows (the runner adds 100 published
  * articles). Seeded, so every run generates the same data.
  */
-import BetterSqlite3 from 'better-sqlite3';
-import pg from 'pg';
 import type { EngineName } from '../../db/schema.js';
 import { ENGINE_NAMES } from '../../src/visibility/engines/engine.js';
 import { engineMask } from '../../src/visibility/rankings/latestChecks.js';
 import { pageKey } from '../../src/visibility/rankings/pages.js';
+import { seededRandom, type BulkWriter, type Row } from './store.js';
 
 export const COMPETITORS = 10;
 export const WEEKS = 52;
@@ -19,11 +18,8 @@ export const ARTICLES = 100;
 const DAY_MS = 86_400_000;
 const WEEK_MS = 7 * DAY_MS;
 
-type Value = string | number | null;
-type Row = Value[];
-
 /** A table's columns with their PostgreSQL types (for the unnest casts). */
-const TABLES = {
+export const VISIBILITY_TABLES = {
   queries: { id: 'text', workspace_id: 'text', text: 'text', text_key: 'text', source: 'text', suggested_title: 'text', hidden_at: 'bigint', created_at: 'bigint' },
   competitors: { id: 'text', workspace_id: 'text', name: 'text', website_url: 'text', domain: 'text', aliases: 'text', positioning: 'text', created_at: 'bigint', removed_at: 'bigint' },
   check_runs: {
@@ -115,76 +111,8 @@ const TABLES = {
   },
 } as const;
 
-type Table = keyof typeof TABLES;
-
-/** Where batches go: one implementation per dialect, each the fastest plain way that dialect offers. */
-export interface BulkWriter {
-  insert(table: Table, rows: readonly Row[]): Promise<void>;
-  close(): Promise<void>;
-}
-
-/** SQLite: one prepared statement per table, run row by row inside a transaction per batch. */
-export function sqliteWriter(path: string): BulkWriter {
-  const db = new BetterSqlite3(path);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  const statements = new Map<Table, BetterSqlite3.Statement>();
-  return {
-    async insert(table, rows) {
-      let statement = statements.get(table);
-      if (statement === undefined) {
-        const columns = Object.keys(TABLES[table]);
-        statement = db.prepare(`insert into ${table} (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`);
-        statements.set(table, statement);
-      }
-      const prepared = statement;
-      db.transaction(() => {
-        for (const row of rows) prepared.run(row);
-      })();
-    },
-    async close() {
-      db.close();
-    },
-  };
-}
-
-const PG_BATCH = 20_000;
-
-/** PostgreSQL: one `insert ... select from unnest($1::type[], ...)` per batch of rows: one round trip for thousands of rows. */
-export async function postgresWriter(url: string, schema: string): Promise<BulkWriter> {
-  const client = new pg.Client({ connectionString: url, options: `-c search_path=${schema}` });
-  await client.connect();
-  return {
-    async insert(table, rows) {
-      const columns = Object.entries(TABLES[table]);
-      for (let start = 0; start < rows.length; start += PG_BATCH) {
-        const batch = rows.slice(start, start + PG_BATCH);
-        const arrays = columns.map((_, i) => batch.map((row) => row[i] ?? null));
-        await client.query(
-          `insert into ${table} (${columns.map(([name]) => name).join(', ')}) select * from unnest(${columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')})`,
-          arrays,
-        );
-      }
-    },
-    async close() {
-      // What autovacuum does after a bulk load, done now: planner statistics, and the visibility map index-only scans need.
-      await client.query('vacuum analyze');
-      await client.end();
-    },
-  };
-}
-
-/** mulberry32: a small seeded generator, so that every run measures the same data. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+type Table = keyof typeof VISIBILITY_TABLES;
+export type VisibilityWriter = BulkWriter<Table>;
 
 export interface GeneratedWorkspace {
   workspaceId: string;
@@ -233,8 +161,8 @@ export function articleUrl(domain: string, n: number): string {
 export const trackedQuery = (n: number) => ({ id: id('qry', n), text: queryText(n) });
 
 /** Writes the whole history through `writer`; the workspace, its brand and its articles already exist. */
-export async function generateVisibility(writer: BulkWriter, ws: GeneratedWorkspace, queryCount: number): Promise<GenerationReport> {
-  const rand = random(20261121);
+export async function generateVisibility(writer: VisibilityWriter, ws: GeneratedWorkspace, queryCount: number): Promise<GenerationReport> {
+  const rand = seededRandom(20261121);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)]!;
   const counts: Record<string, number> = {};
   const write = async (table: Table, rows: Row[]) => {
