@@ -784,6 +784,14 @@ export interface CounterReferrersTable {
   sessions: number;
 }
 
+/** counter_page_days' page views summed by week, keyed by the week's Monday (YYYY-MM-DD). */
+export interface CounterPageWeeksTable {
+  workspace_id: string;
+  week: string;
+  path: string;
+  pageviews: number;
+}
+
 export interface CounterSourceDaysTable {
   workspace_id: string;
   day: string;
@@ -990,6 +998,7 @@ export interface Database {
   counter_sessions: CounterSessionsTable;
   counter_days: CounterDaysTable;
   counter_page_days: CounterPageDaysTable;
+  counter_page_weeks: CounterPageWeeksTable;
   counter_source_days: CounterSourceDaysTable;
   counter_referrers: CounterReferrersTable;
   leads: LeadsTable;

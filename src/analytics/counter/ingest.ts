@@ -18,7 +18,7 @@ const MAX_WAITING = 100_000;
 export class CounterIngest {
   private waiting: CounterEvent[] = [];
   private timer: NodeJS.Timeout | undefined;
-  private writing: Promise<void> | undefined;
+  private draining: Promise<void> | undefined;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -35,29 +35,33 @@ export class CounterIngest {
     else this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS);
   }
 
-  /** Writes everything waiting (tests and shutdown call it; it resolves when all of it is stored or failed). */
-  async flush(): Promise<void> {
+  /**
+   * Writes everything waiting, a batch at a time, events that arrive meanwhile included (tests and shutdown call it; it
+   * resolves when all of it is stored or a batch failed). Callers share the one drain under way, so that a burst of
+   * events does not queue a flush per event.
+   */
+  flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
-    while (this.writing !== undefined) await this.writing;
-    if (this.waiting.length === 0) return;
-    const batch = this.waiting.splice(0, BATCH_SIZE);
-    let failed = false;
-    this.writing = recordCounterEvents(this.db, batch)
-      .catch((error: unknown) => {
-        failed = true;
+    this.draining ??= this.drain().finally(() => {
+      this.draining = undefined;
+    });
+    return this.draining;
+  }
+
+  private async drain(): Promise<void> {
+    while (this.waiting.length > 0) {
+      const batch = this.waiting.splice(0, BATCH_SIZE);
+      try {
+        await recordCounterEvents(this.db, batch);
+      } catch (error) {
         // Put back in front, to be tried with the next batch; the database may be restarting.
         this.waiting.unshift(...batch);
         this.logger.error({ err: error, events: batch.length }, 'counter batch not written; it will be retried');
         this.timer ??= setTimeout(() => void this.flush(), 1000);
-      })
-      .finally(() => {
-        this.writing = undefined;
-      });
-    await this.writing;
-    if (failed) return;
-    if (this.waiting.length >= BATCH_SIZE) await this.flush();
-    else if (this.waiting.length > 0) this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS);
+        return;
+      }
+    }
   }
 
   /** On shutdown: everything waiting is written once more; a failure then is logged. */

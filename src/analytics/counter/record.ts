@@ -1,12 +1,20 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import { newId } from '../../ids.js';
+import { DAY_MS } from '../../visibility/metrics/window.js';
 import type { VisitSource } from '../referrers.js';
 import type { CounterEvent } from './events.js';
 import { SESSION_GAP_MS, dayKey } from './visitors.js';
 
 /** A session with one page view is still a bounce below this much visible time. */
 export const ENGAGED_SESSION_MS = 10_000;
+
+/** The Monday on or before a UTC day (both YYYY-MM-DD): the key of the weekly page sums. */
+export function weekKey(day: string): string {
+  const time = Date.parse(`${day}T00:00:00Z`);
+  const sinceMonday = (new Date(time).getUTCDay() + 6) % 7;
+  return dayKey(time - sinceMonday * DAY_MS);
+}
 
 interface DaySums {
   pageviews: number;
@@ -285,6 +293,22 @@ async function writeSums(trx: Kysely<Database>, sums: BatchSums): Promise<void> 
           ai_entries: add('counter_page_days', 'ai_entries'),
         }),
       )
+      .execute();
+  }
+  // The weekly page views, from the daily ones of this batch: one upsert per page and week.
+  const weeks = new Map<string, number>();
+  for (const [key, value] of sums.pages) {
+    if (value.pageviews === 0) continue;
+    const [workspaceId, day, path] = key.split('\n') as [string, string, string];
+    const week = `${workspaceId}\n${weekKey(day)}\n${path}`;
+    weeks.set(week, (weeks.get(week) ?? 0) + value.pageviews);
+  }
+  for (const [key, pageviews] of weeks) {
+    const [workspaceId, week, path] = key.split('\n') as [string, string, string];
+    await trx
+      .insertInto('counter_page_weeks')
+      .values({ workspace_id: workspaceId, week, path, pageviews })
+      .onConflict((oc) => oc.columns(['workspace_id', 'week', 'path']).doUpdateSet({ pageviews: add('counter_page_weeks', 'pageviews') }))
       .execute();
   }
   for (const [key, value] of sums.sources) {
