@@ -25,9 +25,10 @@
  * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of each server process there (open in Chrome DevTools).
  * This part's last line of output is `bench-result {json}`. Then the command-line client's start is timed (cliBench:
  * `sightline --help` and `sightline brand get --json` against the service, one process each time), then the service's
- * cold start and memory (startup.ts), and then the visibility part runs (visibility.ts: list_citations and the metric
- * reads at scale, on SQLite and PostgreSQL);
- * BENCH_PARTS=api, cli, startup or visibility (or a comma list) runs only those.
+ * cold start and memory (startup.ts), then the visibility part runs (visibility.ts: list_citations and the metric
+ * reads at scale, on SQLite and PostgreSQL) and the counter part (counter.ts: the loader's size, collect throughput,
+ * and the counter's reads of a site with 10 million events, on SQLite and PostgreSQL);
+ * BENCH_PARTS=api, cli, startup, visibility or counter (or a comma list) runs only those.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -485,9 +486,10 @@ async function main(): Promise<void> {
 
 /**
  * BENCH_PARTS: `api` (the above), `cli` (cliBench), `startup` (startup.ts: the service's cold start and memory,
- * compiled and from sources), `visibility` (visibility.ts, in a child process); all by default.
+ * compiled and from sources), `visibility` (visibility.ts) and `counter` (counter.ts), each in a child process; all by
+ * default.
  */
-const PART_NAMES = ['api', 'cli', 'startup', 'visibility'];
+const PART_NAMES = ['api', 'cli', 'startup', 'visibility', 'counter'];
 const PARTS = new Set((process.env.BENCH_PARTS ?? PART_NAMES.join(',')).split(',').map((part) => part.trim()));
 for (const part of PARTS) if (!PART_NAMES.includes(part)) throw new Error(`BENCH_PARTS: a comma list of ${PART_NAMES.join(', ')}, got "${part}"`);
 
@@ -546,16 +548,14 @@ async function unusedPort(): Promise<number> {
   return address.port;
 }
 
-const VISIBILITY_TIMEOUT_MS = 120 * 60_000;
-
-/** The visibility part generates two databases of a year of checks: it gets its own process and time limit. */
-async function visibilityBench(): Promise<void> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', join(HERE, 'visibility.ts')], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, NODE_ENV: 'production' } });
+/** The visibility and counter parts generate large databases: each gets its own process and time limit. */
+async function partInChild(name: string, file: string, timeoutMinutes: number): Promise<void> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', join(HERE, file)], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, NODE_ENV: 'production' } });
   children.add(proc);
   const timer = setTimeout(() => {
-    process.stderr.write(`bench: the visibility part did not finish within ${VISIBILITY_TIMEOUT_MS / 60_000} minutes; stopping\n`);
+    process.stderr.write(`bench: the ${name} part did not finish within ${timeoutMinutes} minutes; stopping\n`);
     proc.kill('SIGTERM');
-  }, VISIBILITY_TIMEOUT_MS);
+  }, timeoutMinutes * 60_000);
   const [code] = (await once(proc, 'exit')) as [number | null];
   clearTimeout(timer);
   children.delete(proc);
@@ -600,4 +600,5 @@ if (PARTS.has('startup')) {
     process.exitCode = 1;
   }
 }
-if (PARTS.has('visibility')) await visibilityBench();
+if (PARTS.has('visibility')) await partInChild('visibility', 'visibility.ts', 120);
+if (PARTS.has('counter')) await partInChild('counter', 'counter.ts', 30);
