@@ -214,6 +214,8 @@ export function createHttpApp({
     res.json(openApi);
   });
   app.use(API_PREFIX, restRouter(registry, pipeline));
+  // Next the tracking loader's events: one request per page view of every customer site, the most frequent of all.
+  app.use(collectRouter({ db, clock, limiterStore, limits: config.counterLimits, ingest: counterIngest }));
 
   const mcp = new McpAdapter(registry, pipeline, serverInfo, issuer, config.mcpDevNoAuth ? () => developmentPrincipal(db) : undefined);
   if (config.mcpDevNoAuth) logger.warn('MCP_DEV_NO_AUTH is set: /mcp accepts requests without credentials (development only)');
@@ -236,7 +238,6 @@ export function createHttpApp({
   app.use(oauthEndpoints({ db, clock, issuer, startDeviceLogin: (address, input) => pipeline.callPublic(deviceStart, address, input) }));
 
   app.use(crawlReportRouter({ db, clock, limiterStore }));
-  app.use(collectRouter({ db, clock, limiterStore, limits: config.counterLimits, ingest: counterIngest }));
 
   app.use(dashboardRouter({ db, clock, config, pipeline, issuer, limiterStore, credentials, outbound }));
 

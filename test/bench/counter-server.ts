@@ -71,11 +71,16 @@ try {
     };
   };
   createInterface({ input: process.stdin }).on('line', (line) => {
-    if (line.trim() !== 'stored') return;
-    stored().then(
-      (totals) => announce({ ...totals }),
-      (error: unknown) => announce({ error: error instanceof Error ? error.message : String(error) }),
-    );
+    const command = line.trim();
+    if (command === 'cpu') {
+      const { user, system } = process.cpuUsage();
+      announce({ cpuMs: (user + system) / 1000 });
+    } else if (command === 'stored') {
+      stored().then(
+        (totals) => announce({ ...totals }),
+        (error: unknown) => announce({ error: error instanceof Error ? error.message : String(error) }),
+      );
+    }
   });
 
   const url = await service.listen();

@@ -261,13 +261,31 @@ async function recordLead(trx: Kysely<Database>, event: CounterEvent, session: S
     .execute();
 }
 
+/**
+ * Rows in chunks whose sizes are powers of two up to 128: each chunk is one multi-row upsert, and the few statement
+ * shapes this makes stay in the prepared-statement cache (db/database.ts).
+ */
+function chunks<T>(rows: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let start = 0; start < rows.length; ) {
+    const size = Math.min(128, 2 ** Math.floor(Math.log2(rows.length - start)));
+    out.push(rows.slice(start, start + size));
+    start += size;
+  }
+  return out;
+}
+
+/** The batch's sums added to the daily (and weekly) rows: a few multi-row upserts rather than one statement per key. */
 async function writeSums(trx: Kysely<Database>, sums: BatchSums): Promise<void> {
   const add = (table: string, column: string) => sql<number>`${sql.ref(`${table}.${column}`)} + ${sql.ref(`excluded.${column}`)}`;
-  for (const [key, value] of sums.days) {
+  const days = [...sums.days].map(([key, value]) => {
     const [workspaceId, day] = key.split('\n') as [string, string];
+    return { workspace_id: workspaceId, day, ...value };
+  });
+  for (const rows of chunks(days)) {
     await trx
       .insertInto('counter_days')
-      .values({ workspace_id: workspaceId, day, ...value })
+      .values(rows)
       .onConflict((oc) =>
         oc.columns(['workspace_id', 'day']).doUpdateSet({
           pageviews: add('counter_days', 'pageviews'),
@@ -280,11 +298,14 @@ async function writeSums(trx: Kysely<Database>, sums: BatchSums): Promise<void> 
       )
       .execute();
   }
-  for (const [key, value] of sums.pages) {
+  const pages = [...sums.pages].map(([key, value]) => {
     const [workspaceId, day, path] = key.split('\n') as [string, string, string];
+    return { workspace_id: workspaceId, day, path, ...value };
+  });
+  for (const rows of chunks(pages)) {
     await trx
       .insertInto('counter_page_days')
-      .values({ workspace_id: workspaceId, day, path, ...value })
+      .values(rows)
       .onConflict((oc) =>
         oc.columns(['workspace_id', 'path', 'day']).doUpdateSet({
           pageviews: add('counter_page_days', 'pageviews'),
@@ -295,27 +316,29 @@ async function writeSums(trx: Kysely<Database>, sums: BatchSums): Promise<void> 
       )
       .execute();
   }
-  // The weekly page views, from the daily ones of this batch: one upsert per page and week.
-  const weeks = new Map<string, number>();
-  for (const [key, value] of sums.pages) {
-    if (value.pageviews === 0) continue;
-    const [workspaceId, day, path] = key.split('\n') as [string, string, string];
-    const week = `${workspaceId}\n${weekKey(day)}\n${path}`;
-    weeks.set(week, (weeks.get(week) ?? 0) + value.pageviews);
+  // The weekly page views, from the daily ones of this batch (a batch that spans midnight on a Sunday has two weeks).
+  const weeks = new Map<string, { workspace_id: string; week: string; path: string; pageviews: number }>();
+  for (const page of pages) {
+    if (page.pageviews === 0) continue;
+    const week = weekKey(page.day);
+    const row = entry(weeks, `${page.workspace_id}\n${week}\n${page.path}`, () => ({ workspace_id: page.workspace_id, week, path: page.path, pageviews: 0 }));
+    row.pageviews += page.pageviews;
   }
-  for (const [key, pageviews] of weeks) {
-    const [workspaceId, week, path] = key.split('\n') as [string, string, string];
+  for (const rows of chunks([...weeks.values()])) {
     await trx
       .insertInto('counter_page_weeks')
-      .values({ workspace_id: workspaceId, week, path, pageviews })
+      .values(rows)
       .onConflict((oc) => oc.columns(['workspace_id', 'week', 'path']).doUpdateSet({ pageviews: add('counter_page_weeks', 'pageviews') }))
       .execute();
   }
-  for (const [key, value] of sums.sources) {
+  const sources = [...sums.sources].map(([key, value]) => {
     const [workspaceId, day, source, engine] = key.split('\n') as [string, string, VisitSource, string];
+    return { workspace_id: workspaceId, day, source, engine, ...value };
+  });
+  for (const rows of chunks(sources)) {
     await trx
       .insertInto('counter_source_days')
-      .values({ workspace_id: workspaceId, day, source, engine, ...value })
+      .values(rows)
       .onConflict((oc) =>
         oc.columns(['workspace_id', 'day', 'source', 'engine']).doUpdateSet({
           sessions: add('counter_source_days', 'sessions'),
