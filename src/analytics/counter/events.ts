@@ -74,12 +74,13 @@ export function parseCollectBody(text: string): CollectBody {
   } catch {
     throw new BadBody('body: is not valid JSON');
   }
-  // The type first, so that an unknown one reads "t: must be one of …" rather than a union's generic refusal.
+  const parsed = collectBody.safeParse(json, { reportInput: true });
+  if (parsed.success) return parsed.data;
+  // A refusal checks the type first, so that an unknown one reads "t: must be one of …" rather than a union's generic
+  // refusal; a good body (every page view) is parsed once.
   const typed = eventType.safeParse(json);
   if (!typed.success) throw new BadBody(describeIssues(typed.error.issues));
-  const parsed = collectBody.safeParse(json, { reportInput: true });
-  if (!parsed.success) throw new BadBody(describeIssues(parsed.error.issues));
-  return parsed.data;
+  throw new BadBody(describeIssues(parsed.error.issues));
 }
 
 /** The path the figures count under: no query or fragment, no trailing slash but the root's, at most 512 characters. */
