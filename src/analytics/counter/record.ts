@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import { newId } from '../../ids.js';
 import { DAY_MS } from '../../visibility/metrics/window.js';
@@ -171,8 +171,9 @@ async function recordVisitor(trx: Kysely<Database>, events: CounterEvent[], sums
       session = await continueSession(trx, current.session_id, views.length, engagedMs, last, sums, workspaceId);
     }
   } else {
-    const current = await trx.selectFrom('counter_visitors').select('session_id').where('workspace_id', '=', workspaceId).where('visitor', '=', visitor).executeTakeFirst();
-    if (current !== undefined) session = await continueSession(trx, current.session_id, 0, engagedMs, null, sums, workspaceId);
+    // No page view in this run: the visitor's current session, if the visitor is known today, found in the same statement.
+    const current = trx.selectFrom('counter_visitors').select('session_id').where('workspace_id', '=', workspaceId).where('visitor', '=', visitor);
+    session = await continueSession(trx, current, 0, engagedMs, null, sums, workspaceId);
   }
 
   for (const event of events) {
@@ -197,12 +198,13 @@ async function recordVisitor(trx: Kysely<Database>, events: CounterEvent[], sums
 }
 
 /**
- * Adds to a session that is already counted; a bounce stops being one with a second page view or enough visible time,
- * and its day's bounce count drops by one (the conditional update makes that happen once, however many instances race).
+ * Adds to a session that is already counted (by id, or the one a query of the visitor's row names); a bounce stops being
+ * one with a second page view or enough visible time, and its day's bounce count drops by one (the conditional update
+ * makes that happen once, however many instances race).
  */
 async function continueSession(
   trx: Kysely<Database>,
-  sessionId: string,
+  sessionId: string | SelectQueryBuilder<Database, 'counter_visitors', { session_id: string }>,
   views: number,
   engagedMs: number,
   lastSeenAt: number | null,
@@ -217,15 +219,15 @@ async function continueSession(
       ...(lastSeenAt === null ? {} : { last_seen_at: lastSeenAt }),
     }))
     .where('id', '=', sessionId)
-    .returning(['day', 'pageviews', 'engaged_ms', 'bounced', 'source', 'engine', 'referrer_host', 'utm_source', 'utm_medium', 'utm_campaign'])
+    .returning(['id', 'day', 'pageviews', 'engaged_ms', 'bounced', 'source', 'engine', 'referrer_host', 'utm_source', 'utm_medium', 'utm_campaign'])
     .executeTakeFirst();
   if (row === undefined) return null;
   if (row.bounced === 1 && (row.pageviews > 1 || Number(row.engaged_ms) >= ENGAGED_SESSION_MS)) {
-    const cleared = await trx.updateTable('counter_sessions').set({ bounced: 0 }).where('id', '=', sessionId).where('bounced', '=', 1).executeTakeFirst();
+    const cleared = await trx.updateTable('counter_sessions').set({ bounced: 0 }).where('id', '=', row.id).where('bounced', '=', 1).executeTakeFirst();
     if (cleared.numUpdatedRows === 1n) sums.day(workspaceId, row.day).bounces -= 1;
   }
   return {
-    id: sessionId,
+    id: row.id,
     source: row.source,
     engine: row.engine,
     referrerHost: row.referrer_host,
