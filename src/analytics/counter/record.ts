@@ -277,10 +277,18 @@ function chunks<T>(rows: readonly T[]): T[][] {
   return out;
 }
 
+/**
+ * Every instance adds to the same few daily rows; writing them in one order (their keys') keeps two PostgreSQL
+ * transactions from each holding a row the other waits for.
+ */
+function inKeyOrder<T>(map: ReadonlyMap<string, T>): Array<[string, T]> {
+  return [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
 /** The batch's sums added to the daily (and weekly) rows: a few multi-row upserts rather than one statement per key. */
 async function writeSums(trx: Kysely<Database>, sums: BatchSums): Promise<void> {
   const add = (table: string, column: string) => sql<number>`${sql.ref(`${table}.${column}`)} + ${sql.ref(`excluded.${column}`)}`;
-  const days = [...sums.days].map(([key, value]) => {
+  const days = inKeyOrder(sums.days).map(([key, value]) => {
     const [workspaceId, day] = key.split('\n') as [string, string];
     return { workspace_id: workspaceId, day, ...value };
   });
@@ -300,7 +308,7 @@ async function writeSums(trx: Kysely<Database>, sums: BatchSums): Promise<void> 
       )
       .execute();
   }
-  const pages = [...sums.pages].map(([key, value]) => {
+  const pages = inKeyOrder(sums.pages).map(([key, value]) => {
     const [workspaceId, day, path] = key.split('\n') as [string, string, string];
     return { workspace_id: workspaceId, day, path, ...value };
   });
@@ -326,14 +334,14 @@ async function writeSums(trx: Kysely<Database>, sums: BatchSums): Promise<void> 
     const row = entry(weeks, `${page.workspace_id}\n${week}\n${page.path}`, () => ({ workspace_id: page.workspace_id, week, path: page.path, pageviews: 0 }));
     row.pageviews += page.pageviews;
   }
-  for (const rows of chunks([...weeks.values()])) {
+  for (const rows of chunks(inKeyOrder(weeks).map(([, row]) => row))) {
     await trx
       .insertInto('counter_page_weeks')
       .values(rows)
       .onConflict((oc) => oc.columns(['workspace_id', 'week', 'path']).doUpdateSet({ pageviews: add('counter_page_weeks', 'pageviews') }))
       .execute();
   }
-  const sources = [...sums.sources].map(([key, value]) => {
+  const sources = inKeyOrder(sums.sources).map(([key, value]) => {
     const [workspaceId, day, source, engine] = key.split('\n') as [string, string, VisitSource, string];
     return { workspace_id: workspaceId, day, source, engine, ...value };
   });
@@ -349,7 +357,7 @@ async function writeSums(trx: Kysely<Database>, sums: BatchSums): Promise<void> 
       )
       .execute();
   }
-  for (const [key, value] of sums.referrers) {
+  for (const [key, value] of inKeyOrder(sums.referrers)) {
     const [workspaceId, host] = key.split('\n') as [string, string];
     await trx
       .insertInto('counter_referrers')
@@ -362,7 +370,7 @@ async function writeSums(trx: Kysely<Database>, sums: BatchSums): Promise<void> 
       )
       .execute();
   }
-  for (const [workspaceId, at] of sums.seen) {
+  for (const [workspaceId, at] of inKeyOrder(sums.seen)) {
     await trx
       .updateTable('analytics_sites')
       .set({ loader_seen_at: sql<number>`case when loader_seen_at is null or loader_seen_at < ${at} then ${at} else loader_seen_at end` })
