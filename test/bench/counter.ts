@@ -45,7 +45,7 @@ import { createService } from '../../src/service.js';
 import { isoDate, metricWindow } from '../../src/visibility/metrics/window.js';
 import type { StoredTotals } from './counter-server.js';
 import { ARTICLES, articleUrl, COUNTER_TABLES, generateCounter, LEADS, sitePaths, type CounterReport } from './counterData.js';
-import { Caller, measureRead, postgresStore, readTable, round, seededRandom, sqliteStore, type ReadMeasurement, type ReadTarget, type Store } from './store.js';
+import { Caller, measureRead, postgresStore, readTable, round, seededRandom, setting, sqliteStore, type ReadMeasurement, type ReadTarget, type Store } from './store.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '../..');
@@ -59,14 +59,6 @@ const CONCURRENT_VISITORS = 3000;
 const READ_WARMUP_CALLS = 20;
 const KEYS = 80;
 const START_TIMEOUT_MS = 60_000;
-
-function setting(name: string, fallback: number, min: number, max: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name}: a whole number from ${min} to ${max}, got "${raw}"`);
-  return value;
-}
 
 const POSTS = setting('BENCH_COUNTER_POSTS', 60_000, 5000, 1_000_000);
 const CONNECTIONS = setting('BENCH_COUNTER_CONNECTIONS', 64, 1, 512);

@@ -39,6 +39,7 @@ import { fileURLToPath } from 'node:url';
 import { createServer } from 'node:net';
 import autocannon from 'autocannon';
 import { startupBench } from './startup.js';
+import { setting } from './store.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '../..');
@@ -54,14 +55,6 @@ const RATE_CEILING_MARGIN = 1.5;
 const MIN_RATE_CEILING = 2000;
 const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 5_000;
-
-function setting(name: string, fallback: number, min: number, max: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name}: a whole number from ${min} to ${max}, got "${raw}"`);
-  return value;
-}
 
 const SECONDS = setting('BENCH_SECONDS', 8, 1, 20);
 const WARMUP_SECONDS = setting('BENCH_WARMUP_SECONDS', 2, 0, 5);
