@@ -35,6 +35,22 @@ const EXPIRY_MARGIN_MS = 60_000;
 
 export const NOT_CONNECTED = 'this workspace is not connected to Cloudflare: call get_cdn_connect_url and open the URL, or paste an API token on the workspace page of the dashboard';
 
+/** A connection's zone columns when no zone is selected: nothing planned, synced or due. */
+const NO_ZONE = {
+  zone_id: null,
+  zone_name: null,
+  zone_selected_at: null,
+  retention_seconds: null,
+  max_duration_seconds: null,
+  max_page_size: null,
+  backfill_since: null,
+  backfill_until: null,
+  window_ms: null,
+  synced_until: null,
+  next_poll_at: null,
+  last_sync_at: null,
+} as const;
+
 /**
  * Starts an OAuth authorization for the workspace: a one-time state stored hashed with its expiry, and the PKCE
  * verifier stored sealed until the callback exchanges the code. Expired authorizations of the workspace are dropped.
@@ -107,18 +123,7 @@ export async function saveCdnGrant(
         .values({
           workspace_id: workspaceId,
           ...values,
-          zone_id: null,
-          zone_name: null,
-          zone_selected_at: null,
-          retention_seconds: null,
-          max_duration_seconds: null,
-          max_page_size: null,
-          backfill_since: null,
-          backfill_until: null,
-          window_ms: null,
-          synced_until: null,
-          next_poll_at: null,
-          last_sync_at: null,
+          ...NO_ZONE,
         })
         .execute();
       return;
@@ -133,20 +138,7 @@ export async function clearZone(trx: Kysely<Database>, workspaceId: string): Pro
   await trx.deleteFrom('cdn_crawler_hours').where('workspace_id', '=', workspaceId).execute();
   await trx
     .updateTable('cdn_connections')
-    .set({
-      zone_id: null,
-      zone_name: null,
-      zone_selected_at: null,
-      retention_seconds: null,
-      max_duration_seconds: null,
-      max_page_size: null,
-      backfill_since: null,
-      backfill_until: null,
-      window_ms: null,
-      synced_until: null,
-      next_poll_at: null,
-      last_sync_at: null,
-    })
+    .set(NO_ZONE)
     .where('workspace_id', '=', workspaceId)
     .execute();
 }

@@ -1,16 +1,11 @@
 import { once } from 'node:events';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { closeServer, readBody } from '../../support/localServers.js';
+import { closeServer } from '../../support/localServers.js';
+import { receivedCall, type ReceivedCall } from './server.js';
 
 /** One request a fake builder received. */
-export interface BuilderCall {
-  method: string;
-  path: string;
-  query: URLSearchParams;
-  headers: IncomingHttpHeaders;
-  body: unknown;
-}
+export type BuilderCall = ReceivedCall;
 
 export interface BuilderReply {
   status: number;
@@ -61,15 +56,7 @@ export abstract class FakeBuilderServer {
   protected abstract answer(call: BuilderCall): BuilderReply;
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const raw = (await readBody(req)).toString('utf8');
-    const url = new URL(req.url ?? '/', this.origin);
-    let body: unknown = raw;
-    try {
-      body = raw === '' ? undefined : (JSON.parse(raw) as unknown);
-    } catch {
-      // kept as text: the fake refuses it as the builder refuses bad JSON
-    }
-    const call: BuilderCall = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body };
+    const call = await receivedCall(req, this.origin);
     this.calls.push(call);
     const queued = this.failures.findIndex((failure) => failure.matches(call));
     const answer = queued === -1 ? this.answer(call) : this.failures.splice(queued, 1)[0]!.reply;

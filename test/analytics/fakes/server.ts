@@ -12,6 +12,19 @@ export interface ReceivedCall {
   body: unknown;
 }
 
+/** A request as a fake sees it: its body read as JSON, or kept as text when it is not JSON (the fake refuses it as the provider would). */
+export async function receivedCall(req: IncomingMessage, origin: string): Promise<ReceivedCall> {
+  const raw = (await readBody(req)).toString('utf8');
+  const url = new URL(req.url ?? '/', origin);
+  let body: unknown = raw;
+  try {
+    body = raw === '' ? undefined : (JSON.parse(raw) as unknown);
+  } catch {
+    // kept as text
+  }
+  return { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body };
+}
+
 /** An answer: JSON (or text when the body is a string), or none at all (a provider that hangs). */
 export type Reply = { status: number; body: unknown; headers?: Record<string, string> } | { hang: true };
 
@@ -58,15 +71,7 @@ export abstract class FakeAnalyticsServer {
   protected abstract answer(call: ReceivedCall): Reply;
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const raw = (await readBody(req)).toString('utf8');
-    const url = new URL(req.url ?? '/', this.origin);
-    let body: unknown = raw;
-    try {
-      body = raw === '' ? undefined : (JSON.parse(raw) as unknown);
-    } catch {
-      // kept as text: the fake answers it as the provider answers bad JSON
-    }
-    const call: ReceivedCall = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body };
+    const call = await receivedCall(req, this.origin);
     this.calls.push(call);
     const reply = (this.isDataCall(call) ? this.failures.shift() : undefined) ?? this.answer(call);
     if ('hang' in reply) return;
