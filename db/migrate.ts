@@ -21,6 +21,7 @@ import * as cdn from './migrations/2026_11_26_0018_cdn.js';
 import * as sitebuilderInstalls from './migrations/2026_11_26_0019_sitebuilder_installs.js';
 import * as siteAnalytics from './migrations/2026_11_26_0020_site_analytics.js';
 import * as counter from './migrations/2026_11_26_0021_counter.js';
+import * as backlinks from './migrations/2026_11_26_0022_backlinks.js';
 
 /** Every migration, in order. Names are timestamped so that they sort in the order they were written. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -45,6 +46,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_26_0019_sitebuilder_installs': sitebuilderInstalls,
   '2026_11_26_0020_site_analytics': siteAnalytics,
   '2026_11_26_0021_counter': counter,
+  '2026_11_26_0022_backlinks': backlinks,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -941,6 +941,76 @@ export interface SitebuilderInstallsTable {
   finished_at: number | null;
 }
 
+/** Where a backlink row came from: the backlink index, outreach, the owner, or the link network. */
+export type BacklinkSource = 'index' | 'outreach' | 'managed' | 'network';
+/** The specification's backlink statuses; the outreach stages are the prospect's (outreach_prospects). */
+export type BacklinkStatus = 'discovered' | 'verified' | 'lost' | 'placed' | 'identified' | 'contacted' | 'replied' | 'link_placed' | 'rejected';
+export type OutreachStage = 'identified' | 'contacted' | 'replied' | 'link_placed' | 'rejected';
+/** How a prospect was found: a page citing a competitor in an engine answer, a competitor's referring domain, a page ranking for a tracked query, or the owner's import. */
+export type ProspectOrigin = 'competitor_citation' | 'competitor_referrer' | 'ranking_page' | 'import';
+
+export interface BacklinksTable {
+  id: string;
+  workspace_id: string;
+  linking_url: string;
+  linking_domain: string;
+  target_url: string;
+  anchor_text: string;
+  dofollow: number;
+  domain_authority: number | null;
+  /** The name of the metric domain_authority is (for DataForSEO, `dataforseo_domain_rank`); never called DA when it is not. */
+  authority_metric: string | null;
+  status: BacklinkStatus;
+  source: BacklinkSource;
+  prospect_id: string | null;
+  placement_id: string | null;
+  /** When the link was first seen (the index's first_seen) or recorded; rows are listed newest first by it. */
+  discovered_at: number;
+  placed_at: number | null;
+  last_verified_at: number | null;
+  lost_at: number | null;
+  status_changed_at: number;
+  /** Why the last verification could not tell (the page did not answer); null when it could. */
+  check_error: string | null;
+  /** When verification looks at it next; null for rows that are not verified by the service (index rows). */
+  next_check_at: number | null;
+}
+
+export interface BacklinkMeasuresTable {
+  id: string;
+  workspace_id: string;
+  /** `dataforseo` (summary) or `commoncrawl` (host graph release). */
+  provider: string;
+  indexed_backlinks: number | null;
+  referring_domains: number | null;
+  /** JSON: what the provider adds (the Common Crawl release, DataForSEO's nofollow and broken counts). */
+  detail: string | null;
+  measured_at: number;
+}
+
+export interface OutreachProspectsTable {
+  id: string;
+  workspace_id: string;
+  domain: string;
+  page_url: string | null;
+  title: string | null;
+  origin: ProspectOrigin;
+  /** Why it is a prospect, in words (the competitor it cites, the query it ranks for). */
+  reason: string;
+  /** The workspace's page to pitch, when one is chosen. */
+  target_url: string | null;
+  stage: OutreachStage;
+  stage_changed_at: number;
+  contact_email: string | null;
+  contact_name: string | null;
+  /** 0 to 100. */
+  contact_confidence: number | null;
+  /** `hunter`, `site` (read from the prospect's pages) or `import`. */
+  contact_source: string | null;
+  contact_found_at: number | null;
+  created_at: number;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -1009,4 +1079,7 @@ export interface Database {
   cdn_crawler_hours: CdnCrawlerHoursTable;
   webflow_connections: WebflowConnectionsTable;
   sitebuilder_installs: SitebuilderInstallsTable;
+  backlinks: BacklinksTable;
+  backlink_measures: BacklinkMeasuresTable;
+  outreach_prospects: OutreachProspectsTable;
 }
