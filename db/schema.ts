@@ -988,6 +988,20 @@ export interface BacklinkMeasuresTable {
   measured_at: number;
 }
 
+export interface ReferringDomainsTable {
+  workspace_id: string;
+  /** The domain linked to: the workspace's website or a competitor's. */
+  target_domain: string;
+  referring_domain: string;
+  /** `dataforseo` or `commoncrawl`. */
+  provider: string;
+  /** Links from that domain, when the provider counts them (the Common Crawl graph does not). */
+  links: number | null;
+  /** The provider's rank of the referring domain, named by the provider (DataForSEO's domain rank); null when none. */
+  rank: number | null;
+  measured_at: number;
+}
+
 export interface OutreachProspectsTable {
   id: string;
   workspace_id: string;
@@ -1081,5 +1095,6 @@ export interface Database {
   sitebuilder_installs: SitebuilderInstallsTable;
   backlinks: BacklinksTable;
   backlink_measures: BacklinkMeasuresTable;
+  referring_domains: ReferringDomainsTable;
   outreach_prospects: OutreachProspectsTable;
 }

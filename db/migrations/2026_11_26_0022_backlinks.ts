@@ -7,6 +7,8 @@ import type { Kysely } from 'kysely';
  * (`index`), placed through outreach, placed by the owner (`managed`) or through the link network (`network`).
  * `backlink_measures`: the totals a provider measured for the whole site (indexed backlinks, referring domains), one
  * row per provider and measurement, so stats show the latest and its date.
+ * `referring_domains`: the domains that link to a domain (the workspace's own or a competitor's), as a provider lists
+ * them (DataForSEO, or the Common Crawl host graph); outreach reads competitors' referring domains as prospects.
  * `outreach_prospects`: sites the workspace may earn a link from, and where each stands.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -51,6 +53,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('backlink_measures_latest').on('backlink_measures').columns(['workspace_id', 'provider', 'measured_at']).execute();
 
   await db.schema
+    .createTable('referring_domains')
+    .addColumn('workspace_id', 'text', (c) => c.notNull().references('workspaces.id').onDelete('cascade'))
+    .addColumn('target_domain', 'text', (c) => c.notNull())
+    .addColumn('referring_domain', 'text', (c) => c.notNull())
+    .addColumn('provider', 'text', (c) => c.notNull())
+    .addColumn('links', 'bigint')
+    .addColumn('rank', 'real')
+    .addColumn('measured_at', 'bigint', (c) => c.notNull())
+    .addPrimaryKeyConstraint('referring_domains_pk', ['workspace_id', 'target_domain', 'provider', 'referring_domain'])
+    .execute();
+
+  await db.schema
     .createTable('outreach_prospects')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('workspace_id', 'text', (c) => c.notNull().references('workspaces.id').onDelete('cascade'))
@@ -75,6 +89,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('outreach_prospects').execute();
+  await db.schema.dropTable('referring_domains').execute();
   await db.schema.dropTable('backlink_measures').execute();
   await db.schema.dropTable('backlinks').execute();
 }
