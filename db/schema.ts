@@ -976,6 +976,26 @@ export interface BacklinksTable {
   next_check_at: number | null;
 }
 
+/** Kept by triggers on backlinks (migration 0022): rows per status, source and authority metric ('' for none). */
+export interface BacklinkTalliesTable {
+  workspace_id: string;
+  status: BacklinkStatus;
+  source: BacklinkSource;
+  authority_metric: string;
+  links: number;
+  /** Of those, the rows with an authority, and the sum of it. */
+  rated_links: number;
+  authority_sum: number;
+}
+
+/** Kept by triggers on backlinks: live rows (not lost, not an outreach stage) per linking domain, and those the workspace built. */
+export interface BacklinkDomainsTable {
+  workspace_id: string;
+  linking_domain: string;
+  live_links: number;
+  built_live_links: number;
+}
+
 export interface BacklinkMeasuresTable {
   id: string;
   workspace_id: string;
@@ -1094,6 +1114,8 @@ export interface Database {
   webflow_connections: WebflowConnectionsTable;
   sitebuilder_installs: SitebuilderInstallsTable;
   backlinks: BacklinksTable;
+  backlink_tallies: BacklinkTalliesTable;
+  backlink_domains: BacklinkDomainsTable;
   backlink_measures: BacklinkMeasuresTable;
   referring_domains: ReferringDomainsTable;
   outreach_prospects: OutreachProspectsTable;

@@ -1,5 +1,6 @@
 import { approvalTools } from './approvals/index.js';
 import { authOperations } from './auth/index.js';
+import { backlinksTools } from './backlinks/index.js';
 import { billingTools } from './billing/index.js';
 import { analyticsTools } from './analytics/index.js';
 import { brandTools } from './brand/index.js';
@@ -35,6 +36,7 @@ export const registry = buildRegistry({
     description: "Search rankings, Google versus AI answers, AI crawler access to the site, the Analytics and Reports screens, and the agents' activity.",
     operations: analyticsTools,
   },
+  backlinks: { description: 'Links to the site: the backlink index, verification of placed links, and their totals.', operations: backlinksTools },
   team: { description: 'Members of the workspace and invitations.', operations: teamTools },
   billing: { description: 'Plan, usage and add-ons.', operations: billingTools },
   support: { description: 'Messages to the Sightline support team.', operations: supportTools },

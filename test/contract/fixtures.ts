@@ -254,6 +254,8 @@ export const fixtures: Record<string, Fixture> = {
   get_agent_activity: { valid: async () => ({ days: '30' }) },
   get_page_engagement: { valid: async () => ({}) },
   list_leads: { valid: async () => ({ limit: 10 }) },
+  list_backlinks: { valid: async () => ({ status: 'verified', limit: 10 }) },
+  get_backlink_stats: { valid: async () => ({}) },
   get_analytics_sources: { valid: async () => ({}) },
   get_funnel: { valid: async () => ({ days: '7' }) },
   get_reports_summary: {
