@@ -218,8 +218,25 @@ export const outreachDiscoverJob: JobHandler = {
   },
 };
 
-/** Queues a discovery run for the workspace unless one is already waiting or running. */
+/**
+ * Whether discovery has anything to read: competitors (their citations and referring domains) or Google rank checks
+ * (the pages ranking for the tracked queries).
+ */
+function hasSources(db: Kysely<Database>) {
+  return db
+    .selectFrom('workspaces as w')
+    .select('w.id')
+    .where(({ or, exists, selectFrom }) =>
+      or([
+        exists(selectFrom('competitors as c').select('c.id').whereRef('c.workspace_id', '=', 'w.id').where('c.removed_at', 'is', null)),
+        exists(selectFrom('rank_checks as r').select('r.id').whereRef('r.workspace_id', '=', 'w.id').where('r.search_engine', '=', 'google').where('r.error_class', 'is', null)),
+      ]),
+    );
+}
+
+/** Queues a discovery run for the workspace when it has something to read and none is already waiting or running. */
 export async function queueDiscovery(db: Kysely<Database>, clock: Clock, workspaceId: string): Promise<boolean> {
+  if ((await hasSources(db).where('w.id', '=', workspaceId).executeTakeFirst()) === undefined) return false;
   const pending = await db
     .selectFrom('jobs')
     .select('id')
@@ -232,18 +249,9 @@ export async function queueDiscovery(db: Kysely<Database>, clock: Clock, workspa
   return true;
 }
 
-/** The daily sweep: a discovery run for every workspace that has competitors or tracked queries to learn from. */
+/** The daily sweep: a discovery run for every workspace with something to read. */
 export async function queueDailyDiscovery(db: Kysely<Database>, clock: Clock): Promise<number> {
-  const workspaces = await db
-    .selectFrom('workspaces as w')
-    .select('w.id')
-    .where(({ or, exists, selectFrom }) =>
-      or([
-        exists(selectFrom('competitors as c').select('c.id').whereRef('c.workspace_id', '=', 'w.id').where('c.removed_at', 'is', null)),
-        exists(selectFrom('queries as q').select('q.id').whereRef('q.workspace_id', '=', 'w.id')),
-      ]),
-    )
-    .execute();
+  const workspaces = await hasSources(db).execute();
   let queued = 0;
   for (const { id } of workspaces) if (await queueDiscovery(db, clock, id)) queued++;
   return queued;
