@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import type { Clock } from '../../clock.js';
+import { BadInputError } from '../../errors.js';
 import { prospectRecord } from '../prospects.js';
 import { findProspect } from '../stages.js';
 import type { ContactFinder, ContactFinders, ContactSourceName } from './finder.js';
@@ -17,6 +18,9 @@ export interface ContactSearch {
  * prospect in one short statement. When nothing is found the prospect keeps the contact it had.
  */
 export async function findOutreachContact(db: Kysely<Database>, clock: Clock, finders: ContactFinders, workspaceId: string, search: ContactSearch) {
+  if ((search.firstName === undefined) !== (search.lastName === undefined)) {
+    throw BadInputError.field(search.firstName === undefined ? 'firstName' : 'lastName', 'give firstName and lastName together, or neither');
+  }
   const prospect = await findProspect(db, workspaceId, search.prospectId);
   const request = { domain: prospect.domain, pageUrl: prospect.page_url, firstName: search.firstName, lastName: search.lastName };
   const tried: { source: ContactSourceName; found: boolean; note: string | null }[] = [];
