@@ -63,6 +63,14 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig({ ENGINE_CLAUDE_BASE_URL: 'anthropic' })).toThrow(/^ENGINE_CLAUDE_BASE_URL: /);
   });
 
+  it('configures Hunter by its key, at its official address unless HUNTER_BASE_URL says otherwise (https only)', () => {
+    expect(loadConfig({}).hunter).toBeUndefined();
+    expect(loadConfig({ HUNTER_API_KEY: 'hk' }).hunter).toEqual({ baseUrl: 'https://api.hunter.io/v2', apiKey: 'hk' });
+    expect(loadConfig({ HUNTER_API_KEY: 'hk', HUNTER_BASE_URL: 'https://hunter.internal/v2/' }).hunter).toEqual({ baseUrl: 'https://hunter.internal/v2', apiKey: 'hk' });
+    expect(() => loadConfig({ HUNTER_BASE_URL: 'https://hunter.internal/v2' })).toThrow(/^HUNTER_BASE_URL: set HUNTER_API_KEY too/);
+    expect(() => loadConfig({ HUNTER_API_KEY: 'hk', HUNTER_BASE_URL: 'http://hunter.internal/v2' })).toThrow(/^HUNTER_BASE_URL: must be an https URL/);
+  });
+
   it('needs the three SERP settings together, and both Search Console client settings', () => {
     expect(loadConfig({}).serp).toBeUndefined();
     expect(loadConfig({ SERP_BASE_URL: 'https://api.dataforseo.com', SERP_LOGIN: 'me', SERP_PASSWORD: 'pw' }).serp).toEqual({

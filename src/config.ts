@@ -61,10 +61,18 @@ export interface Config {
   shutdownGraceMs: number;
   /** The site builders that install the tracking loader: the operator's Webflow app and Wix app. */
   siteBuilders: SiteBuilderSettings;
+  /** A contact finder with a Hunter-compatible API (HUNTER_API_KEY); undefined: only the free reading of the prospect's pages. */
+  hunter: HunterSettings | undefined;
   /** SECRETS_KEY: seals stored credentials; undefined: they are stored unencrypted. */
   secretsKey: Buffer | undefined;
   /** SECRETS_KEY_PREVIOUS: older keys, which only open what they sealed. */
   previousSecretsKeys: Buffer[];
+}
+
+export interface HunterSettings {
+  /** Base URL ending before `/domain-search`, e.g. https://api.hunter.io/v2. */
+  baseUrl: string;
+  apiKey: string;
 }
 
 export interface WriterSettings {
@@ -224,6 +232,18 @@ function parseWriter(env: NodeJS.ProcessEnv): WriterSettings | undefined {
 function httpUrlSetting(name: string, value: string): string {
   if (!URL.canParse(value) || !['http:', 'https:'].includes(new URL(value).protocol)) throw new Error(`${name}: must be an absolute http(s) URL, got "${value}"`);
   return value.replace(/\/+$/, '');
+}
+
+/** Hunter is configured by its key; HUNTER_BASE_URL points at a compatible server (https: it goes through the outbound guard). */
+function parseHunter(env: NodeJS.ProcessEnv): HunterSettings | undefined {
+  const apiKey = env.HUNTER_API_KEY || undefined;
+  if (apiKey === undefined) {
+    if (env.HUNTER_BASE_URL) throw new Error('HUNTER_BASE_URL: set HUNTER_API_KEY too, or neither');
+    return undefined;
+  }
+  const baseUrl = httpUrlSetting('HUNTER_BASE_URL', env.HUNTER_BASE_URL || 'https://api.hunter.io/v2');
+  if (!baseUrl.startsWith('https:')) throw new Error(`HUNTER_BASE_URL: must be an https URL, got "${baseUrl}"`);
+  return { baseUrl, apiKey };
 }
 
 /** An engine is configured by its key (official endpoint) or its base URL (a compatible server that needs no key). */
@@ -428,6 +448,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     googleAnalytics: parseGoogleAnalytics(env, searchConsole),
     cdn: parseCdn(env),
     siteBuilders: parseSiteBuilders(env),
+    hunter: parseHunter(env),
     checkRunsPerQuery: parseRunsPerQuery(env.CHECK_RUNS_PER_QUERY),
     host,
     publicUrl,

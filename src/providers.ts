@@ -1,3 +1,4 @@
+import { resolveMx } from 'node:dns/promises';
 import type { Kysely } from 'kysely';
 import { cdnService } from './analytics/cdn/connection.js';
 import type { Database } from '../db/schema.js';
@@ -5,6 +6,9 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import { CredentialSealer } from './credentials/sealed.js';
 import type { LimiterStore } from './limits/store.js';
+import type { MxResolver } from './outreach/contacts/finder.js';
+import { HunterFinder } from './outreach/contacts/hunter.js';
+import { SiteContactFinder } from './outreach/contacts/site.js';
 import { SafeFetcher, type OutboundOptions } from './outbound/safeFetch.js';
 import { SPECIFIED_TIMING, type Services, type Timing } from './services.js';
 import { createAnswerEngines, DEFAULT_ENGINE_TUNING, type EngineTuning } from './visibility/engines/index.js';
@@ -26,6 +30,8 @@ export interface ProviderOptions {
   writerTuning?: Partial<WriterTuning>;
   /** Overrides the answer engines' and SERP provider's timeouts and retries (tests). */
   engineTuning?: Partial<EngineTuning>;
+  /** Answers MX look-ups in place of DNS (tests decide which prospect domains take mail). */
+  mxResolver?: MxResolver;
 }
 
 /** Where writer calls are booked: the writer_usage ledger of this database, stamped by this clock. */
@@ -55,6 +61,10 @@ export function createServices(config: Config, limiterStore: LimiterStore, ledge
     siteBuilders: config.siteBuilders,
     checkRunsPerQuery: config.checkRunsPerQuery,
     callPrices: knownCallPrices(config),
+    contacts: {
+      hunter: config.hunter === undefined ? undefined : new HunterFinder(config.hunter, fetcher),
+      site: new SiteContactFinder(fetcher, options.mxResolver ?? resolveMx),
+    },
     credentials: new CredentialSealer(config.secretsKey, config.previousSecretsKeys),
   };
   return {

@@ -1,6 +1,7 @@
 import type { CdnService } from './analytics/cdn/connection.js';
 import type { GoogleAnalyticsSettings, SearchConsoleSettings, SiteBuilderSettings } from './config.js';
 import type { CredentialSealer } from './credentials/sealed.js';
+import type { ContactFinders } from './outreach/contacts/finder.js';
 import type { SafeFetcher } from './outbound/safeFetch.js';
 import type { AnswerEngine, EngineName } from './visibility/engines/engine.js';
 import type { CallPrice, PaidProvider } from './visibility/checks/prices.js';
@@ -30,6 +31,8 @@ export interface Services {
   callPrices: Partial<Record<PaidProvider, CallPrice>>;
   /** The operator's Webflow and Wix apps; a builder missing here answers 400 naming its settings. */
   siteBuilders: SiteBuilderSettings;
+  /** Who to write to at an outreach prospect: Hunter (HUNTER_API_KEY) when configured, and the prospect's own pages. */
+  contacts: ContactFinders;
   /** Seals credentials before they are stored and opens them when they are used (SECRETS_KEY). */
   credentials: CredentialSealer;
 }

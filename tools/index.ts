@@ -7,6 +7,7 @@ import { brandTools } from './brand/index.js';
 import { contentTools } from './content/index.js';
 import { jobsTools } from './jobs/index.js';
 import { linksTools } from './links/index.js';
+import { outreachTools } from './outreach/index.js';
 import { publishingTools } from './publishing/index.js';
 import { queriesTools } from './queries/index.js';
 import { buildRegistry } from './registry.js';
@@ -37,6 +38,10 @@ export const registry = buildRegistry({
     operations: analyticsTools,
   },
   backlinks: { description: 'Links to the site: the backlink index, verification of placed links, and their totals.', operations: backlinksTools },
+  outreach: {
+    description: 'Outreach to earn backlinks: prospects and where each stands, who to write to there, and links placed.',
+    operations: outreachTools,
+  },
   team: { description: 'Members of the workspace and invitations.', operations: teamTools },
   billing: { description: 'Plan, usage and add-ons.', operations: billingTools },
   support: { description: 'Messages to the Sightline support team.', operations: supportTools },

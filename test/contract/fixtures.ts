@@ -102,6 +102,12 @@ const wixInstance = async (t: TestService, ws: TestWorkspace) => {
   return wix.addInstance(workspace.website_url).instanceId;
 };
 
+/** An imported prospect on a domain that does not resolve: the contact finder reads nothing there and says so. */
+const prospect = (t: TestService, ws: TestWorkspace) =>
+  data(t, ws, '/api/v1/outreach/prospects', { prospects: [{ domain: `${uniqueText('prospect').replace(' ', '-')}.invalid`, contactEmail: 'editor@example.org' }] }).then((d) =>
+    String((d.prospects as Array<{ prospectId: string }>)[0]!.prospectId),
+  );
+
 export const fixtures: Record<string, Fixture> = {
   get_brand: { valid: async () => ({}) },
   update_brand_identity: { valid: async () => ({ brandAliases: ['Acme'] }) },
@@ -314,5 +320,15 @@ export const fixtures: Record<string, Fixture> = {
   remove_competitor: {
     valid: async (t, ws) => ({ competitorId: await competitor(t, ws) }),
     foreign: async (t, other) => ({ competitorId: await competitor(t, other) }),
+  },
+  list_outreach_prospects: { valid: async () => ({ stage: 'identified', limit: 10 }) },
+  add_outreach_prospects: { valid: async () => ({ prospects: [{ url: `https://${uniqueText('blog').replace(' ', '-')}.example/post`, note: 'writes about CRMs' }] }) },
+  set_outreach_status: {
+    valid: async (t, ws) => ({ prospectId: await prospect(t, ws), stage: 'rejected' }),
+    foreign: async (t, other) => ({ prospectId: await prospect(t, other), stage: 'rejected' }),
+  },
+  find_outreach_contact: {
+    valid: async (t, ws) => ({ prospectId: await prospect(t, ws) }),
+    foreign: async (t, other) => ({ prospectId: await prospect(t, other) }),
   },
 };

@@ -10,6 +10,7 @@ import { cdnService } from '../../src/analytics/cdn/connection.js';
 import { loadConfig } from '../../src/config.js';
 import { CredentialSealer } from '../../src/credentials/sealed.js';
 import { SafeFetcher } from '../../src/outbound/safeFetch.js';
+import { SiteContactFinder } from '../../src/outreach/contacts/site.js';
 import { SPECIFIED_TIMING, type Services } from '../../src/services.js';
 import { openTestDatabase } from '../support/database.js';
 
@@ -28,6 +29,7 @@ const services: Services = {
   checkRunsPerQuery: 1,
   callPrices: {},
   siteBuilders: { webflow: undefined, wix: undefined },
+  contacts: { hunter: undefined, site: new SiteContactFinder(new SafeFetcher({ allowPrivateAddresses: false }), async () => []) },
   credentials: new CredentialSealer(undefined),
 };
 const logger = pino({ level: 'silent' });
@@ -51,6 +53,7 @@ const handlers: Record<JobKind, JobHandler> = {
   search_console_sync: handler,
   competitor_positioning: handler,
   cdn_sync: handler,
+  outreach_discover: handler,
 };
 
 function worker(options: { leaseMs?: number; concurrency?: number } = {}): JobWorker {

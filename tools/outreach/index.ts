@@ -1,0 +1,7 @@
+import type { AuthenticatedOperation } from '../define.js';
+import addOutreachProspects from './add_outreach_prospects.js';
+import findOutreachContact from './find_outreach_contact.js';
+import listOutreachProspects from './list_outreach_prospects.js';
+import setOutreachStatus from './set_outreach_status.js';
+
+export const outreachTools: readonly AuthenticatedOperation[] = [listOutreachProspects, addOutreachProspects, findOutreachContact, setOutreachStatus];
