@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { createBacklinkIndex } from './backlinks/index/dataForSeo.js';
 import { cdnService } from './analytics/cdn/connection.js';
 import type { Database } from '../db/schema.js';
 import type { Clock } from './clock.js';
@@ -24,7 +25,7 @@ export interface ProviderOptions {
   timing?: Partial<Timing>;
   /** Overrides the writer's timeouts and retries (tests). */
   writerTuning?: Partial<WriterTuning>;
-  /** Overrides the answer engines' and SERP provider's timeouts and retries (tests). */
+  /** Overrides the answer engines', SERP provider's and backlink index's timeouts and retries (tests). */
   engineTuning?: Partial<EngineTuning>;
 }
 
@@ -43,12 +44,14 @@ export function createServices(config: Config, limiterStore: LimiterStore, ledge
   const writer = config.writer === undefined ? undefined : new OpenAiCompatibleWriter(config.writer, options.writerTuning);
   const engineTuning = { ...DEFAULT_ENGINE_TUNING, ...options.engineTuning };
   const serp = createSerpClient(config.serp, engineTuning, limiterStore);
+  const backlinkIndex = createBacklinkIndex(config.backlinkIndex, engineTuning, limiterStore);
   const services: Services = {
     writer: writer === undefined ? undefined : bookedWriter(limitedWriter(writer, limiterStore.slots('writer', WRITER_CONCURRENCY)), ledger.db, ledger.clock),
     outbound: fetcher,
     timing: { ...SPECIFIED_TIMING, ...options.timing },
     engines: createAnswerEngines(config, serp, engineTuning, limiterStore),
     serp,
+    backlinkIndex,
     searchConsole: config.searchConsole,
     googleAnalytics: config.googleAnalytics,
     cdn: cdnService(config.cdn, ledger.clock),
@@ -64,6 +67,7 @@ export function createServices(config: Config, limiterStore: LimiterStore, ledge
       await writer?.close();
       await Promise.all(Object.values(services.engines).map((engine) => engine.close?.()));
       await serp?.close();
+      await backlinkIndex?.close();
     },
   };
 }

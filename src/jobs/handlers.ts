@@ -1,3 +1,4 @@
+import { backlinkSyncJob } from '../backlinks/index/sync.js';
 import { cdnSyncJob } from '../analytics/cdn/sync.js';
 import { writeArticleJob } from '../domain/content/writeArticleJob.js';
 import { deliverJob, renderCheckJob } from '../domain/publishing/deliveryJobs.js';
@@ -19,4 +20,5 @@ export const JOB_HANDLERS: Record<JobKind, JobHandler> = {
   search_console_sync: searchConsoleSyncJob,
   competitor_positioning: positioningJob,
   cdn_sync: cdnSyncJob,
+  backlink_sync: backlinkSyncJob,
 };

@@ -22,6 +22,7 @@ const services: Services = {
   timing: SPECIFIED_TIMING,
   engines: {},
   serp: undefined,
+  backlinkIndex: undefined,
   searchConsole: undefined,
   googleAnalytics: undefined,
   cdn: cdnService(loadConfig({}).cdn, clock),
@@ -51,6 +52,7 @@ const handlers: Record<JobKind, JobHandler> = {
   search_console_sync: handler,
   competitor_positioning: handler,
   cdn_sync: handler,
+  backlink_sync: handler,
 };
 
 function worker(options: { leaseMs?: number; concurrency?: number } = {}): JobWorker {
