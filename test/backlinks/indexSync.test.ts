@@ -94,6 +94,13 @@ describe('backlink_sync against a DataForSEO-compatible index', () => {
     const rival = referring.filter((r) => r.target_domain === 'rival.example');
     expect(rival).toHaveLength(REFERRING_DOMAINS_PER_DOMAIN);
     expect(rival.map((r) => r.rank).sort((a, b) => b! - a!)[0]).toBe(1000);
+
+    // A competitor no longer tracked: its list goes with the next sync, the site's own stays.
+    await t.db.updateTable('competitors').set({ removed_at: t.clock.now() }).where('workspace_id', '=', workspaceId).execute();
+    t.clock.advance(HOUR / 4);
+    expect((await sync(workspaceId)).state).toBe('done');
+    const left = await t.db.selectFrom('referring_domains').select(['target_domain', 'referring_domain']).where('workspace_id', '=', workspaceId).execute();
+    expect(left).toEqual([{ target_domain: 'acme.example', referring_domain: 'news.example' }]);
   });
 
   it('re-syncs idempotently; a lost link found again is discovered, a live one that went is lost', async () => {

@@ -185,8 +185,9 @@ async function replaceReferringDomains(
  * backlink_sync: reads the workspace website's totals and backlinks (up to BACKLINKS_MAX_ROWS) and the referring
  * domains of the website and of each competitor (up to REFERRING_DOMAINS_PER_DOMAIN each) from the backlink index,
  * then writes them in one transaction: `index` backlink rows (upserted; lost links marked, found ones back to
- * `discovered`), a backlink_measures row, and the referring_domains lists, replaced. Index rows are not verified by
- * the service (next_check_at null). A provider that is busy or down is retried by the worker.
+ * `discovered`), a backlink_measures row, and the referring_domains lists, replaced (those of competitors no longer
+ * tracked dropped). Index rows are not verified by the service (next_check_at null). A provider that is busy or down
+ * is retried by the worker.
  */
 export const backlinkSyncJob: JobHandler = {
   async run(job, { db, clock, services, progress }) {
@@ -227,6 +228,13 @@ export const backlinkSyncJob: JobHandler = {
             }),
             measured_at: now,
           })
+          .execute();
+        // A competitor no longer tracked leaves no list behind for outreach to pick prospects from.
+        await trx
+          .deleteFrom('referring_domains')
+          .where('workspace_id', '=', job.workspaceId)
+          .where('provider', '=', index.provider)
+          .where('target_domain', 'not in', followed)
           .execute();
         for (const [domain, domains] of referring) await replaceReferringDomains(trx, job.workspaceId, index.provider, domain, domains, now);
         return true;
