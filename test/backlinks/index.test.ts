@@ -3,6 +3,7 @@ import { createBacklinkIndex, dataForSeoTime } from '../../src/backlinks/index/d
 import type { BacklinkIndex } from '../../src/backlinks/index/provider.js';
 import { BACKLINK_INDEX_SETTINGS, loadConfig } from '../../src/config.js';
 import { MemoryLimiterStore } from '../../src/limits/memoryStore.js';
+import { paceRule } from '../../src/limits/providerLimits.js';
 import { EngineError } from '../../src/visibility/engines/engine.js';
 import type { EngineTuning } from '../../src/visibility/engines/index.js';
 import { TransientEngineError } from '../../src/visibility/engines/providerHttp.js';
@@ -147,6 +148,24 @@ describe('the DataForSEO backlink index client', () => {
       { domain: 'mid.example', links: 9, rank: 300 },
     ]);
     expect(fake.requestsTo('referring_domains')[0]!.task).toEqual({ target: 'rival.example', limit: 2, include_subdomains: true, exclude_internal_backlinks: true, order_by: ['rank,desc'] });
+  });
+
+  it("counts its calls against the SERP provider's allowance when it uses that account, and against its own otherwise", async () => {
+    fake.setSummary('acme.example', { backlinks: 1, referringDomains: 1 });
+    const callsLeft = async (shared: boolean) => {
+      const store = new MemoryLimiterStore();
+      const settings = { baseUrl: fake.baseUrl, login: fake.login, password: fake.password, perMinute: 5, sharesSerpAccount: shared, maxRows: 10 };
+      const own = createBacklinkIndex(settings, TUNING, store)!;
+      try {
+        await own.summary('acme.example');
+        // A minute's window of 5 calls: what the SERP client would have left after one more call.
+        return (await store.limiter(paceRule('serp', 5)).consume('serp')).remaining;
+      } finally {
+        await own.close();
+      }
+    };
+    expect(await callsLeft(true)).toBe(3);
+    expect(await callsLeft(false)).toBe(4);
   });
 
   it("reads DataForSEO's time format", () => {
