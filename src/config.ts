@@ -34,6 +34,8 @@ export interface Config {
   engines: Partial<Record<ApiEngine, EngineSettings>>;
   /** A SERP data provider with a DataForSEO-compatible API: Google and Bing ranks, Google's AI overviews, Copilot from Bing's SERP. */
   serp: SerpSettings | undefined;
+  /** A backlink data provider with a DataForSEO-compatible API (BACKLINKS_*, else the SERP provider's account); missing = not configured. */
+  backlinkIndex: BacklinkIndexSettings | undefined;
   /** A SerpApi- or SearchApi-compatible `engine=bing_copilot` endpoint: Copilot asked on its own (it then takes Copilot over from the SERP provider). */
   copilot: CopilotSettings | undefined;
   /** Google Search Console (OAuth web flow): client id and secret set by the operator. */
@@ -114,6 +116,21 @@ export interface SerpSettings {
   password: string;
   /** SERP_RPM */
   perMinute: number;
+}
+
+/** The settings that turn the backlink index on, as error messages name them. */
+export const BACKLINK_INDEX_SETTINGS = 'BACKLINKS_BASE_URL, BACKLINKS_LOGIN and BACKLINKS_PASSWORD (or the SERP provider\'s SERP_BASE_URL, SERP_LOGIN and SERP_PASSWORD)';
+
+export interface BacklinkIndexSettings {
+  baseUrl: string;
+  login: string;
+  password: string;
+  /** BACKLINKS_RPM on its own account; the SERP_RPM allowance, shared with the SERP client, on the SERP provider's. */
+  perMinute: number;
+  /** True when SERP_* serve (BACKLINKS_* not set): one account, so one set of limits for both clients. */
+  sharesSerpAccount: boolean;
+  /** BACKLINKS_MAX_ROWS: backlinks read per workspace and sync at most. */
+  maxRows: number;
 }
 
 export interface CopilotSettings {
@@ -283,6 +300,16 @@ function parseSerp(env: NodeJS.ProcessEnv): SerpSettings | undefined {
   return { baseUrl: httpUrlSetting('SERP_BASE_URL', values[0]!), login: values[1]!, password: values[2]!, perMinute: perMinuteSetting(env, 'SERP_RPM', PROVIDER_RPM_DEFAULTS.serp) };
 }
 
+/** BACKLINKS_* (all three or none), else the SERP provider's account; BACKLINKS_RPM applies to an account of its own only. */
+function parseBacklinkIndex(env: NodeJS.ProcessEnv, serp: SerpSettings | undefined): BacklinkIndexSettings | undefined {
+  const maxRows = wholeNumber('BACKLINKS_MAX_ROWS', env.BACKLINKS_MAX_ROWS, 1000, 1, 1_000_000);
+  const perMinute = perMinuteSetting(env, 'BACKLINKS_RPM', PROVIDER_RPM_DEFAULTS.serp);
+  const values = [env.BACKLINKS_BASE_URL, env.BACKLINKS_LOGIN, env.BACKLINKS_PASSWORD].map((v) => v || undefined);
+  if (values.every((v) => v === undefined)) return serp === undefined ? undefined : { ...serp, sharesSerpAccount: true, maxRows };
+  if (values.some((v) => v === undefined)) throw new Error('BACKLINKS_BASE_URL, BACKLINKS_LOGIN and BACKLINKS_PASSWORD: set all three, or none (then the SERP_* account serves)');
+  return { baseUrl: httpUrlSetting('BACKLINKS_BASE_URL', values[0]!), login: values[1]!, password: values[2]!, perMinute, sharesSerpAccount: false, maxRows };
+}
+
 function perMinuteSetting(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const value = env[name];
   if (value === undefined || value === '') return fallback;
@@ -435,6 +462,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error('MCP_DEV_NO_AUTH: refused unless HOST is a loopback address (127.0.0.1, localhost or ::1)');
   }
   const searchConsole = parseSearchConsole(env);
+  const serp = parseSerp(env);
   return {
     port,
     mcpDevNoAuth,
@@ -442,7 +470,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     writer: parseWriter(env),
     jobsPollMs: parseJobsPoll(env.JOBS_POLL_MS),
     engines: parseEngines(env),
-    serp: parseSerp(env),
+    serp,
+    backlinkIndex: parseBacklinkIndex(env, serp),
     copilot: parseCopilot(env),
     searchConsole,
     googleAnalytics: parseGoogleAnalytics(env, searchConsole),

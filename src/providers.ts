@@ -1,5 +1,6 @@
 import { resolveMx } from 'node:dns/promises';
 import type { Kysely } from 'kysely';
+import { createBacklinkIndex } from './backlinks/index/dataForSeo.js';
 import { cdnService } from './analytics/cdn/connection.js';
 import type { Database } from '../db/schema.js';
 import type { Clock } from './clock.js';
@@ -28,7 +29,7 @@ export interface ProviderOptions {
   timing?: Partial<Timing>;
   /** Overrides the writer's timeouts and retries (tests). */
   writerTuning?: Partial<WriterTuning>;
-  /** Overrides the answer engines' and SERP provider's timeouts and retries (tests). */
+  /** Overrides the answer engines', SERP provider's and backlink index's timeouts and retries (tests). */
   engineTuning?: Partial<EngineTuning>;
   /** Answers MX look-ups in place of DNS (tests decide which prospect domains take mail). */
   mxResolver?: MxResolver;
@@ -49,12 +50,14 @@ export function createServices(config: Config, limiterStore: LimiterStore, ledge
   const writer = config.writer === undefined ? undefined : new OpenAiCompatibleWriter(config.writer, options.writerTuning);
   const engineTuning = { ...DEFAULT_ENGINE_TUNING, ...options.engineTuning };
   const serp = createSerpClient(config.serp, engineTuning, limiterStore);
+  const backlinkIndex = createBacklinkIndex(config.backlinkIndex, engineTuning, limiterStore);
   const services: Services = {
     writer: writer === undefined ? undefined : bookedWriter(limitedWriter(writer, limiterStore.slots('writer', WRITER_CONCURRENCY)), ledger.db, ledger.clock),
     outbound: fetcher,
     timing: { ...SPECIFIED_TIMING, ...options.timing },
     engines: createAnswerEngines(config, serp, engineTuning, limiterStore),
     serp,
+    backlinkIndex,
     searchConsole: config.searchConsole,
     googleAnalytics: config.googleAnalytics,
     cdn: cdnService(config.cdn, ledger.clock),
@@ -74,6 +77,7 @@ export function createServices(config: Config, limiterStore: LimiterStore, ledge
       await writer?.close();
       await Promise.all(Object.values(services.engines).map((engine) => engine.close?.()));
       await serp?.close();
+      await backlinkIndex?.close();
     },
   };
 }

@@ -16,6 +16,7 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import { OAuthIssuer } from './oauth/issuer.js';
 import { queueDueCdnPolls } from './analytics/cdn/sync.js';
+import { queueDueBacklinkSyncs } from './backlinks/index/sync.js';
 import { runAutopilot } from './domain/content/autopilot.js';
 import { JOB_HANDLERS } from './jobs/handlers.js';
 import { JobWorker } from './jobs/worker.js';
@@ -89,6 +90,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
       { name: 'counter-salts', everyMs: 3_600_000, run: () => forgetOldVisitors(database.db, clock.now()) },
       { name: 'cdn-polls', everyMs: 60_000, run: () => queueDueCdnPolls(database.db, clock) },
       { name: 'outreach-discovery', everyMs: 86_400_000, run: () => queueDailyDiscovery(database.db, clock) },
+      { name: 'backlink-syncs', everyMs: 3_600_000, run: () => queueDueBacklinkSyncs(database.db, clock, services) },
     ],
   });
   const issuer = new OAuthIssuer(database.db, clock, config.publicUrl, new Set(config.oauthRedirectSchemes), services.outbound, services.credentials);

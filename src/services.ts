@@ -1,3 +1,4 @@
+import type { BacklinkIndex } from './backlinks/index/provider.js';
 import type { CdnService } from './analytics/cdn/connection.js';
 import type { GoogleAnalyticsSettings, SearchConsoleSettings, SiteBuilderSettings } from './config.js';
 import type { CredentialSealer } from './credentials/sealed.js';
@@ -19,6 +20,8 @@ export interface Services {
   engines: Partial<Record<EngineName, AnswerEngine>>;
   /** Undefined when SERP_* is not configured: no rank checks, no AI overviews, no Copilot from Bing's page, no website look-up. */
   serp: SerpClient | undefined;
+  /** Undefined when neither BACKLINKS_* nor SERP_* is configured: no `index` backlinks, no measured totals, no referring domains. */
+  backlinkIndex: BacklinkIndex | undefined;
   /** Undefined when GSC_* is not configured. */
   searchConsole: SearchConsoleSettings | undefined;
   /** Undefined when neither GA4_* nor GSC_* is configured: Google Analytics cannot be connected. */

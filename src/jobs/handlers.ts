@@ -1,3 +1,4 @@
+import { backlinkSyncJob } from '../backlinks/index/sync.js';
 import { cdnSyncJob } from '../analytics/cdn/sync.js';
 import { outreachDiscoverJob } from '../outreach/discover.js';
 import { writeArticleJob } from '../domain/content/writeArticleJob.js';
@@ -21,4 +22,5 @@ export const JOB_HANDLERS: Record<JobKind, JobHandler> = {
   competitor_positioning: positioningJob,
   cdn_sync: cdnSyncJob,
   outreach_discover: outreachDiscoverJob,
+  backlink_sync: backlinkSyncJob,
 };

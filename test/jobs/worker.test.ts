@@ -23,6 +23,7 @@ const services: Services = {
   timing: SPECIFIED_TIMING,
   engines: {},
   serp: undefined,
+  backlinkIndex: undefined,
   searchConsole: undefined,
   googleAnalytics: undefined,
   cdn: cdnService(loadConfig({}).cdn, clock),
@@ -54,6 +55,7 @@ const handlers: Record<JobKind, JobHandler> = {
   competitor_positioning: handler,
   cdn_sync: handler,
   outreach_discover: handler,
+  backlink_sync: handler,
 };
 
 function worker(options: { leaseMs?: number; concurrency?: number } = {}): JobWorker {
