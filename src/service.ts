@@ -26,6 +26,7 @@ import { RateLimits } from './pipeline/rateLimits.js';
 import type { Services } from './services.js';
 import { createServices, type ProviderOptions } from './providers.js';
 import { runDueChecks } from './visibility/checks/runs.js';
+import { queueNetworkMatches } from './network/matching.js';
 
 export const SERVER_INFO = { name: 'sightline', version: packageJson.version };
 
@@ -87,6 +88,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
       { name: 'weekly-checks', everyMs: 60_000, run: () => runDueChecks(database.db, clock, services, logger) },
       { name: 'counter-salts', everyMs: 3_600_000, run: () => forgetOldVisitors(database.db, clock.now()) },
       { name: 'cdn-polls', everyMs: 60_000, run: () => queueDueCdnPolls(database.db, clock) },
+      { name: 'link-network-match', everyMs: 86_400_000, run: () => queueNetworkMatches(database.db, clock) },
     ],
   });
   const issuer = new OAuthIssuer(database.db, clock, config.publicUrl, new Set(config.oauthRedirectSchemes), services.outbound, services.credentials);

@@ -6,6 +6,7 @@ import { brandTools } from './brand/index.js';
 import { contentTools } from './content/index.js';
 import { jobsTools } from './jobs/index.js';
 import { linksTools } from './links/index.js';
+import { networkTools } from './network/index.js';
 import { publishingTools } from './publishing/index.js';
 import { queriesTools } from './queries/index.js';
 import { buildRegistry } from './registry.js';
@@ -34,6 +35,10 @@ export const registry = buildRegistry({
   analytics: {
     description: "Search rankings, Google versus AI answers, AI crawler access to the site, the Analytics and Reports screens, and the agents' activity.",
     operations: analyticsTools,
+  },
+  network: {
+    description: 'The link network: members link to each other on the same topic, with both owners approving every link, rel="sponsored" by default and anti-scheme rules.',
+    operations: networkTools,
   },
   team: { description: 'Members of the workspace and invitations.', operations: teamTools },
   billing: { description: 'Plan, usage and add-ons.', operations: billingTools },

@@ -29,6 +29,7 @@ const services: Services = {
   callPrices: {},
   siteBuilders: { webflow: undefined, wix: undefined },
   credentials: new CredentialSealer(undefined),
+  linkNetwork: { similarityThreshold: 0.8, monthlyCap: 4 },
 };
 const logger = pino({ level: 'silent' });
 
@@ -51,6 +52,7 @@ const handlers: Record<JobKind, JobHandler> = {
   search_console_sync: handler,
   competitor_positioning: handler,
   cdn_sync: handler,
+  link_network_match: handler,
 };
 
 function worker(options: { leaseMs?: number; concurrency?: number } = {}): JobWorker {
