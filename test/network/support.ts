@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
 import type { LinkAttribute, PlacementState } from '../../db/schema.js';
 import { newId } from '../../src/ids.js';
@@ -11,6 +12,11 @@ export const REMOVE = '/api/v1/link-network/remove-placement';
 export const ACCEPT = '/api/v1/link-network/accept';
 
 let sites = 0;
+
+/** Words no other text shares: an article on them matches nothing (the fake writer embeds by words). */
+export function uniqueWords(count: number): string {
+  return randomBytes(count * 4).toString('hex').match(/.{8}/g)!.map((chunk) => `w${chunk}`).join(' ');
+}
 
 export interface Member extends TestWorkspace {
   ownerId: string;
@@ -85,7 +91,7 @@ export async function insertPlacement(
 ): Promise<string> {
   const id = newId('npl');
   const state = options.state ?? 'proposed';
-  const hostArticleId = options.hostArticleId ?? (await liveArticle(t, host, 'A host article', 'placeholder words only'));
+  const hostArticleId = options.hostArticleId ?? (await liveArticle(t, host, uniqueWords(1), uniqueWords(8)));
   const approval = async (ws: TestWorkspace) =>
     state === 'proposed'
       ? (await requestApproval(t.db, t.clock, { workspaceId: ws.workspaceId, operationId: 'accept_link_placement', input: { placementId: id }, summary: 'Accept?', requestedBy: { apiKeyId: null, userId: null } })).approvalId
