@@ -31,46 +31,47 @@ function articleText(row: { title: string; keywords: string; markdown: string | 
   return [row.title, fromJson<string[]>(row.keywords).join(', '), (row.markdown ?? '').slice(0, ARTICLE_CHARS)].join('\n');
 }
 
+/** At most PER_SITE of each site's rows, in the order given. */
+function perSite<T extends { workspace_id: string }>(rows: readonly T[]): T[] {
+  const counts = new Map<string, number>();
+  return rows.filter((row) => {
+    const n = (counts.get(row.workspace_id) ?? 0) + 1;
+    counts.set(row.workspace_id, n);
+    return n <= PER_SITE;
+  });
+}
+
 /** Members' published articles with a live URL; `free`: only those without a proposed or live network link (hosts). */
 async function memberArticles(db: Kysely<Database>, workspaceIds: readonly string[], free: boolean): Promise<Subject[]> {
-  const subjects: Subject[] = [];
-  for (const workspaceId of workspaceIds) {
-    let query = db
-      .selectFrom('articles')
-      .select(['id', 'workspace_id', 'title', 'keywords', 'markdown', 'url', 'language'])
-      .where('workspace_id', '=', workspaceId)
-      .where('status', '=', 'published')
-      .where('url', 'is not', null);
-    if (free) {
-      query = query.where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom('network_placements').select('id').whereRef('host_article_id', '=', 'articles.id').where('state', 'in', ACTIVE_STATES))),
-      );
-    }
-    const rows = await query.orderBy('published_at', 'desc').orderBy('id').limit(PER_SITE).execute();
-    for (const row of rows) subjects.push({ workspaceId, id: row.id, kind: 'article', url: row.url!, title: row.title, language: row.language, text: articleText(row) });
+  let query = db
+    .selectFrom('articles')
+    .select(['id', 'workspace_id', 'title', 'keywords', 'markdown', 'url', 'language'])
+    .where('workspace_id', 'in', workspaceIds)
+    .where('status', '=', 'published')
+    .where('url', 'is not', null);
+  if (free) {
+    query = query.where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('network_placements').select('id').whereRef('host_article_id', '=', 'articles.id').where('state', 'in', ACTIVE_STATES))),
+    );
   }
-  return subjects;
+  const rows = perSite(await query.orderBy('published_at', 'desc').orderBy('id').execute());
+  return rows.map((row) => ({ workspaceId: row.workspace_id, id: row.id, kind: 'article' as const, url: row.url!, title: row.title, language: row.language, text: articleText(row) }));
 }
 
 /** Members' site pages, in the language of their brand (pages carry none of their own). */
 async function memberPages(db: Kysely<Database>, workspaceIds: readonly string[]): Promise<Subject[]> {
-  const subjects: Subject[] = [];
-  for (const workspaceId of workspaceIds) {
-    const rows = await db
-      .selectFrom('site_pages')
-      .innerJoin('brands', 'brands.workspace_id', 'site_pages.workspace_id')
-      .select(['site_pages.id', 'site_pages.url', 'site_pages.title', 'site_pages.keywords', 'brands.default_locale'])
-      .where('site_pages.workspace_id', '=', workspaceId)
-      .orderBy('site_pages.created_at', 'desc')
-      .orderBy('site_pages.id')
-      .limit(PER_SITE)
-      .execute();
-    for (const row of rows) {
-      const text = [row.title ?? '', fromJson<string[]>(row.keywords).join(', '), new URL(row.url).pathname.replace(/[/_-]+/g, ' ')].join('\n');
-      subjects.push({ workspaceId, id: row.id, kind: 'page', url: row.url, title: row.title, language: row.default_locale, text });
-    }
-  }
-  return subjects;
+  const rows = await db
+    .selectFrom('site_pages')
+    .innerJoin('brands', 'brands.workspace_id', 'site_pages.workspace_id')
+    .select(['site_pages.id', 'site_pages.workspace_id', 'site_pages.url', 'site_pages.title', 'site_pages.keywords', 'brands.default_locale'])
+    .where('site_pages.workspace_id', 'in', workspaceIds)
+    .orderBy('site_pages.created_at', 'desc')
+    .orderBy('site_pages.id')
+    .execute();
+  return perSite(rows).map((row) => {
+    const text = [row.title ?? '', fromJson<string[]>(row.keywords).join(', '), new URL(row.url).pathname.replace(/[/_-]+/g, ' ')].join('\n');
+    return { workspaceId: row.workspace_id, id: row.id, kind: 'page' as const, url: row.url, title: row.title, language: row.default_locale, text };
+  });
 }
 
 /** Embeddings of the subjects, from the cache where the text and model are unchanged, else from the writer (then cached). */

@@ -6,7 +6,7 @@ import { snapshot } from '../support/snapshot.js';
 import { ALL_SCOPES } from '../../src/scopes.js';
 import { ACCEPT, join, type Member, NETWORK, OPT_IN, ok, placement, REMOVE, site, sitePage, view } from './support.js';
 
-describe('link network placements: both approvals, the republish with rel, removal and leaving', () => {
+describe('link network placements: both approvals, the republish with rel, removal and leaving', { timeout: 60_000 }, () => {
   let t: TestService;
   let receiver: Receiver;
   beforeAll(async () => {

@@ -5,7 +5,7 @@ import { insertPlacement, join, liveArticle, type Member, placement, site, siteP
 
 const DAY_MS = 86_400_000;
 
-describe('link network matching and rules', () => {
+describe('link network matching and rules', { timeout: 60_000 }, () => {
   let t: TestService;
   beforeAll(async () => {
     t = await TestService.start();
