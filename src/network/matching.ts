@@ -12,6 +12,8 @@ import { type Match, proposePlacement, settleDecisions } from './placements.js';
 
 /** Host articles and target pages read per member site: the newest, so a large site's matching stays bounded. */
 const PER_SITE = 200;
+/** Ids per cache lookup. */
+const LOOKUP_CHUNK = 500;
 /** Texts per embeddings request. */
 const EMBED_BATCH = 64;
 /** The opening of an article that is embedded with its title and keywords: enough to tell its topic. */
@@ -78,8 +80,12 @@ async function memberPages(db: Kysely<Database>, workspaceIds: readonly string[]
 async function embeddings(db: Kysely<Database>, clock: Clock, writer: Writer, model: string, deps: JobDeps, bookTo: string, subjects: readonly Subject[]): Promise<Map<string, number[]>> {
   const vectors = new Map<string, number[]>();
   const hashes = new Map(subjects.map((s) => [s.id, createHash('sha256').update(s.text).digest('hex')]));
-  const cached = subjects.length === 0 ? [] : await db.selectFrom('network_embeddings').selectAll().where('subject_id', 'in', subjects.map((s) => s.id)).execute();
-  for (const row of cached) if (row.model === model && hashes.get(row.subject_id) === row.text_hash) vectors.set(row.subject_id, fromJson<number[]>(row.vector));
+  // In chunks: one statement per thousands of ids would pass either database's limit on bound parameters.
+  for (let i = 0; i < subjects.length; i += LOOKUP_CHUNK) {
+    const ids = subjects.slice(i, i + LOOKUP_CHUNK).map((s) => s.id);
+    const cached = await db.selectFrom('network_embeddings').selectAll().where('subject_id', 'in', ids).execute();
+    for (const row of cached) if (row.model === model && hashes.get(row.subject_id) === row.text_hash) vectors.set(row.subject_id, fromJson<number[]>(row.vector));
+  }
   const missing = subjects.filter((s) => !vectors.has(s.id));
   for (let i = 0; i < missing.length; i += EMBED_BATCH) {
     const batch = missing.slice(i, i + EMBED_BATCH);
