@@ -69,6 +69,7 @@ export interface Config {
   secretsKey: Buffer | undefined;
   /** SECRETS_KEY_PREVIOUS: older keys, which only open what they sealed. */
   previousSecretsKeys: Buffer[];
+  linkNetwork: LinkNetworkSettings;
 }
 
 export interface HunterSettings {
@@ -82,6 +83,16 @@ export interface WriterSettings {
   baseUrl: string;
   apiKey: string | undefined;
   model: string;
+  /** WRITER_EMBEDDING_MODEL: the model `POST {baseUrl}/embeddings` is asked with; undefined: nothing is embedded (the link network proposes nothing). */
+  embeddingModel?: string | undefined;
+}
+
+/** The link network's guardrails an operator may tune. */
+export interface LinkNetworkSettings {
+  /** NETWORK_SIMILARITY_THRESHOLD: the cosine similarity a host article and a target page must exceed to be proposed. */
+  similarityThreshold: number;
+  /** NETWORK_MONTHLY_CAP: placements a site may host, and receive, per calendar month (UTC). */
+  monthlyCap: number;
 }
 
 export const API_ENGINES = ['chatgpt', 'perplexity', 'gemini', 'claude'] as const;
@@ -243,7 +254,7 @@ function parseWriter(env: NodeJS.ProcessEnv): WriterSettings | undefined {
     throw new Error(`WRITER_BASE_URL: must be an absolute http(s) URL, got "${baseUrl}"`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('WRITER_BASE_URL: must use http or https');
-  return { baseUrl: url.href.replace(/\/+$/, ''), apiKey: env.WRITER_API_KEY || undefined, model };
+  return { baseUrl: url.href.replace(/\/+$/, ''), apiKey: env.WRITER_API_KEY || undefined, model, embeddingModel: env.WRITER_EMBEDDING_MODEL || undefined };
 }
 
 function httpUrlSetting(name: string, value: string): string {
@@ -405,6 +416,13 @@ function parseSiteBuilders(env: NodeJS.ProcessEnv): SiteBuilderSettings {
   };
 }
 
+function parseSimilarityThreshold(value: string | undefined): number {
+  if (value === undefined || value === '') return 0.8;
+  const threshold = Number(value);
+  if (!Number.isFinite(threshold) || threshold <= 0 || threshold >= 1) throw new Error(`NETWORK_SIMILARITY_THRESHOLD: must be a number between 0 and 1, got "${value}"`);
+  return threshold;
+}
+
 function parseRunsPerQuery(value: string | undefined): number {
   if (value === undefined || value === '') return 1;
   const runs = Number(value);
@@ -479,6 +497,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     siteBuilders: parseSiteBuilders(env),
     hunter: parseHunter(env),
     checkRunsPerQuery: parseRunsPerQuery(env.CHECK_RUNS_PER_QUERY),
+    linkNetwork: {
+      similarityThreshold: parseSimilarityThreshold(env.NETWORK_SIMILARITY_THRESHOLD),
+      monthlyCap: wholeNumber('NETWORK_MONTHLY_CAP', env.NETWORK_MONTHLY_CAP, 4, 1, 1000),
+    },
     host,
     publicUrl,
     databaseUrl: env.DATABASE_URL || undefined,

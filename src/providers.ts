@@ -69,6 +69,7 @@ export function createServices(config: Config, limiterStore: LimiterStore, ledge
       site: new SiteContactFinder(fetcher, options.mxResolver ?? resolveMx),
     },
     credentials: new CredentialSealer(config.secretsKey, config.previousSecretsKeys),
+    linkNetwork: config.linkNetwork,
   };
   return {
     services,

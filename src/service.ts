@@ -28,6 +28,7 @@ import type { Services } from './services.js';
 import { createServices, type ProviderOptions } from './providers.js';
 import { queueDailyDiscovery } from './outreach/discover.js';
 import { runDueChecks } from './visibility/checks/runs.js';
+import { queueNetworkMatches } from './network/matching.js';
 
 export const SERVER_INFO = { name: 'sightline', version: packageJson.version };
 
@@ -91,6 +92,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
       { name: 'cdn-polls', everyMs: 60_000, run: () => queueDueCdnPolls(database.db, clock) },
       { name: 'outreach-discovery', everyMs: 86_400_000, run: () => queueDailyDiscovery(database.db, clock) },
       { name: 'backlink-syncs', everyMs: 3_600_000, run: () => queueDueBacklinkSyncs(database.db, clock, services) },
+      { name: 'link-network-match', everyMs: 86_400_000, run: () => queueNetworkMatches(database.db, clock) },
     ],
   });
   const issuer = new OAuthIssuer(database.db, clock, config.publicUrl, new Set(config.oauthRedirectSchemes), services.outbound, services.credentials);

@@ -1,6 +1,6 @@
 import type { BacklinkIndex } from './backlinks/index/provider.js';
 import type { CdnService } from './analytics/cdn/connection.js';
-import type { GoogleAnalyticsSettings, SearchConsoleSettings, SiteBuilderSettings } from './config.js';
+import type { GoogleAnalyticsSettings, LinkNetworkSettings, SearchConsoleSettings, SiteBuilderSettings } from './config.js';
 import type { CredentialSealer } from './credentials/sealed.js';
 import type { ContactFinders } from './outreach/contacts/finder.js';
 import type { SafeFetcher } from './outbound/safeFetch.js';
@@ -38,6 +38,8 @@ export interface Services {
   contacts: ContactFinders;
   /** Seals credentials before they are stored and opens them when they are used (SECRETS_KEY). */
   credentials: CredentialSealer;
+  /** The link network's similarity threshold and monthly cap (NETWORK_*). */
+  linkNetwork: LinkNetworkSettings;
 }
 
 /** Delays the specification fixes; tests shorten them instead of sleeping. */

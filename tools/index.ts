@@ -8,6 +8,7 @@ import { contentTools } from './content/index.js';
 import { jobsTools } from './jobs/index.js';
 import { linksTools } from './links/index.js';
 import { outreachTools } from './outreach/index.js';
+import { networkTools } from './network/index.js';
 import { publishingTools } from './publishing/index.js';
 import { queriesTools } from './queries/index.js';
 import { buildRegistry } from './registry.js';
@@ -41,6 +42,10 @@ export const registry = buildRegistry({
   outreach: {
     description: 'Outreach to earn backlinks: prospects and where each stands, who to write to there, and links placed.',
     operations: outreachTools,
+  },
+  network: {
+    description: 'The link network: members link to each other on the same topic, with both owners approving every link, rel="sponsored" by default and anti-scheme rules.',
+    operations: networkTools,
   },
   team: { description: 'Members of the workspace and invitations.', operations: teamTools },
   billing: { description: 'Plan, usage and add-ons.', operations: billingTools },

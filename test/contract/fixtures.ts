@@ -5,6 +5,7 @@ import { sharedSiteBuilderFakes } from '../analytics/fakes/siteBuilders.js';
 import type { TestService, TestWorkspace } from '../support/harness.js';
 import { connectCloudflare, CONTRACT_ZONE } from './cloudflare.js';
 import { type SitePage, startSite, urlset } from '../links/support.js';
+import { insertPlacement, members } from '../network/support.js';
 
 type Input = Record<string, unknown>;
 
@@ -51,6 +52,12 @@ const writtenArticle = async (t: TestService, ws: TestWorkspace) => {
   const id = await insertPlannedArticle(t.db, t.clock, { workspaceId: ws.workspaceId, keyword: 'crm for dentists', title: 'How to pick a CRM for dentists', scheduledAt: t.clock.now(), language: 'en' });
   await t.db.updateTable('articles').set({ status: 'draft', markdown: '# CRM for dentists\n\nPick one that books appointments.', word_count: 7, written_at: t.clock.now() }).where('id', '=', id).execute();
   return id;
+};
+/** A proposed link-network placement from the workspace's article to a page of a fresh member site. */
+const networkPlacement = async (t: TestService, ws: TestWorkspace) => {
+  const partner = await t.workspace({ name: 'Partner Co', site: 'https://partner.example' });
+  await members(t, ws, partner);
+  return insertPlacement(t, ws, partner);
 };
 const uniqueText = (prefix: string) => `${prefix} ${Math.random().toString(36).slice(2)}`;
 const trackedQuery = (t: TestService, ws: TestWorkspace) =>
@@ -330,5 +337,15 @@ export const fixtures: Record<string, Fixture> = {
   find_outreach_contact: {
     valid: async (t, ws) => ({ prospectId: await prospect(t, ws) }),
     foreign: async (t, other) => ({ prospectId: await prospect(t, other) }),
+  },
+  get_link_network: { valid: async () => ({}) },
+  set_link_network_membership: { valid: async () => ({ member: true }) },
+  remove_link_placement: {
+    valid: async (t, ws) => ({ placementId: await networkPlacement(t, ws) }),
+    foreign: async (t, other) => ({ placementId: await networkPlacement(t, other) }),
+  },
+  accept_link_placement: {
+    valid: async (t, ws) => ({ placementId: await networkPlacement(t, ws) }),
+    foreign: async (t, other) => ({ placementId: await networkPlacement(t, other) }),
   },
 };

@@ -32,6 +32,7 @@ const services: Services = {
   siteBuilders: { webflow: undefined, wix: undefined },
   contacts: { hunter: undefined, site: new SiteContactFinder(new SafeFetcher({ allowPrivateAddresses: false }), async () => []) },
   credentials: new CredentialSealer(undefined),
+  linkNetwork: { similarityThreshold: 0.8, monthlyCap: 4 },
 };
 const logger = pino({ level: 'silent' });
 
@@ -56,6 +57,7 @@ const handlers: Record<JobKind, JobHandler> = {
   cdn_sync: handler,
   outreach_discover: handler,
   backlink_sync: handler,
+  link_network_match: handler,
 };
 
 function worker(options: { leaseMs?: number; concurrency?: number } = {}): JobWorker {
