@@ -6,7 +6,7 @@ import type { Config } from './config.js';
 import { CredentialSealer } from './credentials/sealed.js';
 import type { LimiterStore } from './limits/store.js';
 import { SafeFetcher, type OutboundOptions } from './outbound/safeFetch.js';
-import { SPECIFIED_TIMING, type Services, type Timing } from './services.js';
+import { LINKING_PAGE_TIMEOUT_MS, SPECIFIED_TIMING, type Services, type Timing } from './services.js';
 import { createAnswerEngines, DEFAULT_ENGINE_TUNING, type EngineTuning } from './visibility/engines/index.js';
 import { knownCallPrices } from './visibility/checks/prices.js';
 import { createSerpClient } from './visibility/serp/dataForSeo.js';
@@ -56,6 +56,7 @@ export function createServices(config: Config, limiterStore: LimiterStore, ledge
     checkRunsPerQuery: config.checkRunsPerQuery,
     callPrices: knownCallPrices(config),
     credentials: new CredentialSealer(config.secretsKey, config.previousSecretsKeys),
+    backlinkVerification: { everyMs: config.backlinkVerifyEveryDays * 86_400_000, pageTimeoutMs: LINKING_PAGE_TIMEOUT_MS },
   };
   return {
     services,

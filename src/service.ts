@@ -16,6 +16,7 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import { OAuthIssuer } from './oauth/issuer.js';
 import { queueDueCdnPolls } from './analytics/cdn/sync.js';
+import { queueDueVerifications } from './backlinks/verify.js';
 import { runAutopilot } from './domain/content/autopilot.js';
 import { JOB_HANDLERS } from './jobs/handlers.js';
 import { JobWorker } from './jobs/worker.js';
@@ -87,6 +88,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
       { name: 'weekly-checks', everyMs: 60_000, run: () => runDueChecks(database.db, clock, services, logger) },
       { name: 'counter-salts', everyMs: 3_600_000, run: () => forgetOldVisitors(database.db, clock.now()) },
       { name: 'cdn-polls', everyMs: 60_000, run: () => queueDueCdnPolls(database.db, clock) },
+      { name: 'backlink-verify', everyMs: 900_000, run: () => queueDueVerifications(database.db, clock) },
     ],
   });
   const issuer = new OAuthIssuer(database.db, clock, config.publicUrl, new Set(config.oauthRedirectSchemes), services.outbound, services.credentials);

@@ -1,4 +1,5 @@
 import { cdnSyncJob } from '../analytics/cdn/sync.js';
+import { backlinkVerifyJob } from '../backlinks/verify.js';
 import { writeArticleJob } from '../domain/content/writeArticleJob.js';
 import { deliverJob, renderCheckJob } from '../domain/publishing/deliveryJobs.js';
 import { engineCheckJob, rankCheckJob } from '../visibility/checks/checkJobs.js';
@@ -19,4 +20,5 @@ export const JOB_HANDLERS: Record<JobKind, JobHandler> = {
   search_console_sync: searchConsoleSyncJob,
   competitor_positioning: positioningJob,
   cdn_sync: cdnSyncJob,
+  backlink_verify: backlinkVerifyJob,
 };

@@ -29,6 +29,7 @@ const services: Services = {
   callPrices: {},
   siteBuilders: { webflow: undefined, wix: undefined },
   credentials: new CredentialSealer(undefined),
+  backlinkVerification: { everyMs: 7 * 86_400_000, pageTimeoutMs: 15_000 },
 };
 const logger = pino({ level: 'silent' });
 
@@ -51,6 +52,7 @@ const handlers: Record<JobKind, JobHandler> = {
   search_console_sync: handler,
   competitor_positioning: handler,
   cdn_sync: handler,
+  backlink_verify: handler,
 };
 
 function worker(options: { leaseMs?: number; concurrency?: number } = {}): JobWorker {
