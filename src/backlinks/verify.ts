@@ -25,7 +25,7 @@ export const CLAIM_MS = 6 * HOUR_MS;
 /** Links per backlink_verify job: a job of slow pages still ends in a few minutes. */
 export const LINKS_PER_JOB = 25;
 /** Links one sweep claims at most; the next sweep takes the rest. */
-export const LINKS_PER_SWEEP = 1000;
+const LINKS_PER_SWEEP = 1000;
 /** Pages one job reads at once. */
 const PAGES_AT_ONCE = 4;
 /** Linking pages larger than this are not read (a page of links is far smaller; a bigger one is rarely a page). */
@@ -33,7 +33,7 @@ const MAX_PAGE_BYTES = 2 * 1024 * 1024;
 const USER_AGENT = 'Mozilla/5.0 (compatible; Sightline-LinkCheck/1.0)';
 
 /** What reading a linking page told about one link. */
-type Check = { kind: 'found'; link: LinkOnPage } | { kind: 'missing' } | { kind: 'unreadable'; reason: string };
+type Check ={ kind: 'found'; link: LinkOnPage } | { kind: 'missing' } | { kind: 'unreadable'; reason: string };
 
 /** What reading a linking page gave: the page, a page that is gone (404, 410), or no answer to go by. */
 type PageRead = { kind: 'page'; url: URL; body: Buffer; charset: string | undefined } | { kind: 'gone' } | { kind: 'unreadable'; reason: string };
@@ -95,7 +95,7 @@ type VerifiedRow = Pick<BacklinksTable, 'status' | 'lost_at' | 'status_changed_a
  * lost, keeping the first lost date. Unreadable: unchanged with the reason, tried again in a day, and lost once it has
  * been unreadable UNREADABLE_LIMIT times in a row.
  */
-export function outcomeOf(row: VerifiedRow, check: Check, now: number, everyMs: number): Updateable<BacklinksTable> {
+function outcomeOf(row: VerifiedRow, check: Check, now: number, everyMs: number): Updateable<BacklinksTable> {
   const statusChange = (status: BacklinksTable['status']) => ({ status, status_changed_at: row.status === status ? row.status_changed_at : now });
   const lost = { ...statusChange('lost'), lost_at: row.status === 'lost' ? (row.lost_at ?? now) : now, next_check_at: now + everyMs };
   if (check.kind === 'found') {
