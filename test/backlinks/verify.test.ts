@@ -179,6 +179,15 @@ describe('backlink verification: what the page says', () => {
     expect(requests).toEqual(['/old', '/moved', '/new/']);
   });
 
+  it("reads the page in the encoding it declares", async () => {
+    // "Мир" in windows-1251, which read as UTF-8 or as the default windows-1252 would be other letters.
+    const cyrillic = Buffer.concat([Buffer.from(`<a href="${TARGET}">`), Buffer.from([0xcc, 0xe8, 0xf0]), Buffer.from('</a>')]);
+    pages.set('/cp1251', (_req, res) => void res.writeHead(200, { 'content-type': 'text/html; charset=windows-1251' }).end(cyrillic));
+    const id = await place('/cp1251');
+    await verifyDue();
+    expect(await row(id)).toMatchObject({ status: 'verified', anchor_text: 'Мир' });
+  });
+
   it('reads a page holding several placed links once', async () => {
     pages.set('/roundup', html(`<a href="${TARGET}">pricing</a><a href="https://acme.example/blog">blog</a>`));
     const pricing = await place('/roundup');
@@ -340,5 +349,18 @@ describe('backlink verification: which rows, claimed once', () => {
     expect(queued.links).toBe(1);
     await worker.drain();
     expect(await t.db.selectFrom('backlinks').selectAll().where('workspace_id', '=', otherWorkspaceId).executeTakeFirstOrThrow()).toEqual(other);
+  });
+});
+
+describe('backlink verification: in the service', () => {
+  it("the service's worker claims due links on its sweep and verifies them", async () => {
+    pages.set('/p', html(`<a href="${TARGET}">Acme</a>`));
+    const id = await place('/p');
+    await t.jobs.drain();
+    expect(await row(id)).toMatchObject({ status: 'verified', last_verified_at: t.clock.now() });
+    const jobs = await t.db.selectFrom('jobs').select(['kind', 'state', 'result']).where('workspace_id', '=', workspaceId).execute();
+    expect(jobs.map((job) => ({ ...job, result: JSON.parse(job.result ?? 'null') as unknown }))).toEqual([
+      { kind: 'backlink_verify', state: 'done', result: { checked: 1, verified: 1, lost: 0, unreadable: 0 } },
+    ]);
   });
 });
