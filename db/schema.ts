@@ -972,6 +972,8 @@ export interface BacklinksTable {
   status_changed_at: number;
   /** Why the last verification could not tell (the page did not answer); null when it could. */
   check_error: string | null;
+  /** Verifications in a row whose page could not be read; at UNREADABLE_LIMIT (src/backlinks/verify.ts) the link counts as lost. */
+  check_failures: Generated<number>;
   /** When verification looks at it next; null for rows that are not verified by the service (index rows). */
   next_check_at: number | null;
 }

@@ -110,6 +110,13 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig({ GA4_CLIENT_ID: 'ga', GA4_CLIENT_SECRET: 's', GA4_DATA_API_URL: 'ftp://x' })).toThrow(/^GA4_DATA_API_URL: /);
   });
 
+  it('reads BACKLINK_VERIFY_EVERY_DAYS from 1 to 90, default 7', () => {
+    expect(loadConfig({}).backlinkVerifyEveryDays).toBe(7);
+    expect(loadConfig({ BACKLINK_VERIFY_EVERY_DAYS: '1' }).backlinkVerifyEveryDays).toBe(1);
+    expect(() => loadConfig({ BACKLINK_VERIFY_EVERY_DAYS: '0' })).toThrow(/^BACKLINK_VERIFY_EVERY_DAYS: /);
+    expect(() => loadConfig({ BACKLINK_VERIFY_EVERY_DAYS: 'weekly' })).toThrow(/^BACKLINK_VERIFY_EVERY_DAYS: /);
+  });
+
   it('reads CHECK_RUNS_PER_QUERY from 1 to 10, default 1', () => {
     expect(loadConfig({}).checkRunsPerQuery).toBe(1);
     expect(loadConfig({ CHECK_RUNS_PER_QUERY: '3' }).checkRunsPerQuery).toBe(3);

@@ -46,6 +46,8 @@ export interface Config {
   cdn: CdnSettings;
   /** Times each tracked query is asked of each engine per weekly check (engines are noisy). */
   checkRunsPerQuery: number;
+  /** Days between two verifications of a known link (placed, network, managed) on its linking page. */
+  backlinkVerifyEveryDays: number;
   /** Private-use URI schemes desktop MCP hosts may register as OAuth redirect URIs (besides https and loopback http). */
   oauthRedirectSchemes: string[];
   /** Where limits and provider slots are shared between instances; unset: PostgreSQL when that is the database, else memory. */
@@ -501,6 +503,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       similarityThreshold: parseSimilarityThreshold(env.NETWORK_SIMILARITY_THRESHOLD),
       monthlyCap: wholeNumber('NETWORK_MONTHLY_CAP', env.NETWORK_MONTHLY_CAP, 4, 1, 1000),
     },
+    backlinkVerifyEveryDays: wholeNumber('BACKLINK_VERIFY_EVERY_DAYS', env.BACKLINK_VERIFY_EVERY_DAYS, 7, 1, 90),
     host,
     publicUrl,
     databaseUrl: env.DATABASE_URL || undefined,

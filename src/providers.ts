@@ -11,7 +11,7 @@ import type { MxResolver } from './outreach/contacts/finder.js';
 import { HunterFinder } from './outreach/contacts/hunter.js';
 import { SiteContactFinder } from './outreach/contacts/site.js';
 import { SafeFetcher, type OutboundOptions } from './outbound/safeFetch.js';
-import { SPECIFIED_TIMING, type Services, type Timing } from './services.js';
+import { LINKING_PAGE_TIMEOUT_MS, SPECIFIED_TIMING, type Services, type Timing } from './services.js';
 import { createAnswerEngines, DEFAULT_ENGINE_TUNING, type EngineTuning } from './visibility/engines/index.js';
 import { knownCallPrices } from './visibility/checks/prices.js';
 import { createSerpClient } from './visibility/serp/dataForSeo.js';
@@ -70,6 +70,7 @@ export function createServices(config: Config, limiterStore: LimiterStore, ledge
     },
     credentials: new CredentialSealer(config.secretsKey, config.previousSecretsKeys),
     linkNetwork: config.linkNetwork,
+    backlinkVerification: { everyMs: config.backlinkVerifyEveryDays * 86_400_000, pageTimeoutMs: LINKING_PAGE_TIMEOUT_MS },
   };
   return {
     services,

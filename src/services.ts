@@ -40,7 +40,19 @@ export interface Services {
   credentials: CredentialSealer;
   /** The link network's similarity threshold and monthly cap (NETWORK_*). */
   linkNetwork: LinkNetworkSettings;
+  /** How the links the service knows of (placed, network, managed) are checked on their pages. */
+  backlinkVerification: BacklinkVerificationSettings;
 }
+
+export interface BacklinkVerificationSettings {
+  /** Between two verifications of a link whose page answered (BACKLINK_VERIFY_EVERY_DAYS). */
+  everyMs: number;
+  /** A linking page that has not answered in full by then counts as not answering; tests shorten it. */
+  pageTimeoutMs: number;
+}
+
+/** A linking page gets this long: slower than an API, as pages of small sites often are. */
+export const LINKING_PAGE_TIMEOUT_MS = 15_000;
 
 /** Delays the specification fixes; tests shorten them instead of sleeping. */
 export interface Timing {

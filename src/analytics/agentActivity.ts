@@ -21,12 +21,13 @@ const LANE_OF: Record<JobKind, AgentLane> = {
   outreach_discover: 'outreach',
   backlink_sync: 'syncs',
   link_network_match: 'outreach',
+  backlink_verify: 'checks',
 };
 
 export const AGENT_ACTIVITY_DEFINITION =
   'A run is a background job the service started in the window (from UTC midnight of its first day): succeeded when it finished, ' +
   'failed when its last attempt failed, inProgress while it waits or runs; retries of a job count once. ' +
-  'Lanes: writing (articles), publishing (webhook deliveries, render checks), checks (answer-engine, rank and positioning checks), ' +
+  'Lanes: writing (articles), publishing (webhook deliveries, render checks), checks (answer-engine, rank and positioning checks, backlink verification), ' +
   'syncs (Search Console, the CDN, the backlink index), outreach (finding prospects, link-network matching), social (none until that feature runs jobs).';
 
 /** Runs per agent lane over the window, from the jobs table. */

@@ -57,7 +57,7 @@ export async function recordPlacedLink(db: Kysely<Database>, clock: Clock, link:
       next_check_at: now,
     })
     .onConflict((oc) =>
-      oc.columns(['workspace_id', 'linking_url', 'target_url']).doUpdateSet({ ...placement, status, placed_at: now, status_changed_at: now, lost_at: null, next_check_at: now }),
+      oc.columns(['workspace_id', 'linking_url', 'target_url']).doUpdateSet({ ...placement, status, placed_at: now, status_changed_at: now, lost_at: null, check_error: null, check_failures: 0, next_check_at: now }),
     )
     .returning('id')
     .executeTakeFirstOrThrow();

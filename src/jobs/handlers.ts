@@ -2,6 +2,7 @@ import { backlinkSyncJob } from '../backlinks/index/sync.js';
 import { cdnSyncJob } from '../analytics/cdn/sync.js';
 import { outreachDiscoverJob } from '../outreach/discover.js';
 import { linkNetworkMatchJob } from '../network/matching.js';
+import { backlinkVerifyJob } from '../backlinks/verify.js';
 import { writeArticleJob } from '../domain/content/writeArticleJob.js';
 import { deliverJob, renderCheckJob } from '../domain/publishing/deliveryJobs.js';
 import { engineCheckJob, rankCheckJob } from '../visibility/checks/checkJobs.js';
@@ -25,4 +26,5 @@ export const JOB_HANDLERS: Record<JobKind, JobHandler> = {
   outreach_discover: outreachDiscoverJob,
   backlink_sync: backlinkSyncJob,
   link_network_match: linkNetworkMatchJob,
+  backlink_verify: backlinkVerifyJob,
 };

@@ -33,6 +33,7 @@ const services: Services = {
   contacts: { hunter: undefined, site: new SiteContactFinder(new SafeFetcher({ allowPrivateAddresses: false }), async () => []) },
   credentials: new CredentialSealer(undefined),
   linkNetwork: { similarityThreshold: 0.8, monthlyCap: 4 },
+  backlinkVerification: { everyMs: 7 * 86_400_000, pageTimeoutMs: 15_000 },
 };
 const logger = pino({ level: 'silent' });
 
@@ -58,6 +59,7 @@ const handlers: Record<JobKind, JobHandler> = {
   outreach_discover: handler,
   backlink_sync: handler,
   link_network_match: handler,
+  backlink_verify: handler,
 };
 
 function worker(options: { leaseMs?: number; concurrency?: number } = {}): JobWorker {
