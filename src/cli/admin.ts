@@ -6,6 +6,7 @@ import { isPlanName, PLAN_NAMES, type PlanName } from '../plans.js';
 import { parseScopeList } from '../scopes.js';
 import { registerBillingCommands } from './billing.js';
 import { registerCheckCommands } from './checks.js';
+import { registerCommonCrawlCommands } from './commoncrawl.js';
 import { registerCredentialCommands } from './credentials.js';
 import { registerLeadCommands } from './leads.js';
 import { registerSupportCommands } from './support.js';
@@ -91,4 +92,5 @@ export function registerAdminCommands(program: Command): void {
   registerBillingCommands(admin);
   registerCheckCommands(admin);
   registerCredentialCommands(admin);
+  registerCommonCrawlCommands(admin);
 }
