@@ -7,6 +7,7 @@ import { parseScopeList } from '../scopes.js';
 import { registerBacklinkCommands } from './backlinks.js';
 import { registerBillingCommands } from './billing.js';
 import { registerCheckCommands } from './checks.js';
+import { registerCommonCrawlCommands } from './commoncrawl.js';
 import { registerCredentialCommands } from './credentials.js';
 import { registerLeadCommands } from './leads.js';
 import { registerSupportCommands } from './support.js';
@@ -93,4 +94,5 @@ export function registerAdminCommands(program: Command): void {
   registerCheckCommands(admin);
   registerCredentialCommands(admin);
   registerBacklinkCommands(admin);
+  registerCommonCrawlCommands(admin);
 }

@@ -1,0 +1,185 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '../../db/database.js';
+import { migrateToLatest } from '../../db/migrate.js';
+import { downloadRelease } from '../../src/backlinks/commoncrawl/download.js';
+import { loadCommonCrawlRelease } from '../../src/backlinks/commoncrawl/load.js';
+import { releaseFileName, releaseFilesIn } from '../../src/backlinks/commoncrawl/release.js';
+import { ManualClock } from '../../src/clock.js';
+import { createWorkspace } from '../../src/domain/workspaces.js';
+import { OperatorError } from '../../src/operator.js';
+import { openTestDatabase } from '../support/database.js';
+import { closeServer, startHttpsServer } from '../support/localServers.js';
+import { runEntry } from '../support/processes.js';
+
+/*
+ * The fixture release (fixtures/commoncrawl, the real file names and formats) is a graph of twenty domains. Links to
+ * acme.com: technews.com, devblog.net, partner.org, googlefan.com, notarchive.org and archive-org.net (editorial), and
+ * from google.com, google.de, googleusercontent.com, bing.com, translate.goog, archive.org, archive.ph and acme.com
+ * itself (left out). To rival.io: technews.com and forum.io, and from yandex.ru and duckduckgo.com. To zenith.co.uk:
+ * review.co.uk and partner.org, and from archive.org. The ranks file ranks some of them by harmonic centrality.
+ */
+const FIXTURES = new URL('./fixtures/commoncrawl/', import.meta.url).pathname;
+const RELEASE = 'cc-main-2026-jun-jul-aug';
+const START = Date.parse('2026-09-01T00:00:00Z');
+
+interface Row {
+  target_domain: string;
+  referring_domain: string;
+  rank: number | null;
+}
+
+describe('Common Crawl web graph releases', () => {
+  let handle: DatabaseHandle;
+  const clock = new ManualClock(START);
+  let acme: string;
+  let zenith: string;
+  let unseen: string;
+  const scratch = mkdtempSync(join(tmpdir(), 'sightline-cc-'));
+
+  async function addCompetitor(workspaceId: string, domain: string, removed = false): Promise<void> {
+    await handle.db
+      .insertInto('competitors')
+      .values({
+        id: `cmp_${Math.random().toString(36).slice(2, 10)}`,
+        workspace_id: workspaceId,
+        name: domain,
+        website_url: `https://${domain}`,
+        domain,
+        aliases: '[]',
+        positioning: null,
+        created_at: clock.now(),
+        removed_at: removed ? clock.now() : null,
+      })
+      .execute();
+  }
+
+  async function referrers(workspaceId: string): Promise<Row[]> {
+    return handle.db
+      .selectFrom('referring_domains')
+      .select(['target_domain', 'referring_domain', 'rank'])
+      .where('workspace_id', '=', workspaceId)
+      .where('provider', '=', 'commoncrawl')
+      .orderBy('target_domain')
+      .orderBy('referring_domain')
+      .execute();
+  }
+
+  const names = (rows: Row[], target: string) => rows.filter((row) => row.target_domain === target).map((row) => row.referring_domain);
+
+  beforeAll(async () => {
+    handle = await openTestDatabase();
+    await migrateToLatest(handle);
+    acme = await createWorkspace(handle.db, clock, { name: 'Acme', websiteUrl: 'https://www.acme.com/' });
+    zenith = await createWorkspace(handle.db, clock, { name: 'Zenith', websiteUrl: 'https://shop.zenith.co.uk/' });
+    unseen = await createWorkspace(handle.db, clock, { name: 'Unseen', websiteUrl: 'https://unseen.dev' });
+    await addCompetitor(acme, 'rival.io');
+    await addCompetitor(acme, 'technews.com', true);
+    // Zenith competes with Acme: acme.com's referrers are stored for Zenith too, as a competitor's.
+    await addCompetitor(zenith, 'acme.com');
+  });
+  afterAll(async () => {
+    await handle.close();
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('stores the referring domains of each site and its competitors, without search engines, archives, caches and proxies', async () => {
+    const summary = await loadCommonCrawlRelease(handle.db, clock, { release: RELEASE, files: releaseFilesIn(FIXTURES, RELEASE, false) });
+
+    expect(summary).toMatchObject({ release: RELEASE, ranked: false });
+    const byId = new Map(summary.workspaces.map((w) => [w.workspaceId, w]));
+    expect(byId.get(acme)).toMatchObject({
+      site: { domain: 'acme.com', inGraph: true, referringDomains: 6, stored: 6 },
+      // The removed competitor is not looked up.
+      competitors: [{ domain: 'rival.io', inGraph: true, referringDomains: 2, stored: 2 }],
+    });
+    expect(byId.get(zenith)).toMatchObject({
+      site: { domain: 'zenith.co.uk', inGraph: true, referringDomains: 2 },
+      competitors: [{ domain: 'acme.com', referringDomains: 6 }],
+    });
+    expect(byId.get(unseen)).toMatchObject({ site: { domain: 'unseen.dev', inGraph: false, referringDomains: 0, stored: 0 }, competitors: [] });
+
+    const acmeRows = await referrers(acme);
+    expect(names(acmeRows, 'acme.com')).toEqual(['archive-org.net', 'devblog.net', 'googlefan.com', 'notarchive.org', 'partner.org', 'technews.com']);
+    expect(names(acmeRows, 'rival.io')).toEqual(['forum.io', 'technews.com']);
+    expect(acmeRows.every((row) => row.rank === null)).toBe(true);
+    const zenithRows = await referrers(zenith);
+    expect(names(zenithRows, 'zenith.co.uk')).toEqual(['partner.org', 'review.co.uk']);
+    expect(names(zenithRows, 'acme.com')).toEqual(names(acmeRows, 'acme.com'));
+    expect(await referrers(unseen)).toEqual([]);
+
+    const stored = await handle.db.selectFrom('referring_domains').selectAll().where('workspace_id', '=', acme).executeTakeFirstOrThrow();
+    expect(stored).toMatchObject({ provider: 'commoncrawl', links: null, measured_at: START });
+
+    const measures = await handle.db.selectFrom('backlink_measures').selectAll().where('provider', '=', 'commoncrawl').orderBy('referring_domains').execute();
+    expect(measures.map((m) => [m.workspace_id, m.referring_domains, m.indexed_backlinks])).toEqual([
+      [unseen, 0, null],
+      [zenith, 2, null],
+      [acme, 6, null],
+    ]);
+    expect(JSON.parse(measures[2]!.detail!)).toEqual({ release: RELEASE, domain: 'acme.com', inGraph: true });
+    expect(JSON.parse(measures[0]!.detail!)).toMatchObject({ inGraph: false });
+  });
+
+  it('with the ranks file, ranks each referring domain by its harmonic-centrality position and keeps the best ranked', async () => {
+    clock.set(START + 1000);
+    const summary = await loadCommonCrawlRelease(handle.db, clock, { release: RELEASE, files: releaseFilesIn(FIXTURES, RELEASE, true), keepPerTarget: 3 });
+    expect(summary.ranked).toBe(true);
+    expect(summary.workspaces.find((w) => w.workspaceId === acme)?.site).toEqual({ domain: 'acme.com', inGraph: true, referringDomains: 6, stored: 3 });
+    const rows = (await referrers(acme)).filter((row) => row.target_domain === 'acme.com');
+    expect(rows.map((row) => [row.referring_domain, row.rank])).toEqual([
+      ['devblog.net', 5],
+      ['partner.org', 3],
+      ['technews.com', 2],
+    ]);
+  });
+
+  it('a later release replaces the previous rows of every target, and a removed competitor loses its rows', async () => {
+    // The next release: acme.com keeps only partner.org (and gains a Google link, left out); rival.io is not a competitor any more.
+    const next = 'cc-main-2026-jul-aug-sep';
+    const dir = join(scratch, next);
+    const vertices = ['0\tcom.acme\t1', '1\tcom.google\t1', '2\tio.rival\t1', '3\torg.partner\t12', '4\tuk.co.zenith\t1'];
+    const edges = ['1\t0', '3\t0', '3\t2'];
+    writeGz(dir, next, 'vertices', vertices);
+    writeGz(dir, next, 'edges', edges);
+    await handle.db.updateTable('competitors').set({ removed_at: clock.now() }).where('workspace_id', '=', acme).execute();
+    clock.set(START + 2000);
+
+    const summary = await loadCommonCrawlRelease(handle.db, clock, { release: next, files: releaseFilesIn(dir, next, false) });
+    expect(summary.workspaces.find((w) => w.workspaceId === zenith)).toMatchObject({ site: { referringDomains: 0, inGraph: true }, competitors: [{ referringDomains: 1 }] });
+    expect(await referrers(acme)).toEqual([{ target_domain: 'acme.com', referring_domain: 'partner.org', rank: null }]);
+    expect(await referrers(zenith)).toEqual([{ target_domain: 'acme.com', referring_domain: 'partner.org', rank: null }]);
+    const latest = await handle.db
+      .selectFrom('backlink_measures')
+      .select(['referring_domains', 'detail'])
+      .where('workspace_id', '=', acme)
+      .where('measured_at', '=', START + 2000)
+      .executeTakeFirstOrThrow();
+    expect(latest.referring_domains).toBe(1);
+    expect(JSON.parse(latest.detail!)).toMatchObject({ release: next });
+  });
+
+  it('a missing file or a malformed release name is a clear error that changes nothing', async () => {
+    const before = await handle.db.selectFrom('referring_domains').selectAll().orderBy('workspace_id').orderBy('target_domain').orderBy('referring_domain').execute();
+    const empty = join(scratch, 'empty');
+    const missing = loadCommonCrawlRelease(handle.db, clock, { release: RELEASE, files: releaseFilesIn(empty, RELEASE, false) });
+    await expect(missing).rejects.toThrow(OperatorError);
+    await expect(missing).rejects.toThrow(`${join(empty, releaseFileName(RELEASE, 'vertices'))} is missing or unreadable: download the release with --download`);
+    const noRanks = loadCommonCrawlRelease(handle.db, clock, { release: RELEASE, files: { ...releaseFilesIn(FIXTURES, RELEASE, false), ranks: join(empty, 'ranks.txt.gz') } });
+    await expect(noRanks).rejects.toThrow(/ranks\.txt\.gz is missing/);
+    await expect(loadCommonCrawlRelease(handle.db, clock, { release: '2026-06', files: releaseFilesIn(FIXTURES, RELEASE, false) })).rejects.toThrow(
+      /not a Common Crawl web graph release name/,
+    );
+    const after = await handle.db.selectFrom('referring_domains').selectAll().orderBy('workspace_id').orderBy('target_domain').orderBy('referring_domain').execute();
+    expect(after).toEqual(before);
+  });
+});
+
+function writeGz(dir: string, release: string, kind: 'vertices' | 'edges', lines: string[]): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, releaseFileName(release, kind)), gzipSync(`${lines.join('\n')}\n`));
+}
