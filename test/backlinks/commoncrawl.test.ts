@@ -183,3 +183,123 @@ function writeGz(dir: string, release: string, kind: 'vertices' | 'edges', lines
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, releaseFileName(release, kind)), gzipSync(`${lines.join('\n')}\n`));
 }
+
+describe('downloading a release', () => {
+  const scratch = mkdtempSync(join(tmpdir(), 'sightline-cc-download-'));
+  const requests: Array<{ path: string; range: string | undefined }> = [];
+  /** How the server answers: whole files with Range support, Range ignored, or the connection cut halfway once. */
+  let mode: 'ranges' | 'ignore-range' | 'cut-once' = 'ranges';
+  let server: Awaited<ReturnType<typeof startHttpsServer>>;
+  let baseUrl: string;
+
+  function serve(req: IncomingMessage, res: ServerResponse): void {
+    requests.push({ path: req.url ?? '', range: req.headers.range });
+    const match = /^\/projects\/hyperlinkgraph\/[^/]+\/domain\/([^/]+)$/.exec(req.url ?? '');
+    const file = match ? join(FIXTURES, match[1]!) : '';
+    let body: Buffer;
+    try {
+      body = readFileSync(file);
+    } catch {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    const range = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
+    if (mode === 'cut-once') {
+      mode = 'ranges';
+      res.writeHead(200, { 'content-length': body.length });
+      res.write(body.subarray(0, 40));
+      setTimeout(() => res.destroy(), 20);
+      return;
+    }
+    if (range && mode === 'ranges') {
+      const from = Number(range[1]);
+      res.writeHead(206, { 'content-length': body.length - from, 'content-range': `bytes ${from}-${body.length - 1}/${body.length}` }).end(body.subarray(from));
+      return;
+    }
+    res.writeHead(200, { 'content-length': body.length }).end(body);
+  }
+
+  beforeAll(async () => {
+    server = await startHttpsServer(serve);
+    baseUrl = `https://127.0.0.1:${server.port}/projects/hyperlinkgraph`;
+  });
+  afterAll(async () => {
+    await closeServer(server.server);
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  const fixture = (kind: 'vertices' | 'edges' | 'ranks') => readFileSync(join(FIXTURES, releaseFileName(RELEASE, kind)));
+
+  it('streams each file of the release from Common Crawl’s layout, and does not fetch a complete file again', async () => {
+    const dir = join(scratch, 'whole');
+    const files = releaseFilesIn(dir, RELEASE, true);
+    requests.length = 0;
+    await downloadRelease(baseUrl, RELEASE, files);
+    expect(requests.map((r) => r.path)).toEqual(['vertices', 'edges', 'ranks'].map((kind) => `/projects/hyperlinkgraph/${RELEASE}/domain/${RELEASE}-domain-${kind}.txt.gz`));
+    expect(readFileSync(files.vertices)).toEqual(fixture('vertices'));
+    expect(readFileSync(files.edges)).toEqual(fixture('edges'));
+    expect(readFileSync(files.ranks!)).toEqual(fixture('ranks'));
+
+    requests.length = 0;
+    const present: boolean[] = [];
+    await downloadRelease(baseUrl, RELEASE, files, (_url, outcome) => present.push(outcome.present));
+    expect(requests).toEqual([]);
+    expect(present).toEqual([true, true, true]);
+  });
+
+  it('resumes an interrupted download from what arrived, and starts over when the server ignores the range', async () => {
+    const dir = join(scratch, 'resume');
+    const files = releaseFilesIn(dir, RELEASE, false);
+    mode = 'cut-once';
+    requests.length = 0;
+    const cut = downloadRelease(baseUrl, RELEASE, files);
+    await expect(cut).rejects.toThrow(/the download stopped .*run the command again to resume/);
+    expect(() => readFileSync(files.vertices)).toThrow();
+    expect(readFileSync(`${files.vertices}.partial`)).toEqual(fixture('vertices').subarray(0, 40));
+
+    await downloadRelease(baseUrl, RELEASE, files);
+    expect(requests.slice(1).map((r) => r.range)).toEqual(['bytes=40-', undefined]);
+    expect(readFileSync(files.vertices)).toEqual(fixture('vertices'));
+    expect(readFileSync(files.edges)).toEqual(fixture('edges'));
+
+    const again = join(scratch, 'ignored');
+    const other = releaseFilesIn(again, RELEASE, false);
+    mkdirSync(again, { recursive: true });
+    writeFileSync(`${other.vertices}.partial`, 'stale bytes');
+    mode = 'ignore-range';
+    await downloadRelease(baseUrl, RELEASE, other);
+    mode = 'ranges';
+    expect(readFileSync(other.vertices)).toEqual(fixture('vertices'));
+  });
+
+  it('refuses plain http and reports a release the server does not have', async () => {
+    const files = releaseFilesIn(join(scratch, 'refused'), RELEASE, false);
+    await expect(downloadRelease(baseUrl.replace('https:', 'http:'), RELEASE, files)).rejects.toThrow(/only https downloads are made/);
+    const unknown = 'cc-main-2019-jan-feb-mar';
+    const missing = downloadRelease(baseUrl, unknown, releaseFilesIn(join(scratch, 'unknown'), unknown, false));
+    await expect(missing).rejects.toThrow(OperatorError);
+    await expect(missing).rejects.toThrow(/answered 404 \(is the release name right\?\)/);
+  });
+
+  it('`sightline admin commoncrawl load --download` downloads the release and prints a summary per workspace', async () => {
+    const env = { DATABASE_URL: `file:${join(scratch, 'cli.db')}` };
+    const admin = (...args: string[]) => runEntry('src/cli/main.ts', ['admin', ...args], env);
+    const created = await admin('create-workspace', '--name', 'Acme', '--site', 'https://acme.com', '--json');
+    expect(created.code, created.stderr).toBe(0);
+    const { workspaceId } = JSON.parse(created.stdout) as { workspaceId: string };
+
+    const dir = join(scratch, 'cli-release');
+    const loaded = await admin('commoncrawl', 'load', RELEASE, '--download', '--base-url', baseUrl, '--dir', dir);
+    expect(loaded.code, loaded.stderr).toBe(0);
+    expect(loaded.stdout).toBe(`release ${RELEASE} loaded for 1 workspace(s)\n${workspaceId} (Acme): acme.com 6 referring domains\n`);
+    expect(readFileSync(join(dir, releaseFileName(RELEASE, 'edges')))).toEqual(fixture('edges'));
+
+    const missing = await admin('commoncrawl', 'load', RELEASE, '--dir', join(scratch, 'nothing-here'));
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain(`${join(scratch, 'nothing-here', releaseFileName(RELEASE, 'vertices'))} is missing or unreadable`);
+    const badName = await admin('commoncrawl', 'load', 'latest', '--json');
+    expect(badName.code).not.toBe(0);
+    expect(badName.stderr).toContain('latest is not a Common Crawl web graph release name');
+    // Four CLI processes, each starting Node with tsx.
+  }, 120_000);
+});
