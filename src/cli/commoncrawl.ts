@@ -5,6 +5,13 @@ import { systemClock } from '../clock.js';
 import { OperatorError } from '../operator.js';
 import { report, withDatabase } from './common.js';
 
+/** The download reports its progress every this many bytes. */
+const PROGRESS_STEP = 2 ** 30;
+
+function gib(bytes: number): string {
+  return `${(bytes / 2 ** 30).toFixed(2)} GiB`;
+}
+
 interface LoadOptions {
   dir?: string;
   download?: boolean;
@@ -34,8 +41,17 @@ export function registerCommonCrawlCommands(admin: Command): void {
       const files = releaseFilesIn(dir, release, options.ranks === true);
       if (options.download) {
         if (!options.json) process.stderr.write(`downloading ${release} into ${dir} (the edges file alone is about 16 GB)\n`);
-        await downloadRelease(options.baseUrl ?? COMMONCRAWL_BASE_URL, release, files, (url, outcome) => {
-          if (!options.json) process.stderr.write(`${url.href}: ${outcome.present ? 'already downloaded' : `${outcome.bytes} bytes`}\n`);
+        let reported = 0;
+        await downloadRelease(options.baseUrl ?? COMMONCRAWL_BASE_URL, release, files, {
+          onProgress: (url, bytes, total) => {
+            if (options.json || bytes - reported < PROGRESS_STEP) return;
+            reported = bytes;
+            process.stderr.write(`${url.pathname.split('/').pop()}: ${gib(bytes)}${total === undefined ? '' : ` of ${gib(total)}`}\n`);
+          },
+          onFile: (url, outcome) => {
+            reported = 0;
+            if (!options.json) process.stderr.write(`${url.href}: ${outcome.present ? 'already downloaded' : `${gib(outcome.bytes)} downloaded`}\n`);
+          },
         });
       }
       const summary = await withDatabase(({ db }) => loadCommonCrawlRelease(db, systemClock, { release, files }));

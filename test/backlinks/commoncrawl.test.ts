@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DatabaseHandle } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import { downloadRelease } from '../../src/backlinks/commoncrawl/download.js';
@@ -189,6 +189,7 @@ describe('downloading a release', () => {
   const requests: Array<{ path: string; range: string | undefined }> = [];
   /** How the server answers: whole files with Range support, Range ignored, or the connection cut halfway once. */
   let mode: 'ranges' | 'ignore-range' | 'cut-once' = 'ranges';
+  let held: ServerResponse | undefined;
   let server: Awaited<ReturnType<typeof startHttpsServer>>;
   let baseUrl: string;
 
@@ -208,11 +209,16 @@ describe('downloading a release', () => {
       mode = 'ranges';
       res.writeHead(200, { 'content-length': body.length });
       res.write(body.subarray(0, 40));
-      setTimeout(() => res.destroy(), 20);
+      // The test cuts the connection once the first bytes are on the client's disk.
+      held = res;
       return;
     }
     if (range && mode === 'ranges') {
       const from = Number(range[1]);
+      if (from >= body.length) {
+        res.writeHead(416, { 'content-range': `bytes */${body.length}` }).end();
+        return;
+      }
       res.writeHead(206, { 'content-length': body.length - from, 'content-range': `bytes ${from}-${body.length - 1}/${body.length}` }).end(body.subarray(from));
       return;
     }
@@ -242,7 +248,7 @@ describe('downloading a release', () => {
 
     requests.length = 0;
     const present: boolean[] = [];
-    await downloadRelease(baseUrl, RELEASE, files, (_url, outcome) => present.push(outcome.present));
+    await downloadRelease(baseUrl, RELEASE, files, { onFile: (_url, outcome) => present.push(outcome.present) });
     expect(requests).toEqual([]);
     expect(present).toEqual([true, true, true]);
   });
@@ -253,14 +259,27 @@ describe('downloading a release', () => {
     mode = 'cut-once';
     requests.length = 0;
     const cut = downloadRelease(baseUrl, RELEASE, files);
+    await vi.waitFor(() => expect(statSync(`${files.vertices}.partial`).size).toBe(40));
+    held!.destroy();
     await expect(cut).rejects.toThrow(/the download stopped .*run the command again to resume/);
     expect(() => readFileSync(files.vertices)).toThrow();
     expect(readFileSync(`${files.vertices}.partial`)).toEqual(fixture('vertices').subarray(0, 40));
 
-    await downloadRelease(baseUrl, RELEASE, files);
+    const progress: Array<[number, number | undefined]> = [];
+    await downloadRelease(baseUrl, RELEASE, files, { onProgress: (url, bytes, total) => url.pathname.endsWith('vertices.txt.gz') && progress.push([bytes, total]) });
     expect(requests.slice(1).map((r) => r.range)).toEqual(['bytes=40-', undefined]);
+    // Progress counts the whole file, the 40 bytes kept from before included.
+    expect(progress.at(-1)).toEqual([fixture('vertices').length, fixture('vertices').length]);
     expect(readFileSync(files.vertices)).toEqual(fixture('vertices'));
     expect(readFileSync(files.edges)).toEqual(fixture('edges'));
+
+    // Everything arrived last time, but the file was not renamed: the server's 416 says so, and nothing is fetched again.
+    const whole = releaseFilesIn(join(scratch, 'complete-partial'), RELEASE, false);
+    mkdirSync(join(scratch, 'complete-partial'));
+    writeFileSync(`${whole.vertices}.partial`, fixture('vertices'));
+    writeFileSync(whole.edges, fixture('edges'));
+    await downloadRelease(baseUrl, RELEASE, whole);
+    expect(readFileSync(whole.vertices)).toEqual(fixture('vertices'));
 
     const again = join(scratch, 'ignored');
     const other = releaseFilesIn(again, RELEASE, false);

@@ -6,6 +6,9 @@ import { request } from 'undici';
 import { OperatorError } from '../../operator.js';
 import { releaseFileUrl, type ReleaseFileKind, type ReleaseFiles } from './release.js';
 
+/** Bytes of the file on disk so far, and its whole size when the server said. */
+export type Progress = (bytes: number, total: number | undefined) => void;
+
 /** A stalled transfer (no byte for this long) fails; what arrived stays for the next attempt to resume from. */
 const STALL_MS = 120_000;
 
@@ -29,7 +32,7 @@ export interface DownloadOutcome {
  * complete, so a complete-looking file is never half of one; an interrupted download resumes from the partial file
  * with a Range request (a server that ignores it answers 200, and the file is fetched whole again).
  */
-export async function downloadReleaseFile(url: URL, path: string): Promise<DownloadOutcome> {
+export async function downloadReleaseFile(url: URL, path: string, onProgress: Progress = () => undefined): Promise<DownloadOutcome> {
   if (url.protocol !== 'https:') throw new OperatorError(`${url.href}: only https downloads are made`);
   const complete = await sizeOf(path);
   if (complete !== undefined) return { path, bytes: complete, present: true };
@@ -44,6 +47,12 @@ export async function downloadReleaseFile(url: URL, path: string): Promise<Downl
   }).catch((error: unknown) => {
     throw new OperatorError(`${url.href}: ${error instanceof Error ? error.message : String(error)}`);
   });
+  // 416 with `bytes */<size>` equal to what is on disk: the last attempt received everything but stopped before the rename.
+  if (response.statusCode === 416 && response.headers['content-range'] === `bytes */${already}`) {
+    await response.body.dump();
+    await rename(partial, path);
+    return { path, bytes: already, present: false };
+  }
   const resumed = response.statusCode === 206;
   if (response.statusCode !== 200 && !resumed) {
     await response.body.dump();
@@ -52,14 +61,20 @@ export async function downloadReleaseFile(url: URL, path: string): Promise<Downl
   }
   const expected = Number(response.headers['content-length'] ?? Number.NaN);
   const start = resumed ? already : 0;
+  const total = Number.isFinite(expected) ? start + expected : undefined;
+  let received = start;
+  response.body.on('data', (chunk: Buffer) => {
+    received += chunk.length;
+    onProgress(received, total);
+  });
   try {
     await pipeline(response.body, createWriteStream(partial, { flags: resumed ? 'a' : 'w' }));
   } catch (error) {
     throw new OperatorError(`${url.href}: the download stopped (${error instanceof Error ? error.message : String(error)}); run the command again to resume`);
   }
   const bytes = (await sizeOf(partial)) ?? 0;
-  if (Number.isFinite(expected) && bytes !== start + expected) {
-    throw new OperatorError(`${url.href}: received ${bytes - start} of ${expected} bytes; run the command again to resume`);
+  if (total !== undefined && bytes !== total) {
+    throw new OperatorError(`${url.href}: ${bytes} of ${total} bytes on disk; run the command again to resume`);
   }
   await rename(partial, path);
   return { path, bytes, present: false };
@@ -70,11 +85,12 @@ export async function downloadRelease(
   baseUrl: string,
   release: string,
   files: ReleaseFiles,
-  onFile: (url: URL, outcome: DownloadOutcome) => void = () => undefined,
+  report: { onFile?: (url: URL, outcome: DownloadOutcome) => void; onProgress?: (url: URL, bytes: number, total: number | undefined) => void } = {},
 ): Promise<void> {
   if (!URL.canParse(baseUrl)) throw new OperatorError(`${baseUrl} is not a URL`);
   for (const [kind, path] of Object.entries(files) as Array<[ReleaseFileKind, string]>) {
     const url = releaseFileUrl(baseUrl, release, kind);
-    onFile(url, await downloadReleaseFile(url, path));
+    const outcome = await downloadReleaseFile(url, path, (bytes, total) => report.onProgress?.(url, bytes, total));
+    report.onFile?.(url, outcome);
   }
 }
