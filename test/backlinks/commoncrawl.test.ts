@@ -125,7 +125,11 @@ describe('Common Crawl web graph releases', () => {
     expect(JSON.parse(measures[0]!.detail!)).toMatchObject({ inGraph: false });
   });
 
-  it('with the ranks file, ranks each referring domain by its harmonic-centrality position and keeps the best ranked', async () => {
+  it('keeps the referring domains with the most hosts, or with the ranks file the best ranked by harmonic centrality', async () => {
+    clock.set(START + 500);
+    await loadCommonCrawlRelease(handle.db, clock, { release: RELEASE, files: releaseFilesIn(FIXTURES, RELEASE, false), keepPerTarget: 2 });
+    expect(names(await referrers(acme), 'acme.com')).toEqual(['partner.org', 'technews.com']);
+
     clock.set(START + 1000);
     const summary = await loadCommonCrawlRelease(handle.db, clock, { release: RELEASE, files: releaseFilesIn(FIXTURES, RELEASE, true), keepPerTarget: 3 });
     expect(summary.ranked).toBe(true);
