@@ -115,14 +115,17 @@ describe('Common Crawl web graph releases', () => {
     const stored = await handle.db.selectFrom('referring_domains').selectAll().where('workspace_id', '=', acme).executeTakeFirstOrThrow();
     expect(stored).toMatchObject({ provider: 'commoncrawl', links: null, measured_at: START });
 
-    const measures = await handle.db.selectFrom('backlink_measures').selectAll().where('provider', '=', 'commoncrawl').orderBy('referring_domains').execute();
-    expect(measures.map((m) => [m.workspace_id, m.referring_domains, m.indexed_backlinks])).toEqual([
-      [unseen, 0, null],
-      [zenith, 2, null],
-      [acme, 6, null],
+    const measures = await handle.db.selectFrom('backlink_measures').selectAll().where('provider', '=', 'commoncrawl').execute();
+    const measureOf = (workspaceId: string) => measures.find((m) => m.workspace_id === workspaceId)!;
+    expect(measures).toHaveLength(3);
+    expect([acme, zenith, unseen].map((id) => [measureOf(id).referring_domains, measureOf(id).indexed_backlinks, measureOf(id).measured_at])).toEqual([
+      [6, null, START],
+      [2, null, START],
+      // A site the release does not have is not measured: no count, rather than a count of 0.
+      [null, null, START],
     ]);
-    expect(JSON.parse(measures[2]!.detail!)).toEqual({ release: RELEASE, domain: 'acme.com', inGraph: true });
-    expect(JSON.parse(measures[0]!.detail!)).toMatchObject({ inGraph: false });
+    expect(JSON.parse(measureOf(acme).detail!)).toEqual({ release: RELEASE, domain: 'acme.com', inGraph: true });
+    expect(JSON.parse(measureOf(unseen).detail!)).toEqual({ release: RELEASE, domain: 'unseen.dev', inGraph: false });
   });
 
   it('keeps the referring domains with the most hosts, or with the ranks file the best ranked by harmonic centrality', async () => {

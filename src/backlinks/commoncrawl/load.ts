@@ -105,6 +105,7 @@ async function storeWorkspace(
 ): Promise<WorkspaceSummary> {
   const found = new Map<string, Awaited<ReturnType<ReleaseGraph['referrersOf']>>>();
   for (const domain of [workspace.site, ...workspace.competitors]) found.set(domain, await graph.referrersOf(domain, keep));
+  const site = found.get(workspace.site)!;
   const now = clock.now();
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('referring_domains').where('workspace_id', '=', workspace.workspaceId).where('provider', '=', COMMONCRAWL_PROVIDER).execute();
@@ -127,8 +128,9 @@ async function storeWorkspace(
         workspace_id: workspace.workspaceId,
         provider: COMMONCRAWL_PROVIDER,
         indexed_backlinks: null,
-        referring_domains: found.get(workspace.site)!.total,
-        detail: JSON.stringify({ release, domain: workspace.site, inGraph: found.get(workspace.site)!.inGraph }),
+        // Not in the graph: the release did not measure the site, and a 0 would read as "no referring domains".
+        referring_domains: site.inGraph ? site.total : null,
+        detail: JSON.stringify({ release, domain: workspace.site, inGraph: site.inGraph }),
         measured_at: now,
       })
       .execute();
