@@ -9,6 +9,7 @@ import { migrateToLatest } from '../../db/migrate.js';
 import { downloadRelease } from '../../src/backlinks/commoncrawl/download.js';
 import { loadCommonCrawlRelease } from '../../src/backlinks/commoncrawl/load.js';
 import { releaseFileName, releaseFilesIn } from '../../src/backlinks/commoncrawl/release.js';
+import { backlinkStats } from '../../src/backlinks/stats.js';
 import { ManualClock } from '../../src/clock.js';
 import { createWorkspace } from '../../src/domain/workspaces.js';
 import { OperatorError } from '../../src/operator.js';
@@ -126,6 +127,9 @@ describe('Common Crawl web graph releases', () => {
     ]);
     expect(JSON.parse(measureOf(acme).detail!)).toEqual({ release: RELEASE, domain: 'acme.com', inGraph: true });
     expect(JSON.parse(measureOf(unseen).detail!)).toEqual({ release: RELEASE, domain: 'unseen.dev', inGraph: false });
+    // get_backlink_stats reads the count, named by its source.
+    expect(await backlinkStats(handle.db, acme)).toMatchObject({ referringDomains: 6, referringDomainsSource: 'commoncrawl' });
+    expect(await backlinkStats(handle.db, unseen)).not.toHaveProperty('referringDomains');
   });
 
   it('keeps the referring domains with the most hosts, or with the ranks file the best ranked by harmonic centrality', async () => {
