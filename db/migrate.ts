@@ -22,6 +22,7 @@ import * as sitebuilderInstalls from './migrations/2026_11_26_0019_sitebuilder_i
 import * as siteAnalytics from './migrations/2026_11_26_0020_site_analytics.js';
 import * as counter from './migrations/2026_11_26_0021_counter.js';
 import * as backlinks from './migrations/2026_11_26_0022_backlinks.js';
+import * as outreachMail from './migrations/2026_11_26_0027_outreach_mail.js';
 
 /** Every migration, in order. Names are timestamped so that they sort in the order they were written. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -47,6 +48,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_26_0020_site_analytics': siteAnalytics,
   '2026_11_26_0021_counter': counter,
   '2026_11_26_0022_backlinks': backlinks,
+  '2026_11_26_0027_outreach_mail': outreachMail,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

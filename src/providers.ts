@@ -56,6 +56,7 @@ export function createServices(config: Config, limiterStore: LimiterStore, ledge
     checkRunsPerQuery: config.checkRunsPerQuery,
     callPrices: knownCallPrices(config),
     credentials: new CredentialSealer(config.secretsKey, config.previousSecretsKeys),
+    mail: config.mail,
   };
   return {
     services,

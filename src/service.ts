@@ -17,6 +17,7 @@ import type { Config } from './config.js';
 import { OAuthIssuer } from './oauth/issuer.js';
 import { queueDueCdnPolls } from './analytics/cdn/sync.js';
 import { runAutopilot } from './domain/content/autopilot.js';
+import { queueMailboxReads } from './outreach/replies.js';
 import { JOB_HANDLERS } from './jobs/handlers.js';
 import { JobWorker } from './jobs/worker.js';
 import { openLimiterStore } from './limits/open.js';
@@ -87,6 +88,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
       { name: 'weekly-checks', everyMs: 60_000, run: () => runDueChecks(database.db, clock, services, logger) },
       { name: 'counter-salts', everyMs: 3_600_000, run: () => forgetOldVisitors(database.db, clock.now()) },
       { name: 'cdn-polls', everyMs: 60_000, run: () => queueDueCdnPolls(database.db, clock) },
+      { name: 'outreach-replies', everyMs: config.mail.imapPollMs, run: () => queueMailboxReads(database.db, clock) },
     ],
   });
   const issuer = new OAuthIssuer(database.db, clock, config.publicUrl, new Set(config.oauthRedirectSchemes), services.outbound, services.credentials);

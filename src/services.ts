@@ -1,5 +1,5 @@
 import type { CdnService } from './analytics/cdn/connection.js';
-import type { GoogleAnalyticsSettings, SearchConsoleSettings, SiteBuilderSettings } from './config.js';
+import type { GoogleAnalyticsSettings, MailSettings, SearchConsoleSettings, SiteBuilderSettings } from './config.js';
 import type { CredentialSealer } from './credentials/sealed.js';
 import type { SafeFetcher } from './outbound/safeFetch.js';
 import type { AnswerEngine, EngineName } from './visibility/engines/engine.js';
@@ -32,6 +32,8 @@ export interface Services {
   siteBuilders: SiteBuilderSettings;
   /** Seals credentials before they are stored and opens them when they are used (SECRETS_KEY). */
   credentials: CredentialSealer;
+  /** How outreach reaches the workspaces' own mailboxes: TLS required unless MAIL_ALLOW_INSECURE, private hosts only with ALLOW_PRIVATE_TARGETS. */
+  mail: MailSettings;
 }
 
 /** Delays the specification fixes; tests shorten them instead of sleeping. */

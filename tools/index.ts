@@ -6,6 +6,7 @@ import { brandTools } from './brand/index.js';
 import { contentTools } from './content/index.js';
 import { jobsTools } from './jobs/index.js';
 import { linksTools } from './links/index.js';
+import { outreachTools } from './outreach/index.js';
 import { publishingTools } from './publishing/index.js';
 import { queriesTools } from './queries/index.js';
 import { buildRegistry } from './registry.js';
@@ -34,6 +35,10 @@ export const registry = buildRegistry({
   analytics: {
     description: "Search rankings, Google versus AI answers, AI crawler access to the site, the Analytics and Reports screens, and the agents' activity.",
     operations: analyticsTools,
+  },
+  outreach: {
+    description: "Link outreach: prospects, contacts, emails drafted and sent from the workspace's own mailbox, replies.",
+    operations: outreachTools,
   },
   team: { description: 'Members of the workspace and invitations.', operations: teamTools },
   billing: { description: 'Plan, usage and add-ons.', operations: billingTools },

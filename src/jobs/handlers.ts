@@ -1,6 +1,8 @@
 import { cdnSyncJob } from '../analytics/cdn/sync.js';
 import { writeArticleJob } from '../domain/content/writeArticleJob.js';
 import { deliverJob, renderCheckJob } from '../domain/publishing/deliveryJobs.js';
+import { outreachRepliesJob } from '../outreach/replies.js';
+import { outreachSendJob } from '../outreach/sendJob.js';
 import { engineCheckJob, rankCheckJob } from '../visibility/checks/checkJobs.js';
 import { checkRunJob } from '../visibility/checks/onDemand.js';
 import { positioningJob } from '../visibility/competitors/positioningJob.js';
@@ -19,4 +21,6 @@ export const JOB_HANDLERS: Record<JobKind, JobHandler> = {
   search_console_sync: searchConsoleSyncJob,
   competitor_positioning: positioningJob,
   cdn_sync: cdnSyncJob,
+  outreach_send: outreachSendJob,
+  outreach_replies: outreachRepliesJob,
 };

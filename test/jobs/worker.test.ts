@@ -29,6 +29,7 @@ const services: Services = {
   callPrices: {},
   siteBuilders: { webflow: undefined, wix: undefined },
   credentials: new CredentialSealer(undefined),
+  mail: loadConfig({}).mail,
 };
 const logger = pino({ level: 'silent' });
 
@@ -51,6 +52,8 @@ const handlers: Record<JobKind, JobHandler> = {
   search_console_sync: handler,
   competitor_positioning: handler,
   cdn_sync: handler,
+  outreach_send: handler,
+  outreach_replies: handler,
 };
 
 function worker(options: { leaseMs?: number; concurrency?: number } = {}): JobWorker {
