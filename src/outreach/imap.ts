@@ -40,8 +40,8 @@ export async function readInbox(settings: MailSettings, account: ImapAccount, si
     servername,
     port: account.port,
     secure: account.secure,
-    // STARTTLS is required on a plain port: without it the password would travel in clear.
-    ...(account.secure ? {} : { doSTARTTLS: !settings.allowInsecure }),
+    // STARTTLS is required on a plain port (without it the password would travel in clear) unless MAIL_ALLOW_INSECURE.
+    ...(account.secure || settings.allowInsecure ? {} : { doSTARTTLS: true }),
     tls: { servername },
     auth: { user: account.user, pass: account.password },
     logger: false,

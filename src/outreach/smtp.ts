@@ -1,6 +1,6 @@
 import nodemailer from 'nodemailer';
 import type { MailSettings } from '../config.js';
-import { MailConnectionError, requireTransportSecurity, resolveMailHost } from './mailHosts.js';
+import { MailConnectionError, MailSetupError, requireTransportSecurity, resolveMailHost } from './mailHosts.js';
 
 const CONNECT_TIMEOUT_MS = 15_000;
 const SOCKET_TIMEOUT_MS = 60_000;
@@ -56,7 +56,9 @@ function classify(error: unknown): Error {
     const recipientUnknown = failure.code === 'EENVELOPE' && [550, 551, 553].includes(code) && RECIPIENT_UNKNOWN.test(text);
     return new SmtpRefused(`the mail server refused the message: ${text}`, code, recipientUnknown);
   }
-  if (failure.code === 'EAUTH') return new SmtpRefused(`the mail server refused the login: ${text}`, code ?? 535, false);
+  // No STARTTLS where it is required, or a certificate that does not verify: the settings must change, not the time.
+  if (failure.code === 'ETLS') return new MailSetupError(`the mail server's TLS failed: ${text}`);
+  if (failure.code === 'EAUTH' || failure.code === 'ENOAUTH') return new SmtpRefused(`the mail server refused the login: ${text}`, code ?? 535, false);
   return new MailConnectionError(`the mail server could not take the message now: ${text}`);
 }
 
@@ -67,10 +69,9 @@ export async function sendOverSmtp(settings: MailSettings, account: SmtpAccount,
     host: address,
     port: account.port,
     secure: account.secure,
+    // STARTTLS is used whenever offered, and required unless MAIL_ALLOW_INSECURE is set.
     ...requireTransportSecurity(settings),
-    ignoreTLS: settings.allowInsecure && !account.secure,
     tls: { servername },
-    name: servername,
     auth: { user: account.user, pass: account.password },
     connectionTimeout: CONNECT_TIMEOUT_MS,
     greetingTimeout: CONNECT_TIMEOUT_MS,

@@ -63,16 +63,21 @@ describe('the outreach mailbox page', () => {
     expect(await t.db.selectFrom('outreach_mailboxes').selectAll().where('workspace_id', '=', owner.workspaceId).execute()).toEqual([]);
   });
 
-  it('refuses a mail host on a private address unless ALLOW_PRIVATE_TARGETS is set', async () => {
-    const strict = await TestService.start({ writer: false });
+  it.each([
+    ['a mail host on a private address unless ALLOW_PRIVATE_TARGETS is set', {}, /private address/],
+    ['a server without TLS unless MAIL_ALLOW_INSECURE is set', { ALLOW_PRIVATE_TARGETS: '1' }, /STARTTLS|TLS/],
+  ])('refuses %s', async (_what, env, reason) => {
+    const strict = await TestService.start({ writer: false, env });
     try {
       const owner = await strict.signedInOwner();
       const path = `/w/${owner.workspaceId}/outreach/mailbox`;
       const post = async (to: string, form: Record<string, string>) => owner.visitor.request(to, { method: 'POST', form: { _csrf: await owner.visitor.csrf(path), ...form } });
       expect((await post(path, { ...MAILBOX_FORM, smtpHost: '127.0.0.1', smtpPort: String(smtp.port) })).status).toBe(200);
+      const sentBefore = smtp.received.length;
       const test = await post(`${path}/test`, {});
       expect(test.status).toBe(502);
-      expect(await test.text()).toMatch(/private address/);
+      expect(await test.text()).toMatch(reason);
+      expect(smtp.received).toHaveLength(sentBefore);
     } finally {
       await strict.close();
     }
