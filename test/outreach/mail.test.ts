@@ -163,6 +163,16 @@ describe('queue_outreach_send', () => {
     expect(await message(messageId)).toMatchObject({ state: 'failed', error: expect.stringMatching(/interrupted while sending/) });
   });
 
+  it('the job checks the suppression list again: an address suppressed after queueing gets nothing', async () => {
+    await mailbox();
+    const { messageId } = await draftFor({ contactEmail: 'late@optout.example' });
+    await queue({ messageId, confirm: true });
+    await t.db.insertInto('outreach_suppressions').values({ workspace_id: ws.workspaceId, email: 'late@optout.example', reason: 'asked', created_at: t.clock.now() }).execute();
+    await t.jobs.drain();
+    expect(smtp.received).toEqual([]);
+    expect(await message(messageId)).toMatchObject({ state: 'failed', error: expect.stringMatching(/suppression list \(asked\)/) });
+  });
+
   it('holds the daily cap: over it the dry run says the next day, and the send goes then', async () => {
     await mailbox({ dailyCap: '1' });
     const first = await draftFor();
