@@ -22,12 +22,15 @@ export function noMailbox(workspaceId: string): BadInputError {
 
 type MailboxRow = Selectable<OutreachMailboxesTable>;
 
+/** A host name or a literal IP address: nothing that could carry a scheme, a port or a path. */
+const HOST_PATTERN = /^[A-Za-z0-9.-]+$|^[0-9a-fA-F:.]+$/;
+
 const host = z
   .string()
   .trim()
   .min(1, 'is required')
   .max(253)
-  .regex(/^[A-Za-z0-9.-]+$|^\[?[0-9a-fA-F:.]+\]?$/, 'must be a host name such as smtp.example.com');
+  .regex(HOST_PATTERN, 'must be a host name such as smtp.example.com');
 const port = z.coerce.number().int('must be a whole number').min(1, 'must be from 1 to 65535').max(65535, 'must be from 1 to 65535');
 const flag = z.preprocess((value) => value === 'on' || value === '1' || value === 'true' || value === true, z.boolean());
 const optionalText = z.string().trim().max(500).optional().default('');
@@ -107,7 +110,7 @@ export async function saveMailbox(db: Kysely<Database>, clock: Clock, credential
   const smtpPassword = form.smtpPassword !== '' ? credentials.seal(form.smtpPassword) : existing?.smtp_password;
   if (smtpPassword === undefined) throw BadInputError.field('smtpPassword', 'is required');
   const reading = form.imapHost !== '';
-  if (reading && !/^[A-Za-z0-9.-]+$/.test(form.imapHost)) throw BadInputError.field('imapHost', 'must be a host name such as imap.example.com');
+  if (reading && !HOST_PATTERN.test(form.imapHost)) throw BadInputError.field('imapHost', 'must be a host name such as imap.example.com');
   if (reading && form.imapPort === '') throw BadInputError.field('imapPort', 'is required with an IMAP host');
   const imapUser = form.imapUser === '' ? form.smtpUser : form.imapUser;
   const imapPassword = !reading ? null : form.imapPassword !== '' ? credentials.seal(form.imapPassword) : (existing?.imap_password ?? null);
