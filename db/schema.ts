@@ -976,6 +976,26 @@ export interface BacklinksTable {
   next_check_at: number | null;
 }
 
+/** Kept by triggers on backlinks (migration 0022): rows per status, source and authority metric ('' for none). */
+export interface BacklinkTalliesTable {
+  workspace_id: string;
+  status: BacklinkStatus;
+  source: BacklinkSource;
+  authority_metric: string;
+  links: number;
+  /** Of those, the rows with an authority, and the sum of it. */
+  rated_links: number;
+  authority_sum: number;
+}
+
+/** Kept by triggers on backlinks: live rows (not lost, not an outreach stage) per linking domain, and those the workspace built. */
+export interface BacklinkDomainsTable {
+  workspace_id: string;
+  linking_domain: string;
+  live_links: number;
+  built_live_links: number;
+}
+
 export interface BacklinkMeasuresTable {
   id: string;
   workspace_id: string;
@@ -1095,6 +1115,77 @@ export interface OutreachSuppressionsTable {
   created_at: number;
 }
 
+/** The `rel` a network link carries: `sponsored` by default, `nofollow`, or `dofollow` (no rel) as an explicit owner choice. */
+export type LinkAttribute = 'sponsored' | 'nofollow' | 'dofollow';
+export type PlacementState = 'proposed' | 'live' | 'declined' | 'retired';
+
+export interface NetworkMembersTable {
+  workspace_id: string;
+  member: number;
+  /** The rel of links this workspace hosts. */
+  link_attribute: LinkAttribute;
+  /** The first join: the starting credits are granted then, once. */
+  first_joined_at: number;
+  joined_at: number;
+  left_at: number | null;
+  last_match_at: number | null;
+  /** What the last matching run proposed, or why it proposed nothing. */
+  last_match_note: string | null;
+}
+
+export interface NetworkCreditsTable {
+  id: string;
+  workspace_id: string;
+  /** +3 on first joining, +1 for a placement hosted, -1 for one received. */
+  amount: number;
+  reason: 'joined' | 'hosted' | 'received';
+  placement_id: string | null;
+  created_at: number;
+}
+
+export interface NetworkPlacementsTable {
+  id: string;
+  host_workspace_id: string;
+  host_article_id: string;
+  /** The host article's live URL when it was proposed. */
+  host_url: string;
+  target_workspace_id: string;
+  target_kind: 'article' | 'page';
+  /** The target article's or site page's id. */
+  target_subject_id: string;
+  target_url: string;
+  target_title: string | null;
+  anchor_text: string;
+  /** Which anchor it is: the target's brand name, its page title, or its bare domain. */
+  anchor_kind: 'brand' | 'title' | 'domain';
+  rel: LinkAttribute;
+  /** Cosine similarity of the host article's and the target page's embeddings. */
+  similarity: number;
+  language: string;
+  state: PlacementState;
+  host_approval_id: string | null;
+  target_approval_id: string | null;
+  host_approved_at: number | null;
+  target_approved_at: number | null;
+  proposed_at: number;
+  live_at: number | null;
+  /** When it was declined or retired. */
+  ended_at: number | null;
+  end_reason: string | null;
+}
+
+export interface NetworkEmbeddingsTable {
+  workspace_id: string;
+  /** An article's or a site page's id. */
+  subject_id: string;
+  /** SHA-256 of the text embedded. */
+  text_hash: string;
+  model: string;
+  /** JSON list of numbers. */
+  vector: string;
+  embedded_at: number;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -1164,10 +1255,16 @@ export interface Database {
   webflow_connections: WebflowConnectionsTable;
   sitebuilder_installs: SitebuilderInstallsTable;
   backlinks: BacklinksTable;
+  backlink_tallies: BacklinkTalliesTable;
+  backlink_domains: BacklinkDomainsTable;
   backlink_measures: BacklinkMeasuresTable;
   referring_domains: ReferringDomainsTable;
   outreach_prospects: OutreachProspectsTable;
   outreach_mailboxes: OutreachMailboxesTable;
   outreach_messages: OutreachMessagesTable;
   outreach_suppressions: OutreachSuppressionsTable;
+  network_members: NetworkMembersTable;
+  network_credits: NetworkCreditsTable;
+  network_placements: NetworkPlacementsTable;
+  network_embeddings: NetworkEmbeddingsTable;
 }

@@ -28,6 +28,14 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig({ PUBLIC_URL: 'ftp://x.example' })).toThrow(/^PUBLIC_URL: /);
   });
 
+  it('reads the link network settings: the embedding model, the similarity threshold and the monthly cap', () => {
+    expect(loadConfig({}).linkNetwork).toEqual({ similarityThreshold: 0.8, monthlyCap: 4 });
+    expect(loadConfig({ NETWORK_SIMILARITY_THRESHOLD: '0.65', NETWORK_MONTHLY_CAP: '10' }).linkNetwork).toEqual({ similarityThreshold: 0.65, monthlyCap: 10 });
+    expect(() => loadConfig({ NETWORK_SIMILARITY_THRESHOLD: '1.5' })).toThrow(/^NETWORK_SIMILARITY_THRESHOLD: must be a number between 0 and 1/);
+    expect(() => loadConfig({ NETWORK_MONTHLY_CAP: '0' })).toThrow(/^NETWORK_MONTHLY_CAP: /);
+    expect(loadConfig({ WRITER_BASE_URL: 'https://api.openai.com/v1', WRITER_MODEL: 'gpt-4.1', WRITER_EMBEDDING_MODEL: 'text-embedding-3-small' }).writer?.embeddingModel).toBe('text-embedding-3-small');
+  });
+
   it('reads the writer model settings: both or neither, a real URL, the key optional', () => {
     expect(loadConfig({}).writer).toBeUndefined();
     expect(loadConfig({ WRITER_BASE_URL: 'http://127.0.0.1:11434/v1/', WRITER_MODEL: 'llama3.1' }).writer).toEqual({
@@ -67,6 +75,14 @@ describe('configuration from the environment', () => {
     });
     expect(() => loadConfig({ ENGINE_CHATGPT_API_KEY: 'sk-1', ENGINE_CHATGPT_RPM: '2.5' })).toThrow(/^ENGINE_CHATGPT_RPM: must be a whole number/);
     expect(() => loadConfig({ ENGINE_CLAUDE_BASE_URL: 'anthropic' })).toThrow(/^ENGINE_CLAUDE_BASE_URL: /);
+  });
+
+  it('configures Hunter by its key, at its official address unless HUNTER_BASE_URL says otherwise (https only)', () => {
+    expect(loadConfig({}).hunter).toBeUndefined();
+    expect(loadConfig({ HUNTER_API_KEY: 'hk' }).hunter).toEqual({ baseUrl: 'https://api.hunter.io/v2', apiKey: 'hk' });
+    expect(loadConfig({ HUNTER_API_KEY: 'hk', HUNTER_BASE_URL: 'https://hunter.internal/v2/' }).hunter).toEqual({ baseUrl: 'https://hunter.internal/v2', apiKey: 'hk' });
+    expect(() => loadConfig({ HUNTER_BASE_URL: 'https://hunter.internal/v2' })).toThrow(/^HUNTER_BASE_URL: set HUNTER_API_KEY too/);
+    expect(() => loadConfig({ HUNTER_API_KEY: 'hk', HUNTER_BASE_URL: 'http://hunter.internal/v2' })).toThrow(/^HUNTER_BASE_URL: must be an https URL/);
   });
 
   it('needs the three SERP settings together, and both Search Console client settings', () => {

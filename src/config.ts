@@ -34,6 +34,8 @@ export interface Config {
   engines: Partial<Record<ApiEngine, EngineSettings>>;
   /** A SERP data provider with a DataForSEO-compatible API: Google and Bing ranks, Google's AI overviews, Copilot from Bing's SERP. */
   serp: SerpSettings | undefined;
+  /** A backlink data provider with a DataForSEO-compatible API (BACKLINKS_*, else the SERP provider's account); missing = not configured. */
+  backlinkIndex: BacklinkIndexSettings | undefined;
   /** A SerpApi- or SearchApi-compatible `engine=bing_copilot` endpoint: Copilot asked on its own (it then takes Copilot over from the SERP provider). */
   copilot: CopilotSettings | undefined;
   /** Google Search Console (OAuth web flow): client id and secret set by the operator. */
@@ -61,12 +63,15 @@ export interface Config {
   shutdownGraceMs: number;
   /** The site builders that install the tracking loader: the operator's Webflow app and Wix app. */
   siteBuilders: SiteBuilderSettings;
+  /** A contact finder with a Hunter-compatible API (HUNTER_API_KEY); undefined: only the free reading of the prospect's pages. */
+  hunter: HunterSettings | undefined;
   /** SECRETS_KEY: seals stored credentials; undefined: they are stored unencrypted. */
   secretsKey: Buffer | undefined;
   /** SECRETS_KEY_PREVIOUS: older keys, which only open what they sealed. */
   previousSecretsKeys: Buffer[];
   /** How outreach reaches the workspaces' own mailboxes (SMTP and IMAP). */
   mail: MailSettings;
+  linkNetwork: LinkNetworkSettings;
 }
 
 export interface MailSettings {
@@ -78,11 +83,27 @@ export interface MailSettings {
   imapPollMs: number;
 }
 
+export interface HunterSettings {
+  /** Base URL ending before `/domain-search`, e.g. https://api.hunter.io/v2. */
+  baseUrl: string;
+  apiKey: string;
+}
+
 export interface WriterSettings {
   /** Base URL ending before `/chat/completions`, e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1 (Ollama). */
   baseUrl: string;
   apiKey: string | undefined;
   model: string;
+  /** WRITER_EMBEDDING_MODEL: the model `POST {baseUrl}/embeddings` is asked with; undefined: nothing is embedded (the link network proposes nothing). */
+  embeddingModel?: string | undefined;
+}
+
+/** The link network's guardrails an operator may tune. */
+export interface LinkNetworkSettings {
+  /** NETWORK_SIMILARITY_THRESHOLD: the cosine similarity a host article and a target page must exceed to be proposed. */
+  similarityThreshold: number;
+  /** NETWORK_MONTHLY_CAP: placements a site may host, and receive, per calendar month (UTC). */
+  monthlyCap: number;
 }
 
 export const API_ENGINES = ['chatgpt', 'perplexity', 'gemini', 'claude'] as const;
@@ -117,6 +138,21 @@ export interface SerpSettings {
   password: string;
   /** SERP_RPM */
   perMinute: number;
+}
+
+/** The settings that turn the backlink index on, as error messages name them. */
+export const BACKLINK_INDEX_SETTINGS = 'BACKLINKS_BASE_URL, BACKLINKS_LOGIN and BACKLINKS_PASSWORD (or the SERP provider\'s SERP_BASE_URL, SERP_LOGIN and SERP_PASSWORD)';
+
+export interface BacklinkIndexSettings {
+  baseUrl: string;
+  login: string;
+  password: string;
+  /** BACKLINKS_RPM on its own account; the SERP_RPM allowance, shared with the SERP client, on the SERP provider's. */
+  perMinute: number;
+  /** True when SERP_* serve (BACKLINKS_* not set): one account, so one set of limits for both clients. */
+  sharesSerpAccount: boolean;
+  /** BACKLINKS_MAX_ROWS: backlinks read per workspace and sync at most. */
+  maxRows: number;
 }
 
 export interface CopilotSettings {
@@ -229,12 +265,24 @@ function parseWriter(env: NodeJS.ProcessEnv): WriterSettings | undefined {
     throw new Error(`WRITER_BASE_URL: must be an absolute http(s) URL, got "${baseUrl}"`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('WRITER_BASE_URL: must use http or https');
-  return { baseUrl: url.href.replace(/\/+$/, ''), apiKey: env.WRITER_API_KEY || undefined, model };
+  return { baseUrl: url.href.replace(/\/+$/, ''), apiKey: env.WRITER_API_KEY || undefined, model, embeddingModel: env.WRITER_EMBEDDING_MODEL || undefined };
 }
 
 function httpUrlSetting(name: string, value: string): string {
   if (!URL.canParse(value) || !['http:', 'https:'].includes(new URL(value).protocol)) throw new Error(`${name}: must be an absolute http(s) URL, got "${value}"`);
   return value.replace(/\/+$/, '');
+}
+
+/** Hunter is configured by its key; HUNTER_BASE_URL points at a compatible server (https: it goes through the outbound guard). */
+function parseHunter(env: NodeJS.ProcessEnv): HunterSettings | undefined {
+  const apiKey = env.HUNTER_API_KEY || undefined;
+  if (apiKey === undefined) {
+    if (env.HUNTER_BASE_URL) throw new Error('HUNTER_BASE_URL: set HUNTER_API_KEY too, or neither');
+    return undefined;
+  }
+  const baseUrl = httpUrlSetting('HUNTER_BASE_URL', env.HUNTER_BASE_URL || 'https://api.hunter.io/v2');
+  if (!baseUrl.startsWith('https:')) throw new Error(`HUNTER_BASE_URL: must be an https URL, got "${baseUrl}"`);
+  return { baseUrl, apiKey };
 }
 
 /** An engine is configured by its key (official endpoint) or its base URL (a compatible server that needs no key). */
@@ -272,6 +320,16 @@ function parseSerp(env: NodeJS.ProcessEnv): SerpSettings | undefined {
   if (values.every((v) => v === undefined)) return undefined;
   if (values.some((v) => v === undefined)) throw new Error('SERP_BASE_URL, SERP_LOGIN and SERP_PASSWORD: set all three, or none');
   return { baseUrl: httpUrlSetting('SERP_BASE_URL', values[0]!), login: values[1]!, password: values[2]!, perMinute: perMinuteSetting(env, 'SERP_RPM', PROVIDER_RPM_DEFAULTS.serp) };
+}
+
+/** BACKLINKS_* (all three or none), else the SERP provider's account; BACKLINKS_RPM applies to an account of its own only. */
+function parseBacklinkIndex(env: NodeJS.ProcessEnv, serp: SerpSettings | undefined): BacklinkIndexSettings | undefined {
+  const maxRows = wholeNumber('BACKLINKS_MAX_ROWS', env.BACKLINKS_MAX_ROWS, 1000, 1, 1_000_000);
+  const perMinute = perMinuteSetting(env, 'BACKLINKS_RPM', PROVIDER_RPM_DEFAULTS.serp);
+  const values = [env.BACKLINKS_BASE_URL, env.BACKLINKS_LOGIN, env.BACKLINKS_PASSWORD].map((v) => v || undefined);
+  if (values.every((v) => v === undefined)) return serp === undefined ? undefined : { ...serp, sharesSerpAccount: true, maxRows };
+  if (values.some((v) => v === undefined)) throw new Error('BACKLINKS_BASE_URL, BACKLINKS_LOGIN and BACKLINKS_PASSWORD: set all three, or none (then the SERP_* account serves)');
+  return { baseUrl: httpUrlSetting('BACKLINKS_BASE_URL', values[0]!), login: values[1]!, password: values[2]!, perMinute, sharesSerpAccount: false, maxRows };
 }
 
 function perMinuteSetting(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -369,6 +427,13 @@ function parseSiteBuilders(env: NodeJS.ProcessEnv): SiteBuilderSettings {
   };
 }
 
+function parseSimilarityThreshold(value: string | undefined): number {
+  if (value === undefined || value === '') return 0.8;
+  const threshold = Number(value);
+  if (!Number.isFinite(threshold) || threshold <= 0 || threshold >= 1) throw new Error(`NETWORK_SIMILARITY_THRESHOLD: must be a number between 0 and 1, got "${value}"`);
+  return threshold;
+}
+
 function parseRunsPerQuery(value: string | undefined): number {
   if (value === undefined || value === '') return 1;
   const runs = Number(value);
@@ -426,6 +491,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error('MCP_DEV_NO_AUTH: refused unless HOST is a loopback address (127.0.0.1, localhost or ::1)');
   }
   const searchConsole = parseSearchConsole(env);
+  const serp = parseSerp(env);
   return {
     port,
     mcpDevNoAuth,
@@ -433,13 +499,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     writer: parseWriter(env),
     jobsPollMs: parseJobsPoll(env.JOBS_POLL_MS),
     engines: parseEngines(env),
-    serp: parseSerp(env),
+    serp,
+    backlinkIndex: parseBacklinkIndex(env, serp),
     copilot: parseCopilot(env),
     searchConsole,
     googleAnalytics: parseGoogleAnalytics(env, searchConsole),
     cdn: parseCdn(env),
     siteBuilders: parseSiteBuilders(env),
+    hunter: parseHunter(env),
     checkRunsPerQuery: parseRunsPerQuery(env.CHECK_RUNS_PER_QUERY),
+    linkNetwork: {
+      similarityThreshold: parseSimilarityThreshold(env.NETWORK_SIMILARITY_THRESHOLD),
+      monthlyCap: wholeNumber('NETWORK_MONTHLY_CAP', env.NETWORK_MONTHLY_CAP, 4, 1, 1000),
+    },
     host,
     publicUrl,
     databaseUrl: env.DATABASE_URL || undefined,

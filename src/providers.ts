@@ -1,10 +1,15 @@
+import { resolveMx } from 'node:dns/promises';
 import type { Kysely } from 'kysely';
+import { createBacklinkIndex } from './backlinks/index/dataForSeo.js';
 import { cdnService } from './analytics/cdn/connection.js';
 import type { Database } from '../db/schema.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import { CredentialSealer } from './credentials/sealed.js';
 import type { LimiterStore } from './limits/store.js';
+import type { MxResolver } from './outreach/contacts/finder.js';
+import { HunterFinder } from './outreach/contacts/hunter.js';
+import { SiteContactFinder } from './outreach/contacts/site.js';
 import { SafeFetcher, type OutboundOptions } from './outbound/safeFetch.js';
 import { SPECIFIED_TIMING, type Services, type Timing } from './services.js';
 import { createAnswerEngines, DEFAULT_ENGINE_TUNING, type EngineTuning } from './visibility/engines/index.js';
@@ -24,8 +29,10 @@ export interface ProviderOptions {
   timing?: Partial<Timing>;
   /** Overrides the writer's timeouts and retries (tests). */
   writerTuning?: Partial<WriterTuning>;
-  /** Overrides the answer engines' and SERP provider's timeouts and retries (tests). */
+  /** Overrides the answer engines', SERP provider's and backlink index's timeouts and retries (tests). */
   engineTuning?: Partial<EngineTuning>;
+  /** Answers MX look-ups in place of DNS (tests decide which prospect domains take mail). */
+  mxResolver?: MxResolver;
 }
 
 /** Where writer calls are booked: the writer_usage ledger of this database, stamped by this clock. */
@@ -43,20 +50,27 @@ export function createServices(config: Config, limiterStore: LimiterStore, ledge
   const writer = config.writer === undefined ? undefined : new OpenAiCompatibleWriter(config.writer, options.writerTuning);
   const engineTuning = { ...DEFAULT_ENGINE_TUNING, ...options.engineTuning };
   const serp = createSerpClient(config.serp, engineTuning, limiterStore);
+  const backlinkIndex = createBacklinkIndex(config.backlinkIndex, engineTuning, limiterStore);
   const services: Services = {
     writer: writer === undefined ? undefined : bookedWriter(limitedWriter(writer, limiterStore.slots('writer', WRITER_CONCURRENCY)), ledger.db, ledger.clock),
     outbound: fetcher,
     timing: { ...SPECIFIED_TIMING, ...options.timing },
     engines: createAnswerEngines(config, serp, engineTuning, limiterStore),
     serp,
+    backlinkIndex,
     searchConsole: config.searchConsole,
     googleAnalytics: config.googleAnalytics,
     cdn: cdnService(config.cdn, ledger.clock),
     siteBuilders: config.siteBuilders,
     checkRunsPerQuery: config.checkRunsPerQuery,
     callPrices: knownCallPrices(config),
+    contacts: {
+      hunter: config.hunter === undefined ? undefined : new HunterFinder(config.hunter, fetcher),
+      site: new SiteContactFinder(fetcher, options.mxResolver ?? resolveMx),
+    },
     credentials: new CredentialSealer(config.secretsKey, config.previousSecretsKeys),
     mail: config.mail,
+    linkNetwork: config.linkNetwork,
   };
   return {
     services,
@@ -65,6 +79,7 @@ export function createServices(config: Config, limiterStore: LimiterStore, ledge
       await writer?.close();
       await Promise.all(Object.values(services.engines).map((engine) => engine.close?.()));
       await serp?.close();
+      await backlinkIndex?.close();
     },
   };
 }

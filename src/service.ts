@@ -16,6 +16,7 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import { OAuthIssuer } from './oauth/issuer.js';
 import { queueDueCdnPolls } from './analytics/cdn/sync.js';
+import { queueDueBacklinkSyncs } from './backlinks/index/sync.js';
 import { runAutopilot } from './domain/content/autopilot.js';
 import { queueMailboxReads } from './outreach/replies.js';
 import { JOB_HANDLERS } from './jobs/handlers.js';
@@ -26,7 +27,9 @@ import { Pipeline } from './pipeline/pipeline.js';
 import { RateLimits } from './pipeline/rateLimits.js';
 import type { Services } from './services.js';
 import { createServices, type ProviderOptions } from './providers.js';
+import { queueDailyDiscovery } from './outreach/discover.js';
 import { runDueChecks } from './visibility/checks/runs.js';
+import { queueNetworkMatches } from './network/matching.js';
 
 export const SERVER_INFO = { name: 'sightline', version: packageJson.version };
 
@@ -89,6 +92,9 @@ export async function createService(options: ServiceOptions): Promise<Service> {
       { name: 'counter-salts', everyMs: 3_600_000, run: () => forgetOldVisitors(database.db, clock.now()) },
       { name: 'cdn-polls', everyMs: 60_000, run: () => queueDueCdnPolls(database.db, clock) },
       { name: 'outreach-replies', everyMs: config.mail.imapPollMs, run: () => queueMailboxReads(database.db, clock) },
+      { name: 'outreach-discovery', everyMs: 86_400_000, run: () => queueDailyDiscovery(database.db, clock) },
+      { name: 'backlink-syncs', everyMs: 3_600_000, run: () => queueDueBacklinkSyncs(database.db, clock, services) },
+      { name: 'link-network-match', everyMs: 86_400_000, run: () => queueNetworkMatches(database.db, clock) },
     ],
   });
   const issuer = new OAuthIssuer(database.db, clock, config.publicUrl, new Set(config.oauthRedirectSchemes), services.outbound, services.credentials);

@@ -1,6 +1,8 @@
+import type { BacklinkIndex } from './backlinks/index/provider.js';
 import type { CdnService } from './analytics/cdn/connection.js';
-import type { GoogleAnalyticsSettings, MailSettings, SearchConsoleSettings, SiteBuilderSettings } from './config.js';
+import type { GoogleAnalyticsSettings, LinkNetworkSettings, MailSettings, SearchConsoleSettings, SiteBuilderSettings } from './config.js';
 import type { CredentialSealer } from './credentials/sealed.js';
+import type { ContactFinders } from './outreach/contacts/finder.js';
 import type { SafeFetcher } from './outbound/safeFetch.js';
 import type { AnswerEngine, EngineName } from './visibility/engines/engine.js';
 import type { CallPrice, PaidProvider } from './visibility/checks/prices.js';
@@ -18,6 +20,8 @@ export interface Services {
   engines: Partial<Record<EngineName, AnswerEngine>>;
   /** Undefined when SERP_* is not configured: no rank checks, no AI overviews, no Copilot from Bing's page, no website look-up. */
   serp: SerpClient | undefined;
+  /** Undefined when neither BACKLINKS_* nor SERP_* is configured: no `index` backlinks, no measured totals, no referring domains. */
+  backlinkIndex: BacklinkIndex | undefined;
   /** Undefined when GSC_* is not configured. */
   searchConsole: SearchConsoleSettings | undefined;
   /** Undefined when neither GA4_* nor GSC_* is configured: Google Analytics cannot be connected. */
@@ -30,10 +34,14 @@ export interface Services {
   callPrices: Partial<Record<PaidProvider, CallPrice>>;
   /** The operator's Webflow and Wix apps; a builder missing here answers 400 naming its settings. */
   siteBuilders: SiteBuilderSettings;
+  /** Who to write to at an outreach prospect: Hunter (HUNTER_API_KEY) when configured, and the prospect's own pages. */
+  contacts: ContactFinders;
   /** Seals credentials before they are stored and opens them when they are used (SECRETS_KEY). */
   credentials: CredentialSealer;
   /** How outreach reaches the workspaces' own mailboxes: TLS required unless MAIL_ALLOW_INSECURE, private hosts only with ALLOW_PRIVATE_TARGETS. */
   mail: MailSettings;
+  /** The link network's similarity threshold and monthly cap (NETWORK_*). */
+  linkNetwork: LinkNetworkSettings;
 }
 
 /** Delays the specification fixes; tests shorten them instead of sleeping. */

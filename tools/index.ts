@@ -1,5 +1,6 @@
 import { approvalTools } from './approvals/index.js';
 import { authOperations } from './auth/index.js';
+import { backlinksTools } from './backlinks/index.js';
 import { billingTools } from './billing/index.js';
 import { analyticsTools } from './analytics/index.js';
 import { brandTools } from './brand/index.js';
@@ -7,6 +8,7 @@ import { contentTools } from './content/index.js';
 import { jobsTools } from './jobs/index.js';
 import { linksTools } from './links/index.js';
 import { outreachTools } from './outreach/index.js';
+import { networkTools } from './network/index.js';
 import { publishingTools } from './publishing/index.js';
 import { queriesTools } from './queries/index.js';
 import { buildRegistry } from './registry.js';
@@ -36,9 +38,14 @@ export const registry = buildRegistry({
     description: "Search rankings, Google versus AI answers, AI crawler access to the site, the Analytics and Reports screens, and the agents' activity.",
     operations: analyticsTools,
   },
+  backlinks: { description: 'Links to the site: the backlink index, verification of placed links, and their totals.', operations: backlinksTools },
   outreach: {
-    description: "Link outreach: prospects, contacts, emails drafted and sent from the workspace's own mailbox, replies.",
+    description: "Outreach to earn backlinks: prospects and where each stands, who to write to there, emails drafted and sent from the workspace's own mailbox with their replies, and links placed.",
     operations: outreachTools,
+  },
+  network: {
+    description: 'The link network: members link to each other on the same topic, with both owners approving every link, rel="sponsored" by default and anti-scheme rules.',
+    operations: networkTools,
   },
   team: { description: 'Members of the workspace and invitations.', operations: teamTools },
   billing: { description: 'Plan, usage and add-ons.', operations: billingTools },

@@ -44,6 +44,28 @@ async function leadCounts(db: Kysely<Database>, workspaceId: string, window: Met
   return { total: Number(row.all), fromAi: Number(row.ai) };
 }
 
+/**
+ * Links first seen in the window (by the index's first-seen date, or when the service recorded a placed link), and in
+ * the window before; null with the reason while the workspace has no backlink data at all.
+ */
+async function backlinksGained(db: Kysely<Database>, workspaceId: string, window: MetricWindow, before: MetricWindow) {
+  const row = await db
+    .selectFrom('backlinks')
+    .select([
+      (eb) => eb.fn.coalesce(eb.fn.sum<number | string>(sql<number>`case when discovered_at >= ${window.from} then 1 else 0 end`), eb.lit(0)).as('count'),
+      (eb) => eb.fn.coalesce(eb.fn.sum<number | string>(sql<number>`case when discovered_at < ${window.from} then 1 else 0 end`), eb.lit(0)).as('previous'),
+    ])
+    .where('workspace_id', '=', workspaceId)
+    .where('discovered_at', '>=', before.from)
+    .where('discovered_at', '<', window.to + DAY_MS)
+    .executeTakeFirstOrThrow();
+  const any = await db.selectFrom('backlink_tallies').select('links').where('workspace_id', '=', workspaceId).where('links', '>', 0).limit(1).executeTakeFirst();
+  if (any === undefined) {
+    return { count: null, previous: null, reason: 'no backlink data yet: the operator configures the backlink index (BACKLINKS_* or SERP_*) or loads a Common Crawl release, or links are placed through outreach or the link network' };
+  }
+  return { count: Number(row.count), previous: Number(row.previous), reason: null };
+}
+
 const signed = (value: number) => (value > 0 ? `+${value}` : String(value));
 
 /**
@@ -51,7 +73,7 @@ const signed = (value: number) => (value > 0 ? `+${value}` : String(value));
  * text can be read aloud or pasted into a report without checking it against them.
  */
 function narrative(summary: Omit<Awaited<ReturnType<typeof buildSummary>>, 'narrative'>): string {
-  const { visibility, shareOfVoice: voice, articlesPublished: articles, aiTraffic, crawls, leads } = summary;
+  const { visibility, shareOfVoice: voice, articlesPublished: articles, aiTraffic, crawls, leads, backlinksGained: links } = summary;
   const parts: string[] = [];
   if (visibility.score === null) parts.push('No AI answers were checked in the period, so there is no visibility score.');
   else {
@@ -62,6 +84,7 @@ function narrative(summary: Omit<Awaited<ReturnType<typeof buildSummary>>, 'narr
   parts.push(`${articles.count} article${articles.count === 1 ? '' : 's'} published (${signed(articles.count - articles.previous)}).`);
   parts.push(`${aiTraffic.visits} visit${aiTraffic.visits === 1 ? '' : 's'} from AI answers (${signed(aiTraffic.visits - aiTraffic.previous)}), ${crawls.count} AI-crawler visit${crawls.count === 1 ? '' : 's'}.`);
   parts.push(`${leads.total} lead${leads.total === 1 ? '' : 's'}, ${leads.fromAi} from AI answers.`);
+  if (links.count !== null) parts.push(`${links.count} backlink${links.count === 1 ? '' : 's'} gained (${signed(links.count - links.previous)}).`);
   return parts.join(' ');
 }
 
@@ -71,7 +94,7 @@ async function buildSummary(deps: ReportDeps, days: MetricDays) {
   const before = previousOf(window);
   const query = { workspaceId, now, days };
   const previousQuery = { workspaceId, now: now - window.days * DAY_MS, days };
-  const [score, previousScore, voice, previousVoice, articles, previousArticles, funnel, previousFunnel, leads, previousLeads] = await Promise.all([
+  const [score, previousScore, voice, previousVoice, articles, previousArticles, funnel, previousFunnel, leads, previousLeads, links] = await Promise.all([
     visibilityScore(db, deps.engines, query),
     visibilityScore(db, deps.engines, previousQuery),
     shareOfVoice(db, query),
@@ -82,6 +105,7 @@ async function buildSummary(deps: ReportDeps, days: MetricDays) {
     aiFunnel({ ...deps, now: now - window.days * DAY_MS }, days),
     leadCounts(db, workspaceId, window),
     leadCounts(db, workspaceId, before),
+    backlinksGained(db, workspaceId, window, before),
   ]);
   const brandShare = voice.subjects.find((subject) => subject.isBrand)!.share;
   const previousBrandShare = previousVoice.subjects.find((subject) => subject.isBrand)!.share;
@@ -108,7 +132,7 @@ async function buildSummary(deps: ReportDeps, days: MetricDays) {
     aiTraffic: { visits: funnel.aiVisits.count, previous: previousFunnel.aiVisits.count, source: funnel.aiVisits.source, definition: funnel.aiVisits.definition },
     crawls: { count: funnel.crawls.count, previous: previousFunnel.crawls.count, source: funnel.crawls.source, definition: funnel.crawls.definition },
     leads: { total: leads.total, fromAi: leads.fromAi, previousTotal: previousLeads.total, previousFromAi: previousLeads.fromAi },
-    backlinksGained: { count: null, reason: 'backlinks are not tracked by this server yet: no backlink data source is connected' },
+    backlinksGained: links,
   };
 }
 

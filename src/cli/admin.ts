@@ -4,6 +4,7 @@ import { createWorkspace } from '../domain/workspaces.js';
 import { createKey, createUser, OperatorError, revokeKey } from '../operator.js';
 import { isPlanName, PLAN_NAMES, type PlanName } from '../plans.js';
 import { parseScopeList } from '../scopes.js';
+import { registerBacklinkCommands } from './backlinks.js';
 import { registerBillingCommands } from './billing.js';
 import { registerCheckCommands } from './checks.js';
 import { registerCredentialCommands } from './credentials.js';
@@ -91,4 +92,5 @@ export function registerAdminCommands(program: Command): void {
   registerBillingCommands(admin);
   registerCheckCommands(admin);
   registerCredentialCommands(admin);
+  registerBacklinkCommands(admin);
 }

@@ -10,6 +10,7 @@ import { bashCompletion, zshCompletion } from './completion.js';
 import { deviceLogin, logout, revokeAtServer, whoami } from './login.js';
 import { dryRunText, readable } from './output.js';
 import { DEFAULT_SERVER, ProfileStore, requireKey, resolveConnection, resolveServer } from './profiles.js';
+import { registerOutreachImport } from './outreachImport.js';
 import { followApproval, followJob } from './wait.js';
 
 const catalogue = loadCatalogue();
@@ -150,6 +151,7 @@ export function buildProgram(): Command {
     });
 
   addOperationCommands(program, catalogue, runOperation);
+  registerOutreachImport(program, catalogue, note);
   registerAdminCommands(program);
   return program;
 }

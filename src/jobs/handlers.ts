@@ -1,4 +1,7 @@
+import { backlinkSyncJob } from '../backlinks/index/sync.js';
 import { cdnSyncJob } from '../analytics/cdn/sync.js';
+import { outreachDiscoverJob } from '../outreach/discover.js';
+import { linkNetworkMatchJob } from '../network/matching.js';
 import { writeArticleJob } from '../domain/content/writeArticleJob.js';
 import { deliverJob, renderCheckJob } from '../domain/publishing/deliveryJobs.js';
 import { outreachRepliesJob } from '../outreach/replies.js';
@@ -23,4 +26,7 @@ export const JOB_HANDLERS: Record<JobKind, JobHandler> = {
   cdn_sync: cdnSyncJob,
   outreach_send: outreachSendJob,
   outreach_replies: outreachRepliesJob,
+  outreach_discover: outreachDiscoverJob,
+  backlink_sync: backlinkSyncJob,
+  link_network_match: linkNetworkMatchJob,
 };

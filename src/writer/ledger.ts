@@ -3,7 +3,7 @@ import type { Database } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
 import { DAY_MS, isoDate } from '../visibility/metrics/window.js';
-import type { Writer, WriterCall, WriterModel, WriterPurpose, WriterUsage } from './model.js';
+import type { UsageMeter, Writer, WriterCall, WriterModel, WriterPurpose, WriterUsage } from './model.js';
 
 const WEEK_MS = 7 * DAY_MS;
 
@@ -12,26 +12,29 @@ const WEEK_MS = 7 * DAY_MS;
  * transaction, so an operation that fails after the call still leaves the tokens it cost on the ledger.
  */
 export function bookedWriter(writer: WriterModel, db: Kysely<Database>, clock: Clock): Writer {
+  async function booked<T>(call: WriterCall, model: string, run: (meter: UsageMeter) => Promise<T>): Promise<T> {
+    const spent: WriterUsage = { promptTokens: 0, completionTokens: 0 };
+    let answered = false;
+    try {
+      return await run({
+        add(usage) {
+          answered = true;
+          spent.promptTokens += usage.promptTokens;
+          spent.completionTokens += usage.completionTokens;
+          call.meter?.add(usage);
+        },
+      });
+    } finally {
+      // A call the provider answered costs its tokens even when it then fails (a refusal, an answer off the schema);
+      // one that never got an answer (a timeout, a 5xx) reported none.
+      if (answered) await recordWriterUsage(db, clock, call, model, spent);
+    }
+  }
   return {
     model: writer.model,
-    async structured(prompt, call) {
-      const spent: WriterUsage = { promptTokens: 0, completionTokens: 0 };
-      let answered = false;
-      try {
-        return await writer.structured(prompt, {
-          add(usage) {
-            answered = true;
-            spent.promptTokens += usage.promptTokens;
-            spent.completionTokens += usage.completionTokens;
-            call.meter?.add(usage);
-          },
-        });
-      } finally {
-        // A call the provider answered costs its tokens even when it then fails (a refusal, an answer off the schema);
-        // one that never got an answer (a timeout, a 5xx) reported none.
-        if (answered) await recordWriterUsage(db, clock, call, writer.model, spent);
-      }
-    },
+    embeddingModel: writer.embeddingModel,
+    structured: (prompt, call) => booked(call, writer.model, (meter) => writer.structured(prompt, meter)),
+    embed: (texts, call) => booked(call, writer.embeddingModel ?? writer.model, (meter) => writer.embed(texts, meter)),
   };
 }
 

@@ -33,10 +33,14 @@ export interface WriterModel {
   readonly model: string;
   /** An answer in the shape of `schema`; one that does not validate is asked for once more, then the call fails with the reason. */
   structured<T>(prompt: StructuredPrompt<T>, meter?: UsageMeter): Promise<T>;
+  /** The model texts are embedded with (WRITER_EMBEDDING_MODEL); undefined when none is configured. */
+  readonly embeddingModel: string | undefined;
+  /** One vector per text, in order; fails when no embedding model is configured. */
+  embed(texts: readonly string[], meter?: UsageMeter): Promise<number[][]>;
 }
 
 /** What writer calls are made for: the writer_usage ledger and get_billing add tokens up by it. */
-export const WRITER_PURPOSES = ['plan_titles', 'idea_title', 'draft_icp', 'suggest_icps', 'article', 'sentiment', 'positioning', 'outreach_email'] as const;
+export const WRITER_PURPOSES = ['plan_titles', 'idea_title', 'draft_icp', 'suggest_icps', 'article', 'sentiment', 'positioning', 'network_match', 'outreach_email'] as const;
 export type WriterPurpose = (typeof WRITER_PURPOSES)[number];
 
 /** Whom a writer call is booked to. */
@@ -54,6 +58,8 @@ export interface WriterCall {
 export interface Writer {
   readonly model: string;
   structured<T>(prompt: StructuredPrompt<T>, call: WriterCall): Promise<T>;
+  readonly embeddingModel: string | undefined;
+  embed(texts: readonly string[], call: WriterCall): Promise<number[][]>;
 }
 
 export const WRITER_SETTINGS = 'WRITER_BASE_URL and WRITER_MODEL (and WRITER_API_KEY when the server needs one)';
@@ -66,5 +72,10 @@ export function requireWriter(writer: Writer | undefined): Writer {
 
 /** The writer behind its concurrency limit, which holds across every instance. */
 export function limitedWriter(writer: WriterModel, slots: ProviderSlots): WriterModel {
-  return { model: writer.model, structured: (prompt, meter) => slots.run(() => writer.structured(prompt, meter)) };
+  return {
+    model: writer.model,
+    embeddingModel: writer.embeddingModel,
+    structured: (prompt, meter) => slots.run(() => writer.structured(prompt, meter)),
+    embed: (texts, meter) => slots.run(() => writer.embed(texts, meter)),
+  };
 }

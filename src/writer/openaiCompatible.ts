@@ -35,6 +35,12 @@ export const chatCompletionSchema = z.object({
 
 type Completion = z.infer<typeof chatCompletionSchema>;
 
+/** OpenAI's embeddings answer: one vector per input, in `index` order, and the tokens read. */
+export const embeddingsSchema = z.object({
+  data: z.array(z.object({ index: z.number().int().nonnegative(), embedding: z.array(z.number()).min(1) })),
+  usage: z.object({ prompt_tokens: z.number().optional() }).optional(),
+});
+
 /**
  * OpenAI-compatible chat completions (OpenAI, Ollama, vLLM, llama.cpp server). Structure is asked for with
  * `response_format: json_schema` (strict) and checked with the same zod schema, because not every server enforces it.
@@ -80,12 +86,33 @@ export class OpenAiCompatibleWriter implements WriterModel {
     throw new WriterError(`the writer model's answer did not match the ${prompt.schemaName} schema twice: ${lastProblem}`);
   }
 
+  get embeddingModel(): string | undefined {
+    return this.settings.embeddingModel;
+  }
+
+  /** One vector per text, in order, from `POST {baseUrl}/embeddings`. */
+  async embed(texts: readonly string[], meter?: UsageMeter): Promise<number[][]> {
+    const model = this.settings.embeddingModel;
+    if (model === undefined) throw new WriterError('no embedding model is configured: the operator sets WRITER_EMBEDDING_MODEL');
+    if (texts.length === 0) return [];
+    const answer = await this.post('/embeddings', { model, input: texts }, embeddingsSchema, 'data[].embedding');
+    meter?.add({ promptTokens: answer.usage?.prompt_tokens ?? 0, completionTokens: 0 });
+    const vectors = new Array<number[] | undefined>(texts.length);
+    for (const item of answer.data) vectors[item.index] = item.embedding;
+    if (vectors.some((vector) => vector === undefined)) throw new WriterError(`the embeddings answer has ${answer.data.length} vectors for ${texts.length} texts`);
+    return vectors as number[][];
+  }
+
   close(): Promise<void> {
     return this.agent.close();
   }
 
-  private async complete(body: Record<string, unknown>): Promise<Completion> {
-    const url = `${this.settings.baseUrl}/chat/completions`;
+  private complete(body: Record<string, unknown>): Promise<Completion> {
+    return this.post('/chat/completions', body, chatCompletionSchema, 'choices[0].message');
+  }
+
+  private async post<T>(path: string, body: Record<string, unknown>, schema: z.ZodType<T>, expected: string): Promise<T> {
+    const url = `${this.settings.baseUrl}${path}`;
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
     if (this.settings.apiKey !== undefined) headers.authorization = `Bearer ${this.settings.apiKey}`;
     let problem = '';
@@ -109,8 +136,8 @@ export class OpenAiCompatibleWriter implements WriterModel {
           } catch {
             throw new WriterError(`the writer model at ${url} answered 200 with a body that is not JSON`);
           }
-          const parsed = chatCompletionSchema.safeParse(json);
-          if (!parsed.success) throw new WriterError(`the writer model at ${url} answered 200 without choices[0].message`);
+          const parsed = schema.safeParse(json);
+          if (!parsed.success) throw new WriterError(`the writer model at ${url} answered 200 without ${expected}`);
           return parsed.data;
         }
         problem = `${url} answered ${response.statusCode}: ${errorMessage(text)}`;

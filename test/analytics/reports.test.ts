@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { siteIdOf } from '../../src/analytics/counter/loaderTag.js';
+import { recordPlacedLink } from '../../src/backlinks/knownLinks.js';
 import { insertPlannedArticle } from '../../src/domain/content/articles.js';
 import { recordEngineAnswer } from '../../src/visibility/checks/record.js';
 import { insertCheckRun } from '../../src/visibility/checks/runs.js';
@@ -101,7 +102,8 @@ describe('get_reports_summary and get_reports_wins', () => {
     expect(data.aiTraffic).toMatchObject({ visits: 3, previous: 1, source: 'own_counter' });
     expect(data.leads).toEqual({ total: 2, fromAi: 1, previousTotal: 0, previousFromAi: 0 });
     expect(data.crawls).toMatchObject({ count: 0, previous: 0, source: 'site_hook' });
-    expect(data.backlinksGained).toMatchObject({ count: null });
+    expect(data.backlinksGained).toMatchObject({ count: null, previous: null });
+    expect(String(data.backlinksGained!.reason)).toContain('BACKLINKS_*');
     expect(data.visibility!.score).not.toBeNull();
     expect(data.shareOfVoice).toMatchObject({ share: 1 });
     expect(data.narrative).toContain('2 articles published (+1).');
@@ -113,6 +115,28 @@ describe('get_reports_summary and get_reports_wins', () => {
       const asShare = String(Number(number) / 100);
       expect(figures.includes(number) || figures.includes(asShare) || ['+1', '+2'].some((delta) => delta.endsWith(number)), number).toBe(true);
     }
+  });
+
+  it('count the backlinks first seen in the window and in the one before, in figures and words', async () => {
+    const link = (n: number, daysAgo: number) => ({
+      workspaceId: ws.workspaceId,
+      linkingUrl: `https://links-${n}.example/post`,
+      targetUrl: 'https://acme.example/',
+      anchorText: 'Acme',
+      dofollow: true,
+      source: 'managed' as const,
+      at: TODAY - daysAgo * DAY,
+    });
+    // Two in the window, one in the window before, one older than both.
+    for (const { at, ...placed } of [link(1, 2), link(2, 20), link(3, 45), link(4, 80)]) {
+      t.clock.set(at);
+      await recordPlacedLink(t.db, t.clock, placed);
+    }
+    t.clock.set(TODAY);
+    const data = (await t.rest(ws.key, 'GET', '/api/v1/reports/summary?days=30')).body.data as { backlinksGained: unknown; narrative: string };
+    expect(data.backlinksGained).toEqual({ count: 2, previous: 1, reason: null });
+    expect(data.narrative).toContain('2 backlinks gained (+1).');
+    await t.db.deleteFrom('backlinks').where('workspace_id', '=', ws.workspaceId).execute();
   });
 
   it('list the wins with the rows behind them', async () => {

@@ -41,6 +41,10 @@ const EXTENSIONS = new Map<string, CatalogueRow>([
   ['get_job', { method: 'GET', path: '/api/v1/job', scope: 'read:analytics', cap: 'plan' }],
   // Issue 14: a check run on demand.
   ['run_visibility_check', { method: 'POST', path: '/api/v1/visibility/checks', scope: 'write:queries', cap: '10' }],
+  // Issue 16: the owner's own outreach prospects (the CLI's CSV import sends them).
+  ['add_outreach_prospects', { method: 'POST', path: '/api/v1/outreach/prospects', scope: 'write:content', cap: '10' }],
+  // Issue 16: one owner's side of a link-network placement, replayed by the approval flow.
+  ['accept_link_placement', { method: 'POST', path: '/api/v1/link-network/accept', scope: 'write:backlinks', cap: '10' }],
 ]);
 
 describe('registry against the specification', () => {

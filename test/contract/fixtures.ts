@@ -6,6 +6,7 @@ import type { TestService, TestWorkspace } from '../support/harness.js';
 import { connectCloudflare, CONTRACT_ZONE } from './cloudflare.js';
 import { type SitePage, startSite, urlset } from '../links/support.js';
 import { configureMailbox, insertDraft, insertProspect } from '../outreach/support.js';
+import { insertPlacement, members } from '../network/support.js';
 
 type Input = Record<string, unknown>;
 
@@ -58,6 +59,12 @@ const outreachDraft = async (t: TestService, ws: TestWorkspace) => {
   await configureMailbox(t.db, t.clock, t.service.services.credentials, ws.workspaceId);
   return insertDraft(t.db, t.clock, ws.workspaceId, await insertProspect(t.db, t.clock, ws.workspaceId));
 };
+/** A proposed link-network placement from the workspace's article to a page of a fresh member site. */
+const networkPlacement = async (t: TestService, ws: TestWorkspace) => {
+  const partner = await t.workspace({ name: 'Partner Co', site: 'https://partner.example' });
+  await members(t, ws, partner);
+  return insertPlacement(t, ws, partner);
+};
 const uniqueText = (prefix: string) => `${prefix} ${Math.random().toString(36).slice(2)}`;
 const trackedQuery = (t: TestService, ws: TestWorkspace) =>
   data(t, ws, '/api/v1/queries', { text: uniqueText('crm for') }).then((d) => String((d.query as { id: string }).id));
@@ -107,6 +114,12 @@ const wixInstance = async (t: TestService, ws: TestWorkspace) => {
   const workspace = await t.db.selectFrom('workspaces').select('website_url').where('id', '=', ws.workspaceId).executeTakeFirstOrThrow();
   return wix.addInstance(workspace.website_url).instanceId;
 };
+
+/** An imported prospect on a domain that does not resolve: the contact finder reads nothing there and says so. */
+const prospect = (t: TestService, ws: TestWorkspace) =>
+  data(t, ws, '/api/v1/outreach/prospects', { prospects: [{ domain: `${uniqueText('prospect').replace(' ', '-')}.invalid`, contactEmail: 'editor@example.org' }] }).then((d) =>
+    String((d.prospects as Array<{ prospectId: string }>)[0]!.prospectId),
+  );
 
 export const fixtures: Record<string, Fixture> = {
   get_brand: { valid: async () => ({}) },
@@ -268,6 +281,8 @@ export const fixtures: Record<string, Fixture> = {
   get_agent_activity: { valid: async () => ({ days: '30' }) },
   get_page_engagement: { valid: async () => ({}) },
   list_leads: { valid: async () => ({ limit: 10 }) },
+  list_backlinks: { valid: async () => ({ status: 'verified', limit: 10 }) },
+  get_backlink_stats: { valid: async () => ({}) },
   get_analytics_sources: { valid: async () => ({}) },
   get_funnel: { valid: async () => ({ days: '7' }) },
   get_reports_summary: {
@@ -326,5 +341,25 @@ export const fixtures: Record<string, Fixture> = {
   remove_competitor: {
     valid: async (t, ws) => ({ competitorId: await competitor(t, ws) }),
     foreign: async (t, other) => ({ competitorId: await competitor(t, other) }),
+  },
+  list_outreach_prospects: { valid: async () => ({ stage: 'identified', limit: 10 }) },
+  add_outreach_prospects: { valid: async () => ({ prospects: [{ url: `https://${uniqueText('blog').replace(' ', '-')}.example/post`, note: 'writes about CRMs' }] }) },
+  set_outreach_status: {
+    valid: async (t, ws) => ({ prospectId: await prospect(t, ws), stage: 'rejected' }),
+    foreign: async (t, other) => ({ prospectId: await prospect(t, other), stage: 'rejected' }),
+  },
+  find_outreach_contact: {
+    valid: async (t, ws) => ({ prospectId: await prospect(t, ws) }),
+    foreign: async (t, other) => ({ prospectId: await prospect(t, other) }),
+  },
+  get_link_network: { valid: async () => ({}) },
+  set_link_network_membership: { valid: async () => ({ member: true }) },
+  remove_link_placement: {
+    valid: async (t, ws) => ({ placementId: await networkPlacement(t, ws) }),
+    foreign: async (t, other) => ({ placementId: await networkPlacement(t, other) }),
+  },
+  accept_link_placement: {
+    valid: async (t, ws) => ({ placementId: await networkPlacement(t, ws) }),
+    foreign: async (t, other) => ({ placementId: await networkPlacement(t, other) }),
   },
 };

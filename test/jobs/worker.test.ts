@@ -10,6 +10,7 @@ import { cdnService } from '../../src/analytics/cdn/connection.js';
 import { loadConfig } from '../../src/config.js';
 import { CredentialSealer } from '../../src/credentials/sealed.js';
 import { SafeFetcher } from '../../src/outbound/safeFetch.js';
+import { SiteContactFinder } from '../../src/outreach/contacts/site.js';
 import { SPECIFIED_TIMING, type Services } from '../../src/services.js';
 import { openTestDatabase } from '../support/database.js';
 
@@ -22,14 +23,17 @@ const services: Services = {
   timing: SPECIFIED_TIMING,
   engines: {},
   serp: undefined,
+  backlinkIndex: undefined,
   searchConsole: undefined,
   googleAnalytics: undefined,
   cdn: cdnService(loadConfig({}).cdn, clock),
   checkRunsPerQuery: 1,
   callPrices: {},
   siteBuilders: { webflow: undefined, wix: undefined },
+  contacts: { hunter: undefined, site: new SiteContactFinder(new SafeFetcher({ allowPrivateAddresses: false }), async () => []) },
   credentials: new CredentialSealer(undefined),
   mail: loadConfig({}).mail,
+  linkNetwork: { similarityThreshold: 0.8, monthlyCap: 4 },
 };
 const logger = pino({ level: 'silent' });
 
@@ -54,6 +58,9 @@ const handlers: Record<JobKind, JobHandler> = {
   cdn_sync: handler,
   outreach_send: handler,
   outreach_replies: handler,
+  outreach_discover: handler,
+  backlink_sync: handler,
+  link_network_match: handler,
 };
 
 function worker(options: { leaseMs?: number; concurrency?: number } = {}): JobWorker {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -25,6 +26,8 @@ export type FakeReply =
  */
 export class FakeWriter {
   readonly requests: ChatRequest[] = [];
+  /** Every `/embeddings` request, apart from the chat requests. */
+  readonly embeddingRequests: EmbeddingsRequest[] = [];
   private readonly queue: Array<FakeReply | ((request: ChatRequest) => FakeReply)> = [];
   /** Answers for a schema name, used when the queue is empty (e.g. every "article" request). */
   private readonly bySchema = new Map<string, (request: ChatRequest) => unknown>();
@@ -61,6 +64,7 @@ export class FakeWriter {
 
   reset(): void {
     this.requests.length = 0;
+    this.embeddingRequests.length = 0;
     this.queue.length = 0;
     this.bySchema.clear();
   }
@@ -71,6 +75,10 @@ export class FakeWriter {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readBody(req);
+    if (req.method === 'POST' && req.url === '/v1/embeddings') {
+      this.embeddings(JSON.parse(body.toString('utf8')) as EmbeddingsRequest, res);
+      return;
+    }
     if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
       res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not found' } }));
       return;
@@ -97,12 +105,44 @@ export class FakeWriter {
     );
   }
 
+  /** OpenAI's embeddings answer, with the vectors in reverse order (clients must read `index`). */
+  private embeddings(request: EmbeddingsRequest, res: ServerResponse): void {
+    this.embeddingRequests.push(request);
+    const inputs = typeof request.input === 'string' ? [request.input] : request.input;
+    const data = inputs.map((text, index) => ({ object: 'embedding', index, embedding: bagOfWords(text) })).reverse();
+    const tokens = inputs.reduce((sum, text) => sum + words(text).length, 0);
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data, model: request.model, usage: { prompt_tokens: tokens, total_tokens: tokens } }));
+  }
+
   private fallback(request: ChatRequest): FakeReply {
     const format = request.response_format?.json_schema;
     if (format === undefined) return { content: 'A plain answer.' };
     const byName = this.bySchema.get(format.name);
     return { content: byName ? byName(request) : instanceOf(format.schema, format.schema, format.name) };
   }
+}
+
+export interface EmbeddingsRequest {
+  model: string;
+  input: string | string[];
+}
+
+const EMBEDDING_DIMENSIONS = 256;
+
+function words(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? [];
+}
+
+/**
+ * A deterministic embedding: each word of three letters or more counts in one of 256 buckets chosen by its hash, and
+ * the vector is normalised. Texts sharing their words come out close (cosine near 1), texts on other words near 0, so
+ * a test makes two topics similar or not by the words it writes.
+ */
+export function bagOfWords(text: string): number[] {
+  const vector = new Array<number>(EMBEDDING_DIMENSIONS).fill(0);
+  for (const word of words(text)) vector[createHash('sha256').update(word).digest().readUInt32BE(0) % EMBEDDING_DIMENSIONS]! += 1;
+  const length = Math.hypot(...vector) || 1;
+  return vector.map((value) => value / length);
 }
 
 /** A value that satisfies a JSON schema of the kinds zod produces (objects, arrays, strings, numbers, enums, refs). */

@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/config.js';
 import { createWorkspace } from '../../src/domain/workspaces.js';
 import { createUser } from '../../src/operator.js';
 import type { OutboundOptions } from '../../src/outbound/safeFetch.js';
+import type { MxResolver } from '../../src/outreach/contacts/finder.js';
 import type { PlanName } from '../../src/plans.js';
 import { ALL_SCOPES, type Scope } from '../../src/scopes.js';
 import { createService, type Service } from '../../src/service.js';
@@ -73,6 +74,8 @@ export class TestService {
       /** A handle on a database other instances share (see sharedTestDatabase); a private one when not given. */
       database?: DatabaseHandle;
       clock?: ManualClock;
+      /** MX records of the domains the outreach contact finder checks, in place of DNS. */
+      mxResolver?: MxResolver;
     } = {},
   ): Promise<TestService> {
     const database = options.database ?? (await openTestDatabase());
@@ -85,7 +88,7 @@ export class TestService {
       JOBS_POLL_MS: '0',
       // Fake providers have no per-minute limits; a test of the pacing sets its own.
       ...Object.fromEntries(['ENGINE_CHATGPT_RPM', 'ENGINE_PERPLEXITY_RPM', 'ENGINE_GEMINI_RPM', 'ENGINE_CLAUDE_RPM', 'ENGINE_COPILOT_RPM', 'SERP_RPM'].map((name) => [name, '100000'])),
-      ...(writer ? { WRITER_BASE_URL: writer.baseUrl, WRITER_MODEL: 'fake-writer-1', WRITER_API_KEY: 'sk-test' } : {}),
+      ...(writer ? { WRITER_BASE_URL: writer.baseUrl, WRITER_MODEL: 'fake-writer-1', WRITER_EMBEDDING_MODEL: 'fake-embedding-1', WRITER_API_KEY: 'sk-test' } : {}),
       ...options.env,
     });
     const service = await createService({
@@ -98,6 +101,7 @@ export class TestService {
       ...(options.registry ? { registry: options.registry } : {}),
       ...(options.outbound ? { outbound: options.outbound } : {}),
       ...(options.timing ? { timing: options.timing } : {}),
+      ...(options.mxResolver ? { mxResolver: options.mxResolver } : {}),
     });
     const baseUrl = await service.listen();
     return new TestService(service, database, clock, baseUrl, writer);

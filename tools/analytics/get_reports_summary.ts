@@ -30,7 +30,7 @@ export default defineTool({
     aiTraffic: z.object({ visits: z.int(), previous: z.int(), source: z.enum(['own_counter', 'analytics_provider']), definition: z.string() }),
     crawls: z.object({ count: z.int(), previous: z.int(), source: z.enum(['site_hook', 'cms_plugin', 'cdn']), definition: z.string() }),
     leads: z.object({ total: z.int(), fromAi: z.int(), previousTotal: z.int(), previousFromAi: z.int() }),
-    backlinksGained: z.object({ count: z.int().nullable(), reason: z.string().nullable() }),
+    backlinksGained: z.object({ count: z.int().nullable(), previous: z.int().nullable(), reason: z.string().nullable() }).describe('Links first seen in the window and the window before; null with the reason while there is no backlink data.'),
     narrative: z.string(),
   }),
   confirm: 'none',

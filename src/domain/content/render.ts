@@ -7,6 +7,7 @@ import { BadInputError } from '../../errors.js';
 import { type Author, fromJson, toIso } from '../brand/records.js';
 import { type InjectedLink, injectInternalLinks } from '../links/inject.js';
 import { loadLinkTargets, recordInternalLinks } from '../links/targets.js';
+import { liveNetworkLink, NETWORK_REL_VALUES, relatedReadingHtml, relatedReadingMarkdown } from '../../network/render.js';
 import type { ArticleRow } from './articles.js';
 
 export interface FaqEntry {
@@ -38,7 +39,16 @@ const SANITIZE: sanitizeHtml.IOptions = {
     ...['strong', 'em', 's', 'code', 'pre', 'a', 'img'],
     ...['table', 'thead', 'tbody', 'tr', 'th', 'td'],
   ],
-  allowedAttributes: { a: ['href', 'title'], img: ['src', 'alt', 'title'], ol: ['start'], code: ['class'], section: ['class'], th: ['style'], td: ['style'] },
+  allowedAttributes: {
+    // rel only with the values a network link carries: the attributes Google asks compensated links to have.
+    a: ['href', 'title', { name: 'rel', multiple: false, values: [...NETWORK_REL_VALUES] }],
+    img: ['src', 'alt', 'title'],
+    ol: ['start'],
+    code: ['class'],
+    section: ['class'],
+    th: ['style'],
+    td: ['style'],
+  },
   allowedClasses: { code: [/^language-[\w-]+$/], section: ['faq'] },
   allowedStyles: { th: TEXT_ALIGN, td: TEXT_ALIGN },
   allowedSchemes: ['http', 'https', 'mailto'],
@@ -111,7 +121,8 @@ function schemaJsonLd(article: ArticleRow, faq: FaqEntry[], author: Author | nul
 
 /**
  * Renders a written article for publishing: Markdown to sanitised HTML with internal links injected (and recorded in
- * internal_links, replacing the article's previous set), the FAQ appended, and the JSON-LD for the page head.
+ * internal_links, replacing the article's previous set), the live link-network placement as a "Related reading"
+ * paragraph, the FAQ appended, and the JSON-LD for the page head.
  * Runs inside the caller's transaction.
  */
 export async function renderArticle(
@@ -128,10 +139,11 @@ export async function renderArticle(
   const tokens = markdown.parse(article.markdown, env);
   const links = injectInternalLinks(tokens, await loadLinkTargets(db, workspaceId, article, options.canonicalUrl));
   await recordInternalLinks(db, clock, workspaceId, article.id, links);
-  const html = sanitizeHtml(markdown.renderer.render(tokens, markdown.options, env) + faqHtml(faq), SANITIZE);
+  const networkLink = await liveNetworkLink(db, article.id);
+  const html = sanitizeHtml(markdown.renderer.render(tokens, markdown.options, env) + relatedReadingHtml(networkLink) + faqHtml(faq), SANITIZE);
   return {
     html,
-    markdown: article.markdown.trimEnd() + faqMarkdown(faq),
+    markdown: article.markdown.trimEnd() + relatedReadingMarkdown(networkLink) + faqMarkdown(faq),
     faq,
     schemaJsonLd: schemaJsonLd(article, faq, author, await readPublisher(db, workspaceId), options.canonicalUrl, clock.now()),
     language: article.language,

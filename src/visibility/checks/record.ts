@@ -5,6 +5,7 @@ import { toJson } from '../../domain/brand/records.js';
 import { lockWorkspace } from '../../domain/workspaces.js';
 import { newId } from '../../ids.js';
 import { queuePositioning } from '../competitors/positioning.js';
+import { queueDiscovery } from '../../outreach/discover.js';
 import type { EngineAnswer } from '../engines/engine.js';
 import { noteEngineCheck } from '../rankings/latestChecks.js';
 import { pageKey } from '../rankings/pages.js';
@@ -64,7 +65,7 @@ export function utcDay(epochMs: number): number {
 
 /**
  * Counts one more finished check on its run, and closes the run when every planned check is in; the check that closes
- * it queues the refresh of the competitors' positioning from the answers now in.
+ * it queues the refresh of the competitors' positioning and the search for outreach prospects from the answers now in.
  */
 async function countOnRun(db: Kysely<Database>, clock: Clock, workspaceId: string, runId: string, failed: boolean): Promise<void> {
   await db
@@ -79,7 +80,11 @@ async function countOnRun(db: Kysely<Database>, clock: Clock, workspaceId: strin
     .where('state', '=', 'running')
     .where((eb) => eb(eb('completed', '+', eb.ref('failed')), '>=', eb.ref('planned')))
     .executeTakeFirst();
-  if (closed.numUpdatedRows === 1n) await queuePositioning(db, clock, workspaceId, runId);
+  if (closed.numUpdatedRows === 1n) {
+    await queuePositioning(db, clock, workspaceId, runId);
+    // The answers and rank checks just in are where new outreach prospects come from.
+    await queueDiscovery(db, clock, workspaceId);
+  }
 }
 
 /**

@@ -73,7 +73,7 @@ function reasonOf(error: unknown): string {
  * with a per-attempt timeout, and bounded retries with exponential backoff (or the provider's Retry-After, or Google's
  * RetryInfo) on 408, 429,
  * 5xx, timeouts, broken connections and transient failures a reader reports. What is left when the retries run out
- * becomes an EngineError: `rate_limited`, `timeout` or `provider_error` after the last attempt's cause.
+ * becomes a TransientEngineError: `rate_limited`, `timeout` or `provider_error` after the last attempt's cause.
  */
 export class ProviderHttp {
   private readonly agent = new Agent();
@@ -137,7 +137,8 @@ export class ProviderHttp {
       }
       if (attempt < retries) await sleep(wait);
     }
-    throw new EngineError(failure.errorClass, `${failure.message} (after ${retries + 1} attempts)`);
+    // Transient: each attempt failed in a way a later one may not (a job can try again after its backoff).
+    throw new TransientEngineError(failure.errorClass, `${failure.message} (after ${retries + 1} attempts)`);
   }
 
   /** Where a redirect URI points (its Location), without following it; undefined when it does not redirect in time. */

@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import type { SerpSettings } from '../../config.js';
-import { providerLimits } from '../../limits/providerLimits.js';
-import type { LimiterStore, ProviderSlots } from '../../limits/store.js';
+import { DataForSeoApi, type TaskAnswer } from '../../dataForSeo/api.js';
+import type { LimiterStore } from '../../limits/store.js';
 import { type AskOptions, type Citation, domainOf, EngineError, normaliseCitations } from '../engines/engine.js';
 import type { EngineTuning } from '../engines/index.js';
-import { ProviderHttp, TransientEngineError } from '../engines/providerHttp.js';
 import { canBeCompanySite } from './officialSite.js';
 import { searchLocation } from './searchLocation.js';
 import type { AiOverview, OrganicResult, SerpClient } from './serp.js';
@@ -12,26 +11,11 @@ import type { AiOverview, OrganicResult, SerpClient } from './serp.js';
 /** Ranks are recorded in the top 30 (the specification); a website look-up needs only the first page. */
 const RANK_DEPTH = 30;
 const LOOKUP_DEPTH = 10;
+/** The limiter slots of the SERP provider's account; the backlink index shares them when it uses the same account. */
+export const SERP_LIMIT_NAME = 'serp';
 
-// DataForSEO answers HTTP 200 for most failures; its own status_code says what happened (docs: appendix/errors).
-const OK = 20000;
-const NO_SEARCH_RESULTS = 40102;
-/** Per-minute rate limit, and more than 30 simultaneous requests. */
-const RATE_LIMITED = new Set([40202, 40209]);
-/** Worth another attempt: the search engine or a task failed on their side, or the service is busy or updating. */
-const TRANSIENT = new Set([40101, 40103, 50000, 50301, 50303, 50401]);
-
-const taskSchema = z.object({
-  status_code: z.number(),
-  status_message: z.string().nullish(),
-  result: z.array(z.object({ items: z.array(z.unknown()).nullish() })).nullish(),
-});
-const envelopeSchema = z.object({
-  version: z.string().nullish(),
-  status_code: z.number(),
-  status_message: z.string().nullish(),
-  tasks: z.array(taskSchema).nullish(),
-});
+/** A SERP task's result: one page whose items are the results and features of the search page. */
+const serpResultSchema = z.object({ items: z.array(z.unknown()).nullish() });
 
 const organicItemSchema = z.object({
   type: z.literal('organic'),
@@ -53,25 +37,12 @@ interface RawPage {
   latencyMs: number;
 }
 
-function statusProblem(code: number, message: string | null | undefined): string {
-  return `DataForSEO status ${code}: ${message ?? 'no message'}`;
-}
-
-/** The items of the one task's result; a task error is thrown as an EngineError (retried when it is worth it). */
-function readPage(json: unknown): { items: unknown[]; version: string } {
-  const parsed = envelopeSchema.safeParse(json);
-  if (!parsed.success) throw new EngineError('bad_response', 'DataForSEO answered without status_code');
-  const envelope = parsed.data;
-  const task = envelope.tasks?.[0];
-  const code = envelope.status_code !== OK ? envelope.status_code : (task?.status_code ?? envelope.status_code);
-  const message = envelope.status_code !== OK ? envelope.status_message : task?.status_message;
-  if (code === OK && task === undefined) throw new EngineError('bad_response', 'DataForSEO answered without a task');
-  const version = `dataforseo-${envelope.version ?? 'v3'}`;
-  if (code === NO_SEARCH_RESULTS) return { items: [], version };
-  if (RATE_LIMITED.has(code)) throw new TransientEngineError('rate_limited', statusProblem(code, message));
-  if (TRANSIENT.has(code)) throw new TransientEngineError('provider_error', statusProblem(code, message));
-  if (code !== OK) throw new EngineError('provider_error', statusProblem(code, message));
-  return { items: task?.result?.[0]?.items ?? [], version };
+/** The items of the task's page. */
+function readPage({ result, version }: TaskAnswer): { items: unknown[]; version: string } {
+  if (result.length === 0) return { items: [], version };
+  const page = serpResultSchema.safeParse(result[0]);
+  if (!page.success) throw new EngineError('bad_response', 'DataForSEO answered a SERP task without a page of items');
+  return { items: page.data.items ?? [], version };
 }
 
 function organicResults(items: unknown[], depth: number): OrganicResult[] {
@@ -106,18 +77,10 @@ function aiOverviewOf(items: unknown[]): AiOverview {
  * share it.
  */
 class DataForSeoClient implements SerpClient {
-  private readonly http: ProviderHttp;
-  private readonly slots: ProviderSlots;
-  private readonly authorization: string;
+  private readonly api: DataForSeoApi;
 
-  constructor(
-    private readonly settings: SerpSettings,
-    tuning: EngineTuning,
-    store: Pick<LimiterStore, 'slots' | 'limiter'>,
-  ) {
-    this.http = new ProviderHttp('DataForSEO', tuning);
-    this.slots = providerLimits(store, 'serp', { concurrency: tuning.concurrency, perMinute: settings.perMinute });
-    this.authorization = `Basic ${Buffer.from(`${settings.login}:${settings.password}`).toString('base64')}`;
+  constructor(settings: SerpSettings, tuning: EngineTuning, store: Pick<LimiterStore, 'slots' | 'limiter'>) {
+    this.api = new DataForSeoApi(settings, tuning, store, SERP_LIMIT_NAME);
   }
 
   async google(query: string, options: AskOptions) {
@@ -126,7 +89,7 @@ class DataForSeoClient implements SerpClient {
   }
 
   close(): Promise<void> {
-    return this.http.close();
+    return this.api.close();
   }
 
   async bing(query: string, options: AskOptions) {
@@ -142,12 +105,7 @@ class DataForSeoClient implements SerpClient {
   }
 
   private async serp(engine: 'google' | 'bing', task: Record<string, unknown>): Promise<RawPage> {
-    const { value, latencyMs } = await this.slots.run(() =>
-      this.http.postJson(
-        { url: `${this.settings.baseUrl}/v3/serp/${engine}/organic/live/advanced`, headers: { authorization: this.authorization }, body: [task] },
-        readPage,
-      ),
-    );
+    const { value, latencyMs } = await this.api.post(`/v3/serp/${engine}/organic/live/advanced`, task, readPage);
     return { ...value, latencyMs };
   }
 }

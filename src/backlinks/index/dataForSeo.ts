@@ -1,0 +1,158 @@
+import { z } from 'zod';
+import type { BacklinkIndexSettings } from '../../config.js';
+import { DataForSeoApi, type TaskAnswer } from '../../dataForSeo/api.js';
+import type { LimiterStore } from '../../limits/store.js';
+import { domainOf, EngineError } from '../../visibility/engines/engine.js';
+import type { EngineTuning } from '../../visibility/engines/index.js';
+import { SERP_LIMIT_NAME } from '../../visibility/serp/dataForSeo.js';
+import type { BacklinkIndex, BacklinkPage, BacklinkSummary, IndexedBacklink, IndexedReferringDomain } from './provider.js';
+
+/** DataForSEO's largest `limit` on the backlinks and referring-domains endpoints. */
+const MAX_PAGE_SIZE = 1000;
+
+// Only what the service reads is declared; DataForSEO sends many more fields (page titles, spam scores, countries).
+const backlinkItemSchema = z.object({
+  url_from: z.string(),
+  url_to: z.string(),
+  anchor: z.string().nullish(),
+  alt: z.string().nullish(),
+  dofollow: z.boolean().nullish(),
+  domain_from_rank: z.number().nullish(),
+  first_seen: z.string().nullish(),
+  last_seen: z.string().nullish(),
+  /** Not in DataForSEO's backlink items (only in its summaries), but compatible servers may send it. */
+  lost_date: z.string().nullish(),
+  is_lost: z.boolean().nullish(),
+  is_broken: z.boolean().nullish(),
+});
+const backlinksResultSchema = z.object({
+  total_count: z.number().nullish(),
+  search_after_token: z.string().nullish(),
+  items: z.array(z.unknown()).nullish(),
+});
+const summarySchema = z.object({
+  backlinks: z.number().nullish(),
+  referring_domains: z.number().nullish(),
+  referring_main_domains: z.number().nullish(),
+  backlinks_nofollow: z.number().nullish(),
+  broken_backlinks: z.number().nullish(),
+});
+const referringDomainsResultSchema = z.object({ items: z.array(z.unknown()).nullish() });
+const referringDomainSchema = z.object({ domain: z.string(), backlinks: z.number().nullish(), rank: z.number().nullish() });
+
+/** DataForSEO's times, "2019-11-15 12:57:46 +00:00", as epoch ms; null when missing or unreadable. */
+export function dataForSeoTime(value: string | null | undefined): number | null {
+  if (!value) return null;
+  const iso = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}(?:\.\d+)?) ?([+-]\d{2}:?\d{2}|Z)?$/.exec(value.trim());
+  const ms = Date.parse(iso === null ? value : `${iso[1]}T${iso[2]}${iso[3] ?? 'Z'}`);
+  return Number.isFinite(ms) ? ms : null;
+}
+
+function firstResult<T>(answer: TaskAnswer, schema: z.ZodType<T>, what: string): T | undefined {
+  if (answer.result.length === 0) return undefined;
+  const parsed = schema.safeParse(answer.result[0]);
+  if (!parsed.success) throw new EngineError('bad_response', `DataForSEO answered a ${what} task with an unexpected result`);
+  return parsed.data;
+}
+
+/** An item that is not a backlink with http(s) URLs is left out, not a reason to drop the page. */
+function backlinkOf(item: unknown): IndexedBacklink | undefined {
+  const parsed = backlinkItemSchema.safeParse(item);
+  if (!parsed.success) return undefined;
+  const link = parsed.data;
+  const linkingDomain = domainOf(link.url_from);
+  if (linkingDomain === undefined || domainOf(link.url_to) === undefined) return undefined;
+  const lost = link.is_lost === true;
+  return {
+    linkingUrl: link.url_from,
+    linkingDomain,
+    targetUrl: link.url_to,
+    anchorText: (link.anchor ?? link.alt ?? '').trim(),
+    dofollow: link.dofollow !== false,
+    domainRank: link.domain_from_rank ?? null,
+    firstSeenAt: dataForSeoTime(link.first_seen),
+    lost,
+    lostAt: lost ? (dataForSeoTime(link.lost_date) ?? dataForSeoTime(link.last_seen)) : null,
+    broken: link.is_broken === true,
+  };
+}
+
+/**
+ * The backlink index on DataForSEO's Backlinks API (or one compatible with it): `backlinks/live` with deep paging by
+ * `search_after_token`, `summary/live` and `referring_domains/live`, live endpoints with one task per request. Every
+ * request asks for the target with its subdomains and without links from itself; backlinks come live and lost
+ * (`backlinks_status_type: all`) so that lost links can be told. On the SERP provider's account it shares that
+ * account's limiter slots with the SERP client.
+ */
+class DataForSeoBacklinkIndex implements BacklinkIndex {
+  readonly provider = 'dataforseo';
+  readonly authorityMetric = 'dataforseo_domain_rank';
+  readonly maxPageSize = MAX_PAGE_SIZE;
+  readonly maxRows: number;
+  private readonly api: DataForSeoApi;
+
+  constructor(settings: BacklinkIndexSettings, tuning: EngineTuning, store: Pick<LimiterStore, 'slots' | 'limiter'>) {
+    this.maxRows = settings.maxRows;
+    this.api = new DataForSeoApi(settings, tuning, store, settings.sharesSerpAccount ? SERP_LIMIT_NAME : 'backlinks');
+  }
+
+  async backlinks(target: string, pageSize: number, page?: string): Promise<BacklinkPage> {
+    // Following pages repeat the first request exactly, plus the token (DataForSEO's rule for search_after_token).
+    const task = {
+      target,
+      mode: 'as_is',
+      limit: Math.min(pageSize, MAX_PAGE_SIZE),
+      backlinks_status_type: 'all',
+      include_subdomains: true,
+      exclude_internal_backlinks: true,
+      order_by: ['domain_from_rank,desc'],
+      ...(page === undefined ? {} : { search_after_token: page }),
+    };
+    const { value } = await this.api.post('/v3/backlinks/backlinks/live', task, (answer) => {
+      const result = firstResult(answer, backlinksResultSchema, 'backlinks');
+      const items = result?.items ?? [];
+      const links = items.flatMap((item) => backlinkOf(item) ?? []);
+      // A page shorter than asked is the last, whatever token comes with it.
+      const nextPage = items.length >= task.limit ? (result?.search_after_token ?? undefined) : undefined;
+      return { links, totalCount: result?.total_count ?? null, nextPage };
+    });
+    return value;
+  }
+
+  async summary(target: string): Promise<BacklinkSummary> {
+    const task = { target, include_subdomains: true, exclude_internal_backlinks: true, backlinks_status_type: 'live' };
+    const { value } = await this.api.post('/v3/backlinks/summary/live', task, (answer) => {
+      const summary = firstResult(answer, summarySchema, 'summary');
+      return {
+        backlinks: summary?.backlinks ?? null,
+        referringDomains: summary?.referring_domains ?? null,
+        referringMainDomains: summary?.referring_main_domains ?? null,
+        nofollowBacklinks: summary?.backlinks_nofollow ?? null,
+        brokenBacklinks: summary?.broken_backlinks ?? null,
+      };
+    });
+    return value;
+  }
+
+  async referringDomains(target: string, limit: number): Promise<IndexedReferringDomain[]> {
+    const task = { target, limit: Math.min(limit, MAX_PAGE_SIZE), include_subdomains: true, exclude_internal_backlinks: true, order_by: ['rank,desc'] };
+    const { value } = await this.api.post('/v3/backlinks/referring_domains/live', task, (answer) => {
+      const items = firstResult(answer, referringDomainsResultSchema, 'referring domains')?.items ?? [];
+      return items.flatMap((item) => {
+        const parsed = referringDomainSchema.safeParse(item);
+        if (!parsed.success) return [];
+        const domain = parsed.data.domain.trim().toLowerCase().replace(/^www\./, '');
+        return domain === '' ? [] : [{ domain, links: parsed.data.backlinks ?? null, rank: parsed.data.rank ?? null }];
+      });
+    });
+    return value.slice(0, limit);
+  }
+
+  close(): Promise<void> {
+    return this.api.close();
+  }
+}
+
+export function createBacklinkIndex(settings: BacklinkIndexSettings | undefined, tuning: EngineTuning, store: Pick<LimiterStore, 'slots' | 'limiter'>): BacklinkIndex | undefined {
+  return settings === undefined ? undefined : new DataForSeoBacklinkIndex(settings, tuning, store);
+}
