@@ -23,6 +23,7 @@ import * as siteAnalytics from './migrations/2026_11_26_0020_site_analytics.js';
 import * as counter from './migrations/2026_11_26_0021_counter.js';
 import * as backlinks from './migrations/2026_11_26_0022_backlinks.js';
 import * as backlinkVerification from './migrations/2026_11_26_0025_backlink_verification.js';
+import * as outreachMail from './migrations/2026_11_26_0027_outreach_mail.js';
 import * as linkNetwork from './migrations/2026_11_26_0028_link_network.js';
 
 /** Every migration, in order. Names are timestamped so that they sort in the order they were written. */
@@ -50,6 +51,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_26_0021_counter': counter,
   '2026_11_26_0022_backlinks': backlinks,
   '2026_11_26_0025_backlink_verification': backlinkVerification,
+  '2026_11_26_0027_outreach_mail': outreachMail,
   '2026_11_26_0028_link_network': linkNetwork,
 };
 

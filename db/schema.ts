@@ -1047,6 +1047,76 @@ export interface OutreachProspectsTable {
   created_at: number;
 }
 
+/** The workspace's own mailbox: SMTP sends outreach, IMAP (optional) reads the replies. */
+export interface OutreachMailboxesTable {
+  workspace_id: string;
+  from_name: string;
+  from_address: string;
+  smtp_host: string;
+  smtp_port: number;
+  /** 1: TLS from the first byte (port 465); 0: STARTTLS, required unless MAIL_ALLOW_INSECURE is set. */
+  smtp_secure: number;
+  smtp_user: string;
+  /** Sealed with services.credentials. */
+  smtp_password: string;
+  imap_host: string | null;
+  imap_port: number | null;
+  imap_secure: number | null;
+  imap_user: string | null;
+  /** Sealed with services.credentials. */
+  imap_password: string | null;
+  /** Sends per UTC day; beyond it a send waits for the next day. */
+  daily_cap: number;
+  /** No second first-contact email to the same address within this many days. */
+  quiet_days: number;
+  imap_uid_validity: number | null;
+  /** The highest UID read from INBOX under imap_uid_validity. */
+  imap_last_uid: number | null;
+  imap_checked_at: number | null;
+  /** Why the last read of the inbox failed; null when it worked. */
+  imap_error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export type OutreachDirection = 'out' | 'in';
+export type OutreachMessageState = 'draft' | 'queued' | 'sending' | 'sent' | 'failed' | 'cancelled' | 'received';
+export type SuppressionReason = 'bounce' | 'opt_out' | 'asked' | 'manual';
+
+/** One message of a prospect's thread: a draft, a send, or a message read from the mailbox. */
+export interface OutreachMessagesTable {
+  id: string;
+  workspace_id: string;
+  prospect_id: string;
+  direction: OutreachDirection;
+  state: OutreachMessageState;
+  to_address: string;
+  from_address: string;
+  subject: string;
+  body_text: string;
+  /** The Message-ID header (with angle brackets): set when sent or read. */
+  message_id: string | null;
+  in_reply_to: string | null;
+  /** Message-IDs separated by spaces, as in the header. */
+  references: string | null;
+  /** When a queued send goes out: now, or the next UTC day when the daily cap is used up. */
+  queued_for: number | null;
+  /** Sent: when the server accepted it; received: the Date header, else when it was read. */
+  sent_at: number | null;
+  error: string | null;
+  job_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface OutreachSuppressionsTable {
+  workspace_id: string;
+  /** Lower-cased. */
+  email: string;
+  reason: SuppressionReason;
+  created_at: number;
+}
+
 /** The `rel` a network link carries: `sponsored` by default, `nofollow`, or `dofollow` (no rel) as an explicit owner choice. */
 export type LinkAttribute = 'sponsored' | 'nofollow' | 'dofollow';
 export type PlacementState = 'proposed' | 'live' | 'declined' | 'retired';
@@ -1192,6 +1262,9 @@ export interface Database {
   backlink_measures: BacklinkMeasuresTable;
   referring_domains: ReferringDomainsTable;
   outreach_prospects: OutreachProspectsTable;
+  outreach_mailboxes: OutreachMailboxesTable;
+  outreach_messages: OutreachMessagesTable;
+  outreach_suppressions: OutreachSuppressionsTable;
   network_members: NetworkMembersTable;
   network_credits: NetworkCreditsTable;
   network_placements: NetworkPlacementsTable;

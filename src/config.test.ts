@@ -56,6 +56,12 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig({ JOBS_POLL_MS: 'often' })).toThrow(/^JOBS_POLL_MS: /);
   });
 
+  it('reads the outreach mail settings: MAIL_ALLOW_INSECURE and OUTREACH_IMAP_POLL_MS', () => {
+    expect(loadConfig({}).mail).toEqual({ allowInsecure: false, allowPrivateHosts: false, imapPollMs: 300_000 });
+    expect(loadConfig({ MAIL_ALLOW_INSECURE: '1', ALLOW_PRIVATE_TARGETS: '1', OUTREACH_IMAP_POLL_MS: '60000' }).mail).toEqual({ allowInsecure: true, allowPrivateHosts: true, imapPollMs: 60_000 });
+    expect(() => loadConfig({ OUTREACH_IMAP_POLL_MS: '10' })).toThrow(/^OUTREACH_IMAP_POLL_MS: /);
+  });
+
   it('configures an answer engine by its key (official endpoint) or its base URL, with a default model and requests per minute', () => {
     const config = loadConfig({
       ENGINE_CHATGPT_API_KEY: 'sk-1',

@@ -71,7 +71,18 @@ export interface Config {
   secretsKey: Buffer | undefined;
   /** SECRETS_KEY_PREVIOUS: older keys, which only open what they sealed. */
   previousSecretsKeys: Buffer[];
+  /** How outreach reaches the workspaces' own mailboxes (SMTP and IMAP). */
+  mail: MailSettings;
   linkNetwork: LinkNetworkSettings;
+}
+
+export interface MailSettings {
+  /** MAIL_ALLOW_INSECURE=1: SMTP and IMAP without TLS. Local testing only: passwords would cross the network in clear. */
+  allowInsecure: boolean;
+  /** Mail servers on private, loopback and link-local addresses (ALLOW_PRIVATE_TARGETS). */
+  allowPrivateHosts: boolean;
+  /** OUTREACH_IMAP_POLL_MS: how often each mailbox's inbox is read for replies. */
+  imapPollMs: number;
 }
 
 export interface HunterSettings {
@@ -519,6 +530,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     secretsKey: env.SECRETS_KEY ? parseSealingKey('SECRETS_KEY', env.SECRETS_KEY) : undefined,
     previousSecretsKeys: list(env.SECRETS_KEY_PREVIOUS).map((key) => parseSealingKey('SECRETS_KEY_PREVIOUS', key)),
+    mail: {
+      allowInsecure: env.MAIL_ALLOW_INSECURE === '1',
+      allowPrivateHosts: env.ALLOW_PRIVATE_TARGETS === '1',
+      imapPollMs: wholeNumber('OUTREACH_IMAP_POLL_MS', env.OUTREACH_IMAP_POLL_MS, 300_000, 60_000, 86_400_000),
+    },
     oauthRedirectSchemes: env.OAUTH_REDIRECT_SCHEMES === undefined ? ['cursor', 'vscode', 'vscode-insiders', 'claude', 'windsurf'] : list(env.OAUTH_REDIRECT_SCHEMES),
     bootstrap: {
       workspaceName: env.BOOTSTRAP_WORKSPACE_NAME || 'My site',

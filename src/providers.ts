@@ -69,6 +69,7 @@ export function createServices(config: Config, limiterStore: LimiterStore, ledge
       site: new SiteContactFinder(fetcher, options.mxResolver ?? resolveMx),
     },
     credentials: new CredentialSealer(config.secretsKey, config.previousSecretsKeys),
+    mail: config.mail,
     linkNetwork: config.linkNetwork,
     backlinkVerification: { everyMs: config.backlinkVerifyEveryDays * 86_400_000, pageTimeoutMs: LINKING_PAGE_TIMEOUT_MS },
   };

@@ -19,6 +19,7 @@ import { queueDueCdnPolls } from './analytics/cdn/sync.js';
 import { queueDueBacklinkSyncs } from './backlinks/index/sync.js';
 import { queueDueVerifications } from './backlinks/verify.js';
 import { runAutopilot } from './domain/content/autopilot.js';
+import { queueMailboxReads } from './outreach/replies.js';
 import { JOB_HANDLERS } from './jobs/handlers.js';
 import { JobWorker } from './jobs/worker.js';
 import { openLimiterStore } from './limits/open.js';
@@ -91,6 +92,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
       { name: 'weekly-checks', everyMs: 60_000, run: () => runDueChecks(database.db, clock, services, logger) },
       { name: 'counter-salts', everyMs: 3_600_000, run: () => forgetOldVisitors(database.db, clock.now()) },
       { name: 'cdn-polls', everyMs: 60_000, run: () => queueDueCdnPolls(database.db, clock) },
+      { name: 'outreach-replies', everyMs: config.mail.imapPollMs, run: () => queueMailboxReads(database.db, clock) },
       { name: 'outreach-discovery', everyMs: 86_400_000, run: () => queueDailyDiscovery(database.db, clock) },
       { name: 'backlink-syncs', everyMs: 3_600_000, run: () => queueDueBacklinkSyncs(database.db, clock, services) },
       { name: 'link-network-match', everyMs: 86_400_000, run: () => queueNetworkMatches(database.db, clock) },

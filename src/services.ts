@@ -1,6 +1,6 @@
 import type { BacklinkIndex } from './backlinks/index/provider.js';
 import type { CdnService } from './analytics/cdn/connection.js';
-import type { GoogleAnalyticsSettings, LinkNetworkSettings, SearchConsoleSettings, SiteBuilderSettings } from './config.js';
+import type { GoogleAnalyticsSettings, LinkNetworkSettings, MailSettings, SearchConsoleSettings, SiteBuilderSettings } from './config.js';
 import type { CredentialSealer } from './credentials/sealed.js';
 import type { ContactFinders } from './outreach/contacts/finder.js';
 import type { SafeFetcher } from './outbound/safeFetch.js';
@@ -38,6 +38,8 @@ export interface Services {
   contacts: ContactFinders;
   /** Seals credentials before they are stored and opens them when they are used (SECRETS_KEY). */
   credentials: CredentialSealer;
+  /** How outreach reaches the workspaces' own mailboxes: TLS required unless MAIL_ALLOW_INSECURE, private hosts only with ALLOW_PRIVATE_TARGETS. */
+  mail: MailSettings;
   /** The link network's similarity threshold and monthly cap (NETWORK_*). */
   linkNetwork: LinkNetworkSettings;
   /** How the links the service knows of (placed, network, managed) are checked on their pages. */

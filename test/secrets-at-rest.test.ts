@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/database.js';
 import { resealCredentials } from '../src/credentials/reseal.js';
+import { configureMailbox } from './outreach/support.js';
 import { CredentialSealer } from '../src/credentials/sealed.js';
 import { Receiver } from './publishing/receiver.js';
 import { writtenArticle } from './publishing/support.js';
@@ -79,6 +80,8 @@ describe('with SECRETS_KEY set', () => {
     const next = randomBytes(32);
     const rotated = new CredentialSealer(next, [SECRETS_KEY]);
     const before = await t.db.selectFrom('destinations').select('signing_secret').executeTakeFirstOrThrow();
+    const mailboxWorkspace = await t.workspace();
+    await configureMailbox(t.db, t.clock, t.service.services.credentials, mailboxWorkspace.workspaceId, { imapHost: 'imap.acme.example', imapPort: '993', imapPassword: 'imap-secret' });
     const counts = await resealCredentials(t.db, rotated);
     expect(counts).toEqual({
       destinations: { resealed: 1, alreadyCurrent: 0 },
@@ -90,6 +93,8 @@ describe('with SECRETS_KEY set', () => {
       'cdn_connections.refresh_token': { resealed: 0, alreadyCurrent: 0 },
       'cdn_authorizations.code_verifier': { resealed: 0, alreadyCurrent: 0 },
       webflow_connections: { resealed: 0, alreadyCurrent: 0 },
+      'outreach_mailboxes.smtp_password': { resealed: 1, alreadyCurrent: 0 },
+      'outreach_mailboxes.imap_password': { resealed: 1, alreadyCurrent: 0 },
     });
     const after = await t.db.selectFrom('destinations').select('signing_secret').executeTakeFirstOrThrow();
     expect(rotated.isCurrent(after.signing_secret)).toBe(true);
@@ -105,6 +110,8 @@ describe('with SECRETS_KEY set', () => {
       'cdn_connections.refresh_token': { resealed: 0, alreadyCurrent: 0 },
       'cdn_authorizations.code_verifier': { resealed: 0, alreadyCurrent: 0 },
       webflow_connections: { resealed: 0, alreadyCurrent: 0 },
+      'outreach_mailboxes.smtp_password': { resealed: 0, alreadyCurrent: 1 },
+      'outreach_mailboxes.imap_password': { resealed: 0, alreadyCurrent: 1 },
     });
   });
 });

@@ -40,7 +40,7 @@ export const registry = buildRegistry({
   },
   backlinks: { description: 'Links to the site: the backlink index, verification of placed links, and their totals.', operations: backlinksTools },
   outreach: {
-    description: 'Outreach to earn backlinks: prospects and where each stands, who to write to there, and links placed.',
+    description: "Outreach to earn backlinks: prospects and where each stands, who to write to there, emails drafted and sent from the workspace's own mailbox with their replies, and links placed.",
     operations: outreachTools,
   },
   network: {

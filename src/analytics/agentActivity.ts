@@ -18,6 +18,8 @@ const LANE_OF: Record<JobKind, AgentLane> = {
   competitor_positioning: 'checks',
   search_console_sync: 'syncs',
   cdn_sync: 'syncs',
+  outreach_send: 'outreach',
+  outreach_replies: 'outreach',
   outreach_discover: 'outreach',
   backlink_sync: 'syncs',
   link_network_match: 'outreach',
@@ -28,7 +30,7 @@ export const AGENT_ACTIVITY_DEFINITION =
   'A run is a background job the service started in the window (from UTC midnight of its first day): succeeded when it finished, ' +
   'failed when its last attempt failed, inProgress while it waits or runs; retries of a job count once. ' +
   'Lanes: writing (articles), publishing (webhook deliveries, render checks), checks (answer-engine, rank and positioning checks, backlink verification), ' +
-  'syncs (Search Console, the CDN, the backlink index), outreach (finding prospects, link-network matching), social (none until that feature runs jobs).';
+  'syncs (Search Console, the CDN, the backlink index), outreach (finding prospects, mail sends and reads of the mailbox for replies, link-network matching), social (none until that feature runs jobs).';
 
 /** Runs per agent lane over the window, from the jobs table. */
 export async function agentActivity(db: Kysely<Database>, workspaceId: string, days: MetricDays, now: number) {

@@ -13,6 +13,8 @@ const CREDENTIAL_COLUMNS = [
   { name: 'site_analytics_connections', table: 'site_analytics_connections', key: 'workspace_id', column: 'credential' },
   { name: 'ga4_authorizations', table: 'ga4_authorizations', key: 'workspace_id', column: 'refresh_token' },
   { name: 'webflow_connections', table: 'webflow_connections', key: 'workspace_id', column: 'access_token' },
+  { name: 'outreach_mailboxes.smtp_password', table: 'outreach_mailboxes', key: 'workspace_id', column: 'smtp_password' },
+  { name: 'outreach_mailboxes.imap_password', table: 'outreach_mailboxes', key: 'workspace_id', column: 'imap_password' },
 ] as const;
 
 export type ResealCounts = Record<(typeof CREDENTIAL_COLUMNS)[number]['name'], { resealed: number; alreadyCurrent: number }>;

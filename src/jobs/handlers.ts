@@ -5,6 +5,8 @@ import { linkNetworkMatchJob } from '../network/matching.js';
 import { backlinkVerifyJob } from '../backlinks/verify.js';
 import { writeArticleJob } from '../domain/content/writeArticleJob.js';
 import { deliverJob, renderCheckJob } from '../domain/publishing/deliveryJobs.js';
+import { outreachRepliesJob } from '../outreach/replies.js';
+import { outreachSendJob } from '../outreach/sendJob.js';
 import { engineCheckJob, rankCheckJob } from '../visibility/checks/checkJobs.js';
 import { checkRunJob } from '../visibility/checks/onDemand.js';
 import { positioningJob } from '../visibility/competitors/positioningJob.js';
@@ -23,6 +25,8 @@ export const JOB_HANDLERS: Record<JobKind, JobHandler> = {
   search_console_sync: searchConsoleSyncJob,
   competitor_positioning: positioningJob,
   cdn_sync: cdnSyncJob,
+  outreach_send: outreachSendJob,
+  outreach_replies: outreachRepliesJob,
   outreach_discover: outreachDiscoverJob,
   backlink_sync: backlinkSyncJob,
   link_network_match: linkNetworkMatchJob,

@@ -11,6 +11,7 @@ import { html, type SafeHtml } from './html.js';
 import { formValues } from './grantForm.js';
 import { csrfField, when } from './layout.js';
 import { cdnSection } from './cdnPages.js';
+import { outreachMailboxSection } from './outreachMailboxPages.js';
 import { searchConsoleSection } from './searchConsolePages.js';
 import { siteAnalyticsSection } from './siteAnalyticsPages.js';
 import { webflowSection } from './siteBuilderPages.js';
@@ -53,7 +54,8 @@ export function workspacePages(deps: DashboardDeps, signedIn: RequestHandler[]):
 ${await searchConsoleSection(deps, res, current)}
 ${await siteAnalyticsSection(deps, res, current)}
 ${await cdnSection(deps, res, current)}
-${await webflowSection(deps, res, current)}`,
+${await webflowSection(deps, res, current)}
+${await outreachMailboxSection(deps, current)}`,
     );
   });
 

@@ -60,6 +60,7 @@ describe('get_agent_activity', () => {
     await job('render_check', 'queued', 0);
     await job('engine_check', 'done', 3);
     await job('rank_check', 'running', 0);
+    await job('outreach_send', 'done', 1);
     const activity = await t.rest(ws.key, 'GET', '/api/v1/reports/agent-activity');
     expect(activity.status).toBe(200);
     const data = activity.body.data as { window: Record<string, unknown>; lanes: Array<Record<string, unknown>> };
@@ -68,7 +69,8 @@ describe('get_agent_activity', () => {
     expect(lane('writing')).toEqual({ lane: 'writing', kinds: ['write_article'], runs: 2, succeeded: 1, failed: 1, inProgress: 0, lastFinishedAt: new Date(START_TIME - DAY + 60_000).toISOString() });
     expect(lane('publishing')).toMatchObject({ runs: 2, succeeded: 1, failed: 0, inProgress: 1 });
     expect(lane('checks')).toMatchObject({ runs: 2, succeeded: 1, inProgress: 1 });
-    expect(lane('outreach')).toEqual({ lane: 'outreach', kinds: ['outreach_discover', 'link_network_match'], runs: 0, succeeded: 0, failed: 0, inProgress: 0, lastFinishedAt: null });
+    expect(lane('outreach')).toMatchObject({ lane: 'outreach', kinds: ['outreach_send', 'outreach_replies', 'outreach_discover', 'link_network_match'], runs: 1, succeeded: 1, failed: 0, inProgress: 0 });
+    expect(lane('social')).toEqual({ lane: 'social', kinds: [], runs: 0, succeeded: 0, failed: 0, inProgress: 0, lastFinishedAt: null });
     // 30 days take in the article written 10 days ago.
     const month = (await t.mcpTool(ws.key, 'get_agent_activity', { days: '30' })).structuredContent as { lanes: Array<Record<string, unknown>> };
     expect(month.lanes.find((l) => l.lane === 'writing')).toMatchObject({ runs: 3, succeeded: 2 });

@@ -5,6 +5,7 @@ import { sharedSiteBuilderFakes } from '../analytics/fakes/siteBuilders.js';
 import type { TestService, TestWorkspace } from '../support/harness.js';
 import { connectCloudflare, CONTRACT_ZONE } from './cloudflare.js';
 import { type SitePage, startSite, urlset } from '../links/support.js';
+import { configureMailbox, insertDraft, insertProspect } from '../outreach/support.js';
 import { insertPlacement, members } from '../network/support.js';
 
 type Input = Record<string, unknown>;
@@ -52,6 +53,11 @@ const writtenArticle = async (t: TestService, ws: TestWorkspace) => {
   const id = await insertPlannedArticle(t.db, t.clock, { workspaceId: ws.workspaceId, keyword: 'crm for dentists', title: 'How to pick a CRM for dentists', scheduledAt: t.clock.now(), language: 'en' });
   await t.db.updateTable('articles').set({ status: 'draft', markdown: '# CRM for dentists\n\nPick one that books appointments.', word_count: 7, written_at: t.clock.now() }).where('id', '=', id).execute();
   return id;
+};
+/** A draft to a prospect with a contact, in a workspace whose mailbox is set up. */
+const outreachDraft = async (t: TestService, ws: TestWorkspace) => {
+  await configureMailbox(t.db, t.clock, t.service.services.credentials, ws.workspaceId);
+  return insertDraft(t.db, t.clock, ws.workspaceId, await insertProspect(t.db, t.clock, ws.workspaceId));
 };
 /** A proposed link-network placement from the workspace's article to a page of a fresh member site. */
 const networkPlacement = async (t: TestService, ws: TestWorkspace) => {
@@ -142,6 +148,14 @@ export const fixtures: Record<string, Fixture> = {
   generate_article: {
     valid: async (t, ws) => ({ contentId: await plannedArticle(t, ws) }),
     foreign: async (t, other) => ({ contentId: await plannedArticle(t, other) }),
+  },
+  draft_outreach_reply: {
+    valid: async (t, ws) => ({ prospectId: await insertProspect(t.db, t.clock, ws.workspaceId), instructions: 'Mention the dental CRM guide.' }),
+    foreign: async (t, other) => ({ prospectId: await insertProspect(t.db, t.clock, other.workspaceId) }),
+  },
+  queue_outreach_send: {
+    valid: async (t, ws) => ({ messageId: await outreachDraft(t, ws) }),
+    foreign: async (t, other) => ({ messageId: await outreachDraft(t, other) }),
   },
   get_team: { valid: async () => ({}) },
   invite_team_member: { valid: async () => ({ email: 'new.person@example.com', role: 'member' }) },

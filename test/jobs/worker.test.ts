@@ -32,6 +32,7 @@ const services: Services = {
   siteBuilders: { webflow: undefined, wix: undefined },
   contacts: { hunter: undefined, site: new SiteContactFinder(new SafeFetcher({ allowPrivateAddresses: false }), async () => []) },
   credentials: new CredentialSealer(undefined),
+  mail: loadConfig({}).mail,
   linkNetwork: { similarityThreshold: 0.8, monthlyCap: 4 },
   backlinkVerification: { everyMs: 7 * 86_400_000, pageTimeoutMs: 15_000 },
 };
@@ -56,6 +57,8 @@ const handlers: Record<JobKind, JobHandler> = {
   search_console_sync: handler,
   competitor_positioning: handler,
   cdn_sync: handler,
+  outreach_send: handler,
+  outreach_replies: handler,
   outreach_discover: handler,
   backlink_sync: handler,
   link_network_match: handler,

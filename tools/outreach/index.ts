@@ -1,7 +1,16 @@
 import type { AuthenticatedOperation } from '../define.js';
 import addOutreachProspects from './add_outreach_prospects.js';
+import draftOutreachReply from './draft_outreach_reply.js';
 import findOutreachContact from './find_outreach_contact.js';
 import listOutreachProspects from './list_outreach_prospects.js';
+import queueOutreachSend from './queue_outreach_send.js';
 import setOutreachStatus from './set_outreach_status.js';
 
-export const outreachTools: readonly AuthenticatedOperation[] = [listOutreachProspects, addOutreachProspects, findOutreachContact, setOutreachStatus];
+export const outreachTools: readonly AuthenticatedOperation[] = [
+  listOutreachProspects,
+  addOutreachProspects,
+  findOutreachContact,
+  draftOutreachReply,
+  queueOutreachSend,
+  setOutreachStatus,
+];

@@ -24,3 +24,40 @@ export const prospectOutput = z.object({
     .nullable(),
   createdAt: isoTime(),
 });
+
+export const threadMessage = z.object({
+  messageId: z.string(),
+  direction: z.enum(['out', 'in']).describe('out: we wrote it; in: read from the mailbox.'),
+  state: z.enum(['draft', 'queued', 'sending', 'sent', 'failed', 'cancelled', 'received']),
+  from: z.string(),
+  to: z.string(),
+  subject: z.string(),
+  body: z.string().describe('The text, cut at 3,000 characters.'),
+  at: z.string().meta({ format: 'date-time' }).describe('Sent or received; for others, when recorded.'),
+});
+
+export const outreachDraft = z.object({
+  messageId: z.string().describe('The draft: queue it with queue_outreach_send.'),
+  prospectId: z.string(),
+  state: z.literal('draft'),
+  to: z.string().nullable().describe('The recipient; null while the prospect has no contact email.'),
+  from: z.string().nullable().describe("The mailbox's address; null while no mailbox is configured."),
+  subject: z.string(),
+  body: z.string().describe('Without the opt-out line, which is appended when sent.'),
+  inReplyTo: z.string().nullable().describe('The Message-ID answered; null for a first email.'),
+  isReply: z.boolean(),
+  thread: z.array(threadMessage).describe('The thread before this draft, oldest first (other drafts left out).'),
+});
+
+export const queuedSend = z.object({
+  messageId: z.string(),
+  prospectId: z.string(),
+  state: z.literal('queued'),
+  to: z.string(),
+  from: z.string().describe('Name and address of the mailbox it goes out from.'),
+  subject: z.string(),
+  text: z.string().describe('The exact body sent, opt-out line included.'),
+  inReplyTo: z.string().nullable(),
+  sendAt: z.string().meta({ format: 'date-time' }).describe('Now, or the next UTC day with room under the daily cap.'),
+  jobId: z.string().describe('The send job (get_job).'),
+});

@@ -1,0 +1,47 @@
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import type { MailSettings } from '../config.js';
+
+/** A mail server could not be reached, or refused the connection for a reason worth trying again later. */
+export class MailConnectionError extends Error {}
+
+/** The mailbox settings cannot work as they are (a private host, a refused login): trying again changes nothing. */
+export class MailSetupError extends Error {}
+
+function isPublic(address: string): boolean {
+  let parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  return parsed.range() === 'unicast';
+}
+
+export interface ResolvedMailHost {
+  /** The address connected to: resolved once here, so a name that rebinds later cannot redirect the connection. */
+  address: string;
+  /** The name the server's certificate must carry. */
+  servername: string;
+}
+
+/**
+ * Mail hosts are chosen by workspace owners, so like every address others choose they may not point inside the
+ * network unless ALLOW_PRIVATE_TARGETS is set. The connection then goes to the checked address.
+ */
+export async function resolveMailHost(settings: MailSettings, host: string): Promise<ResolvedMailHost> {
+  const literal = isIP(host) !== 0;
+  const addresses = literal ? [host] : await lookup(host, { all: true }).then(
+    (found) => found.map((entry) => entry.address),
+    (error: unknown) => {
+      throw new MailConnectionError(`${host} does not resolve: ${error instanceof Error ? error.message : String(error)}`);
+    },
+  );
+  const address = addresses[0];
+  if (address === undefined) throw new MailConnectionError(`${host} does not resolve`);
+  const refused = addresses.find((candidate) => !isPublic(candidate));
+  if (refused !== undefined && !settings.allowPrivateHosts) throw new MailSetupError(`${host} is a private address (${refused}); mail servers must be public`);
+  return { address, servername: host };
+}
+
+/** Refuses plain-text connections unless MAIL_ALLOW_INSECURE is set: the mailbox password would cross the network in clear. */
+export function requireTransportSecurity(settings: MailSettings): { requireTLS: boolean } {
+  return { requireTLS: !settings.allowInsecure };
+}

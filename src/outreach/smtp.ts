@@ -1,0 +1,96 @@
+import nodemailer from 'nodemailer';
+import type { MailSettings } from '../config.js';
+import { MailConnectionError, MailSetupError, requireTransportSecurity, resolveMailHost } from './mailHosts.js';
+
+const CONNECT_TIMEOUT_MS = 15_000;
+const SOCKET_TIMEOUT_MS = 60_000;
+
+export interface SmtpAccount {
+  host: string;
+  port: number;
+  /** TLS from the first byte (465); otherwise STARTTLS. */
+  secure: boolean;
+  user: string;
+  password: string;
+}
+
+export interface OutgoingMail {
+  from: { name: string; address: string };
+  to: string;
+  subject: string;
+  text: string;
+  messageId: string;
+  inReplyTo: string | null;
+  references: string | null;
+  /** Where a recipient's mail client sends an unsubscribe request. */
+  listUnsubscribe: string;
+}
+
+/** The server refused the message for good (5xx): another attempt would be refused too. */
+export class SmtpRefused extends Error {
+  constructor(
+    message: string,
+    readonly responseCode: number,
+    /** 550 and friends on the recipient: the address does not exist. */
+    readonly recipientUnknown: boolean,
+  ) {
+    super(message);
+  }
+}
+
+interface SmtpFailure {
+  code?: string;
+  responseCode?: number;
+  response?: string;
+  message?: string;
+}
+
+// 550 5.1.1 (user unknown), 551, 553: the recipient itself is refused; 552/554 and policy refusals are not about the address.
+const RECIPIENT_UNKNOWN = /\b5\.1\.[0-3]\b|user unknown|no such user|does not exist|unknown recipient|recipient address rejected/i;
+
+function classify(error: unknown): Error {
+  const failure = error as SmtpFailure;
+  const code = failure.responseCode;
+  const text = (failure.response ?? failure.message ?? String(error)).slice(0, 500);
+  if (code !== undefined && code >= 500 && code < 600) {
+    const recipientUnknown = failure.code === 'EENVELOPE' && [550, 551, 553].includes(code) && RECIPIENT_UNKNOWN.test(text);
+    return new SmtpRefused(`the mail server refused the message: ${text}`, code, recipientUnknown);
+  }
+  // No STARTTLS where it is required, or a certificate that does not verify: the settings must change, not the time.
+  if (failure.code === 'ETLS') return new MailSetupError(`the mail server's TLS failed: ${text}`);
+  if (failure.code === 'EAUTH' || failure.code === 'ENOAUTH') return new SmtpRefused(`the mail server refused the login: ${text}`, code ?? 535, false);
+  return new MailConnectionError(`the mail server could not take the message now: ${text}`);
+}
+
+/** Sends one message over the mailbox's SMTP server; resolves once the server accepted it. */
+export async function sendOverSmtp(settings: MailSettings, account: SmtpAccount, mail: OutgoingMail): Promise<void> {
+  const { address, servername } = await resolveMailHost(settings, account.host);
+  const transport = nodemailer.createTransport({
+    host: address,
+    port: account.port,
+    secure: account.secure,
+    // STARTTLS is used whenever offered, and required unless MAIL_ALLOW_INSECURE is set.
+    ...requireTransportSecurity(settings),
+    tls: { servername },
+    auth: { user: account.user, pass: account.password },
+    connectionTimeout: CONNECT_TIMEOUT_MS,
+    greetingTimeout: CONNECT_TIMEOUT_MS,
+    socketTimeout: SOCKET_TIMEOUT_MS,
+  });
+  try {
+    await transport.sendMail({
+      from: mail.from,
+      to: mail.to,
+      subject: mail.subject,
+      text: mail.text,
+      messageId: mail.messageId,
+      ...(mail.inReplyTo === null ? {} : { inReplyTo: mail.inReplyTo }),
+      ...(mail.references === null ? {} : { references: mail.references }),
+      headers: { 'List-Unsubscribe': mail.listUnsubscribe },
+    });
+  } catch (error) {
+    throw classify(error);
+  } finally {
+    transport.close();
+  }
+}

@@ -1,0 +1,273 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { OPT_OUT_LINE } from '../../src/outreach/messages.js';
+import { TestService, type TestWorkspace } from '../support/harness.js';
+import { FakeSmtp } from './fakes/mailServers.js';
+import { configureMailbox, insertDraft, insertProspect } from './support.js';
+
+let t: TestService;
+let smtp: FakeSmtp;
+let ws: TestWorkspace;
+
+const DAY = 86_400_000;
+
+beforeAll(async () => {
+  smtp = await FakeSmtp.start();
+  t = await TestService.start({ env: { MAIL_ALLOW_INSECURE: '1', ALLOW_PRIVATE_TARGETS: '1' } });
+});
+
+afterAll(async () => {
+  await t?.close();
+  await smtp?.close();
+});
+
+beforeEach(async () => {
+  smtp.received.length = 0;
+  smtp.temporaryFailure = undefined;
+  ws = await t.workspace();
+});
+
+const mailbox = (overrides: Record<string, string> = {}) =>
+  configureMailbox(t.db, t.clock, t.service.services.credentials, ws.workspaceId, { smtpHost: '127.0.0.1', smtpPort: String(smtp.port), ...overrides });
+const queue = (body: Record<string, unknown>, key = ws.key) => t.rest(key, 'POST', '/api/v1/outreach/queue', body);
+const message = (id: string) => t.db.selectFrom('outreach_messages').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+const prospect = (id: string) => t.db.selectFrom('outreach_prospects').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+const outreachJobs = () => t.db.selectFrom('jobs').selectAll().where('workspace_id', '=', ws.workspaceId).where('kind', '=', 'outreach_send').execute();
+/** Everything a refused or dry-run call must leave as it was. */
+const snapshot = async () => ({
+  messages: await t.db.selectFrom('outreach_messages').selectAll().where('workspace_id', '=', ws.workspaceId).orderBy('id').execute(),
+  jobs: await outreachJobs(),
+  prospects: await t.db.selectFrom('outreach_prospects').selectAll().where('workspace_id', '=', ws.workspaceId).orderBy('id').execute(),
+});
+
+async function draftFor(options: { contactEmail?: string | null } = {}) {
+  const prospectId = await insertProspect(t.db, t.clock, ws.workspaceId, options);
+  return { prospectId, messageId: await insertDraft(t.db, t.clock, ws.workspaceId, prospectId) };
+}
+
+describe('draft_outreach_reply', () => {
+  it('drafts the first email with the writer, steered by brand memory and the prospect; stores a draft and sends nothing', async () => {
+    await mailbox();
+    const prospectId = await insertProspect(t.db, t.clock, ws.workspaceId, { domain: 'clinicblog.example' });
+    t.writer.answer('outreach_email', () => ({ subject: 'Your CRM list', body: 'Hello Dana,\n\nA suggestion for your list.' }));
+    const answer = await t.rest(ws.key, 'POST', '/api/v1/outreach/draft-reply', { prospectId, instructions: 'Mention our dental CRM guide.' });
+    expect(answer.status).toBe(200);
+    const data = answer.body.data as Record<string, unknown>;
+    expect(data).toMatchObject({ prospectId, state: 'draft', to: 'editor@clinicblog.example', from: 'ada@acme.example', subject: 'Your CRM list', inReplyTo: null, isReply: false, thread: [] });
+    const prompt = t.writer.lastPrompt();
+    expect(prompt).toContain('# Brand memory');
+    expect(prompt).toContain('clinicblog.example');
+    expect(prompt).toContain('Mention our dental CRM guide.');
+    expect(prompt).toContain('write the first one');
+    expect((await message(String(data.messageId))).state).toBe('draft');
+    expect(smtp.received).toEqual([]);
+    expect(await outreachJobs()).toEqual([]);
+  });
+
+  it("answers the prospect's last message: Re: subject, In-Reply-To and References, the thread in the prompt and the answer", async () => {
+    const prospectId = await insertProspect(t.db, t.clock, ws.workspaceId, { stage: 'replied' });
+    await t.db
+      .insertInto('outreach_messages')
+      .values({
+        id: 'msg_inbound_1',
+        workspace_id: ws.workspaceId,
+        prospect_id: prospectId,
+        direction: 'in',
+        state: 'received',
+        to_address: 'ada@acme.example',
+        from_address: 'dana@blog.example',
+        subject: 'Your CRM list',
+        body_text: 'Sounds good, which page do you mean?',
+        message_id: '<their-1@blog.example>',
+        in_reply_to: '<ours-1@acme.example>',
+        references: '<ours-1@acme.example>',
+        queued_for: null,
+        sent_at: t.clock.now(),
+        error: null,
+        job_id: null,
+        created_at: t.clock.now(),
+        updated_at: t.clock.now(),
+      })
+      .execute();
+    t.writer.answer('outreach_email', () => ({ subject: 'ignored for a reply', body: 'This one: https://acme.example/crm-for-dentists' }));
+    const answer = await t.rest(ws.key, 'POST', '/api/v1/outreach/draft-reply', { prospectId });
+    expect(answer.body.data).toMatchObject({ to: 'dana@blog.example', subject: 'Re: Your CRM list', inReplyTo: '<their-1@blog.example>', isReply: true, from: null });
+    expect((answer.body.data as { thread: unknown[] }).thread).toHaveLength(1);
+    expect(t.writer.lastPrompt()).toContain('Sounds good, which page do you mean?');
+    const stored = await message(String((answer.body.data as { messageId: string }).messageId));
+    expect(stored.references).toBe('<ours-1@acme.example> <their-1@blog.example>');
+  });
+
+  it("refuses bad input with 400 naming the field, and another workspace's prospect with 404", async () => {
+    const prospectId = await insertProspect(t.db, t.clock, ws.workspaceId);
+    const long = await t.rest(ws.key, 'POST', '/api/v1/outreach/draft-reply', { prospectId, instructions: 'x'.repeat(1001) });
+    expect(long.status).toBe(400);
+    expect(String(long.body.error)).toMatch(/instructions/);
+    const other = await t.workspace();
+    const foreign = await t.rest(other.key, 'POST', '/api/v1/outreach/draft-reply', { prospectId });
+    expect(foreign.status).toBe(404);
+    expect(await t.db.selectFrom('outreach_messages').select('id').where('prospect_id', '=', prospectId).execute()).toEqual([]);
+  });
+});
+
+describe('queue_outreach_send', () => {
+  it('dry run shows the exact message, recipient, mailbox and time; sends nothing and changes nothing', async () => {
+    await mailbox();
+    const { messageId } = await draftFor();
+    const before = await snapshot();
+    const answer = await queue({ messageId, subject: 'Edited subject' });
+    expect(answer.status).toBe(200);
+    const data = answer.body.data as Record<string, unknown>;
+    expect(data).toMatchObject({ dryRun: true, to: expect.stringMatching(/^editor@/), from: 'Ada from Acme <ada@acme.example>', subject: 'Edited subject', sendAt: new Date(t.clock.now()).toISOString() });
+    expect(String(data.text)).toMatch(new RegExp(`\\n\\n--\\n${OPT_OUT_LINE.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+    expect(String(data.note)).toMatch(/ada@acme\.example .* now/);
+    await t.jobs.drain();
+    expect(smtp.received).toEqual([]);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('confirm queues the send and its job; the job sends it once over SMTP with Message-ID and List-Unsubscribe, and the prospect is contacted', async () => {
+    await mailbox();
+    const { messageId, prospectId } = await draftFor();
+    const answer = await queue({ messageId, body: 'Edited body.', confirm: true });
+    expect(answer.status).toBe(200);
+    expect(answer.body.data).toMatchObject({ state: 'queued', text: `Edited body.\n\n--\n${OPT_OUT_LINE}` });
+    expect(await message(messageId)).toMatchObject({ state: 'queued', body_text: `Edited body.\n\n--\n${OPT_OUT_LINE}` });
+    await t.jobs.drain();
+    expect(smtp.received).toHaveLength(1);
+    const sent = await message(messageId);
+    expect(sent).toMatchObject({ state: 'sent', error: null });
+    expect(sent.message_id).toMatch(/^<[0-9a-f]+@acme\.example>$/);
+    const raw = smtp.received[0]!.raw;
+    expect(raw).toContain(`Message-ID: ${sent.message_id}`);
+    expect(raw).toContain('List-Unsubscribe: <mailto:ada@acme.example?subject=unsubscribe>');
+    expect(raw).toContain('Edited body.');
+    expect(smtp.received[0]!.to).toEqual([sent.to_address]);
+    expect((await prospect(prospectId)).stage).toBe('contacted');
+
+    // The same job run again (a retry after a lost acknowledgement) finds the message sent and sends nothing.
+    await t.db.updateTable('jobs').set({ state: 'queued', run_at: t.clock.now() }).where('id', '=', String(sent.job_id)).execute();
+    await t.jobs.drain();
+    expect(smtp.received).toHaveLength(1);
+    const again = await queue({ messageId, confirm: true });
+    expect(again.status).toBe(400);
+    expect(String(again.body.error)).toMatch(/^messageId: .*sent; only a draft can be queued/);
+  });
+
+  it('an attempt that died while sending is not repeated: the message is failed, not sent twice', async () => {
+    await mailbox();
+    const { messageId } = await draftFor();
+    await queue({ messageId, confirm: true });
+    await t.db.updateTable('outreach_messages').set({ state: 'sending' }).where('id', '=', messageId).execute();
+    await t.jobs.drain();
+    expect(smtp.received).toEqual([]);
+    expect(await message(messageId)).toMatchObject({ state: 'failed', error: expect.stringMatching(/interrupted while sending/) });
+  });
+
+  it('the job checks the suppression list again: an address suppressed after queueing gets nothing', async () => {
+    await mailbox();
+    const { messageId } = await draftFor({ contactEmail: 'late@optout.example' });
+    await queue({ messageId, confirm: true });
+    await t.db.insertInto('outreach_suppressions').values({ workspace_id: ws.workspaceId, email: 'late@optout.example', reason: 'asked', created_at: t.clock.now() }).execute();
+    await t.jobs.drain();
+    expect(smtp.received).toEqual([]);
+    expect(await message(messageId)).toMatchObject({ state: 'failed', error: expect.stringMatching(/suppression list \(asked\)/) });
+  });
+
+  it('holds the daily cap: over it the dry run says the next day, and the send goes then', async () => {
+    await mailbox({ dailyCap: '1' });
+    const first = await draftFor();
+    const second = await draftFor();
+    await queue({ messageId: first.messageId, confirm: true });
+    const tomorrow = Math.floor(t.clock.now() / DAY) * DAY + DAY;
+    const dry = await queue({ messageId: second.messageId });
+    expect(dry.body.data).toMatchObject({ dryRun: true, sendAt: new Date(tomorrow).toISOString() });
+    expect(String((dry.body.data as { note: string }).note)).toMatch(/cap of 1 sends is used up/);
+    await queue({ messageId: second.messageId, confirm: true });
+    await t.jobs.drain();
+    expect(smtp.received).toHaveLength(1);
+    expect((await message(second.messageId)).state).toBe('queued');
+    t.clock.set(tomorrow + 1000);
+    await t.jobs.drain();
+    expect(smtp.received).toHaveLength(2);
+    expect((await message(second.messageId)).state).toBe('sent');
+  });
+
+  it('refuses a suppressed recipient, and a second first email inside the quiet period; an answer to their message may go', async () => {
+    await mailbox();
+    const suppressed = await draftFor({ contactEmail: 'Gone@Example.org' });
+    await t.db.insertInto('outreach_suppressions').values({ workspace_id: ws.workspaceId, email: 'gone@example.org', reason: 'opt_out', created_at: t.clock.now() }).execute();
+    const refused = await queue({ messageId: suppressed.messageId });
+    expect(refused.status).toBe(400);
+    expect(String(refused.body.error)).toMatch(/^messageId: gone@example\.org is on the suppression list \(opt_out\)/);
+
+    const first = await draftFor({ contactEmail: 'same@person.example' });
+    await queue({ messageId: first.messageId, confirm: true });
+    await t.jobs.drain();
+    t.clock.advance(3 * DAY);
+    const second = await draftFor({ contactEmail: 'same@person.example' });
+    const before = await snapshot();
+    const quiet = await queue({ messageId: second.messageId, confirm: true });
+    expect(quiet.status).toBe(400);
+    expect(String(quiet.body.error)).toMatch(/^messageId: same@person\.example was sent one on .*quiet period is 14 days/);
+    expect(await snapshot()).toEqual(before);
+    const reply = await insertDraft(t.db, t.clock, ws.workspaceId, first.prospectId, { to: 'same@person.example', inReplyTo: '<their@person.example>' });
+    expect((await queue({ messageId: reply })).status).toBe(200);
+    t.clock.advance(12 * DAY);
+    expect((await queue({ messageId: second.messageId })).status).toBe(200);
+  });
+
+  it('a 550 user unknown fails the send and suppresses the address; a 451 is retried by the job and then sent once', async () => {
+    await mailbox();
+    const unknown = await draftFor({ contactEmail: 'unknown@blog.example' });
+    await queue({ messageId: unknown.messageId, confirm: true });
+    await t.jobs.drain();
+    expect(await message(unknown.messageId)).toMatchObject({ state: 'failed', error: expect.stringMatching(/550|user unknown/) });
+    expect(await t.db.selectFrom('outreach_suppressions').selectAll().where('workspace_id', '=', ws.workspaceId).execute()).toEqual([
+      expect.objectContaining({ email: 'unknown@blog.example', reason: 'bounce' }),
+    ]);
+
+    const later = await draftFor();
+    smtp.temporaryFailure = 'mailbox busy, try later';
+    await queue({ messageId: later.messageId, confirm: true });
+    await t.jobs.drain();
+    expect(await message(later.messageId)).toMatchObject({ state: 'queued', error: expect.stringMatching(/try later/) });
+    const job = (await outreachJobs()).find((row) => row.subject_id === later.messageId)!;
+    expect(job).toMatchObject({ state: 'queued', attempts: 1 });
+    smtp.temporaryFailure = undefined;
+    t.clock.advance(10 * 60_000);
+    await t.jobs.drain();
+    expect(smtp.received.filter((mail) => mail.to.some((to) => to.startsWith('editor@')))).toHaveLength(1);
+    expect((await message(later.messageId)).state).toBe('sent');
+  });
+
+  it('refuses with 400 naming the field: no mailbox (naming where to set it), no contact email, bad edits; 404 for another workspace', async () => {
+    const noBox = await draftFor();
+    const before = await snapshot();
+    const missing = await queue({ messageId: noBox.messageId, confirm: true });
+    expect(missing.status).toBe(400);
+    expect(String(missing.body.error)).toContain(`/w/${ws.workspaceId}/outreach/mailbox`);
+    await mailbox();
+    const noContact = await draftFor({ contactEmail: null });
+    const noEmail = await queue({ messageId: noContact.messageId, confirm: true });
+    expect(noEmail.status).toBe(400);
+    expect(String(noEmail.body.error)).toMatch(/^messageId: prospect .* has no contact email: find one with find_outreach_contact/);
+    for (const [body, field] of [
+      [{ messageId: noBox.messageId, subject: 'x'.repeat(201) }, 'subject'],
+      [{ messageId: noBox.messageId, body: '' }, 'body'],
+      [{ messageId: noBox.messageId, to: 'someone@else.example' }, 'to'],
+      [{ messageId: 42 }, 'messageId'],
+    ] as const) {
+      const answer = await queue({ ...body, confirm: true });
+      expect(answer.status, JSON.stringify(body)).toBe(400);
+      expect(String(answer.body.error)).toContain(field);
+    }
+    const other = await t.workspace();
+    const foreign = await queue({ messageId: noBox.messageId, confirm: true }, other.key);
+    expect(foreign.status).toBe(404);
+    const mcp = await t.mcpTool(other.key, 'queue_outreach_send', { messageId: noBox.messageId });
+    expect(mcp.isError).toBe(true);
+    expect(mcp.text).toMatch(/not found/);
+    expect((await snapshot()).messages.find((m) => m.id === noBox.messageId)).toEqual(before.messages.find((m) => m.id === noBox.messageId));
+    expect(smtp.received).toEqual([]);
+  });
+});
