@@ -3,12 +3,22 @@ import type { Database } from '../db/schema.js';
 import { createApiKey, revokeApiKey, type CreatedApiKey } from './auth/apiKeys.js';
 import { hashPassword } from './auth/passwords.js';
 import type { Clock } from './clock.js';
+import { type Config, loadConfig } from './config.js';
 import { newId } from './ids.js';
 import type { Scope } from './scopes.js';
 import { workspaceExists } from './domain/workspaces.js';
 
 /** Operator actions behind `sightline admin …`: they act across workspaces, so they are not API operations. */
 export class OperatorError extends Error {}
+
+/** The configuration from the environment, as the service reads it; a bad setting is the operator's error, said plainly. */
+export function operatorConfig(): Config {
+  try {
+    return loadConfig(process.env);
+  } catch (error) {
+    throw new OperatorError((error as Error).message);
+  }
+}
 
 async function requireWorkspace(db: Kysely<Database>, workspaceId: string): Promise<void> {
   if (!(await workspaceExists(db, workspaceId))) throw new OperatorError(`workspace ${workspaceId} does not exist`);

@@ -3,12 +3,12 @@ import { pino } from 'pino';
 import type { JobState } from '../../db/schema.js';
 import { queueBacklinkSync } from '../backlinks/index/sync.js';
 import { systemClock } from '../clock.js';
-import { BACKLINK_INDEX_SETTINGS, loadConfig } from '../config.js';
+import { BACKLINK_INDEX_SETTINGS } from '../config.js';
 import { workspaceExists } from '../domain/workspaces.js';
 import { JOB_HANDLERS } from '../jobs/handlers.js';
 import { JobWorker } from '../jobs/worker.js';
 import { openLimiterStore } from '../limits/open.js';
-import { OperatorError } from '../operator.js';
+import { OperatorError, operatorConfig } from '../operator.js';
 import { createServices } from '../providers.js';
 import { CliError, EXIT } from './client.js';
 import { withDatabase } from './common.js';
@@ -30,12 +30,7 @@ export interface BacklinkSyncOutcome {
  * that sync is done, printing its progress. A sync that failed ends the command with exit code 1 and its error.
  */
 export async function syncBacklinks(workspaceId: string, options: { wait?: boolean; json?: boolean }): Promise<BacklinkSyncOutcome> {
-  let config;
-  try {
-    config = loadConfig(process.env);
-  } catch (error) {
-    throw new OperatorError((error as Error).message);
-  }
+  const config = operatorConfig();
   if (config.backlinkIndex === undefined) throw new OperatorError(`the backlink index is not configured: set ${BACKLINK_INDEX_SETTINGS}`);
   return withDatabase(async (database) => {
     const { db } = database;

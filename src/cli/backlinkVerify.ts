@@ -2,12 +2,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
 import { queueDueVerifications, makeKnownLinksDue, type VerifySummary } from '../backlinks/verify.js';
 import { systemClock } from '../clock.js';
-import { loadConfig } from '../config.js';
 import { workspaceExists } from '../domain/workspaces.js';
 import { JOB_HANDLERS } from '../jobs/handlers.js';
 import { JobWorker } from '../jobs/worker.js';
 import { openLimiterStore } from '../limits/open.js';
-import { OperatorError } from '../operator.js';
+import { OperatorError, operatorConfig } from '../operator.js';
 import { createServices } from '../providers.js';
 import { withDatabase } from './common.js';
 
@@ -28,12 +27,7 @@ export interface VerifyRunSummary extends VerifySummary {
  * this process until each has ended, reporting `n/N jobs done` as they finish.
  */
 export async function verifyKnownLinks(options: { workspace?: string; wait?: boolean; json?: boolean }): Promise<VerifyRunSummary> {
-  let config;
-  try {
-    config = loadConfig(process.env);
-  } catch (error) {
-    throw new OperatorError((error as Error).message);
-  }
+  const config = operatorConfig();
   return withDatabase(async (database) => {
     const { db } = database;
     if (options.workspace !== undefined && !(await workspaceExists(db, options.workspace))) throw new OperatorError(`workspace ${options.workspace} does not exist`);

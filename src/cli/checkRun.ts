@@ -1,11 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
 import { systemClock } from '../clock.js';
-import { loadConfig } from '../config.js';
 import { workspaceExists } from '../domain/workspaces.js';
 import { JOB_HANDLERS } from '../jobs/handlers.js';
 import { JobWorker } from '../jobs/worker.js';
-import { OperatorError } from '../operator.js';
+import { OperatorError, operatorConfig } from '../operator.js';
 import { openLimiterStore } from '../limits/open.js';
 import { createServices } from '../providers.js';
 import { readRunProgress, startCheckRun, type RunProgress } from '../visibility/checks/runs.js';
@@ -25,12 +24,7 @@ export interface CheckRunSummary extends RunProgress {
  * answered or failed, reporting `n/N checks done` as they finish.
  */
 export async function runChecks(options: { workspace: string; wait?: boolean; json?: boolean }): Promise<CheckRunSummary> {
-  let config;
-  try {
-    config = loadConfig(process.env);
-  } catch (error) {
-    throw new OperatorError((error as Error).message);
-  }
+  const config = operatorConfig();
   return withDatabase(async (database) => {
     const { db } = database;
     if (!(await workspaceExists(db, options.workspace))) throw new OperatorError(`workspace ${options.workspace} does not exist`);

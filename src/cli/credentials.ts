@@ -1,18 +1,12 @@
 import type { Command } from 'commander';
 import { systemClock } from '../clock.js';
-import { loadConfig } from '../config.js';
-import { OperatorError } from '../operator.js';
+import { OperatorError, operatorConfig } from '../operator.js';
 import { report, withDatabase } from './common.js';
 
 /** The sealer of SECRETS_KEY and SECRETS_KEY_PREVIOUS, as the service builds it. */
 async function sealerFromEnvironment() {
   const { CredentialSealer } = await import('../credentials/sealed.js');
-  let config;
-  try {
-    config = loadConfig(process.env);
-  } catch (error) {
-    throw new OperatorError((error as Error).message);
-  }
+  const config = operatorConfig();
   return new CredentialSealer(config.secretsKey, config.previousSecretsKeys);
 }
 

@@ -7,16 +7,11 @@
  * BENCH_BACKLINKS_CALLS calls each (default 200, after 20 unmeasured), one at a time. Aim: every read under 50 ms at
  * p99. The last line of output is `bench-backlinks-result {json}`.
  */
-import { pino } from 'pino';
 import { migrateToLatest } from '../../db/migrate.js';
-import { createApiKey } from '../../src/auth/apiKeys.js';
 import { encodeCursor } from '../../src/backlinks/listing.js';
 import { systemClock } from '../../src/clock.js';
-import { loadConfig } from '../../src/config.js';
 import { createWorkspace } from '../../src/domain/workspaces.js';
-import { ALL_SCOPES } from '../../src/scopes.js';
-import { createService } from '../../src/service.js';
-import { Caller, measureRead, postgresStore, readTable, type ReadMeasurement, type Row, seededRandom, setting, sqliteStore, type Store } from './store.js';
+import { measureRead, onEachStore, type ReadMeasurement, readTable, type Row, seededRandom, serveWorkspace, setting, type Store } from './store.js';
 
 const AIM_P99_MS = 50;
 const WARMUP_CALLS = 20;
@@ -133,14 +128,7 @@ async function benchStore(store: Store): Promise<DialectResult> {
   const started = performance.now();
   const { middleCursor } = await generate(store, workspaceId, now);
   const generationSeconds = Math.round((performance.now() - started) / 100) / 10;
-  const keys = await db.transaction().execute(async (trx) => {
-    const made: string[] = [];
-    for (let i = 0; i < KEYS; i++) made.push((await createApiKey(trx, systemClock, { workspaceId, scopes: ALL_SCOPES, name: `bench ${i}` })).key);
-    return made;
-  });
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', JOBS_POLL_MS: '0' });
-  const service = await createService({ config, database: store.handle, clock: systemClock, logger: pino({ level: 'silent' }) });
-  const caller = new Caller(await service.listen(), keys);
+  const { service, caller } = await serveWorkspace(store, workspaceId, KEYS);
   const measurements: ReadMeasurement[] = [];
   try {
     for (let i = 0; i < KEYS; i++) await caller.get('/api/v1/caller');
@@ -164,16 +152,7 @@ async function benchStore(store: Store): Promise<DialectResult> {
 }
 
 async function main(): Promise<void> {
-  const results: DialectResult[] = [];
-  for (const open of [async () => sqliteStore('sightline-bench-backlinks-'), () => postgresStore(PG_URL, log)]) {
-    const store = await open();
-    if (store === undefined) continue;
-    try {
-      results.push(await benchStore(store));
-    } finally {
-      await store.cleanUp();
-    }
-  }
+  const results = await onEachStore('sightline-bench-backlinks-', PG_URL, log, benchStore);
   const slowest = Math.max(...results.flatMap((r) => r.measurements.map((m) => m.p99)));
   const met = slowest < AIM_P99_MS;
   process.stdout.write(`\n${readTable(results)}\n\n`);

@@ -29,23 +29,18 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import type { Kysely } from 'kysely';
-import { pino } from 'pino';
 import { z } from 'zod';
 import { migrateToLatest } from '../../db/migrate.js';
 import type { Database } from '../../db/schema.js';
 import { LOADER_SOURCE } from '../../src/analytics/counter/loader.js';
 import { activateScreen } from '../../src/analytics/screens.js';
-import { createApiKey } from '../../src/auth/apiKeys.js';
 import { systemClock } from '../../src/clock.js';
-import { loadConfig } from '../../src/config.js';
 import { insertPlannedArticle } from '../../src/domain/content/articles.js';
 import { createWorkspace } from '../../src/domain/workspaces.js';
-import { ALL_SCOPES } from '../../src/scopes.js';
-import { createService } from '../../src/service.js';
 import { isoDate, metricWindow } from '../../src/visibility/metrics/window.js';
 import type { StoredTotals } from './counter-server.js';
 import { ARTICLES, articleUrl, COUNTER_TABLES, generateCounter, LEADS, sitePaths, type CounterReport } from './counterData.js';
-import { Caller, measureRead, postgresStore, readTable, round, seededRandom, setting, sqliteStore, type ReadMeasurement, type ReadTarget, type Store } from './store.js';
+import { Caller, measureRead, onEachStore, type ReadMeasurement, readTable, type ReadTarget, round, seededRandom, serveWorkspace, setting, type Store } from './store.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '../..');
@@ -476,14 +471,7 @@ async function benchStore(store: Store): Promise<{ result: DialectResult; report
       `${report.engagementReports.toLocaleString('en')} engagement reports, ${report.leads} leads); rows ${Object.entries(report.rows).map(([table, n]) => `${table} ${n}`).join(', ')}`,
   );
 
-  const keys = await db.transaction().execute(async (trx) => {
-    const made: string[] = [];
-    for (let i = 0; i < KEYS; i++) made.push((await createApiKey(trx, systemClock, { workspaceId, scopes: ALL_SCOPES, name: `bench ${i}` })).key);
-    return made;
-  });
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', JOBS_POLL_MS: '0' });
-  const service = await createService({ config, database: store.handle, clock: systemClock, logger: pino({ level: 'silent' }) });
-  const caller = new Caller(await service.listen(), keys);
+  const { service, caller } = await serveWorkspace(store, workspaceId, KEYS);
   const measurements: ReadMeasurement[] = [];
   try {
     // Each key's first use records when it was used (a write, once a minute): done here, outside the measurements.
@@ -501,19 +489,9 @@ async function benchStore(store: Store): Promise<{ result: DialectResult; report
 }
 
 async function readsAtScale() {
-  const results: DialectResult[] = [];
-  let report: CounterReport | undefined;
-  for (const open of [async () => sqliteStore('sightline-bench-counter-reads-'), () => postgresStore(PG_URL, log)]) {
-    const store = await open();
-    if (store === undefined) continue;
-    try {
-      const measured = await benchStore(store);
-      results.push(measured.result);
-      report = measured.report;
-    } finally {
-      await store.cleanUp();
-    }
-  }
+  const measured = await onEachStore('sightline-bench-counter-reads-', PG_URL, log, benchStore);
+  const results = measured.map((m) => m.result);
+  const report: CounterReport | undefined = measured.at(-1)?.report;
   const slowest = Math.max(...results.flatMap((r) => r.measurements.map((m) => m.p99)));
   const met = slowest < READ_AIM_P99_MS;
   process.stdout.write(`\n${readTable(results)}\n\n`);

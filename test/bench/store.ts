@@ -9,7 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
+import { pino } from 'pino';
 import { openDatabase, type DatabaseHandle } from '../../db/database.js';
+import { createApiKey } from '../../src/auth/apiKeys.js';
+import { systemClock } from '../../src/clock.js';
+import { loadConfig } from '../../src/config.js';
+import { ALL_SCOPES } from '../../src/scopes.js';
+import { createService, type Service } from '../../src/service.js';
 
 export type Value = string | number | null;
 export type Row = Value[];
@@ -131,6 +137,36 @@ export async function postgresStore(url: string, log: (message: string) => void)
       await client.end();
     },
   };
+}
+
+/** Runs a bench on a fresh SQLite file, then on a fresh PostgreSQL schema when one answers at `pgUrl`; each store is removed after. */
+export async function onEachStore<R>(sqlitePrefix: string, pgUrl: string, log: (message: string) => void, bench: (store: Store) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  for (const open of [async () => sqliteStore(sqlitePrefix), () => postgresStore(pgUrl, log)]) {
+    const store = await open();
+    if (store === undefined) continue;
+    try {
+      results.push(await bench(store));
+    } finally {
+      await store.cleanUp();
+    }
+  }
+  return results;
+}
+
+/**
+ * The real service on the store, its worker off, and a caller rotating over `keyCount` all-scope keys of the
+ * workspace, so that no key reaches a route cap. `env` adds settings (providers the reads expect configured).
+ */
+export async function serveWorkspace(store: Store, workspaceId: string, keyCount: number, env: Record<string, string> = {}): Promise<{ service: Service; caller: Caller }> {
+  const keys = await store.handle.db.transaction().execute(async (trx) => {
+    const made: string[] = [];
+    for (let i = 0; i < keyCount; i++) made.push((await createApiKey(trx, systemClock, { workspaceId, scopes: ALL_SCOPES, name: `bench ${i}` })).key);
+    return made;
+  });
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', JOBS_POLL_MS: '0', ...env });
+  const service = await createService({ config, database: store.handle, clock: systemClock, logger: pino({ level: 'silent' }) });
+  return { service, caller: new Caller(await service.listen(), keys) };
 }
 
 export const percentile = (sorted: readonly number[], q: number) => sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)]!;

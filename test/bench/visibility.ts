@@ -13,21 +13,16 @@
  * than a 200 fails the run. The last line of output is `bench-visibility-result {json}`.
  */
 import type { Kysely } from 'kysely';
-import { pino } from 'pino';
 import { migrateToLatest } from '../../db/migrate.js';
 import type { Database } from '../../db/schema.js';
-import { createApiKey } from '../../src/auth/apiKeys.js';
 import { systemClock } from '../../src/clock.js';
-import { loadConfig } from '../../src/config.js';
 import { insertPlannedArticle } from '../../src/domain/content/articles.js';
 import { createWorkspace } from '../../src/domain/workspaces.js';
-import { ALL_SCOPES } from '../../src/scopes.js';
-import { createService } from '../../src/service.js';
 import type { Services } from '../../src/services.js';
 import { recordEngineAnswer, recordRankCheck } from '../../src/visibility/checks/record.js';
 import { startCheckRun } from '../../src/visibility/checks/runs.js';
 import { normaliseCitations } from '../../src/visibility/engines/engine.js';
-import { Caller, measureRead, percentile, postgresStore, readTable, round, sqliteStore, type ReadMeasurement, type ReadTarget, type Store } from './store.js';
+import { measureRead, onEachStore, percentile, type ReadMeasurement, readTable, type ReadTarget, round, serveWorkspace, type Store } from './store.js';
 import { ARTICLES, articleUrl, generateVisibility, trackedQuery, VISIBILITY_TABLES, type GenerationReport } from './visibilityData.js';
 
 const AIM_P99_MS = 50;
@@ -141,14 +136,7 @@ async function benchStore(store: Store): Promise<DialectResult> {
   await checkAggregates(db, workspaceId);
   log(`${store.dialect}: generated in ${generationSeconds} s: ${Object.entries(report.rows).map(([table, n]) => `${table} ${n}`).join(', ')}`);
 
-  const keys = await db.transaction().execute(async (trx) => {
-    const made: string[] = [];
-    for (let i = 0; i < KEYS; i++) made.push((await createApiKey(trx, systemClock, { workspaceId, scopes: ALL_SCOPES, name: `bench ${i}` })).key);
-    return made;
-  });
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', JOBS_POLL_MS: '0', ...ALL_PROVIDERS });
-  const service = await createService({ config, database: store.handle, clock: systemClock, logger: pino({ level: 'silent' }) });
-  const caller = new Caller(await service.listen(), keys);
+  const { service, caller } = await serveWorkspace(store, workspaceId, KEYS, ALL_PROVIDERS);
   const measurements: ReadMeasurement[] = [];
   let writes: WritePath;
   try {
@@ -227,16 +215,7 @@ async function measureWrites(db: Kysely<Database>, services: Services, workspace
 }
 
 async function main(): Promise<void> {
-  const results: DialectResult[] = [];
-  for (const open of [async () => sqliteStore('sightline-bench-visibility-'), () => postgresStore(PG_URL, log)]) {
-    const store = await open();
-    if (store === undefined) continue;
-    try {
-      results.push(await benchStore(store));
-    } finally {
-      await store.cleanUp();
-    }
-  }
+  const results = await onEachStore('sightline-bench-visibility-', PG_URL, log, benchStore);
   const slowest = Math.max(...results.flatMap((r) => r.measurements.map((m) => m.p99)));
   const met = slowest < AIM_P99_MS;
   process.stdout.write(`\n${readTable(results)}\n\n`);
