@@ -56,3 +56,15 @@ export async function enqueueJobs(db: Kysely<Database>, clock: Clock, jobs: read
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) await db.insertInto('jobs').values(rows.slice(i, i + INSERT_CHUNK)).execute();
   return rows.map((row) => row.id);
 }
+
+/** The job of this kind waiting or running for the workspace, if any: work that needs one run at a time queues a new one only when there is none. */
+export async function pendingJobId(db: Kysely<Database>, workspaceId: string, kind: JobKind): Promise<string | undefined> {
+  const pending = await db
+    .selectFrom('jobs')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .where('kind', '=', kind)
+    .where('state', 'in', ['queued', 'running'])
+    .executeTakeFirst();
+  return pending?.id;
+}

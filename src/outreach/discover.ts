@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database, EngineName, ProspectOrigin } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
-import { enqueueJob } from '../jobs/queue.js';
+import { enqueueJob, pendingJobId } from '../jobs/queue.js';
 import type { JobHandler } from '../jobs/worker.js';
 import { domainOf } from '../visibility/engines/engine.js';
 import { onDomain } from './prospects.js';
@@ -237,13 +237,7 @@ function hasSources(db: Kysely<Database>) {
 /** Queues a discovery run for the workspace when it has something to read and none is already waiting or running. */
 export async function queueDiscovery(db: Kysely<Database>, clock: Clock, workspaceId: string): Promise<boolean> {
   if ((await hasSources(db).where('w.id', '=', workspaceId).executeTakeFirst()) === undefined) return false;
-  const pending = await db
-    .selectFrom('jobs')
-    .select('id')
-    .where('workspace_id', '=', workspaceId)
-    .where('kind', '=', 'outreach_discover')
-    .where('state', 'in', ['queued', 'running'])
-    .executeTakeFirst();
+  const pending = await pendingJobId(db, workspaceId, 'outreach_discover');
   if (pending !== undefined) return false;
   await enqueueJob(db, clock, { workspaceId, kind: 'outreach_discover' });
   return true;

@@ -3,7 +3,7 @@ import type { CdnConnectionsTable, Database } from '../../../db/schema.js';
 import type { Clock } from '../../clock.js';
 import type { CredentialSealer } from '../../credentials/sealed.js';
 import { BadInputError, ServiceError } from '../../errors.js';
-import { enqueueJob } from '../../jobs/queue.js';
+import { enqueueJob, pendingJobId } from '../../jobs/queue.js';
 import { RetryableJobError, type JobHandler } from '../../jobs/worker.js';
 import type { Services } from '../../services.js';
 import { DEFAULT_ZONE_LIMITS, HOUR_MS, oldestReadableHour, planBackfill, type TrafficWindow, type ZoneLimits } from './backfill.js';
@@ -88,13 +88,7 @@ export async function queueCdnBackfill(db: Kysely<Database>, clock: Clock, works
     .where('access_token', 'is not', null)
     .executeTakeFirst();
   if (ready === undefined) return undefined;
-  const pending = await db
-    .selectFrom('jobs')
-    .select('id')
-    .where('workspace_id', '=', workspaceId)
-    .where('kind', '=', 'cdn_sync')
-    .where('state', 'in', ['queued', 'running'])
-    .executeTakeFirst();
+  const pending = await pendingJobId(db, workspaceId, 'cdn_sync');
   if (pending !== undefined) return undefined;
   return enqueueJob(db, clock, { workspaceId, kind: 'cdn_sync', subjectId: ready.zone_id ?? undefined, maxAttempts: SYNC_MAX_ATTEMPTS });
 }

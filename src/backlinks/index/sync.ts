@@ -3,7 +3,7 @@ import type { Database } from '../../../db/schema.js';
 import type { Clock } from '../../clock.js';
 import { BACKLINK_INDEX_SETTINGS } from '../../config.js';
 import { newId } from '../../ids.js';
-import { enqueueJob } from '../../jobs/queue.js';
+import { enqueueJob, pendingJobId } from '../../jobs/queue.js';
 import { RetryableJobError, type JobHandler } from '../../jobs/worker.js';
 import type { Services } from '../../services.js';
 import { domainOf } from '../../visibility/engines/engine.js';
@@ -21,14 +21,8 @@ const INSERT_CHUNK = 500;
  * way. The caller checks that the index is configured.
  */
 export async function queueBacklinkSync(db: Kysely<Database>, clock: Clock, workspaceId: string): Promise<{ jobId: string; queued: boolean }> {
-  const pending = await db
-    .selectFrom('jobs')
-    .select('id')
-    .where('workspace_id', '=', workspaceId)
-    .where('kind', '=', 'backlink_sync')
-    .where('state', 'in', ['queued', 'running'])
-    .executeTakeFirst();
-  if (pending !== undefined) return { jobId: pending.id, queued: false };
+  const pending = await pendingJobId(db, workspaceId, 'backlink_sync');
+  if (pending !== undefined) return { jobId: pending, queued: false };
   return { jobId: await enqueueJob(db, clock, { workspaceId, kind: 'backlink_sync', subjectId: workspaceId, maxAttempts: 3 }), queued: true };
 }
 

@@ -4,7 +4,7 @@ import type { Database } from '../../../db/schema.js';
 import type { Clock } from '../../clock.js';
 import { BadInputError, NotFoundError, RateLimitedError } from '../../errors.js';
 import { lockWorkspace } from '../../domain/workspaces.js';
-import { enqueueJob } from '../../jobs/queue.js';
+import { enqueueJob, pendingJobId } from '../../jobs/queue.js';
 import type { JobHandler } from '../../jobs/worker.js';
 import type { Services } from '../../services.js';
 import { ENGINE_NAMES, type EngineName } from '../engines/engine.js';
@@ -40,14 +40,8 @@ async function checkSelection(db: Kysely<Database>, services: Services, workspac
 
 /** The run in progress: a queued or running on-demand job, or a check run still asking. */
 async function runInProgress(db: Kysely<Database>, workspaceId: string): Promise<{ jobId: string | null; runId: string | null } | undefined> {
-  const job = await db
-    .selectFrom('jobs')
-    .select('id')
-    .where('workspace_id', '=', workspaceId)
-    .where('kind', '=', 'check_run')
-    .where('state', 'in', ['queued', 'running'])
-    .executeTakeFirst();
-  if (job !== undefined) return { jobId: job.id, runId: null };
+  const jobId = await pendingJobId(db, workspaceId, 'check_run');
+  if (jobId !== undefined) return { jobId, runId: null };
   const run = await db.selectFrom('check_runs').select('id').where('workspace_id', '=', workspaceId).where('state', '=', 'running').orderBy('created_at', 'desc').executeTakeFirst();
   return run === undefined ? undefined : { jobId: null, runId: run.id };
 }

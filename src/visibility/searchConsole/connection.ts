@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import type { Clock } from '../../clock.js';
 import type { CredentialSealer } from '../../credentials/sealed.js';
-import { enqueueJob } from '../../jobs/queue.js';
+import { enqueueJob, pendingJobId } from '../../jobs/queue.js';
 import { takeConnectionState } from '../../oauth/connectionState.js';
 import { randomToken, sha256Hex } from '../../secrets.js';
 import { linkConsoleQueries } from '../rankings/latestChecks.js';
@@ -46,13 +46,7 @@ export async function queueSearchConsoleSync(db: Kysely<Database>, clock: Clock,
     .where('property', 'is not', null)
     .executeTakeFirst();
   if (connected === undefined) return undefined;
-  const pending = await db
-    .selectFrom('jobs')
-    .select('id')
-    .where('workspace_id', '=', workspaceId)
-    .where('kind', '=', 'search_console_sync')
-    .where('state', 'in', ['queued', 'running'])
-    .executeTakeFirst();
+  const pending = await pendingJobId(db, workspaceId, 'search_console_sync');
   if (pending !== undefined) return undefined;
   return enqueueJob(db, clock, { workspaceId, kind: 'search_console_sync', subjectId: workspaceId, maxAttempts: 3 });
 }

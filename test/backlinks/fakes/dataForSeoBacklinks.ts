@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from 'node:https';
+import { DATAFORSEO_OK, dataForSeoEnvelope, dataForSeoTask, sendJson } from '../../support/dataForSeoEnvelope.js';
 import { closeServer, readBody, startHttpsServer } from '../../support/localServers.js';
 
 /** A backlink the fake index holds for a target, in words; the fake answers it in DataForSEO's item format. */
@@ -48,7 +49,7 @@ export interface BacklinksRequest {
   task: Record<string, unknown>;
 }
 
-const OK = 20000;
+const OK = DATAFORSEO_OK;
 const PATHS: Record<string, Endpoint> = {
   '/v3/backlinks/backlinks/live': 'backlinks',
   '/v3/backlinks/summary/live': 'summary',
@@ -133,20 +134,20 @@ export class FakeDataForSeoBacklinks {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readBody(req);
     const endpoint = PATHS[req.url ?? ''];
-    if (req.method !== 'POST' || endpoint === undefined) return send(res, 404, envelope(40400, 'Not Found.', []));
+    if (req.method !== 'POST' || endpoint === undefined) return sendJson(res, 404, envelope(40400, 'Not Found.', []));
     let tasks: unknown;
     try {
       tasks = JSON.parse(body.toString('utf8'));
     } catch {
-      return send(res, 200, envelope(40503, 'POST Data Is Invalid.', []));
+      return sendJson(res, 200, envelope(40503, 'POST Data Is Invalid.', []));
     }
     if (!Array.isArray(tasks) || tasks.length !== 1 || typeof tasks[0] !== 'object' || tasks[0] === null) {
-      return send(res, 200, envelope(40000, 'You can set only one task at a time.', []));
+      return sendJson(res, 200, envelope(40000, 'You can set only one task at a time.', []));
     }
     const task = tasks[0] as Record<string, unknown>;
     this.requests.push({ endpoint, authorization: req.headers.authorization, task });
     if (req.headers.authorization !== `Basic ${Buffer.from(`${this.login}:${this.password}`).toString('base64')}`) {
-      return send(res, 401, envelope(40100, 'You are not authorized to access this resource.', []));
+      return sendJson(res, 401, envelope(40100, 'You are not authorized to access this resource.', []));
     }
     const failure = this.failures.get(endpoint)?.shift();
     if (failure !== undefined) {
@@ -154,17 +155,17 @@ export class FakeDataForSeoBacklinks {
         res.writeHead(failure.http.status, { 'content-type': 'application/json' }).end(failure.http.body);
         return;
       }
-      if ('requestError' in failure) return send(res, 200, envelope(failure.requestError.code, failure.requestError.message, []));
-      return send(res, 200, envelope(OK, 'Ok.', [taskEnvelope(endpoint, task, failure.taskError.code, failure.taskError.message, null)]));
+      if ('requestError' in failure) return sendJson(res, 200, envelope(failure.requestError.code, failure.requestError.message, []));
+      return sendJson(res, 200, envelope(OK, 'Ok.', [taskEnvelope(endpoint, task, failure.taskError.code, failure.taskError.message, null)]));
     }
     const invalid = invalidField(endpoint, task);
-    if (invalid !== undefined) return send(res, 200, envelope(OK, 'Ok.', [taskEnvelope(endpoint, task, 40501, `Invalid Field: '${invalid}'.`, null)]));
+    if (invalid !== undefined) return sendJson(res, 200, envelope(OK, 'Ok.', [taskEnvelope(endpoint, task, 40501, `Invalid Field: '${invalid}'.`, null)]));
     const target = String(task.target);
-    if (endpoint === 'summary') return send(res, 200, envelope(OK, 'Ok.', [taskEnvelope(endpoint, task, OK, 'Ok.', [this.summaryResult(target)])]));
-    if (endpoint === 'referring_domains') return send(res, 200, envelope(OK, 'Ok.', [taskEnvelope(endpoint, task, OK, 'Ok.', [this.referringResult(target, task)])]));
+    if (endpoint === 'summary') return sendJson(res, 200, envelope(OK, 'Ok.', [taskEnvelope(endpoint, task, OK, 'Ok.', [this.summaryResult(target)])]));
+    if (endpoint === 'referring_domains') return sendJson(res, 200, envelope(OK, 'Ok.', [taskEnvelope(endpoint, task, OK, 'Ok.', [this.referringResult(target, task)])]));
     const page = this.backlinksResult(target, task);
-    if (page === undefined) return send(res, 200, envelope(OK, 'Ok.', [taskEnvelope(endpoint, task, 40501, "Invalid Field: 'search_after_token'.", null)]));
-    send(res, 200, envelope(OK, 'Ok.', [taskEnvelope(endpoint, task, OK, 'Ok.', [page])]));
+    if (page === undefined) return sendJson(res, 200, envelope(OK, 'Ok.', [taskEnvelope(endpoint, task, 40501, "Invalid Field: 'search_after_token'.", null)]));
+    sendJson(res, 200, envelope(OK, 'Ok.', [taskEnvelope(endpoint, task, OK, 'Ok.', [page])]));
   }
 
   private summaryResult(target: string) {
@@ -327,33 +328,12 @@ function backlinkItem(link: FakeBacklink) {
   };
 }
 
-function send(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-}
+const TASK_COST = 0.02;
 
 function envelope(code: number, message: string, tasks: unknown[]) {
-  return {
-    version: '0.1.20251117',
-    status_code: code,
-    status_message: message,
-    time: '0.4107 sec.',
-    cost: code === OK ? 0.02 : 0,
-    tasks_count: tasks.length,
-    tasks_error: tasks.filter((t) => (t as { status_code: number }).status_code !== OK).length,
-    tasks,
-  };
+  return dataForSeoEnvelope(code, message, tasks, TASK_COST);
 }
 
 function taskEnvelope(endpoint: Endpoint, task: Record<string, unknown>, code: number, message: string, result: unknown[] | null) {
-  return {
-    id: '11261702-1535-0419-0000-b2f3a6c4d7e1',
-    status_code: code,
-    status_message: message,
-    time: '0.3512 sec.',
-    cost: code === OK ? 0.02 : 0,
-    result_count: result?.length ?? 0,
-    path: ['v3', 'backlinks', endpoint, 'live'],
-    data: { api: 'backlinks', function: endpoint, ...task },
-    result,
-  };
+  return dataForSeoTask({ code, message, cost: TASK_COST, path: ['v3', 'backlinks', endpoint, 'live'], data: { api: 'backlinks', function: endpoint, ...task }, result });
 }

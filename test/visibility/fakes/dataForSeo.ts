@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from 'node:https';
+import { DATAFORSEO_OK, dataForSeoEnvelope, dataForSeoTask, sendJson } from '../../support/dataForSeoEnvelope.js';
 import { closeServer, readBody, startHttpsServer } from '../../support/localServers.js';
 
 
@@ -95,30 +96,30 @@ export class FakeDataForSeo {
     const body = await readBody(req);
     const engine = /^\/v3\/serp\/(google|bing)\/organic\/live\/advanced$/.exec(req.url ?? '')?.[1] as Engine | undefined;
     if (req.method !== 'POST' || engine === undefined) {
-      send(res, 404, envelope(40400, 'Not Found.', []));
+      sendJson(res, 404, envelope(40400, 'Not Found.', []));
       return;
     }
     let tasks: Array<Record<string, unknown>>;
     try {
       tasks = JSON.parse(body.toString('utf8')) as Array<Record<string, unknown>>;
     } catch {
-      send(res, 200, envelope(40503, 'POST Data Is Invalid.', []));
+      sendJson(res, 200, envelope(40503, 'POST Data Is Invalid.', []));
       return;
     }
     this.requests.push({ path: req.url!, authorization: req.headers.authorization, tasks });
     const expected = `Basic ${Buffer.from(`${this.login}:${this.password}`).toString('base64')}`;
     if (req.headers.authorization !== expected) {
-      send(res, 401, envelope(40100, 'You are not authorized to access this resource.', []));
+      sendJson(res, 401, envelope(40100, 'You are not authorized to access this resource.', []));
       return;
     }
     if (!Array.isArray(tasks) || tasks.length !== 1) {
-      send(res, 200, envelope(40000, 'You can set only one task at a time.', []));
+      sendJson(res, 200, envelope(40000, 'You can set only one task at a time.', []));
       return;
     }
     const task = tasks[0]!;
     const missing = ['keyword', 'location_code', 'language_code'].find((field) => task[field] === undefined);
     if (missing !== undefined) {
-      send(res, 200, envelope(OK, 'Ok.', [taskEnvelope(engine, task, 40501, `Invalid Field: '${missing}'.`, null)]));
+      sendJson(res, 200, envelope(OK, 'Ok.', [taskEnvelope(engine, task, 40501, `Invalid Field: '${missing}'.`, null)]));
       return;
     }
     const keyword = String(task.keyword);
@@ -135,46 +136,32 @@ export class FakeDataForSeo {
     if ('http' in script) {
       res.writeHead(script.http.status, { 'content-type': 'application/json', ...script.http.headers }).end(script.http.body);
     } else if ('requestError' in script) {
-      send(res, 200, envelope(script.requestError.code, script.requestError.message, []));
+      sendJson(res, 200, envelope(script.requestError.code, script.requestError.message, []));
     } else if ('taskError' in script) {
-      send(res, 200, envelope(OK, 'Ok.', [taskEnvelope(engine, task, script.taskError.code, script.taskError.message, null)]));
+      sendJson(res, 200, envelope(OK, 'Ok.', [taskEnvelope(engine, task, script.taskError.code, script.taskError.message, null)]));
     } else {
-      send(res, 200, envelope(OK, 'Ok.', [taskEnvelope(engine, task, OK, 'Ok.', [serpResult(engine, task, script)])]));
+      sendJson(res, 200, envelope(OK, 'Ok.', [taskEnvelope(engine, task, OK, 'Ok.', [serpResult(engine, task, script)])]));
     }
   }
 }
 
-const OK = 20000;
+const OK = DATAFORSEO_OK;
 
-function send(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-}
+const TASK_COST = 0.0025;
 
 function envelope(code: number, message: string, tasks: unknown[]) {
-  return {
-    version: '0.1.20251117',
-    status_code: code,
-    status_message: message,
-    time: '2.4107 sec.',
-    cost: code === OK ? 0.0025 : 0,
-    tasks_count: tasks.length,
-    tasks_error: tasks.filter((t) => (t as { status_code: number }).status_code !== OK).length,
-    tasks,
-  };
+  return dataForSeoEnvelope(code, message, tasks, TASK_COST);
 }
 
 function taskEnvelope(engine: Engine, task: Record<string, unknown>, code: number, message: string, result: unknown[] | null) {
-  return {
-    id: '11211502-1535-0139-0000-5b8c3e1a9f0c',
-    status_code: code,
-    status_message: message,
-    time: '2.3512 sec.',
-    cost: code === OK ? 0.0025 : 0,
-    result_count: result?.length ?? 0,
+  return dataForSeoTask({
+    code,
+    message,
+    cost: TASK_COST,
     path: ['v3', 'serp', engine, 'organic', 'live', 'advanced'],
     data: { api: 'serp', function: 'live', se: engine, se_type: 'organic', device: 'desktop', os: 'windows', ...task },
     result,
-  };
+  });
 }
 
 function referenceItem(reference: FakeReference) {
