@@ -63,6 +63,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('built_live_links', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('backlink_domains_pk', ['workspace_id', 'linking_domain'])
     .execute();
+  // Stats count the live domains, and look among the built ones for social sites, without reading every domain.
+  await db.schema.createIndex('backlink_domains_live').on('backlink_domains').columns(['workspace_id', 'live_links']).execute();
+  await db.schema.createIndex('backlink_domains_built').on('backlink_domains').columns(['workspace_id', 'built_live_links', 'linking_domain']).execute();
   await createTallyTriggers(db);
 
   await db.schema

@@ -47,7 +47,8 @@ export async function listBacklinks(db: Kysely<Database>, workspaceId: string, p
   }
   const after = page.cursor;
   if (after !== undefined) {
-    rows = rows.where((eb) => eb.or([eb('discovered_at', '<', after.discoveredAt), eb.and([eb('discovered_at', '=', after.discoveredAt), eb('id', '<', after.id)])]));
+    // A row-value comparison, which both databases read as one range of the index.
+    rows = rows.where((eb) => eb(eb.refTuple('discovered_at', 'id'), '<', eb.tuple(after.discoveredAt, after.id)));
   }
   const [found, counted] = await Promise.all([rows.orderBy('discovered_at', 'desc').orderBy('id', 'desc').limit(page.limit).execute(), count.executeTakeFirstOrThrow()]);
   const last = found.at(-1);
