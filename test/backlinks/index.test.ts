@@ -4,9 +4,9 @@ import type { BacklinkIndex } from '../../src/backlinks/index/provider.js';
 import { BACKLINK_INDEX_SETTINGS, loadConfig } from '../../src/config.js';
 import { MemoryLimiterStore } from '../../src/limits/memoryStore.js';
 import { paceRule } from '../../src/limits/providerLimits.js';
-import { EngineError } from '../../src/visibility/engines/engine.js';
 import type { EngineTuning } from '../../src/visibility/engines/index.js';
 import { TransientEngineError } from '../../src/visibility/engines/providerHttp.js';
+import { failure } from '../visibility/engines/support.js';
 import { FakeDataForSeoBacklinks, type FakeBacklink } from './fakes/dataForSeoBacklinks.js';
 
 const TUNING: EngineTuning = { timeoutMs: 2000, retries: 2, backoffMs: 5, concurrency: 3 };
@@ -24,15 +24,6 @@ afterAll(async () => {
   await fake.close();
 });
 beforeEach(() => fake.reset());
-
-async function failure(promise: Promise<unknown>): Promise<EngineError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(EngineError);
-  return error as EngineError;
-}
 
 const links = (n: number): FakeBacklink[] =>
   Array.from({ length: n }, (_, i) => ({ urlFrom: `https://blog${i}.example/post`, urlTo: 'https://acme.example/', domainFromRank: 900 - i }));

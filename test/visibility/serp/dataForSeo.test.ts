@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SUPPORTED_LOCALES } from '../../../src/domain/brand/locales.js';
-import { EngineError } from '../../../src/visibility/engines/engine.js';
 import type { EngineTuning } from '../../../src/visibility/engines/index.js';
 import { createSerpClient } from '../../../src/visibility/serp/dataForSeo.js';
 import { bingCopilotEngine } from '../../../src/visibility/engines/serpEngines.js';
 import { searchLocation } from '../../../src/visibility/serp/searchLocation.js';
 import type { SerpClient } from '../../../src/visibility/serp/serp.js';
 import { TestService } from '../../support/harness.js';
+import { failure } from '../engines/support.js';
 import { FakeDataForSeo } from '../fakes/dataForSeo.js';
 import { MemoryLimiterStore } from '../../../src/limits/memoryStore.js';
 
@@ -24,15 +24,6 @@ afterAll(() => fake.close());
 beforeEach(() => fake.reset());
 
 const results = (n: number, host = 'site') => Array.from({ length: n }, (_, i) => ({ url: `https://www.${host}${i + 1}.example/page`, title: `Page ${i + 1}` }));
-
-async function failure(promise: Promise<unknown>): Promise<EngineError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(EngineError);
-  return error as EngineError;
-}
 
 describe('the DataForSEO SERP client', () => {
   it('posts one live advanced task with Basic auth, the locale as location and language codes, depth 30 and the late-loaded AI overview', async () => {
