@@ -9,6 +9,7 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Node reads NODE_EXTRA_CA_CERTS once, when a process starts; vitest starts its test workers with this env, so the
     // local https receivers (certificates from test/support/tls) are trusted the way a real site's certificate is.
-    env: { NODE_EXTRA_CA_CERTS: fileURLToPath(new URL('./test/support/tls/ca.pem', import.meta.url)) },
+    // The service processes tests start never search the real Hacker News or Stack Exchange (on by default: no key).
+    env: { NODE_EXTRA_CA_CERTS: fileURLToPath(new URL('./test/support/tls/ca.pem', import.meta.url)), SOCIAL_SOURCES_OFF: 'hackernews,stackexchange' },
   },
 });

@@ -25,6 +25,8 @@ import * as backlinks from './migrations/2026_11_26_0022_backlinks.js';
 import * as backlinkVerification from './migrations/2026_11_26_0025_backlink_verification.js';
 import * as outreachMail from './migrations/2026_11_26_0027_outreach_mail.js';
 import * as linkNetwork from './migrations/2026_11_26_0028_link_network.js';
+import * as social from './migrations/2026_11_26_0029_social.js';
+import * as repurpose from './migrations/2026_11_26_0030_repurpose.js';
 
 /** Every migration, in order. Names are timestamped so that they sort in the order they were written. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -53,6 +55,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_26_0025_backlink_verification': backlinkVerification,
   '2026_11_26_0027_outreach_mail': outreachMail,
   '2026_11_26_0028_link_network': linkNetwork,
+  '2026_11_26_0029_social': social,
+  '2026_11_26_0030_repurpose': repurpose,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -1188,6 +1188,106 @@ export interface NetworkEmbeddingsTable {
   embedded_at: number;
 }
 
+/** Where a social thread was found. */
+export type SocialSourceName = 'hackernews' | 'stackexchange' | 'bluesky' | 'reddit';
+/** The thread at its source when last checked: only `open` threads can still be answered. */
+export type ThreadSourceState = 'open' | 'locked' | 'deleted' | 'archived';
+/** The workspace's status for a thread; `closed` is set by the service when the source locked, deleted or archived it. */
+export type SocialThreadStatus = 'new' | 'drafted' | 'replied' | 'dismissed' | 'closed';
+
+export interface SocialThreadsTable {
+  id: string;
+  workspace_id: string;
+  source: SocialSourceName;
+  /** The thread's id at the source (HN objectID, `site:question_id`, an at:// URI, Reddit's fullname). */
+  external_id: string;
+  url: string;
+  title: string;
+  /** Plain text, at most 1,000 characters. */
+  excerpt: string;
+  /** Where it was posted: "Hacker News", a Stack Exchange site, "Bluesky", "r/<subreddit>". */
+  community: string;
+  author: string | null;
+  posted_at: number;
+  comments: number | null;
+  points: number | null;
+  /** The tracked query, brand or competitor name whose search found it. */
+  matched_query: string;
+  matched_kind: 'query' | 'brand' | 'competitor';
+  /** 0–100: how well a reply from the workspace would answer the thread. */
+  relevance: number;
+  relevance_reason: string;
+  /** `writer`: the writer model judged it; `terms`: no writer was configured, the matched words decided. */
+  scored_by: 'writer' | 'terms';
+  source_state: ThreadSourceState;
+  state_checked_at: number;
+  status: SocialThreadStatus;
+  status_changed_at: number;
+  reply_draft: string | null;
+  reply_drafted_at: number | null;
+  /** Where the reply was posted, when the person who posted it said so. */
+  reply_url: string | null;
+  first_seen_at: number;
+  updated_at: number;
+}
+
+export interface SocialSourcePausesTable {
+  source: SocialSourceName;
+  /** The key or account the pause is for ('' for a source used without one). */
+  account: string;
+  until: number;
+  reason: string;
+}
+
+export type SchedulerTool = 'postiz' | 'buffer' | 'typefully';
+/** A channel format a draft is written for. */
+export type RepurposeChannel = 'x' | 'linkedin' | 'bluesky' | 'threads' | 'mastodon' | 'facebook' | 'newsletter';
+/** `draft` (editable), `queued` (a push job waits), `pushed` (in the scheduler), `failed` (the push failed), `posted`. */
+export type RepurposeState = 'draft' | 'queued' | 'pushed' | 'failed' | 'posted';
+
+export interface SchedulerConnectionsTable {
+  workspace_id: string;
+  tool: SchedulerTool;
+  /** The API's base URL (Postiz self-hosted: `{backend}/public/v1`). */
+  base_url: string;
+  /** Sealed with SECRETS_KEY when configured. */
+  api_key: string;
+  /** Buffer's organization id or Typefully's social set id; null for Postiz. */
+  account_id: string | null;
+  checked_at: number | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface RepurposeDraftsTable {
+  id: string;
+  workspace_id: string;
+  content_id: string;
+  channel: RepurposeChannel;
+  /** JSON list of strings: one post, or the parts of a thread in order. */
+  posts: string;
+  /** The article's URL with the UTM parameters the post links with. */
+  link_url: string;
+  state: RepurposeState;
+  scheduler: SchedulerTool | null;
+  scheduler_channel_id: string | null;
+  scheduler_channel_name: string | null;
+  /** When the scheduler is to publish it; null: pushed as a draft there. */
+  scheduled_for: number | null;
+  idempotency_key: string | null;
+  push_job_id: string | null;
+  /** The scheduler's id for the post. */
+  external_id: string | null;
+  external_url: string | null;
+  pushed_at: number | null;
+  posted_at: number | null;
+  posted_url: string | null;
+  error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -1269,4 +1369,8 @@ export interface Database {
   network_credits: NetworkCreditsTable;
   network_placements: NetworkPlacementsTable;
   network_embeddings: NetworkEmbeddingsTable;
+  social_threads: SocialThreadsTable;
+  social_source_pauses: SocialSourcePausesTable;
+  scheduler_connections: SchedulerConnectionsTable;
+  repurpose_drafts: RepurposeDraftsTable;
 }

@@ -74,6 +74,28 @@ export interface Config {
   /** How outreach reaches the workspaces' own mailboxes (SMTP and IMAP). */
   mail: MailSettings;
   linkNetwork: LinkNetworkSettings;
+  /** The sources social threads are searched in; a source missing here is listed as not configured. */
+  socialSources: SocialSourceSettings;
+  /** The API base URLs of the scheduling tools a workspace can connect (tests point them at local servers). */
+  schedulerUrls: SchedulerUrls;
+}
+
+export interface SocialSourceSettings {
+  /** Hacker News through Algolia's search API: no key; off when listed in SOCIAL_SOURCES_OFF. */
+  hackernews: { baseUrl: string } | undefined;
+  /** Stack Exchange API 2.3: 300 requests a day without STACKEXCHANGE_KEY, 10,000 with one; the sites searched. */
+  stackexchange: { baseUrl: string; key: string | undefined; sites: string[] } | undefined;
+  /** Bluesky's searchPosts, signed in with an app password (a logged-out search returns one page only). */
+  bluesky: { serviceUrl: string; identifier: string; appPassword: string } | undefined;
+  /** Reddit only with the operator's approved app (its Responsible Builder Policy): app-only OAuth. */
+  reddit: { authUrl: string; apiUrl: string; clientId: string; clientSecret: string; userAgent: string } | undefined;
+}
+
+export interface SchedulerUrls {
+  /** Postiz's hosted API; a self-hosted Postiz is the workspace's own URL. */
+  postiz: string;
+  buffer: string;
+  typefully: string;
 }
 
 export interface MailSettings {
@@ -273,6 +295,56 @@ function parseWriter(env: NodeJS.ProcessEnv): WriterSettings | undefined {
 function httpUrlSetting(name: string, value: string): string {
   if (!URL.canParse(value) || !['http:', 'https:'].includes(new URL(value).protocol)) throw new Error(`${name}: must be an absolute http(s) URL, got "${value}"`);
   return value.replace(/\/+$/, '');
+}
+
+const SOCIAL_SOURCE_NAMES = ['hackernews', 'stackexchange', 'bluesky', 'reddit'];
+
+/** HN and Stack Exchange need no key and are on unless SOCIAL_SOURCES_OFF lists them; Bluesky and Reddit need their accounts. */
+function parseSocialSources(env: NodeJS.ProcessEnv): SocialSourceSettings {
+  const off = new Set(list(env.SOCIAL_SOURCES_OFF));
+  for (const name of off) if (!SOCIAL_SOURCE_NAMES.includes(name)) throw new Error(`SOCIAL_SOURCES_OFF: "${name}" is not a source (${SOCIAL_SOURCE_NAMES.join(', ')})`);
+  const pair = (first: string, second: string) => {
+    const a = env[first] || undefined;
+    const b = env[second] || undefined;
+    if ((a === undefined) !== (b === undefined)) throw new Error(`${a === undefined ? first : second}: set ${first} and ${second} together, or neither`);
+    return a === undefined || b === undefined ? undefined : [a, b] as const;
+  };
+  const bluesky = pair('BLUESKY_IDENTIFIER', 'BLUESKY_APP_PASSWORD');
+  const reddit = pair('REDDIT_CLIENT_ID', 'REDDIT_CLIENT_SECRET');
+  const sites = list(env.STACKEXCHANGE_SITES);
+  for (const site of sites) if (!/^[a-z0-9.-]+$/.test(site)) throw new Error(`STACKEXCHANGE_SITES: "${site}" is not a Stack Exchange site name (stackoverflow, superuser, webapps...)`);
+  return {
+    hackernews: off.has('hackernews') ? undefined : { baseUrl: httpUrlSetting('HACKERNEWS_BASE_URL', env.HACKERNEWS_BASE_URL || 'https://hn.algolia.com/api/v1') },
+    stackexchange: off.has('stackexchange')
+      ? undefined
+      : {
+          baseUrl: httpUrlSetting('STACKEXCHANGE_BASE_URL', env.STACKEXCHANGE_BASE_URL || 'https://api.stackexchange.com/2.3'),
+          key: env.STACKEXCHANGE_KEY || undefined,
+          sites: sites.length > 0 ? sites : ['stackoverflow'],
+        },
+    bluesky:
+      off.has('bluesky') || bluesky === undefined
+        ? undefined
+        : { serviceUrl: httpUrlSetting('BLUESKY_SERVICE_URL', env.BLUESKY_SERVICE_URL || 'https://bsky.social'), identifier: bluesky[0], appPassword: bluesky[1] },
+    reddit:
+      off.has('reddit') || reddit === undefined
+        ? undefined
+        : {
+            authUrl: httpUrlSetting('REDDIT_AUTH_URL', env.REDDIT_AUTH_URL || 'https://www.reddit.com'),
+            apiUrl: httpUrlSetting('REDDIT_API_URL', env.REDDIT_API_URL || 'https://oauth.reddit.com'),
+            clientId: reddit[0],
+            clientSecret: reddit[1],
+            userAgent: env.REDDIT_USER_AGENT || 'server:sightline:1.0 (self-hosted Sightline)',
+          },
+  };
+}
+
+function parseSchedulerUrls(env: NodeJS.ProcessEnv): SchedulerUrls {
+  return {
+    postiz: httpUrlSetting('POSTIZ_BASE_URL', env.POSTIZ_BASE_URL || 'https://api.postiz.com/public/v1'),
+    buffer: httpUrlSetting('BUFFER_BASE_URL', env.BUFFER_BASE_URL || 'https://api.buffer.com'),
+    typefully: httpUrlSetting('TYPEFULLY_BASE_URL', env.TYPEFULLY_BASE_URL || 'https://api.typefully.com'),
+  };
 }
 
 /** Hunter is configured by its key; HUNTER_BASE_URL points at a compatible server (https: it goes through the outbound guard). */
@@ -509,6 +581,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cdn: parseCdn(env),
     siteBuilders: parseSiteBuilders(env),
     hunter: parseHunter(env),
+    socialSources: parseSocialSources(env),
+    schedulerUrls: parseSchedulerUrls(env),
     checkRunsPerQuery: parseRunsPerQuery(env.CHECK_RUNS_PER_QUERY),
     linkNetwork: {
       similarityThreshold: parseSimilarityThreshold(env.NETWORK_SIMILARITY_THRESHOLD),

@@ -76,8 +76,9 @@ describe('cli: admin backlinks sync', () => {
     const result = await admin({ ...fake.env(), BACKLINKS_PASSWORD: 'wrong' }, 'backlinks', 'sync', workspaceId, '--wait');
     expect(result.code).toBe(1);
     expect(result.stdout.split('\n')[0]).toMatch(/^backlink_sync job_\w+ (queued|running)/);
-    // Before it, the worker's warning about the failed job (a pino line on stderr).
-    expect(result.stderr.trim().split('\n').at(-1)).toMatch(/^error: backlink sync job_\w+ failed: DataForSEO answered 401: .*You are not authorized to access this resource/);
+    // The worker's warning about the failed job (a pino line) shares stderr and may come after it.
+    expect(result.stderr.trim().split('\n').filter((line) => line.startsWith('error: '))).toHaveLength(1);
+    expect(result.stderr).toMatch(/^error: backlink sync job_\w+ failed: DataForSEO answered 401: .*You are not authorized to access this resource/m);
   });
 
   it('refuses when the index is not configured, naming the settings, and an unknown workspace', { timeout: 60_000 }, async () => {

@@ -88,6 +88,8 @@ export class TestService {
       JOBS_POLL_MS: '0',
       // Fake providers have no per-minute limits; a test of the pacing sets its own.
       ...Object.fromEntries(['ENGINE_CHATGPT_RPM', 'ENGINE_PERPLEXITY_RPM', 'ENGINE_GEMINI_RPM', 'ENGINE_CLAUDE_RPM', 'ENGINE_COPILOT_RPM', 'SERP_RPM'].map((name) => [name, '100000'])),
+      // HN and Stack Exchange need no key, so they are on by default; no test reaches the real ones.
+      SOCIAL_SOURCES_OFF: 'hackernews,stackexchange',
       ...(writer ? { WRITER_BASE_URL: writer.baseUrl, WRITER_MODEL: 'fake-writer-1', WRITER_EMBEDDING_MODEL: 'fake-embedding-1', WRITER_API_KEY: 'sk-test' } : {}),
       ...options.env,
     });
