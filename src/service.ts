@@ -17,6 +17,7 @@ import type { Config } from './config.js';
 import { OAuthIssuer } from './oauth/issuer.js';
 import { queueDueCdnPolls } from './analytics/cdn/sync.js';
 import { queueDueBacklinkSyncs } from './backlinks/index/sync.js';
+import { queueDueSocialSearches } from './social/search.js';
 import { queueDueVerifications } from './backlinks/verify.js';
 import { runAutopilot } from './domain/content/autopilot.js';
 import { queueMailboxReads } from './outreach/replies.js';
@@ -97,6 +98,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
       { name: 'backlink-syncs', everyMs: 3_600_000, run: () => queueDueBacklinkSyncs(database.db, clock, services) },
       { name: 'link-network-match', everyMs: 86_400_000, run: () => queueNetworkMatches(database.db, clock) },
       { name: 'backlink-verify', everyMs: 900_000, run: () => queueDueVerifications(database.db, clock) },
+      { name: 'social-search', everyMs: 3_600_000, run: () => queueDueSocialSearches(database.db, clock, services) },
     ],
   });
   const issuer = new OAuthIssuer(database.db, clock, config.publicUrl, new Set(config.oauthRedirectSchemes), services.outbound, services.credentials);

@@ -4,6 +4,8 @@ import type { GoogleAnalyticsSettings, LinkNetworkSettings, MailSettings, Search
 import type { CredentialSealer } from './credentials/sealed.js';
 import type { ContactFinders } from './outreach/contacts/finder.js';
 import type { SafeFetcher } from './outbound/safeFetch.js';
+import type { SocialSourceName } from '../db/schema.js';
+import type { SocialSource } from './social/sources/source.js';
 import type { AnswerEngine, EngineName } from './visibility/engines/engine.js';
 import type { CallPrice, PaidProvider } from './visibility/checks/prices.js';
 import type { SerpClient } from './visibility/serp/serp.js';
@@ -44,6 +46,8 @@ export interface Services {
   linkNetwork: LinkNetworkSettings;
   /** How the links the service knows of (placed, network, managed) are checked on their pages. */
   backlinkVerification: BacklinkVerificationSettings;
+  /** The configured sources of social threads; one missing here is listed as not configured and never searched. */
+  socialSources: Partial<Record<SocialSourceName, SocialSource>>;
 }
 
 export interface BacklinkVerificationSettings {

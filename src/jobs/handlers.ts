@@ -11,6 +11,7 @@ import { engineCheckJob, rankCheckJob } from '../visibility/checks/checkJobs.js'
 import { checkRunJob } from '../visibility/checks/onDemand.js';
 import { positioningJob } from '../visibility/competitors/positioningJob.js';
 import { searchConsoleSyncJob } from '../visibility/searchConsole/syncJob.js';
+import { socialSearchJob } from '../social/search.js';
 import type { JobKind } from './queue.js';
 import type { JobHandler } from './worker.js';
 
@@ -31,4 +32,5 @@ export const JOB_HANDLERS: Record<JobKind, JobHandler> = {
   backlink_sync: backlinkSyncJob,
   link_network_match: linkNetworkMatchJob,
   backlink_verify: backlinkVerifyJob,
+  social_search: socialSearchJob,
 };

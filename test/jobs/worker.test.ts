@@ -35,6 +35,7 @@ const services: Services = {
   mail: loadConfig({}).mail,
   linkNetwork: { similarityThreshold: 0.8, monthlyCap: 4 },
   backlinkVerification: { everyMs: 7 * 86_400_000, pageTimeoutMs: 15_000 },
+  socialSources: {},
 };
 const logger = pino({ level: 'silent' });
 
@@ -63,6 +64,7 @@ const handlers: Record<JobKind, JobHandler> = {
   backlink_sync: handler,
   link_network_match: handler,
   backlink_verify: handler,
+  social_search: handler,
 };
 
 function worker(options: { leaseMs?: number; concurrency?: number } = {}): JobWorker {

@@ -1,0 +1,88 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Database, SocialSourceName, SocialThreadsTable, SocialThreadStatus } from '../../db/schema.js';
+import { toIso } from '../domain/brand/records.js';
+import { NotFoundError } from '../errors.js';
+import { pageOf, pageOffset, type PageRequest } from '../visibility/rankings/reportPage.js';
+
+export type ThreadRow = Selectable<SocialThreadsTable>;
+
+export const THREAD_STATUSES: readonly SocialThreadStatus[] = ['new', 'drafted', 'replied', 'dismissed', 'closed'];
+
+const DAY_MS = 86_400_000;
+/** Freshness falls from 100 to 0 over two weeks: past that, most communities have moved on (HN closes replies). */
+export const FRESHNESS_WINDOW_MS = 14 * DAY_MS;
+
+/** 0–100: 100 for a thread posted now, 0 for one two weeks old or older. */
+export function freshness(postedAt: number, now: number): number {
+  return Math.round(Math.max(0, Math.min(1, 1 - (now - postedAt) / FRESHNESS_WINDOW_MS)) * 100);
+}
+
+/** The ranking of `best`: relevance, weighed down by half at most as the thread ages. */
+export function threadScore(relevance: number, fresh: number): number {
+  return Math.round((relevance * (50 + fresh / 2)) / 100);
+}
+
+export function threadRecord(row: ThreadRow, now: number) {
+  const fresh = freshness(Number(row.posted_at), now);
+  const time = (value: number | null) => toIso(value === null ? null : Number(value));
+  return {
+    threadId: row.id,
+    source: row.source,
+    community: row.community,
+    title: row.title,
+    url: row.url,
+    excerpt: row.excerpt,
+    author: row.author,
+    postedAt: toIso(Number(row.posted_at)),
+    comments: row.comments,
+    points: row.points,
+    matchedQuery: row.matched_query,
+    matchedKind: row.matched_kind,
+    relevance: row.relevance,
+    relevanceReason: row.relevance_reason,
+    scoredBy: row.scored_by,
+    freshness: fresh,
+    score: threadScore(row.relevance, fresh),
+    sourceState: row.source_state,
+    stateCheckedAt: toIso(Number(row.state_checked_at)),
+    status: row.status,
+    statusChangedAt: toIso(Number(row.status_changed_at)),
+    replyDraft: row.reply_draft,
+    replyDraftedAt: time(row.reply_drafted_at),
+    replyUrl: row.reply_url,
+    firstSeenAt: toIso(Number(row.first_seen_at)),
+  };
+}
+
+export async function findThread(db: Kysely<Database>, workspaceId: string, threadId: string): Promise<ThreadRow> {
+  const row = await db.selectFrom('social_threads').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', threadId).executeTakeFirst();
+  if (row === undefined) throw new NotFoundError('social thread', threadId);
+  return row;
+}
+
+export interface ThreadListRequest extends PageRequest {
+  status?: SocialThreadStatus | undefined;
+  source?: SocialSourceName | undefined;
+  minRelevance?: number | undefined;
+  sort: 'best' | 'newest';
+}
+
+/** Threads a page at a time, best (relevance weighed by freshness) or newest first. */
+export async function listThreads(db: Kysely<Database>, now: number, workspaceId: string, request: ThreadListRequest) {
+  let rows = db.selectFrom('social_threads').where('workspace_id', '=', workspaceId);
+  if (request.status !== undefined) rows = rows.where('status', '=', request.status);
+  if (request.source !== undefined) rows = rows.where('source', '=', request.source);
+  if (request.minRelevance !== undefined) rows = rows.where('relevance', '>=', request.minRelevance);
+  const windowStart = now - FRESHNESS_WINDOW_MS;
+  // threadScore in SQL, so that paging follows the same order on both databases.
+  const fresh = sql<number>`(case when posted_at > ${windowStart} then (posted_at - ${windowStart}) * 100.0 / ${FRESHNESS_WINDOW_MS} else 0 end)`;
+  const ordered =
+    request.sort === 'newest'
+      ? rows.orderBy('posted_at', 'desc')
+      : rows.orderBy(sql`relevance * (50 + ${fresh} / 2)`, 'desc').orderBy('posted_at', 'desc');
+  const [page, count] = await Promise.all([
+    ordered.selectAll().orderBy('id', 'desc').limit(request.limit).offset(pageOffset(request)).execute(),
+    rows.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { ...pageOf(request, Number(count.n)), threads: page.map((row) => threadRecord(row, now)) };
+}
