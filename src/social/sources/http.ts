@@ -64,7 +64,7 @@ function reasonOf(error: unknown): string {
 }
 
 /** What an error body says, for the operator: a JSON message field when there is one, else the start of the text. */
-function problemOf(text: string): string {
+export function problemOf(text: string): string {
   try {
     const parsed = JSON.parse(text) as Record<string, unknown>;
     for (const field of ['error_message', 'message', 'error']) if (typeof parsed[field] === 'string') return (parsed[field] as string).slice(0, 300);
@@ -90,7 +90,7 @@ export class SourceHttp {
   constructor(
     private readonly source: SocialSourceName,
     /** Names the source in error messages ("Stack Exchange"). */
-    readonly label: string,
+    private readonly label: string,
     private readonly tuning: SourceTuning,
   ) {}
 

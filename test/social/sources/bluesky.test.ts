@@ -151,7 +151,7 @@ describe('Bluesky search', () => {
     await source.close();
     source = new BlueskySource({ serviceUrl: server.base, identifier: 'sightline.bsky.social', appPassword: 'wrong' }, pauses, TUNING);
     const error = await failure(source.search({ query: 'x', since: NOW - DAY, limit: 1 }), SourceError);
-    expect(error.message).toMatch(/^Bluesky answered 401: .*Invalid identifier or password.*BLUESKY_IDENTIFIER and BLUESKY_APP_PASSWORD/);
+    expect(error.message).toBe('Bluesky answered 401: Invalid identifier or password (check BLUESKY_IDENTIFIER and BLUESKY_APP_PASSWORD)');
   });
 
   it('records a 429 as a pause until ratelimit-reset', async () => {
