@@ -97,7 +97,7 @@ export class HackerNewsSource implements SocialSource {
     return this.stateByAge(item.created_at_i);
   }
 
-  /** For a comment its own age stands in for its story's (the story is older still, so this never archives too early). */
+  /** For a comment its own age stands in for its story's: the story is older, so a comment may be archived late, never early. */
   private stateByAge(createdAtSeconds: number): ThreadSourceState {
     return this.pauses.clock.now() - createdAtSeconds * 1000 > REPLY_WINDOW_MS ? 'archived' : 'open';
   }

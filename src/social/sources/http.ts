@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { gunzipSync, inflateSync } from 'node:zlib';
 import { Agent, request } from 'undici';
 import type { z } from 'zod';
 import type { SocialSourceName } from '../../../db/schema.js';
@@ -45,8 +45,6 @@ function decode(body: Buffer, encoding: string | undefined): Buffer {
       return gunzipSync(body);
     case 'deflate':
       return inflateSync(body);
-    case 'br':
-      return brotliDecompressSync(body);
     default:
       return body;
   }

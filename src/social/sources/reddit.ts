@@ -169,6 +169,9 @@ export class RedditSource implements SocialSource {
       },
       body: new URLSearchParams({ grant_type: 'client_credentials' }).toString(),
     });
+    if (answer.status === 429) {
+      throw await this.pauses.pause('reddit', this.settings.clientId, now + (retryAfterHeaderMs(answer, now) ?? DEFAULT_PAUSE_MS), 'Reddit answered 429 for a token: too many requests');
+    }
     if (answer.status === 401) throw this.http.failure({ ...answer, text: 'the client id and secret were refused (check REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET)' });
     const token = this.http.read(answer, tokenSchema);
     this.token = { value: token.access_token, expiresAt: now + token.expires_in * 1000 - TOKEN_MARGIN_MS };

@@ -182,6 +182,20 @@ describe('Reddit search', () => {
     expect(server.received.filter((request) => request.url.pathname.startsWith('/oauth/'))).toHaveLength(1);
   });
 
+  it('records a 429 from the token endpoint as a pause', async () => {
+    const refusing = await startSourceServer(() => ({ status: 429, headers: { 'retry-after': '30' }, json: { message: 'Too Many Requests', error: 429 } }));
+    const other = new RedditSource({ ...settings, authUrl: refusing.base }, pauses, TUNING);
+    try {
+      expect((await failure(other.search({ query: 'x', since: NOW - 3600_000, limit: 5 }), SourcePausedError)).until).toBe(NOW + 30_000);
+      await failure(source.search({ query: 'x', since: NOW - 3600_000, limit: 5 }), SourcePausedError);
+      expect(refusing.received).toHaveLength(1);
+      expect(server.received).toHaveLength(0);
+    } finally {
+      await other.close();
+      await refusing.close();
+    }
+  });
+
   it('fails with a SourceError naming Reddit and the status', async () => {
     api = () => ({ status: 403, json: { message: 'Forbidden', error: 403 } });
     expect((await failure(source.search({ query: 'x', since: NOW - 3600_000, limit: 5 }), SourceError)).message).toBe('Reddit answered 403: Forbidden');
