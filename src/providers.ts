@@ -11,6 +11,9 @@ import type { MxResolver } from './outreach/contacts/finder.js';
 import { HunterFinder } from './outreach/contacts/hunter.js';
 import { SiteContactFinder } from './outreach/contacts/site.js';
 import { SafeFetcher, type OutboundOptions } from './outbound/safeFetch.js';
+import { DEFAULT_SOURCE_TUNING } from './social/sources/http.js';
+import { openSocialSources } from './social/sources/index.js';
+import { SourcePauses } from './social/sources/pauses.js';
 import { LINKING_PAGE_TIMEOUT_MS, SPECIFIED_TIMING, type Services, type Timing } from './services.js';
 import { createAnswerEngines, DEFAULT_ENGINE_TUNING, type EngineTuning } from './visibility/engines/index.js';
 import { knownCallPrices } from './visibility/checks/prices.js';
@@ -29,7 +32,7 @@ export interface ProviderOptions {
   timing?: Partial<Timing>;
   /** Overrides the writer's timeouts and retries (tests). */
   writerTuning?: Partial<WriterTuning>;
-  /** Overrides the answer engines', SERP provider's and backlink index's timeouts and retries (tests). */
+  /** Overrides the answer engines', SERP provider's, backlink index's and social sources' timeouts and retries (tests). */
   engineTuning?: Partial<EngineTuning>;
   /** Answers MX look-ups in place of DNS (tests decide which prospect domains take mail). */
   mxResolver?: MxResolver;
@@ -51,6 +54,7 @@ export function createServices(config: Config, limiterStore: LimiterStore, ledge
   const engineTuning = { ...DEFAULT_ENGINE_TUNING, ...options.engineTuning };
   const serp = createSerpClient(config.serp, engineTuning, limiterStore);
   const backlinkIndex = createBacklinkIndex(config.backlinkIndex, engineTuning, limiterStore);
+  const socialSources = openSocialSources(config.socialSources, new SourcePauses(ledger.db, ledger.clock), { ...DEFAULT_SOURCE_TUNING, ...options.engineTuning });
   const services: Services = {
     writer: writer === undefined ? undefined : bookedWriter(limitedWriter(writer, limiterStore.slots('writer', WRITER_CONCURRENCY)), ledger.db, ledger.clock),
     outbound: fetcher,
@@ -72,7 +76,7 @@ export function createServices(config: Config, limiterStore: LimiterStore, ledge
     mail: config.mail,
     linkNetwork: config.linkNetwork,
     backlinkVerification: { everyMs: config.backlinkVerifyEveryDays * 86_400_000, pageTimeoutMs: LINKING_PAGE_TIMEOUT_MS },
-    socialSources: {},
+    socialSources,
   };
   return {
     services,
@@ -82,6 +86,7 @@ export function createServices(config: Config, limiterStore: LimiterStore, ledge
       await Promise.all(Object.values(services.engines).map((engine) => engine.close?.()));
       await serp?.close();
       await backlinkIndex?.close();
+      await Promise.all(Object.values(socialSources).map((source) => source.close()));
     },
   };
 }

@@ -1,9 +1,27 @@
 import type { SocialSourceName } from '../../../db/schema.js';
+import type { SocialSourceSettings } from '../../config.js';
+import { BlueskySource } from './bluesky.js';
+import { HackerNewsSource } from './hackerNews.js';
+import { DEFAULT_SOURCE_TUNING, type SourceTuning } from './http.js';
+import type { SourcePauses } from './pauses.js';
+import { RedditSource } from './reddit.js';
+import type { SocialSource } from './source.js';
+import { StackExchangeSource } from './stackExchange.js';
 
-// Placeholder until the sources branch is merged (its index.ts replaces this file).
+/** What an operator sets to configure (or turn on) each source, for "not configured" answers. */
 export const SOURCE_SETTINGS: Record<SocialSourceName, string> = {
-  hackernews: 'remove hackernews from SOCIAL_SOURCES_OFF',
-  stackexchange: 'remove stackexchange from SOCIAL_SOURCES_OFF',
+  hackernews: 'nothing: Hacker News is on unless SOCIAL_SOURCES_OFF lists hackernews',
+  stackexchange: 'STACKEXCHANGE_SITES (and STACKEXCHANGE_KEY for 10,000 requests a day); on unless SOCIAL_SOURCES_OFF lists stackexchange',
   bluesky: 'BLUESKY_IDENTIFIER and BLUESKY_APP_PASSWORD',
-  reddit: 'REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET (an app Reddit approved)',
+  reddit: 'REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET (an app Reddit approved), and REDDIT_USER_AGENT',
 };
+
+/** One adapter per configured source; the caller closes them. */
+export function openSocialSources(settings: SocialSourceSettings, pauses: SourcePauses, tuning: SourceTuning = DEFAULT_SOURCE_TUNING): Partial<Record<SocialSourceName, SocialSource>> {
+  const sources: Partial<Record<SocialSourceName, SocialSource>> = {};
+  if (settings.hackernews !== undefined) sources.hackernews = new HackerNewsSource(settings.hackernews, pauses, tuning);
+  if (settings.stackexchange !== undefined) sources.stackexchange = new StackExchangeSource(settings.stackexchange, pauses, tuning);
+  if (settings.bluesky !== undefined) sources.bluesky = new BlueskySource(settings.bluesky, pauses, tuning);
+  if (settings.reddit !== undefined) sources.reddit = new RedditSource(settings.reddit, pauses, tuning);
+  return sources;
+}

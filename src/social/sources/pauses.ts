@@ -10,7 +10,7 @@ import { SourcePausedError } from './source.js';
 export class SourcePauses {
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly clock: Clock,
+    readonly clock: Clock,
   ) {}
 
   /** Throws SourcePausedError while a pause for the source and account lasts. */

@@ -8,7 +8,7 @@ export interface FoundThread {
   externalId: string;
   /** Where a person opens it to reply. */
   url: string;
-  /** The title; for posts without one (Bluesky, HN comments) the first line of the text, at most 200 characters. */
+  /** The title (an HN comment's is its story's); for posts without one (Bluesky) the first line of the text, at most 200 characters. */
   title: string;
   /** Plain text (HTML and markup removed), at most 1,000 characters. */
   excerpt: string;
