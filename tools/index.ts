@@ -10,6 +10,7 @@ import { linksTools } from './links/index.js';
 import { outreachTools } from './outreach/index.js';
 import { networkTools } from './network/index.js';
 import { publishingTools } from './publishing/index.js';
+import { socialTools } from './social/index.js';
 import { queriesTools } from './queries/index.js';
 import { buildRegistry } from './registry.js';
 import { supportTools } from './support/index.js';
@@ -46,6 +47,10 @@ export const registry = buildRegistry({
   network: {
     description: 'The link network: members link to each other on the same topic, with both owners approving every link, rel="sponsored" by default and anti-scheme rules.',
     operations: networkTools,
+  },
+  social: {
+    description: 'Public threads where the brand\'s topics come up (Hacker News, Stack Exchange, Bluesky, Reddit), with reply drafts a person posts.',
+    operations: socialTools,
   },
   team: { description: 'Members of the workspace and invitations.', operations: teamTools },
   billing: { description: 'Plan, usage and add-ons.', operations: billingTools },

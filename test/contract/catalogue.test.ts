@@ -45,6 +45,8 @@ const EXTENSIONS = new Map<string, CatalogueRow>([
   ['add_outreach_prospects', { method: 'POST', path: '/api/v1/outreach/prospects', scope: 'write:content', cap: '10' }],
   // Issue 16: one owner's side of a link-network placement, replayed by the approval flow.
   ['accept_link_placement', { method: 'POST', path: '/api/v1/link-network/accept', scope: 'write:backlinks', cap: '10' }],
+  // Issue 17: a social search on demand (the daily one runs by itself).
+  ['search_social_threads', { method: 'POST', path: '/api/v1/social/search', scope: 'write:social', cap: '2' }],
 ]);
 
 describe('registry against the specification', () => {

@@ -7,6 +7,7 @@ import { connectCloudflare, CONTRACT_ZONE } from './cloudflare.js';
 import { type SitePage, startSite, urlset } from '../links/support.js';
 import { configureMailbox, insertDraft, insertProspect } from '../outreach/support.js';
 import { insertPlacement, members } from '../network/support.js';
+import { insertThread } from '../social/support.js';
 
 type Input = Record<string, unknown>;
 
@@ -343,6 +344,18 @@ export const fixtures: Record<string, Fixture> = {
     foreign: async (t, other) => ({ competitorId: await competitor(t, other) }),
   },
   list_outreach_prospects: { valid: async () => ({ stage: 'identified', limit: 10 }) },
+  list_social_threads: { valid: async () => ({ status: 'new', sort: 'newest', limit: 10 }) },
+  get_social_stats: { valid: async () => ({}) },
+  set_social_thread_status: {
+    valid: async (t, ws) => ({ threadId: await insertThread(t.db, t.clock, ws.workspaceId), status: 'dismissed' }),
+    foreign: async (t, other) => ({ threadId: await insertThread(t.db, t.clock, other.workspaceId), status: 'dismissed' }),
+  },
+  draft_social_reply: {
+    // A Bluesky thread: that source is not configured here, so the draft does not ask it whether the thread is open.
+    valid: async (t, ws) => ({ threadId: await insertThread(t.db, t.clock, ws.workspaceId, { source: 'bluesky' }), instructions: 'Mention the recall reminders.' }),
+    foreign: async (t, other) => ({ threadId: await insertThread(t.db, t.clock, other.workspaceId) }),
+  },
+  search_social_threads: { valid: async () => ({}) },
   add_outreach_prospects: { valid: async () => ({ prospects: [{ url: `https://${uniqueText('blog').replace(' ', '-')}.example/post`, note: 'writes about CRMs' }] }) },
   set_outreach_status: {
     valid: async (t, ws) => ({ prospectId: await prospect(t, ws), stage: 'rejected' }),

@@ -17,7 +17,7 @@ beforeAll(async () => {
   // Private targets allowed: detect_site_pages's fixture reads a sitemap from a local https site.
   // One engine configured, so run_visibility_check has something to plan; its checks are never run here.
   // The site builders are local fakes the install fixtures put sites on.
-  t = await TestService.start({ outbound: { allowPrivateAddresses: true }, env: { ENGINE_PERPLEXITY_BASE_URL: 'http://127.0.0.1:9', ...(await cdnEnv()), ...(await sharedSiteBuilderFakes()).env } });
+  t = await TestService.start({ outbound: { allowPrivateAddresses: true }, env: { ENGINE_PERPLEXITY_BASE_URL: 'http://127.0.0.1:9', SOCIAL_SOURCES_OFF: 'stackexchange', HACKERNEWS_BASE_URL: 'http://127.0.0.1:9', ...(await cdnEnv()), ...(await sharedSiteBuilderFakes()).env } });
 });
 afterAll(async () => {
   await t.close();

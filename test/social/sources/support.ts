@@ -1,6 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { deflateSync, gzipSync } from 'node:zlib';
-import { expect } from 'vitest';
 import type { DatabaseHandle } from '../../../db/database.js';
 import { migrateToLatest } from '../../../db/migrate.js';
 import { ManualClock } from '../../../src/clock.js';
@@ -56,15 +55,4 @@ export async function pausesOnTestDatabase(): Promise<{ database: DatabaseHandle
   return { database, clock, pauses: new SourcePauses(database.db, clock) };
 }
 
-/** The error a call fails with, of the class expected (the test fails if it answers). */
-export function failure<E extends Error>(promise: Promise<unknown>, type: new (...args: never[]) => E): Promise<E> {
-  return promise.then(
-    () => {
-      throw new Error('expected the call to fail');
-    },
-    (error: unknown) => {
-      expect(error).toBeInstanceOf(type);
-      return error as E;
-    },
-  );
-}
+export { failureOf as failure } from '../../support/failure.js';

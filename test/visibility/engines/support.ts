@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { failureOf } from '../../support/failure.js';
 import { EngineError } from '../../../src/visibility/engines/engine.js';
 import type { EngineTuning } from '../../../src/visibility/engines/index.js';
 
@@ -6,14 +6,4 @@ import type { EngineTuning } from '../../../src/visibility/engines/index.js';
 export const TUNING: EngineTuning = { timeoutMs: 2000, retries: 2, backoffMs: 5, concurrency: 4 };
 
 /** The EngineError an answer fails with (the test fails if it answers). */
-export function failure(promise: Promise<unknown>): Promise<EngineError> {
-  return promise.then(
-    () => {
-      throw new Error('expected the answer to fail');
-    },
-    (error: unknown) => {
-      expect(error).toBeInstanceOf(EngineError);
-      return error as EngineError;
-    },
-  );
-}
+export const failure = (promise: Promise<unknown>): Promise<EngineError> => failureOf(promise, EngineError);
