@@ -11,6 +11,7 @@ import { outreachTools } from './outreach/index.js';
 import { networkTools } from './network/index.js';
 import { publishingTools } from './publishing/index.js';
 import { queriesTools } from './queries/index.js';
+import { repurposeTools } from './repurpose/index.js';
 import { buildRegistry } from './registry.js';
 import { supportTools } from './support/index.js';
 import { teamTools } from './team/index.js';
@@ -46,6 +47,10 @@ export const registry = buildRegistry({
   network: {
     description: 'The link network: members link to each other on the same topic, with both owners approving every link, rel="sponsored" by default and anti-scheme rules.',
     operations: networkTools,
+  },
+  repurpose: {
+    description: 'Articles turned into social posts: drafts per channel in its form and limits, linking back with UTM tags.',
+    operations: repurposeTools,
   },
   team: { description: 'Members of the workspace and invitations.', operations: teamTools },
   billing: { description: 'Plan, usage and add-ons.', operations: billingTools },
