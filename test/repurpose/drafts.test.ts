@@ -120,7 +120,7 @@ describe('generate_repurpose', () => {
     expect((await list(ws)).total).toBe(REPURPOSE_CHANNELS.length);
   });
 
-  it("tags links the traffic classification attributes to the channel's social network (the newsletter as email)", async () => {
+  it("tags links the traffic classification attributes to the channel's social network (the newsletter's as other, not direct)", async () => {
     const contentId = await article(ws);
     const drafts = await generated(ws, { contentId, channels: [...REPURPOSE_CHANNELS] });
     for (const draft of drafts) {
@@ -128,6 +128,7 @@ describe('generate_repurpose', () => {
       const visit = classifyVisitSource({ referrer: null, utmSource: params.get('utm_source'), utmMedium: params.get('utm_medium'), siteHost: 'acme.example' });
       if (draft.channel === 'newsletter') {
         expect(params.get('utm_medium')).toBe('email');
+        expect(visit.source).toBe('other');
         continue;
       }
       expect(visit.source, draft.channel).toBe('social');
