@@ -12,6 +12,7 @@ import { networkTools } from './network/index.js';
 import { publishingTools } from './publishing/index.js';
 import { socialTools } from './social/index.js';
 import { queriesTools } from './queries/index.js';
+import { repurposeTools } from './repurpose/index.js';
 import { buildRegistry } from './registry.js';
 import { supportTools } from './support/index.js';
 import { teamTools } from './team/index.js';
@@ -51,6 +52,10 @@ export const registry = buildRegistry({
   social: {
     description: 'Public threads where the brand\'s topics come up (Hacker News, Stack Exchange, Bluesky, Reddit), with reply drafts a person posts.',
     operations: socialTools,
+  },
+  repurpose: {
+    description: 'Articles turned into social posts: drafts per channel in its form and limits, linking back with UTM tags.',
+    operations: repurposeTools,
   },
   team: { description: 'Members of the workspace and invitations.', operations: teamTools },
   billing: { description: 'Plan, usage and add-ons.', operations: billingTools },

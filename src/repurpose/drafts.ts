@@ -1,8 +1,10 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Database, RepurposeDraftsTable } from '../../db/schema.js';
+import type { Database, RepurposeDraftsTable, RepurposeState } from '../../db/schema.js';
 import { toIso } from '../domain/brand/records.js';
 import { NotFoundError } from '../errors.js';
 import { CHANNEL_FORMS } from './channels.js';
+
+export const REPURPOSE_STATES: readonly RepurposeState[] = ['draft', 'queued', 'pushed', 'failed', 'posted'];
 
 export type DraftRow = Selectable<RepurposeDraftsTable> & { article_title: string };
 

@@ -66,6 +66,21 @@ const networkPlacement = async (t: TestService, ws: TestWorkspace) => {
   await members(t, ws, partner);
   return insertPlacement(t, ws, partner);
 };
+/** A published article with a live URL: what repurposing drafts from. */
+const publishedArticle = async (t: TestService, ws: TestWorkspace) => {
+  const id = await insertPlannedArticle(t.db, t.clock, { workspaceId: ws.workspaceId, keyword: 'crm for dentists', title: 'How to pick a CRM for dentists', scheduledAt: t.clock.now(), language: 'en' });
+  await t.db
+    .updateTable('articles')
+    .set({ status: 'published', markdown: '# CRM for dentists\n\nPick one that books appointments.', word_count: 7, written_at: t.clock.now(), published_at: t.clock.now(), url: `https://acme.example/blog/${id}` })
+    .where('id', '=', id)
+    .execute();
+  return id;
+};
+/** A stored repurpose draft for X, as generate_repurpose leaves it. */
+const repurposeDraft = async (t: TestService, ws: TestWorkspace) =>
+  data(t, ws, '/api/v1/repurpose/generate', { contentId: await publishedArticle(t, ws), channels: ['x'], confirm: true }).then((d) =>
+    String((d.drafts as Array<{ draftId: string }>)[0]!.draftId),
+  );
 const uniqueText = (prefix: string) => `${prefix} ${Math.random().toString(36).slice(2)}`;
 const trackedQuery = (t: TestService, ws: TestWorkspace) =>
   data(t, ws, '/api/v1/queries', { text: uniqueText('crm for') }).then((d) => String((d.query as { id: string }).id));
@@ -342,6 +357,18 @@ export const fixtures: Record<string, Fixture> = {
   remove_competitor: {
     valid: async (t, ws) => ({ competitorId: await competitor(t, ws) }),
     foreign: async (t, other) => ({ competitorId: await competitor(t, other) }),
+  },
+  list_repurpose: {
+    valid: async () => ({ state: 'draft', channel: 'x', limit: 10 }),
+    foreign: async (t, other) => ({ contentId: await publishedArticle(t, other) }),
+  },
+  generate_repurpose: {
+    valid: async (t, ws) => ({ contentId: await publishedArticle(t, ws), channels: ['x', 'linkedin'], instructions: 'Stress the booking feature.' }),
+    foreign: async (t, other) => ({ contentId: await publishedArticle(t, other), channels: ['x'] }),
+  },
+  update_repurpose_draft: {
+    valid: async (t, ws) => ({ draftId: await repurposeDraft(t, ws), posts: ['A CRM for dentists should book appointments.', 'More: https://acme.example/blog'] }),
+    foreign: async (t, other) => ({ draftId: await repurposeDraft(t, other), posts: ['Edited.'] }),
   },
   list_outreach_prospects: { valid: async () => ({ stage: 'identified', limit: 10 }) },
   list_social_threads: { valid: async () => ({ status: 'new', sort: 'newest', limit: 10 }) },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { REPURPOSE_CHANNELS } from '../../src/repurpose/channels.js';
+import { REPURPOSE_STATES } from '../../src/repurpose/drafts.js';
 import { SCHEDULER_TOOLS } from '../../src/repurpose/schedulers/scheduler.js';
 import { isoTime } from '../fields.js';
 
@@ -12,7 +13,7 @@ export const repurposeDraft = z.object({
   posts: z.array(z.string()).describe('One post, or the parts of a thread in order.'),
   limits: z.object({ maxParts: z.int(), maxChars: z.int() }).describe("The channel's limits the parts are checked against."),
   linkUrl: z.string().describe("The article's URL with the UTM tags the posts link with."),
-  state: z.enum(['draft', 'queued', 'pushed', 'failed', 'posted']).describe('draft (editable), queued (push waiting), pushed (in the scheduler), failed, posted.'),
+  state: z.enum(REPURPOSE_STATES).describe('draft (editable), queued (push waiting), pushed (in the scheduler), failed, posted.'),
   scheduler: z
     .object({
       tool: z.enum(SCHEDULER_TOOLS),

@@ -1,0 +1,6 @@
+import type { AuthenticatedOperation } from '../define.js';
+import generateRepurpose from './generate_repurpose.js';
+import listRepurpose from './list_repurpose.js';
+import updateRepurposeDraft from './update_repurpose_draft.js';
+
+export const repurposeTools: readonly AuthenticatedOperation[] = [listRepurpose, generateRepurpose, updateRepurposeDraft];
