@@ -72,6 +72,7 @@ export function createServices(config: Config, limiterStore: LimiterStore, ledge
     mail: config.mail,
     linkNetwork: config.linkNetwork,
     backlinkVerification: { everyMs: config.backlinkVerifyEveryDays * 86_400_000, pageTimeoutMs: LINKING_PAGE_TIMEOUT_MS },
+    schedulers: { urls: config.schedulerUrls, limits: limiterStore },
   };
   return {
     services,

@@ -9,6 +9,7 @@ import { backoffMs, JobWorker, RetryableJobError, type ClaimedJob, type JobDeps,
 import { cdnService } from '../../src/analytics/cdn/connection.js';
 import { loadConfig } from '../../src/config.js';
 import { CredentialSealer } from '../../src/credentials/sealed.js';
+import { MemoryLimiterStore } from '../../src/limits/memoryStore.js';
 import { SafeFetcher } from '../../src/outbound/safeFetch.js';
 import { SiteContactFinder } from '../../src/outreach/contacts/site.js';
 import { SPECIFIED_TIMING, type Services } from '../../src/services.js';
@@ -35,6 +36,7 @@ const services: Services = {
   mail: loadConfig({}).mail,
   linkNetwork: { similarityThreshold: 0.8, monthlyCap: 4 },
   backlinkVerification: { everyMs: 7 * 86_400_000, pageTimeoutMs: 15_000 },
+  schedulers: { urls: loadConfig({}).schedulerUrls, limits: new MemoryLimiterStore() },
 };
 const logger = pino({ level: 'silent' });
 
@@ -63,6 +65,7 @@ const handlers: Record<JobKind, JobHandler> = {
   backlink_sync: handler,
   link_network_match: handler,
   backlink_verify: handler,
+  repurpose_push: handler,
 };
 
 function worker(options: { leaseMs?: number; concurrency?: number } = {}): JobWorker {
