@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Database, SchedulerTool } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import { BadInputError, RateLimitedError, ServiceError } from '../errors.js';
 import { newId } from '../ids.js';
@@ -8,7 +8,7 @@ import type { DryRunNote } from '../../tools/define.js';
 import { formProblem } from './channels.js';
 import { recordCheck, schedulerFor, schedulerPagePath, type SchedulerServices } from './connection.js';
 import { draftParts, draftRecord, draftsQuery, findDraft, type DraftRow } from './drafts.js';
-import { SCHEDULER_NAMES, TAKES_THREADS } from './schedulers/index.js';
+import { SCHEDULER_NAMES, SCHEDULER_SETTINGS, TAKES_THREADS } from './schedulers/index.js';
 import { SchedulerAuthError, SchedulerError, SchedulerRateLimitedError, type Scheduler, type SchedulerChannel, type SchedulerPost } from './schedulers/scheduler.js';
 
 export const MAX_PUSH_DRAFTS = 20;
@@ -17,28 +17,28 @@ export const MAX_SCHEDULE_AHEAD_MS = 365 * 86_400_000;
 export const PUSH_ATTEMPTS = 5;
 
 /** A scheduler's refusal during a call, as the operation answers it. */
-export function schedulerProblem(error: unknown, workspaceId: string, now: number): unknown {
+function schedulerProblem(error: unknown, tool: SchedulerTool, workspaceId: string, now: number): unknown {
   if (error instanceof SchedulerAuthError) return new BadInputError(`${error.message}; an owner reconnects the scheduling tool at ${schedulerPagePath(workspaceId)}`);
   if (error instanceof SchedulerRateLimitedError) return new RateLimitedError(error.message, Math.max(1000, error.retryAt - now));
-  if (error instanceof SchedulerError) return new ServiceError(503, error.message);
+  if (error instanceof SchedulerError) return new ServiceError(503, error.transient ? `${error.message}; try again later` : `${error.message} (the API address: ${SCHEDULER_SETTINGS[tool]})`);
   return error;
 }
 
 /** Runs a call to the scheduler, remembering on the connection whether it worked. */
-async function checked<T>(db: Kysely<Database>, clock: Clock, workspaceId: string, call: () => Promise<T>): Promise<T> {
+async function checked<T>(db: Kysely<Database>, clock: Clock, workspaceId: string, scheduler: Scheduler, call: (scheduler: Scheduler) => Promise<T>): Promise<T> {
   try {
-    const result = await call();
+    const result = await call(scheduler);
     await recordCheck(db, clock, workspaceId, null);
     return result;
   } catch (error) {
     if (error instanceof SchedulerAuthError || error instanceof SchedulerError) await recordCheck(db, clock, workspaceId, error.message);
-    throw schedulerProblem(error, workspaceId, clock.now());
+    throw schedulerProblem(error, scheduler.tool, workspaceId, clock.now());
   }
 }
 
 export async function listChannels(db: Kysely<Database>, services: SchedulerServices, clock: Clock, workspaceId: string) {
   const scheduler = await schedulerFor(db, services, clock, workspaceId);
-  const channels = await checked(db, clock, workspaceId, () => scheduler.channels());
+  const channels = await checked(db, clock, workspaceId, scheduler, (tool) => tool.channels());
   return { tool: scheduler.tool, channels };
 }
 
@@ -77,7 +77,7 @@ async function checkPush(db: Kysely<Database>, services: SchedulerServices, cloc
   }
   const scheduler = await schedulerFor(db, services, clock, workspaceId);
   const name = SCHEDULER_NAMES[scheduler.tool];
-  const channels = await checked(db, clock, workspaceId, () => scheduler.channels());
+  const channels = await checked(db, clock, workspaceId, scheduler, (tool) => tool.channels());
   const channel = channels.find((candidate) => candidate.id === input.channelId);
   if (channel === undefined) throw BadInputError.field('channelId', `is not a channel of the connected ${name}; list_repurpose_channels lists them`);
   if (!channel.active) throw BadInputError.field('channelId', `${channel.name} is disconnected or disabled in ${name}; reconnect it there first`);

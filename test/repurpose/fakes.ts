@@ -64,7 +64,7 @@ export interface PostizPost {
   parts: string[];
 }
 
-/** Postiz's `/public/v1`: `Authorization: <key>`, 30 calls an hour per key (429 beyond), posts stored with HTML-escaped text. */
+/** Postiz's `/public/v1`: `Authorization: <key>` (KEY, or KEY-anything), 30 calls an hour per key (429 beyond), posts stored with HTML-escaped text. */
 export class FakePostiz extends FakeTool {
   static readonly KEY = 'postiz-test-key';
   readonly posts: PostizPost[] = [];
@@ -74,7 +74,8 @@ export class FakePostiz extends FakeTool {
     { id: 'int-ig', name: 'Acme gram', identifier: 'instagram', picture: '', disabled: false, profile: 'acmegram' },
     { id: 'int-off', name: 'Old X', identifier: 'x', picture: '', disabled: true, profile: 'old' },
   ];
-  callsThisHour = 0;
+  /** Calls this hour per key. */
+  readonly calls = new Map<string, number>();
 
   static async start(): Promise<FakePostiz> {
     const fake = new FakePostiz();
@@ -87,8 +88,10 @@ export class FakePostiz extends FakeTool {
   }
 
   protected handle(req: IncomingMessage, res: ServerResponse, url: URL, body: unknown): void {
-    if (req.headers.authorization !== FakePostiz.KEY) return json(res, 401, { msg: 'Invalid API key' });
-    if (++this.callsThisHour > 30) return json(res, 429, { msg: 'Too many requests' }, { 'retry-after': '3600' });
+    const key = req.headers.authorization ?? '';
+    if (key !== FakePostiz.KEY && !key.startsWith(`${FakePostiz.KEY}-`)) return json(res, 401, { msg: 'Invalid API key' });
+    this.calls.set(key, (this.calls.get(key) ?? 0) + 1);
+    if (this.calls.get(key)! > 30) return json(res, 429, { msg: 'Too many requests' }, { 'retry-after': '3600' });
     if (req.method === 'GET' && url.pathname === '/public/v1/integrations') return json(res, 200, this.integrations);
     if (req.method === 'GET' && url.pathname === '/public/v1/posts') {
       const from = Date.parse(url.searchParams.get('startDate') ?? '');
@@ -129,7 +132,7 @@ export interface BufferPost {
   id: string;
   text: string;
   channelId: string;
-  status: 'draft' | 'scheduled';
+  status: 'draft' | 'buffer';
   dueAt: string | null;
 }
 
@@ -168,7 +171,7 @@ export class FakeBuffer extends FakeTool {
           data[match[1]!] = { message: 'Channel not found' };
           continue;
         }
-        const post: BufferPost = { id: `bp-${this.posts.length + 1}`, text: JSON.parse(match[2]!) as string, channelId, status: match[5] === undefined ? 'draft' : 'scheduled', dueAt: match[5] === undefined ? null : (JSON.parse(match[5]) as string) };
+        const post: BufferPost = { id: `bp-${this.posts.length + 1}`, text: JSON.parse(match[2]!) as string, channelId, status: match[5] === undefined ? 'draft' : 'buffer', dueAt: match[5] === undefined ? null : (JSON.parse(match[5]) as string) };
         this.posts.push(post);
         data[match[1]!] = { post: { id: post.id } };
       }
@@ -181,7 +184,7 @@ export class FakeBuffer extends FakeTool {
       return json(res, 200, { data: null, errors: [{ message: 'Organization not found', extensions: { code: 'NOT_FOUND' } }] });
     }
     if (query.includes('channels(input')) return json(res, 200, { data: { channels: this.channels } });
-    if (query.includes('posts(first')) {
+    if (query.includes('posts(first') && query.includes('status: [draft, buffer]')) {
       const edges = this.posts.map((post) => ({ node: { id: post.id, text: post.text, channelId: post.channelId } }));
       return json(res, 200, { data: { posts: { edges } } });
     }

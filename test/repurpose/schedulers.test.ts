@@ -174,7 +174,7 @@ describe('Postiz', () => {
   it("answers Postiz's own 429 as a wait until Retry-After", async () => {
     const own = await FakePostiz.start();
     try {
-      own.callsThisHour = 30;
+      own.calls.set(FakePostiz.KEY, 30);
       const scheduler = openScheduler({ tool: 'postiz', baseUrl: own.baseUrl, apiKey: FakePostiz.KEY, accountId: null }, deps());
       const refused = await scheduler.channels().catch((error: unknown) => error);
       expect(refused).toBeInstanceOf(SchedulerRateLimitedError);
@@ -206,7 +206,7 @@ describe('Buffer', () => {
     expect(mutation.body).toEqual(planned[0]!.body);
     expect(buffer.posts).toHaveLength(2);
     expect(buffer.posts[0]).toMatchObject({ text: 'A "quoted" LinkedIn post.\nSecond line.', status: 'draft', dueAt: null });
-    expect(buffer.posts[1]).toMatchObject({ channelId: 'ch-x', status: 'scheduled', dueAt: new Date(at).toISOString() });
+    expect(buffer.posts[1]).toMatchObject({ channelId: 'ch-x', status: 'buffer', dueAt: new Date(at).toISOString() });
 
     const again = await scheduler.create(posts);
     expect(again.map((p) => [p.idempotencyKey, p.externalId])).toEqual([

@@ -42,7 +42,7 @@ export interface BufferOrganization {
 /**
  * Buffer's GraphQL API (one endpoint, `POST {base}`, personal key as Bearer). Errors come in 200 answers as
  * `errors[]`, and `createPost` answers a `MutationError` in its data for a refused post. Buffer's API takes single
- * posts. It has no idempotency key: before creating, the channel's draft and scheduled posts are read and one with the
+ * posts. It has no idempotency key: before creating, the channel's draft and queued (`buffer`) posts are read and one with the
  * same text counts as created. One request creates all the posts of a push (aliased mutations).
  */
 export class BufferScheduler implements Scheduler {
@@ -111,7 +111,7 @@ export class BufferScheduler implements Scheduler {
     const organizationId = await this.organizationId();
     const channelIds = [...new Set(posts.map((post) => post.channel.id))].map(literal).join(', ');
     const parsed = postsSchema.safeParse(
-      await this.query(`query { posts(first: ${LOOKUP_POSTS}, input: { organizationId: ${literal(organizationId)}, filter: { status: [draft, scheduled], channelIds: [${channelIds}] } }) { edges { node { id text channelId } } } }`),
+      await this.query(`query { posts(first: ${LOOKUP_POSTS}, input: { organizationId: ${literal(organizationId)}, filter: { status: [draft, buffer], channelIds: [${channelIds}] } }) { edges { node { id text channelId } } } }`),
     );
     if (!parsed.success) throw new SchedulerError('Buffer answered the posts query in an unexpected shape', false);
     const taken = new Set<string>();
