@@ -11,7 +11,7 @@ import { outreachTools } from './outreach/index.js';
 import { networkTools } from './network/index.js';
 import { publishingTools } from './publishing/index.js';
 import { queriesTools } from './queries/index.js';
-import { repurposeSchedulerTools } from './repurpose/schedulerTools.js';
+import { repurposeTools } from './repurpose/index.js';
 import { buildRegistry } from './registry.js';
 import { supportTools } from './support/index.js';
 import { teamTools } from './team/index.js';
@@ -50,7 +50,7 @@ export const registry = buildRegistry({
   },
   repurpose: {
     description: "Articles repurposed as social posts, pushed to the workspace's scheduling tool (Postiz, Buffer or Typefully), and the record of what went out.",
-    operations: repurposeSchedulerTools,
+    operations: repurposeTools,
   },
   team: { description: 'Members of the workspace and invitations.', operations: teamTools },
   billing: { description: 'Plan, usage and add-ons.', operations: billingTools },

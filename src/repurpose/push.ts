@@ -24,22 +24,24 @@ function schedulerProblem(error: unknown, tool: SchedulerTool, workspaceId: stri
   return error;
 }
 
-/** Runs a call to the scheduler, remembering on the connection whether it worked. */
-async function checked<T>(db: Kysely<Database>, clock: Clock, workspaceId: string, scheduler: Scheduler, call: (scheduler: Scheduler) => Promise<T>): Promise<T> {
+/**
+ * The tool's channels. `record`: remember on the connection whether the tool answered (the page shows it); a dry run
+ * changes nothing, so it does not.
+ */
+async function channelsOf(db: Kysely<Database>, clock: Clock, workspaceId: string, scheduler: Scheduler, record: boolean): Promise<SchedulerChannel[]> {
   try {
-    const result = await call(scheduler);
-    await recordCheck(db, clock, workspaceId, null);
-    return result;
+    const channels = await scheduler.channels();
+    if (record) await recordCheck(db, clock, workspaceId, null);
+    return channels;
   } catch (error) {
-    if (error instanceof SchedulerAuthError || error instanceof SchedulerError) await recordCheck(db, clock, workspaceId, error.message);
+    if (record && (error instanceof SchedulerAuthError || error instanceof SchedulerError)) await recordCheck(db, clock, workspaceId, error.message);
     throw schedulerProblem(error, scheduler.tool, workspaceId, clock.now());
   }
 }
 
 export async function listChannels(db: Kysely<Database>, services: SchedulerServices, clock: Clock, workspaceId: string) {
   const scheduler = await schedulerFor(db, services, clock, workspaceId);
-  const channels = await checked(db, clock, workspaceId, scheduler, (tool) => tool.channels());
-  return { tool: scheduler.tool, channels };
+  return { tool: scheduler.tool, channels: await channelsOf(db, clock, workspaceId, scheduler, true) };
 }
 
 export interface PushInput {
@@ -56,7 +58,7 @@ interface CheckedPush {
 }
 
 /** Everything a push needs, checked: the drafts (404 for another workspace's), their states and forms, the channel and the time. */
-async function checkPush(db: Kysely<Database>, services: SchedulerServices, clock: Clock, workspaceId: string, input: PushInput): Promise<CheckedPush> {
+async function checkPush(db: Kysely<Database>, services: SchedulerServices, clock: Clock, workspaceId: string, input: PushInput, confirmed: boolean): Promise<CheckedPush> {
   const ids = [...new Set(input.draftIds)];
   const drafts: DraftRow[] = [];
   for (const id of ids) drafts.push(await findDraft(db, workspaceId, id));
@@ -77,7 +79,7 @@ async function checkPush(db: Kysely<Database>, services: SchedulerServices, cloc
   }
   const scheduler = await schedulerFor(db, services, clock, workspaceId);
   const name = SCHEDULER_NAMES[scheduler.tool];
-  const channels = await checked(db, clock, workspaceId, scheduler, (tool) => tool.channels());
+  const channels = await channelsOf(db, clock, workspaceId, scheduler, confirmed);
   const channel = channels.find((candidate) => candidate.id === input.channelId);
   if (channel === undefined) throw BadInputError.field('channelId', `is not a channel of the connected ${name}; list_repurpose_channels lists them`);
   if (!channel.active) throw BadInputError.field('channelId', `${channel.name} is disconnected or disabled in ${name}; reconnect it there first`);
@@ -98,7 +100,7 @@ const posts = (push: Pick<CheckedPush, 'channel' | 'scheduleAt'>, drafts: readon
 
 /** The dry run: the exact requests the push job would send (key masked) and when the posts would go out. */
 export async function describePush(db: Kysely<Database>, services: SchedulerServices, clock: Clock, workspaceId: string, input: PushInput): Promise<DryRunNote> {
-  const push = await checkPush(db, services, clock, workspaceId, input);
+  const push = await checkPush(db, services, clock, workspaceId, input, false);
   const name = SCHEDULER_NAMES[push.scheduler.tool];
   const requests = push.scheduler.plan(posts(push, push.drafts, () => '<idempotency key, fixed when confirmed>'));
   const when = push.scheduleAt === null ? `as ${push.drafts.length === 1 ? 'a draft' : 'drafts'} in ${name}, for a person to schedule there` : `scheduled for ${new Date(push.scheduleAt).toISOString()}`;
@@ -115,7 +117,7 @@ export async function describePush(db: Kysely<Database>, services: SchedulerServ
 
 /** Queues the push: each draft `queued` with a fresh idempotency key, and one job that creates the posts. */
 export async function queuePush(db: Kysely<Database>, services: SchedulerServices, clock: Clock, workspaceId: string, input: PushInput) {
-  const push = await checkPush(db, services, clock, workspaceId, input);
+  const push = await checkPush(db, services, clock, workspaceId, input, true);
   const draftIds = push.drafts.map((draft) => draft.id);
   const jobId = await db.transaction().execute(async (trx) => {
     const now = clock.now();

@@ -4,4 +4,4 @@ import markRepurposePosted from './mark_repurpose_posted.js';
 import pushRepurpose from './push_repurpose.js';
 
 /** The repurpose operations that reach the scheduling tool, and the record of posts that went out. */
-export const repurposeSchedulerTools: readonly AuthenticatedOperation[] = [listRepurposeChannels, pushRepurpose, markRepurposePosted];
+export const repurposeTools: readonly AuthenticatedOperation[] = [listRepurposeChannels, pushRepurpose, markRepurposePosted];
