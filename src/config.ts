@@ -343,7 +343,7 @@ function parseSchedulerUrls(env: NodeJS.ProcessEnv): SchedulerUrls {
   return {
     postiz: httpUrlSetting('POSTIZ_BASE_URL', env.POSTIZ_BASE_URL || 'https://api.postiz.com/public/v1'),
     buffer: httpUrlSetting('BUFFER_BASE_URL', env.BUFFER_BASE_URL || 'https://api.buffer.com'),
-    typefully: httpUrlSetting('TYPEFULLY_BASE_URL', env.TYPEFULLY_BASE_URL || 'https://api.typefully.com'),
+    typefully: httpUrlSetting('TYPEFULLY_BASE_URL', env.TYPEFULLY_BASE_URL || 'https://api.typefully.com/v2'),
   };
 }
 

@@ -77,6 +77,7 @@ export function createServices(config: Config, limiterStore: LimiterStore, ledge
     linkNetwork: config.linkNetwork,
     backlinkVerification: { everyMs: config.backlinkVerifyEveryDays * 86_400_000, pageTimeoutMs: LINKING_PAGE_TIMEOUT_MS },
     socialSources,
+    schedulers: { urls: config.schedulerUrls, limits: limiterStore },
   };
   return {
     services,

@@ -1,7 +1,8 @@
 import type { BacklinkIndex } from './backlinks/index/provider.js';
 import type { CdnService } from './analytics/cdn/connection.js';
-import type { GoogleAnalyticsSettings, LinkNetworkSettings, MailSettings, SearchConsoleSettings, SiteBuilderSettings } from './config.js';
+import type { GoogleAnalyticsSettings, LinkNetworkSettings, MailSettings, SchedulerUrls, SearchConsoleSettings, SiteBuilderSettings } from './config.js';
 import type { CredentialSealer } from './credentials/sealed.js';
+import type { LimiterStore } from './limits/store.js';
 import type { ContactFinders } from './outreach/contacts/finder.js';
 import type { SafeFetcher } from './outbound/safeFetch.js';
 import type { SocialSourceName } from '../db/schema.js';
@@ -48,6 +49,8 @@ export interface Services {
   backlinkVerification: BacklinkVerificationSettings;
   /** The configured sources of social threads; one missing here is listed as not configured and never searched. */
   socialSources: Partial<Record<SocialSourceName, SocialSource>>;
+  /** The scheduling tools' API addresses, and the shared store that counts calls against their published limits. */
+  schedulers: { urls: SchedulerUrls; limits: LimiterStore };
 }
 
 export interface BacklinkVerificationSettings {

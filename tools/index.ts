@@ -54,7 +54,7 @@ export const registry = buildRegistry({
     operations: socialTools,
   },
   repurpose: {
-    description: 'Articles turned into social posts: drafts per channel in its form and limits, linking back with UTM tags.',
+    description: "Articles turned into social posts: drafts per channel in its form and limits, linking back with UTM tags, pushed to the workspace's scheduling tool (Postiz, Buffer or Typefully), and the record of what went out.",
     operations: repurposeTools,
   },
   team: { description: 'Members of the workspace and invitations.', operations: teamTools },

@@ -25,13 +25,14 @@ const LANE_OF: Record<JobKind, AgentLane> = {
   link_network_match: 'outreach',
   backlink_verify: 'checks',
   social_search: 'social',
+  repurpose_push: 'social',
 };
 
 export const AGENT_ACTIVITY_DEFINITION =
   'A run is a background job the service started in the window (from UTC midnight of its first day): succeeded when it finished, ' +
   'failed when its last attempt failed, inProgress while it waits or runs; retries of a job count once. ' +
   'Lanes: writing (articles), publishing (webhook deliveries, render checks), checks (answer-engine, rank and positioning checks, backlink verification), ' +
-  'syncs (Search Console, the CDN, the backlink index), outreach (finding prospects, mail sends and reads of the mailbox for replies, link-network matching), social (searches of the social sources for threads).';
+  'syncs (Search Console, the CDN, the backlink index), outreach (finding prospects, mail sends and reads of the mailbox for replies, link-network matching), social (searches of the social sources for threads, pushes of repurposed posts to the scheduling tool).';
 
 /** Runs per agent lane over the window, from the jobs table. */
 export async function agentActivity(db: Kysely<Database>, workspaceId: string, days: MetricDays, now: number) {

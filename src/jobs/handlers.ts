@@ -7,6 +7,7 @@ import { writeArticleJob } from '../domain/content/writeArticleJob.js';
 import { deliverJob, renderCheckJob } from '../domain/publishing/deliveryJobs.js';
 import { outreachRepliesJob } from '../outreach/replies.js';
 import { outreachSendJob } from '../outreach/sendJob.js';
+import { repurposePushJob } from '../repurpose/pushJob.js';
 import { engineCheckJob, rankCheckJob } from '../visibility/checks/checkJobs.js';
 import { checkRunJob } from '../visibility/checks/onDemand.js';
 import { positioningJob } from '../visibility/competitors/positioningJob.js';
@@ -33,4 +34,5 @@ export const JOB_HANDLERS: Record<JobKind, JobHandler> = {
   link_network_match: linkNetworkMatchJob,
   backlink_verify: backlinkVerifyJob,
   social_search: socialSearchJob,
+  repurpose_push: repurposePushJob,
 };

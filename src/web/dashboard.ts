@@ -16,6 +16,7 @@ import { consentPages } from './consentPages.js';
 import { devicePages } from './devicePages.js';
 import { html, type SafeHtml } from './html.js';
 import { outreachMailboxPages } from './outreachMailboxPages.js';
+import { schedulerPages } from './schedulerPages.js';
 import { csrfField, page, STYLESHEET, type PageContext } from './layout.js';
 import { clientAddress, csrfToken, csrfValid, pageHeaders, readCookie, SESSION_COOKIE, setCookie } from './security.js';
 import { searchConsolePages } from './searchConsolePages.js';
@@ -221,6 +222,7 @@ ${problem === undefined ? '' : html`<p class="notice error" role="alert">${probl
   router.use(cdnPages(deps, pageStack, signedIn));
   router.use(siteBuilderPages(deps, signedIn));
   router.use(outreachMailboxPages(deps, signedIn));
+  router.use(schedulerPages(deps, signedIn));
   router.use(consentPages(deps, signedIn));
   router.use(devicePages(deps, signedIn));
   return router;

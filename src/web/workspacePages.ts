@@ -12,6 +12,7 @@ import { formValues } from './grantForm.js';
 import { csrfField, when } from './layout.js';
 import { cdnSection } from './cdnPages.js';
 import { outreachMailboxSection } from './outreachMailboxPages.js';
+import { schedulerSection } from './schedulerPages.js';
 import { searchConsoleSection } from './searchConsolePages.js';
 import { siteAnalyticsSection } from './siteAnalyticsPages.js';
 import { webflowSection } from './siteBuilderPages.js';
@@ -55,7 +56,8 @@ ${await searchConsoleSection(deps, res, current)}
 ${await siteAnalyticsSection(deps, res, current)}
 ${await cdnSection(deps, res, current)}
 ${await webflowSection(deps, res, current)}
-${await outreachMailboxSection(deps, current)}`,
+${await outreachMailboxSection(deps, current)}
+${await schedulerSection(deps, current)}`,
     );
   });
 

@@ -70,7 +70,7 @@ describe('get_agent_activity', () => {
     expect(lane('publishing')).toMatchObject({ runs: 2, succeeded: 1, failed: 0, inProgress: 1 });
     expect(lane('checks')).toMatchObject({ runs: 2, succeeded: 1, inProgress: 1 });
     expect(lane('outreach')).toMatchObject({ lane: 'outreach', kinds: ['outreach_send', 'outreach_replies', 'outreach_discover', 'link_network_match'], runs: 1, succeeded: 1, failed: 0, inProgress: 0 });
-    expect(lane('social')).toEqual({ lane: 'social', kinds: ['social_search'], runs: 0, succeeded: 0, failed: 0, inProgress: 0, lastFinishedAt: null });
+    expect(lane('social')).toEqual({ lane: 'social', kinds: ['social_search', 'repurpose_push'], runs: 0, succeeded: 0, failed: 0, inProgress: 0, lastFinishedAt: null });
     // 30 days take in the article written 10 days ago.
     const month = (await t.mcpTool(ws.key, 'get_agent_activity', { days: '30' })).structuredContent as { lanes: Array<Record<string, unknown>> };
     expect(month.lanes.find((l) => l.lane === 'writing')).toMatchObject({ runs: 3, succeeded: 2 });

@@ -8,6 +8,8 @@ import { type SitePage, startSite, urlset } from '../links/support.js';
 import { configureMailbox, insertDraft, insertProspect } from '../outreach/support.js';
 import { insertPlacement, members } from '../network/support.js';
 import { insertThread } from '../social/support.js';
+import { insertRepurposeDraft } from '../repurpose/support.js';
+import { connectPostiz, pushableDraft } from './schedulers.js';
 
 type Input = Record<string, unknown>;
 
@@ -391,6 +393,20 @@ export const fixtures: Record<string, Fixture> = {
   find_outreach_contact: {
     valid: async (t, ws) => ({ prospectId: await prospect(t, ws) }),
     foreign: async (t, other) => ({ prospectId: await prospect(t, other) }),
+  },
+  list_repurpose_channels: {
+    valid: async (t, ws) => {
+      await connectPostiz(t, ws);
+      return {};
+    },
+  },
+  push_repurpose: {
+    valid: async (t, ws) => ({ draftIds: [await pushableDraft(t, ws)], channelId: 'int-li' }),
+    foreign: async (t, other) => ({ draftIds: [await pushableDraft(t, other)], channelId: 'int-li' }),
+  },
+  mark_repurpose_posted: {
+    valid: async (t, ws) => ({ draftId: await insertRepurposeDraft(t, ws.workspaceId, { state: 'pushed' }) }),
+    foreign: async (t, other) => ({ draftId: await insertRepurposeDraft(t, other.workspaceId, { state: 'pushed' }) }),
   },
   get_link_network: { valid: async () => ({}) },
   set_link_network_membership: { valid: async () => ({ member: true }) },

@@ -5,6 +5,7 @@ import type { JsonSchema, RegisteredMcpOperation } from '../../tools/registry.js
 import { TestService, type TestWorkspace } from '../support/harness.js';
 import { snapshot } from '../support/snapshot.js';
 import { closeCloudflare, cdnEnv } from './cloudflare.js';
+import { closePostiz } from './schedulers.js';
 import { fixtures } from './fixtures.js';
 import { sharedSiteBuilderFakes } from '../analytics/fakes/siteBuilders.js';
 
@@ -24,6 +25,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
   await closeCloudflare();
+  await closePostiz();
 });
 
 interface Verdict {

@@ -7,6 +7,7 @@ import { TestService, type Answer, type McpToolAnswer } from '../support/harness
 import { approvalProblems, dryRunProblems, outputProblems } from '../support/answerSchemas.js';
 import { snapshot } from '../support/snapshot.js';
 import { closeCloudflare, cdnEnv } from './cloudflare.js';
+import { closePostiz } from './schedulers.js';
 import { fixtures } from './fixtures.js';
 import { sharedSiteBuilderFakes } from '../analytics/fakes/siteBuilders.js';
 
@@ -22,6 +23,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
   await closeCloudflare();
+  await closePostiz();
 });
 
 const call = (key: string | undefined, op: RegisteredOperation, input: Input = {}): Promise<Answer> => t.rest(key, op.method, op.path, input);

@@ -9,6 +9,7 @@ import { backoffMs, JobWorker, RetryableJobError, type ClaimedJob, type JobDeps,
 import { cdnService } from '../../src/analytics/cdn/connection.js';
 import { loadConfig } from '../../src/config.js';
 import { CredentialSealer } from '../../src/credentials/sealed.js';
+import { MemoryLimiterStore } from '../../src/limits/memoryStore.js';
 import { SafeFetcher } from '../../src/outbound/safeFetch.js';
 import { SiteContactFinder } from '../../src/outreach/contacts/site.js';
 import { SPECIFIED_TIMING, type Services } from '../../src/services.js';
@@ -36,6 +37,7 @@ const services: Services = {
   linkNetwork: { similarityThreshold: 0.8, monthlyCap: 4 },
   backlinkVerification: { everyMs: 7 * 86_400_000, pageTimeoutMs: 15_000 },
   socialSources: {},
+  schedulers: { urls: loadConfig({}).schedulerUrls, limits: new MemoryLimiterStore() },
 };
 const logger = pino({ level: 'silent' });
 
@@ -65,6 +67,7 @@ const handlers: Record<JobKind, JobHandler> = {
   link_network_match: handler,
   backlink_verify: handler,
   social_search: handler,
+  repurpose_push: handler,
 };
 
 function worker(options: { leaseMs?: number; concurrency?: number } = {}): JobWorker {
