@@ -57,6 +57,18 @@ export async function enqueueJobs(db: Kysely<Database>, clock: Clock, jobs: read
   return rows.map((row) => row.id);
 }
 
+/**
+ * The workspaces with a job of this kind waiting or running, or with `queuedSince` also one queued after that time:
+ * the sweeps queue work for the workspaces not in it.
+ */
+export function workspacesWithJob(db: Kysely<Database>, kind: JobKind, queuedSince?: number) {
+  return db
+    .selectFrom('jobs')
+    .select('jobs.workspace_id')
+    .where('jobs.kind', '=', kind)
+    .where((eb) => (queuedSince === undefined ? eb('jobs.state', 'in', ['queued', 'running']) : eb.or([eb('jobs.state', 'in', ['queued', 'running']), eb('jobs.created_at', '>', queuedSince)])));
+}
+
 /** The job of this kind waiting or running for the workspace, if any: work that needs one run at a time queues a new one only when there is none. */
 export async function pendingJobId(db: Kysely<Database>, workspaceId: string, kind: JobKind): Promise<string | undefined> {
   const pending = await db

@@ -4,7 +4,7 @@ import type { Database } from '../../db/schema.js';
 import { withNamedLock } from '../../db/locks.js';
 import type { Clock } from '../clock.js';
 import { fromJson } from '../domain/brand/records.js';
-import { enqueueJobs } from '../jobs/queue.js';
+import { enqueueJobs, workspacesWithJob } from '../jobs/queue.js';
 import type { JobDeps, JobHandler } from '../jobs/worker.js';
 import type { Writer } from '../writer/model.js';
 import { ACTIVE_STATES, NETWORK_LOCK, primaryLanguage } from './network.js';
@@ -196,17 +196,7 @@ export async function queueNetworkMatches(db: Kysely<Database>, clock: Clock): P
     .selectFrom('network_members')
     .select('workspace_id')
     .where('member', '=', 1)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('jobs')
-            .select('jobs.id')
-            .whereRef('jobs.workspace_id', '=', 'network_members.workspace_id')
-            .where('jobs.kind', '=', 'link_network_match')
-            .where('jobs.state', 'in', ['queued', 'running']),
-        ),
-      ),
-    )
+    .where('workspace_id', 'not in', workspacesWithJob(db, 'link_network_match'))
     .execute();
   await enqueueJobs(
     db,

@@ -3,7 +3,7 @@ import { simpleParser, type ParsedMail, type StructuredHeader } from 'mailparser
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
-import { enqueueJob } from '../jobs/queue.js';
+import { enqueueJob, workspacesWithJob } from '../jobs/queue.js';
 import { RetryableJobError, type ClaimedJob, type JobDeps, type JobHandler } from '../jobs/worker.js';
 import { readInbox, type InboxPosition } from './imap.js';
 import { MailConnectionError } from './mailHosts.js';
@@ -214,17 +214,7 @@ export async function queueMailboxReads(db: Kysely<Database>, clock: Clock): Pro
     .selectFrom('outreach_mailboxes')
     .select('workspace_id')
     .where('imap_host', 'is not', null)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('jobs')
-            .select('jobs.id')
-            .whereRef('jobs.workspace_id', '=', 'outreach_mailboxes.workspace_id')
-            .where('jobs.kind', '=', 'outreach_replies')
-            .where('jobs.state', 'in', ['queued', 'running']),
-        ),
-      ),
-    )
+    .where('workspace_id', 'not in', workspacesWithJob(db, 'outreach_replies'))
     .execute();
   for (const { workspace_id: workspaceId } of due) await enqueueJob(db, clock, { workspaceId, kind: 'outreach_replies', subjectId: workspaceId, maxAttempts: 3 });
   return due.length;

@@ -1,4 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
+import type { RepurposeChannel } from '../../db/schema.js';
+import { newId } from '../ids.js';
 import type { Database, RepurposeDraftsTable, RepurposeState } from '../../db/schema.js';
 import { toIso } from '../domain/brand/records.js';
 import { NotFoundError } from '../errors.js';
@@ -7,6 +9,33 @@ import { CHANNEL_FORMS } from './channels.js';
 export const REPURPOSE_STATES: readonly RepurposeState[] = ['draft', 'queued', 'pushed', 'failed', 'posted'];
 
 export type DraftRow = Selectable<RepurposeDraftsTable> & { article_title: string };
+
+/** A new draft's row, in `state` (default `draft`), pushed nowhere yet. */
+export function newDraftRow(draft: { workspaceId: string; contentId: string; channel: RepurposeChannel; parts: readonly string[]; linkUrl: string; now: number; state?: RepurposeState }): Selectable<RepurposeDraftsTable> {
+  return {
+    id: newId('rpd'),
+    workspace_id: draft.workspaceId,
+    content_id: draft.contentId,
+    channel: draft.channel,
+    posts: JSON.stringify(draft.parts),
+    link_url: draft.linkUrl,
+    state: draft.state ?? 'draft',
+    scheduler: null,
+    scheduler_channel_id: null,
+    scheduler_channel_name: null,
+    scheduled_for: null,
+    idempotency_key: null,
+    push_job_id: null,
+    external_id: null,
+    external_url: null,
+    pushed_at: null,
+    posted_at: null,
+    posted_url: null,
+    error: null,
+    created_at: draft.now,
+    updated_at: draft.now,
+  };
+}
 
 /** Drafts with their article's title, for one workspace. */
 export function draftsQuery(db: Kysely<Database>, workspaceId: string) {

@@ -5,11 +5,10 @@ import type { Clock } from '../clock.js';
 import type { DryRunNote } from '../../tools/define.js';
 import { findArticle, type ArticleRow } from '../domain/content/articles.js';
 import { BadInputError, ServiceError } from '../errors.js';
-import { newId } from '../ids.js';
 import { brandMemoryPrompt } from '../writer/brandMemory.js';
 import type { Writer } from '../writer/model.js';
 import { CHANNEL_FORMS, formProblem, taggedLink } from './channels.js';
-import { draftRecord, type DraftRow } from './drafts.js';
+import { draftRecord, newDraftRow, type DraftRow } from './drafts.js';
 
 /** How much of the article the writer reads: enough for the argument of a long post, not the whole of a very long one. */
 const ARTICLE_IN_PROMPT = 12_000;
@@ -152,27 +151,7 @@ export async function generateDrafts(db: Kysely<Database>, clock: Clock, writer:
 
   const now = clock.now();
   const rows: DraftRow[] = request.channels.map((channel) => ({
-    id: newId('rpd'),
-    workspace_id: workspaceId,
-    content_id: article.id,
-    channel,
-    posts: JSON.stringify(drafts.get(channel)),
-    link_url: links.get(channel)!,
-    state: 'draft',
-    scheduler: null,
-    scheduler_channel_id: null,
-    scheduler_channel_name: null,
-    scheduled_for: null,
-    idempotency_key: null,
-    push_job_id: null,
-    external_id: null,
-    external_url: null,
-    pushed_at: null,
-    posted_at: null,
-    posted_url: null,
-    error: null,
-    created_at: now,
-    updated_at: now,
+    ...newDraftRow({ workspaceId, contentId: article.id, channel, parts: drafts.get(channel)!, linkUrl: links.get(channel)!, now }),
     article_title: article.title,
   }));
   // One statement for all drafts: they are stored together or not at all.

@@ -3,7 +3,7 @@ import type { Database, SocialSourceName, ThreadSourceState } from '../../db/sch
 import type { Clock } from '../clock.js';
 import { BadInputError } from '../errors.js';
 import { newId } from '../ids.js';
-import { enqueueJob, pendingJobId } from '../jobs/queue.js';
+import { enqueueJob, pendingJobId, workspacesWithJob } from '../jobs/queue.js';
 import { RetryableJobError, type JobHandler } from '../jobs/worker.js';
 import type { Services } from '../services.js';
 import { judgeThreads, type SearchTerm } from './relevance.js';
@@ -51,17 +51,7 @@ export async function queueDueSocialSearches(db: Kysely<Database>, clock: Clock,
   const due = await db
     .selectFrom('workspaces')
     .select('workspaces.id')
-    .where(({ not, exists, selectFrom, or }) =>
-      not(
-        exists(
-          selectFrom('jobs')
-            .select('jobs.id')
-            .whereRef('jobs.workspace_id', '=', 'workspaces.id')
-            .where('jobs.kind', '=', 'social_search')
-            .where((eb) => or([eb('jobs.created_at', '>', since), eb('jobs.state', 'in', ['queued', 'running'])])),
-        ),
-      ),
-    )
+    .where('workspaces.id', 'not in', workspacesWithJob(db, 'social_search', since))
     .execute();
   let queued = 0;
   for (const { id } of due) if ((await queueSocialSearch(db, clock, services, id)).queued) queued++;

@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Database, RepurposeChannel, RepurposeState, SchedulerTool } from '../../db/schema.js';
 import type { Clock } from '../../src/clock.js';
 import type { CredentialSealer } from '../../src/credentials/sealed.js';
-import { newId } from '../../src/ids.js';
 import { taggedLink } from '../../src/repurpose/channels.js';
+import { newDraftRow } from '../../src/repurpose/drafts.js';
 import { writtenArticle } from '../publishing/support.js';
 
 interface Db {
@@ -22,36 +22,18 @@ export async function publishedArticle(t: Db, workspaceId: string): Promise<stri
 export async function insertRepurposeDraft(t: Db, workspaceId: string, options: { channel?: RepurposeChannel; posts?: string[]; state?: RepurposeState; contentId?: string } = {}): Promise<string> {
   const channel = options.channel ?? 'linkedin';
   const contentId = options.contentId ?? (await publishedArticle(t, workspaceId));
-  const id = newId('rpd');
   const link = taggedLink(`https://acme.example/blog/${contentId}`, channel, 'repurpose');
-  const now = t.clock.now();
-  await t.db
-    .insertInto('repurpose_drafts')
-    .values({
-      id,
-      workspace_id: workspaceId,
-      content_id: contentId,
-      channel,
-      posts: JSON.stringify(options.posts ?? [`Dentists lose patients to missed reminders & no-shows. A CRM fixes that: ${link}`]),
-      link_url: link,
-      state: options.state ?? 'draft',
-      scheduler: null,
-      scheduler_channel_id: null,
-      scheduler_channel_name: null,
-      scheduled_for: null,
-      idempotency_key: null,
-      push_job_id: null,
-      external_id: null,
-      external_url: null,
-      pushed_at: null,
-      posted_at: null,
-      posted_url: null,
-      error: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
-  return id;
+  const row = newDraftRow({
+    workspaceId,
+    contentId,
+    channel,
+    parts: options.posts ?? [`Dentists lose patients to missed reminders & no-shows. A CRM fixes that: ${link}`],
+    linkUrl: link,
+    now: t.clock.now(),
+    state: options.state ?? 'draft',
+  });
+  await t.db.insertInto('repurpose_drafts').values(row).execute();
+  return row.id;
 }
 
 /** The workspace connected to a scheduling tool, its key sealed as the dashboard stores it. */

@@ -5,6 +5,7 @@ import { AI_CRAWLERS, type Classification, classifyUserAgent } from '../../domai
 import { retryAfterMs } from '../../outbound/retryAfter.js';
 import { DEFAULT_ZONE_LIMITS, HOUR_MS, type TrafficWindow, type ZoneLimits } from './backfill.js';
 import { CloudflareAuthError, CloudflareError, CloudflareRateLimitError } from './errors.js';
+import { failureReason, isTimeout } from '../../outbound/requestFailure.js';
 
 /** Where Cloudflare answers; tests and operators behind a proxy point these elsewhere. */
 export interface CloudflareEndpoints {
@@ -223,15 +224,6 @@ function formEncoded(value: string): string {
   return new URLSearchParams([['', value]]).toString().slice(1);
 }
 
-function isTimeout(error: unknown): boolean {
-  return error instanceof Error && (error.name === 'TimeoutError' || (error.cause instanceof Error && error.cause.name === 'TimeoutError'));
-}
-
-function reasonOf(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  return error.cause instanceof Error ? `${error.message} (${error.cause.message})` : error.message;
-}
-
 /** Cloudflare's Time scalar, as its examples write it: RFC 3339 in UTC without fractions of a second. */
 function cloudflareTime(epochMs: number): string {
   return new Date(epochMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -444,7 +436,7 @@ export class CloudflareClient {
       return { status: response.status, retryAfter: response.headers.get('retry-after'), text: await response.text() };
     } catch (error) {
       if (isTimeout(error)) throw new CloudflareError(`${what} did not answer within ${this.timeoutMs / 1000} seconds`, true);
-      throw new CloudflareError(`${what} did not answer: ${reasonOf(error)}`, true);
+      throw new CloudflareError(`${what} did not answer: ${failureReason(error)}`, true);
     }
   }
 

@@ -3,7 +3,7 @@ import type { Database } from '../../../db/schema.js';
 import type { Clock } from '../../clock.js';
 import { BACKLINK_INDEX_SETTINGS } from '../../config.js';
 import { newId } from '../../ids.js';
-import { enqueueJob, pendingJobId } from '../../jobs/queue.js';
+import { enqueueJob, pendingJobId, workspacesWithJob } from '../../jobs/queue.js';
 import { RetryableJobError, type JobHandler } from '../../jobs/worker.js';
 import type { Services } from '../../services.js';
 import { domainOf } from '../../visibility/engines/engine.js';
@@ -36,17 +36,7 @@ export async function queueDueBacklinkSyncs(db: Kysely<Database>, clock: Clock, 
   const due = await db
     .selectFrom('workspaces')
     .select('workspaces.id')
-    .where(({ not, exists, selectFrom, or }) =>
-      not(
-        exists(
-          selectFrom('jobs')
-            .select('jobs.id')
-            .whereRef('jobs.workspace_id', '=', 'workspaces.id')
-            .where('jobs.kind', '=', 'backlink_sync')
-            .where((eb) => or([eb('jobs.created_at', '>', since), eb('jobs.state', 'in', ['queued', 'running'])])),
-        ),
-      ),
-    )
+    .where('workspaces.id', 'not in', workspacesWithJob(db, 'backlink_sync', since))
     .execute();
   let queued = 0;
   for (const { id } of due) if ((await queueBacklinkSync(db, clock, id)).queued) queued++;

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import type { SocialSourceName } from '../../../db/schema.js';
 import { retryAfterMs } from '../../outbound/retryAfter.js';
 import { SourceError } from './source.js';
+import { failureReason, isTimeout } from '../../outbound/requestFailure.js';
 
 export interface SourceTuning {
   /** One request, connect to last byte. */
@@ -48,17 +49,6 @@ function decode(body: Buffer, encoding: string | undefined): Buffer {
     default:
       return body;
   }
-}
-
-function isTimeout(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
-  return error.name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
-}
-
-function reasonOf(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  return error.cause instanceof Error ? `${error.message} (${error.cause.message})` : error.message;
 }
 
 /** What an error body says, for the operator: a JSON message field when there is one, else the start of the text. */
@@ -118,7 +108,7 @@ export class SourceHttp {
         failure = `${this.label} answered ${response.statusCode}: ${problemOf(text)}`;
       } catch (error) {
         if (error instanceof SourceError) throw error;
-        failure = isTimeout(error) ? `${this.label} did not answer within ${timeoutMs / 1000} seconds` : `${this.label}: ${reasonOf(error)}`;
+        failure = isTimeout(error) ? `${this.label} did not answer within ${timeoutMs / 1000} seconds` : `${this.label}: ${failureReason(error)}`;
       }
       if (attempt < retries) await sleep(backoffMs * 2 ** attempt);
     }

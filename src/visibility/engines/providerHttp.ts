@@ -3,6 +3,7 @@ import { Agent, request } from 'undici';
 import { googleRetryInfoMs, retryAfterMs } from '../../outbound/retryAfter.js';
 import { EngineError } from './engine.js';
 import type { EngineTuning } from './index.js';
+import { failureReason, isTimeout } from '../../outbound/requestFailure.js';
 
 const MAX_RETRY_AFTER_MS = 60_000;
 /** Redirect URIs in an answer (Gemini's grounding links) are resolved with a short look, not a full request budget. */
@@ -55,17 +56,6 @@ function providerMessage(body: string): string {
     // not JSON: the raw text says what went wrong
   }
   return body.slice(0, 300);
-}
-
-function isTimeout(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
-  return error.name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
-}
-
-function reasonOf(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  return error.cause instanceof Error ? `${error.message} (${error.cause.message})` : error.message;
 }
 
 /**
@@ -133,7 +123,7 @@ export class ProviderHttp {
         if (error instanceof TransientEngineError) failure = error;
         else if (error instanceof EngineError) throw error;
         else if (isTimeout(error)) failure = new EngineError('timeout', `${this.provider} did not answer within ${timeoutMs / 1000} seconds`);
-        else failure = new EngineError('provider_error', `${this.provider}: ${reasonOf(error)}`);
+        else failure = new EngineError('provider_error', `${this.provider}: ${failureReason(error)}`);
       }
       if (attempt < retries) await sleep(wait);
     }
