@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../../db/database.js';
+import { loadConfig } from '../../../src/config.js';
 import { openSocialSources, SOURCE_SETTINGS } from '../../../src/social/sources/index.js';
 import type { SourcePauses } from '../../../src/social/sources/pauses.js';
 import { SOCIAL_SOURCE_NAMES } from '../../../src/social/sources/source.js';
@@ -15,6 +16,26 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await database.close();
+});
+
+describe('the social sources\' settings', () => {
+  it('turns Hacker News and Stack Exchange on by default, Bluesky and Reddit only with their accounts, and refuses half a pair or an unknown source', () => {
+    const defaults = loadConfig({}).socialSources;
+    expect(defaults).toEqual({
+      hackernews: { baseUrl: 'https://hn.algolia.com/api/v1' },
+      stackexchange: { baseUrl: 'https://api.stackexchange.com/2.3', key: undefined, sites: ['stackoverflow'] },
+      bluesky: undefined,
+      reddit: undefined,
+    });
+    const configured = loadConfig({ SOCIAL_SOURCES_OFF: 'hackernews', STACKEXCHANGE_SITES: 'superuser, webapps', BLUESKY_IDENTIFIER: 'me.bsky.social', BLUESKY_APP_PASSWORD: 'abcd-efgh', REDDIT_CLIENT_ID: 'id', REDDIT_CLIENT_SECRET: 'secret' }).socialSources;
+    expect(configured.hackernews).toBeUndefined();
+    expect(configured.stackexchange?.sites).toEqual(['superuser', 'webapps']);
+    expect(configured.bluesky).toEqual({ serviceUrl: 'https://bsky.social', identifier: 'me.bsky.social', appPassword: 'abcd-efgh' });
+    expect(configured.reddit).toMatchObject({ clientId: 'id', clientSecret: 'secret', apiUrl: 'https://oauth.reddit.com' });
+    expect(() => loadConfig({ BLUESKY_IDENTIFIER: 'me' })).toThrow('BLUESKY_APP_PASSWORD: set BLUESKY_IDENTIFIER and BLUESKY_APP_PASSWORD together, or neither');
+    expect(() => loadConfig({ SOCIAL_SOURCES_OFF: 'twitter' })).toThrow('SOCIAL_SOURCES_OFF: "twitter" is not a source (hackernews, stackexchange, bluesky, reddit)');
+    expect(() => loadConfig({ STACKEXCHANGE_SITES: 'stack overflow' })).toThrow(/^STACKEXCHANGE_SITES: "stack overflow" is not a Stack Exchange site name/);
+  });
 });
 
 describe('openSocialSources', () => {
