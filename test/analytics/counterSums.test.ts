@@ -65,7 +65,8 @@ describe("the counter's batches and sums", () => {
         });
         await recordCounterEvents(t.db, events);
       }
-    });
+      // 130 ingest batches: on PostgreSQL under a loaded CI machine this takes longer than the default hook timeout.
+    }, 120_000);
 
     /** The same ranking summed from the daily rows alone. */
     async function fromDays(days: MetricDays) {
