@@ -239,7 +239,7 @@ export function createHttpApp({
 
   app.use(crawlReportRouter({ db, clock, limiterStore }));
 
-  app.use(dashboardRouter({ db, clock, config, pipeline, issuer, limiterStore, credentials, outbound }));
+  app.use(dashboardRouter({ db, clock, config, pipeline, issuer, limiterStore, credentials, outbound, registry, logger }));
 
   app.use((req, res) => {
     res.status(404).json({ error: `no route ${req.method} ${req.path}` });

@@ -27,6 +27,7 @@ import * as outreachMail from './migrations/2026_11_26_0027_outreach_mail.js';
 import * as linkNetwork from './migrations/2026_11_26_0028_link_network.js';
 import * as social from './migrations/2026_11_26_0029_social.js';
 import * as repurpose from './migrations/2026_11_26_0030_repurpose.js';
+import * as workspaceTimeZone from './migrations/2026_11_27_0031_workspace_time_zone.js';
 
 /** Every migration, in order. Names are timestamped so that they sort in the order they were written. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -57,6 +58,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_26_0028_link_network': linkNetwork,
   '2026_11_26_0029_social': social,
   '2026_11_26_0030_repurpose': repurpose,
+  '2026_11_27_0031_workspace_time_zone': workspaceTimeZone,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -11,6 +11,8 @@ export interface WorkspacesTable {
   website_url: string;
   plan: string;
   created_at: number;
+  /** IANA time zone the dashboard shows times in. */
+  time_zone: Generated<string>;
 }
 
 export interface UsersTable {

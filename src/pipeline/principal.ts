@@ -12,8 +12,8 @@ import { ALL_SCOPES, isScope, type Scope } from '../scopes.js';
 export interface Principal {
   /** The identity the rate limits count against. */
   credentialId: string;
-  /** An OAuth token can step up (re-authorise with more scopes); an API key cannot. */
-  via: 'api_key' | 'oauth';
+  /** An OAuth token can step up (re-authorise with more scopes); an API key cannot; `dashboard` is a signed-in person's page. */
+  via: 'api_key' | 'oauth' | 'dashboard';
   apiKeyId: string | null;
   /** The OAuth grant behind a token; null for API keys. */
   grantId: string | null;

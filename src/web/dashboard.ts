@@ -2,6 +2,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
+import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { checkCredentials, endSession, memberships, sessionUser, startSession, SESSION_TTL_MS, type Membership, type SignedInUser } from '../domain/accounts/sessions.js';
 import { acceptInvite, openInvite } from '../domain/team/invites.js';
@@ -11,13 +12,22 @@ import type { CredentialSealer } from '../credentials/sealed.js';
 import type { SafeFetcher } from '../outbound/safeFetch.js';
 import type { OAuthIssuer } from '../oauth/issuer.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
+import type { Registry } from '../../tools/registry.js';
 import { cdnPages } from './cdnPages.js';
 import { consentPages } from './consentPages.js';
 import { devicePages } from './devicePages.js';
 import { html, type SafeHtml } from './html.js';
 import { outreachMailboxPages } from './outreachMailboxPages.js';
 import { schedulerPages } from './schedulerPages.js';
-import { csrfField, page, STYLESHEET, type PageContext } from './layout.js';
+import { csrfField, FAVICON, page, STYLESHEET, type PageContext } from './layout.js';
+import { operationActions } from './kit.js';
+import { overviewPages } from './pages/overview.js';
+import { visibilityPages } from './pages/visibility.js';
+import { contentPages } from './pages/content.js';
+import { brandPages } from './pages/brand.js';
+import { publishingPages } from './pages/publishing.js';
+import { growthPages } from './pages/growth.js';
+import { analyticsPages } from './pages/analytics.js';
 import { clientAddress, csrfToken, csrfValid, pageHeaders, readCookie, SESSION_COOKIE, setCookie } from './security.js';
 import { searchConsolePages } from './searchConsolePages.js';
 import { siteAnalyticsPages } from './siteAnalyticsPages.js';
@@ -33,6 +43,8 @@ export interface DashboardDeps {
   limiterStore: LimiterStore;
   credentials: CredentialSealer;
   outbound: SafeFetcher;
+  registry: Registry;
+  logger: Logger;
 }
 
 /** What every page handler gets once the session and, under /w/:ws, the membership are checked. */
@@ -57,6 +69,9 @@ function safeNext(value: unknown): string {
   return typeof value === 'string' && /^\/(?!\/)[^\\]*$/.test(value) ? value : '/';
 }
 
+/** Paths the dashboard owns: a miss or a failure under them is an HTML page, not the API's JSON. */
+const DASHBOARD_PATHS = ['/w', '/approvals', '/invite', '/signin', '/device', '/assets'];
+
 export function sendPage(res: Response, status: number, title: string, context: PageContext, body: SafeHtml): void {
   res.status(status).type('html').send(page(title, context, body));
 }
@@ -70,6 +85,9 @@ export function dashboardRouter(deps: DashboardDeps): express.Router {
 
   router.get('/assets/app.css', (_req, res) => {
     res.type('css').setHeader('Cache-Control', 'public, max-age=3600').send(STYLESHEET);
+  });
+  router.get(['/favicon.svg', '/favicon.ico'], (_req, res) => {
+    res.type('image/svg+xml').setHeader('Cache-Control', 'public, max-age=86400').send(FAVICON);
   });
   // Every form carries the CSRF token; a POST without the matching one changes nothing.
   const checkCsrf = (req: Request, res: Response, next: NextFunction) => {
@@ -216,7 +234,28 @@ ${problem === undefined ? '' : html`<p class="notice error" role="alert">${probl
     );
   });
 
-  router.use(workspacePages(deps, signedIn));
+  // Under /w/:ws the workspace must be one of the visitor's: any other, or one that does not exist, is the same 404.
+  const inWorkspace = (req: Request, res: Response, next: NextFunction) => {
+    const visit = res.locals.visit!;
+    const current = visit.workspaces.find((w) => w.workspaceId === req.params.ws);
+    if (current === undefined) {
+      sendPage(res, 404, 'Not found', visit, html`<p>There is no such workspace among yours.</p>`);
+      return;
+    }
+    res.locals.current = current;
+    next();
+  };
+  const inWorkspaceStack = [...signedIn, inWorkspace];
+
+  router.use(operationActions(deps, inWorkspaceStack));
+  router.use(workspacePages(deps, inWorkspaceStack, signedIn));
+  router.use(overviewPages(deps, inWorkspaceStack));
+  router.use(visibilityPages(deps, inWorkspaceStack));
+  router.use(contentPages(deps, inWorkspaceStack));
+  router.use(brandPages(deps, inWorkspaceStack));
+  router.use(publishingPages(deps, inWorkspaceStack));
+  router.use(growthPages(deps, inWorkspaceStack));
+  router.use(analyticsPages(deps, inWorkspaceStack));
   router.use(searchConsolePages(deps, signedIn));
   router.use(siteAnalyticsPages(deps, signedIn));
   router.use(cdnPages(deps, pageStack, signedIn));
@@ -225,5 +264,25 @@ ${problem === undefined ? '' : html`<p class="notice error" role="alert">${probl
   router.use(schedulerPages(deps, signedIn));
   router.use(consentPages(deps, signedIn));
   router.use(devicePages(deps, signedIn));
+  // The dashboard's own paths answer in HTML when nothing matched or something failed; the API keeps its JSON.
+  router.use(DASHBOARD_PATHS, ...pageStack, (req: Request, res: Response) => {
+    sendPage(res, 404, 'Page not found', res.locals.visit ?? { csrf: csrfToken(req, res, secure) }, html`<p>There is no page at this address. <a href="/">Go to your workspaces</a>.</p>`);
+  });
+  router.use(DASHBOARD_PATHS, (error: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) {
+      next(error);
+      return;
+    }
+    const known = error instanceof ServiceError && error.status !== 500;
+    if (!known) deps.logger.error({ err: error, path: req.path }, 'dashboard page failed');
+    const context = { ...(res.locals.visit ?? { csrf: csrfToken(req, res, secure) }), current: res.locals.current };
+    sendPage(
+      res,
+      known ? error.status : 500,
+      known ? (error.status === 404 ? 'Not found' : 'That did not work') : 'Something went wrong',
+      context,
+      html`<p class="notice error" role="alert">${known ? error.message : 'The page could not be shown. The error was logged; try again in a moment.'}</p><p><a href="${res.locals.current === undefined ? '/' : `/w/${res.locals.current.workspaceId}`}">Back</a></p>`,
+    );
+  });
   return router;
 }

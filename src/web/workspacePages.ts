@@ -1,4 +1,4 @@
-import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import express, { type Request, type RequestHandler, type Response } from 'express';
 import { createApiKey, listApiKeys, revokeApiKey } from '../auth/apiKeys.js';
 import { approvalWorkspaceFor, listApprovals, readApproval } from '../domain/approvals/approvals.js';
 import type { Membership } from '../domain/accounts/sessions.js';
@@ -26,27 +26,16 @@ declare module 'express-serve-static-core' {
 /** Scopes a member (not an owner) may not give a key: team and policy management stays with owners. */
 const OWNER_ONLY_SCOPES: readonly Scope[] = ['manage:org'];
 
-export function workspacePages(deps: DashboardDeps, signedIn: RequestHandler[]): express.Router {
+export function workspacePages(deps: DashboardDeps, stack: RequestHandler[], signedIn: RequestHandler[]): express.Router {
   const { db, clock, pipeline } = deps;
   const router = express.Router();
 
-  const inWorkspace = (req: Request, res: Response, next: NextFunction) => {
-    const visit = res.locals.visit!;
-    const current = visit.workspaces.find((w) => w.workspaceId === req.params.ws);
-    if (current === undefined) {
-      sendPage(res, 404, 'Not found', visit, html`<p>There is no such workspace among yours.</p>`);
-      return;
-    }
-    res.locals.current = current;
-    next();
-  };
-  const stack = [...signedIn, inWorkspace];
   const show = (res: Response, title: string, body: SafeHtml, status = 200) => {
     const visit: Visit = res.locals.visit!;
     sendPage(res, status, title, { ...visit, current: res.locals.current! }, body);
   };
 
-  router.get('/w/:ws', ...stack, async (_req, res) => {
+  router.get('/w/:ws/settings', ...stack, async (_req, res) => {
     const current = res.locals.current!;
     show(
       res,

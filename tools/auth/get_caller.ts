@@ -16,7 +16,7 @@ export default defineTool({
   input: z.strictObject({}),
   output: z.object({
     workspace: z.object({ id: z.string(), name: z.string(), websiteUrl: z.string() }),
-    via: z.enum(['api_key', 'oauth']),
+    via: z.enum(['api_key', 'oauth', 'dashboard']),
     apiKey: z.object({ id: z.string(), name: z.string(), prefix: z.string(), createdAt: isoTime() }).nullable().describe('The key, when the credential is one.'),
     oauthClient: z
       .object({ clientId: z.string(), name: z.string().nullable(), authorizedAt: isoTime() })

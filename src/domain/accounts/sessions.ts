@@ -49,15 +49,18 @@ export interface Membership {
   name: string;
   websiteUrl: string;
   role: 'owner' | 'member';
+  plan: string;
+  /** IANA name; every time on the dashboard is shown in it. */
+  timeZone: string;
 }
 
 export async function memberships(db: Kysely<Database>, userId: string): Promise<Membership[]> {
   const rows = await db
     .selectFrom('memberships')
     .innerJoin('workspaces', 'workspaces.id', 'memberships.workspace_id')
-    .select(['workspaces.id', 'workspaces.name', 'workspaces.website_url', 'memberships.role'])
+    .select(['workspaces.id', 'workspaces.name', 'workspaces.website_url', 'workspaces.plan', 'workspaces.time_zone', 'memberships.role'])
     .where('memberships.user_id', '=', userId)
     .orderBy('workspaces.name')
     .execute();
-  return rows.map((r) => ({ workspaceId: r.id, name: r.name, websiteUrl: r.website_url, role: r.role }));
+  return rows.map((r) => ({ workspaceId: r.id, name: r.name, websiteUrl: r.website_url, role: r.role, plan: r.plan, timeZone: r.time_zone }));
 }
