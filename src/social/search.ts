@@ -2,11 +2,11 @@ import type { Kysely } from 'kysely';
 import type { Database, SocialSourceName, ThreadSourceState } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import { BadInputError } from '../errors.js';
-import { newId } from '../ids.js';
 import { enqueueJob, pendingJobId, workspacesWithJob } from '../jobs/queue.js';
 import { RetryableJobError, type JobHandler } from '../jobs/worker.js';
 import type { Services } from '../services.js';
 import { judgeThreads, type SearchTerm } from './relevance.js';
+import { newThreadRow } from './threads.js';
 import { SOCIAL_SOURCE_NAMES, SourcePausedError, type FoundThread, type SocialSource } from './sources/source.js';
 
 const HOUR_MS = 3_600_000;
@@ -195,37 +195,9 @@ export const socialSearchJob: JobHandler = {
     await db.transaction().execute(async (trx) => {
       if ((await trx.selectFrom('workspaces').select('id').where('id', '=', job.workspaceId).executeTakeFirst()) === undefined) return;
       for (const [i, { source, thread, term }] of fresh.entries()) {
-        const judgement = judged[i]!;
         await trx
           .insertInto('social_threads')
-          .values({
-            id: newId('sth'),
-            workspace_id: job.workspaceId,
-            source,
-            external_id: thread.externalId,
-            url: thread.url,
-            title: thread.title,
-            excerpt: thread.excerpt,
-            community: thread.community,
-            author: thread.author,
-            posted_at: thread.postedAt,
-            comments: thread.comments,
-            points: thread.points,
-            matched_query: term.text,
-            matched_kind: term.kind,
-            relevance: judgement.relevance,
-            relevance_reason: judgement.reason,
-            scored_by: judgement.scoredBy,
-            source_state: thread.state,
-            state_checked_at: now,
-            status: thread.state === 'open' ? 'new' : 'closed',
-            status_changed_at: now,
-            reply_draft: null,
-            reply_drafted_at: null,
-            reply_url: null,
-            first_seen_at: now,
-            updated_at: now,
-          })
+          .values(newThreadRow(job.workspaceId, source, thread, term, judged[i]!, now))
           .onConflict((oc) => oc.columns(['workspace_id', 'source', 'external_id']).doNothing())
           .execute();
       }

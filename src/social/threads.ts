@@ -1,10 +1,45 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { Database, SocialSourceName, SocialThreadsTable, SocialThreadStatus } from '../../db/schema.js';
 import { toIso } from '../domain/brand/records.js';
 import { NotFoundError } from '../errors.js';
+import { newId } from '../ids.js';
+import type { Judgement, SearchTerm } from './relevance.js';
+import type { FoundThread } from './sources/source.js';
 import { pageOf, pageOffset, type PageRequest } from '../visibility/rankings/reportPage.js';
 
 export type ThreadRow = Selectable<SocialThreadsTable>;
+
+/** A thread as a search first records it: new while open at its source, closed otherwise, with no reply yet. */
+export function newThreadRow(workspaceId: string, source: SocialSourceName, thread: FoundThread, term: SearchTerm, judgement: Judgement, now: number): Insertable<SocialThreadsTable> {
+  return {
+    id: newId('sth'),
+    workspace_id: workspaceId,
+    source,
+    external_id: thread.externalId,
+    url: thread.url,
+    title: thread.title,
+    excerpt: thread.excerpt,
+    community: thread.community,
+    author: thread.author,
+    posted_at: thread.postedAt,
+    comments: thread.comments,
+    points: thread.points,
+    matched_query: term.text,
+    matched_kind: term.kind,
+    relevance: judgement.relevance,
+    relevance_reason: judgement.reason,
+    scored_by: judgement.scoredBy,
+    source_state: thread.state,
+    state_checked_at: now,
+    status: thread.state === 'open' ? 'new' : 'closed',
+    status_changed_at: now,
+    reply_draft: null,
+    reply_drafted_at: null,
+    reply_url: null,
+    first_seen_at: now,
+    updated_at: now,
+  };
+}
 
 export const THREAD_STATUSES: readonly SocialThreadStatus[] = ['new', 'drafted', 'replied', 'dismissed', 'closed'];
 
