@@ -174,6 +174,19 @@ describe('the Growth pages', () => {
     expect(await t.db.selectFrom('repurpose_drafts').select('id').where('workspace_id', '=', host.workspaceId).execute()).toEqual([]);
   });
 
+  it('links a proposed placement to its pending approval, and Accept goes to an approval page', async () => {
+    const host = await site(t, 'Approver');
+    const target = await site(t, 'Asker');
+    await members(t, host, target);
+    const placementId = await insertPlacement(t, host, target);
+    const { visitor: person, csrf } = await visitor(host, 'member');
+    const approvalId = (await t.db.selectFrom('network_placements').select('host_approval_id').where('id', '=', placementId).executeTakeFirstOrThrow()).host_approval_id!;
+    expect(await page(person, `/w/${host.workspaceId}/growth/network`)).toMatch(new RegExp(`href="[^"]*${approvalId}">Approve or decline</a>`));
+    const accepted = await person.request(`/w/${host.workspaceId}/do/accept_link_placement`, { method: 'POST', form: { _csrf: csrf, placementId } });
+    expect(accepted.status).toBe(303);
+    expect(accepted.headers.get('location')).toMatch(new RegExp(`^/w/${host.workspaceId}/approvals/`));
+  });
+
   it('saves a repurpose draft’s parts with their line breaks', async () => {
     const ws = await t.workspace();
     const { visitor: person, csrf } = await visitor(ws, 'member');

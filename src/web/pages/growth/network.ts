@@ -15,11 +15,13 @@ type Placement = Network['given'][number];
 function placementActions(res: Response, placement: Placement, side: 'host' | 'target'): SafeHtml {
   if (placement.state !== 'proposed' && placement.state !== 'live') return html`<span class="muted">${placement.endReason ?? 'ended'}</span>`;
   const approved = side === 'host' ? placement.hostApproved : placement.targetApproved;
-  const accept =
-    placement.state === 'proposed' && !approved
-      ? operationForm(res, { operationId: 'accept_link_placement', hidden: { placementId: placement.placementId }, button: 'Accept', inline: true })
-      : '';
   const remove = operationForm(res, { operationId: 'remove_link_placement', hidden: { placementId: placement.placementId }, button: 'Remove', buttonClass: 'danger', inline: true });
+  if (placement.state === 'live' || approved) return remove;
+  // Matching already asked this side's owner; Accept asks again only once that request is gone (expired).
+  const accept =
+    placement.approvalUrl === null
+      ? operationForm(res, { operationId: 'accept_link_placement', hidden: { placementId: placement.placementId }, button: 'Accept', inline: true })
+      : html`<a href="${placement.approvalUrl}">Approve or decline</a>`;
   return html`${accept} ${remove}`;
 }
 

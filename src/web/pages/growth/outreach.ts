@@ -9,7 +9,7 @@ import { html, type SafeHtml } from '../../html.js';
 import { operationForm, showPage } from '../../kit.js';
 import { csrfField } from '../../layout.js';
 import { readOperation } from '../../operations.js';
-import { choiceField, dataOrNotice, filterForm, nextPageLink, outsideLink, queryChoice, queryPage } from './shared.js';
+import { choiceField, dataOrNotice, filterForm, nextPageLink, outsideLink, queryChoice, queryPage, textBlock } from './shared.js';
 
 type Prospect = z.infer<typeof prospectOutput>;
 type Draft = z.infer<typeof outreachDraft>;
@@ -102,7 +102,7 @@ export async function addProspect(deps: DashboardDeps, req: Request, res: Respon
 function threadView(draft: Draft, timeZone: string): SafeHtml {
   if (draft.thread.length === 0) return html``;
   return html`<h2>The thread so far</h2>${draft.thread.map(
-    (message) => html`<section class="preview"><h3>${message.direction === 'in' ? 'From' : 'To'} ${message.direction === 'in' ? message.from : message.to}: ${message.subject}</h3><p class="muted">${message.state}, ${formatTime(message.at, timeZone)}</p><pre>${message.body}</pre></section>`,
+    (message) => html`<section class="preview"><h3>${message.direction === 'in' ? 'From' : 'To'} ${message.direction === 'in' ? message.from : message.to}: ${message.subject}</h3><p class="muted">${message.state}, ${formatTime(message.at, timeZone)}</p>${textBlock(message.body)}</section>`,
   )}`;
 }
 

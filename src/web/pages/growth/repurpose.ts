@@ -10,7 +10,7 @@ import { html, type SafeHtml } from '../../html.js';
 import { operationForm, showPage } from '../../kit.js';
 import { csrfField } from '../../layout.js';
 import { readOperation } from '../../operations.js';
-import { choiceField, counted, dataOrNotice, filterForm, nextPageLink, outsideLink, queryChoice, queryPage, queryValue } from './shared.js';
+import { choiceField, counted, dataOrNotice, filterForm, nextPageLink, outsideLink, queryChoice, queryPage, queryValue, textBlock } from './shared.js';
 
 type Draft = z.infer<typeof repurposeDraft>;
 
@@ -64,7 +64,7 @@ function draftSection(res: Response, draft: Draft): SafeHtml {
         });
   return html`<section class="preview" id="draft-${draft.draftId}"><h3>${draft.channel}: ${draft.articleTitle}</h3>
 <dl class="data"><dt>State</dt><dd>${draft.state}</dd><dt>Limits</dt><dd>at most ${counted(draft.limits.maxParts, 'part')} of ${counted(draft.limits.maxChars, 'character')}</dd><dt>Tagged link</dt><dd>${draft.linkUrl}</dd>${where}${posted}${draft.error === null ? '' : html`<dt>Last push failed</dt><dd>${draft.error}</dd>`}<dt>Updated</dt><dd>${formatTime(draft.updatedAt, timeZone)}</dd></dl>
-${editable(draft) ? editForm(res, draft) : html`<ol>${draft.posts.map((post) => html`<li><pre>${post}</pre></li>`)}</ol>`}${markPosted}</section>`;
+${editable(draft) ? editForm(res, draft) : html`<ol>${draft.posts.map((post) => html`<li>${textBlock(post)}</li>`)}</ol>`}${markPosted}</section>`;
 }
 
 function channelField(channels: Channels | undefined): SafeHtml {

@@ -61,3 +61,8 @@ export function outsideLink(url: string, text: string): SafeHtml {
 export function counted(count: number, noun: string): string {
   return `${formatNumber(count, 0)} ${count === 1 ? noun : `${noun}s`}`;
 }
+
+/** Plain text as paragraphs, its line breaks kept (a `pre` would not wrap at phone width). */
+export function textBlock(text: string): SafeHtml {
+  return html`${text.split(/\n{2,}/).map((paragraph) => html`<p>${paragraph.split('\n').map((line, index) => html`${index === 0 ? '' : html`<br>`}${line}`)}</p>`)}`;
+}
