@@ -1,0 +1,227 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../src/ids.js';
+import { insertPlacement, members, site } from '../network/support.js';
+import { configureMailbox, insertDraft, insertProspect } from '../outreach/support.js';
+import { insertRepurposeDraft } from '../repurpose/support.js';
+import { insertThread } from '../social/support.js';
+import { TestService, type TestWorkspace } from '../support/harness.js';
+import { hiddenFields, Visitor } from '../support/visitor.js';
+
+const PASSWORD = 'correct horse battery';
+let t: TestService;
+beforeAll(async () => {
+  t = await TestService.start();
+});
+afterAll(() => t.close());
+
+async function visitor(ws: TestWorkspace, role: 'owner' | 'member'): Promise<{ visitor: Visitor; csrf: string }> {
+  const email = `${role}-${newId('u')}@acme.example`;
+  await t.user(ws.workspaceId, email, role);
+  const person = new Visitor(t.baseUrl);
+  await person.signIn(email, PASSWORD);
+  return { visitor: person, csrf: await person.csrf(`/w/${ws.workspaceId}/growth`) };
+}
+
+async function backlink(workspaceId: string, linkingUrl: string, status: 'verified' | 'lost'): Promise<void> {
+  await t.db
+    .insertInto('backlinks')
+    .values({
+      id: newId('bl'),
+      workspace_id: workspaceId,
+      linking_url: linkingUrl,
+      linking_domain: new URL(linkingUrl).hostname,
+      target_url: 'https://acme.example/',
+      anchor_text: 'Acme CRM',
+      dofollow: 1,
+      domain_authority: 420,
+      authority_metric: 'dataforseo_domain_rank',
+      status,
+      source: 'index',
+      prospect_id: null,
+      placement_id: null,
+      discovered_at: t.clock.now(),
+      placed_at: null,
+      last_verified_at: null,
+      lost_at: status === 'lost' ? t.clock.now() : null,
+      status_changed_at: t.clock.now(),
+      check_error: null,
+    })
+    .execute();
+}
+
+async function page(person: Visitor, path: string): Promise<string> {
+  const answer = await person.request(path);
+  expect(answer.status, path).toBe(200);
+  return answer.text();
+}
+
+describe('the Growth pages', () => {
+  it('show each page’s seeded rows to an owner and to a member', async () => {
+    const host = await site(t, 'Acme');
+    const other = await site(t, 'Rival');
+    await members(t, host, other);
+    await insertPlacement(t, host, other);
+    await backlink(host.workspaceId, 'https://dental.example/tools', 'verified');
+    await backlink(host.workspaceId, 'https://gone.example/old', 'lost');
+    await insertProspect(t.db, t.clock, host.workspaceId, { domain: 'clinicblog.example' });
+    await insertThread(t.db, t.clock, host.workspaceId, { reply_draft: 'We use a CRM made for clinics.', status: 'drafted' });
+    await insertRepurposeDraft(t, host.workspaceId, { posts: ['First line\nsecond line https://acme.example/blog'] });
+    const base = `/w/${host.workspaceId}/growth`;
+    for (const role of ['owner', 'member'] as const) {
+      const { visitor: person } = await visitor(host, role);
+      const backlinks = await page(person, base);
+      expect(backlinks).toContain('<h1>Backlinks</h1>');
+      expect(backlinks).toContain('dental.example');
+      expect(await page(person, `${base}?status=lost`)).not.toContain('dental.example');
+      const outreach = await page(person, `${base}/outreach`);
+      expect(outreach).toContain('clinicblog.example');
+      expect(outreach.includes(`href="/w/${host.workspaceId}/outreach/mailbox"`)).toBe(role === 'owner');
+      const network = await page(person, `${base}/network`);
+      expect(network).toContain('Rival');
+      expect(network).toContain('id="leave-network"');
+      const social = await page(person, `${base}/social`);
+      expect(social).toContain('Ask HN: Which CRM do dental clinics use?');
+      expect(social).toContain('We use a CRM made for clinics.');
+      expect(social).not.toMatch(/<button[^>]*>Post/);
+      const repurpose = await page(person, `${base}/repurpose`);
+      expect(repurpose).toContain('First line\nsecond line');
+      expect(repurpose.includes(`href="/w/${host.workspaceId}/repurpose/scheduler"`)).toBe(role === 'owner');
+      // No scheduling tool is connected: the channels operation's own message, inline.
+      expect(repurpose).toMatch(/class="notice error" role="alert">[^<]*scheduling tool/i);
+    }
+  });
+
+  it('moves a social thread and an outreach prospect through their forms', async () => {
+    const ws = await t.workspace();
+    const { visitor: person, csrf } = await visitor(ws, 'member');
+    const threadId = await insertThread(t.db, t.clock, ws.workspaceId);
+    const back = `/w/${ws.workspaceId}/growth/social`;
+    const moved = await person.request(`/w/${ws.workspaceId}/do/set_social_thread_status`, { method: 'POST', form: { _csrf: csrf, back, threadId, status: 'dismissed' } });
+    expect(moved.status).toBe(303);
+    expect(moved.headers.get('location')).toBe(`${back}?done=set_social_thread_status`);
+    expect((await t.db.selectFrom('social_threads').select('status').where('id', '=', threadId).executeTakeFirstOrThrow()).status).toBe('dismissed');
+
+    const prospectId = await insertProspect(t.db, t.clock, ws.workspaceId);
+    const form = hiddenFields((await page(person, `/w/${ws.workspaceId}/growth/outreach`)).split(`id="move-${prospectId}"`)[1]!.split('</form>')[0]!);
+    const stage = await person.request(`/w/${ws.workspaceId}/do/set_outreach_status`, { method: 'POST', form: { _csrf: csrf, ...form, stage: 'contacted' } });
+    expect(stage.status).toBe(303);
+    expect((await t.db.selectFrom('outreach_prospects').select('stage').where('id', '=', prospectId).executeTakeFirstOrThrow()).stage).toBe('contacted');
+  });
+
+  it('shows the operation’s 400 when a placed link has no linking page, and changes nothing', async () => {
+    const ws = await t.workspace();
+    const { visitor: person, csrf } = await visitor(ws, 'owner');
+    const prospectId = await insertProspect(t.db, t.clock, ws.workspaceId, { stage: 'contacted' });
+    const answer = await person.request(`/w/${ws.workspaceId}/do/set_outreach_status`, { method: 'POST', form: { _csrf: csrf, prospectId, stage: 'link_placed' } });
+    expect(answer.status).toBe(400);
+    expect(await answer.text()).toMatch(/id="problem">[^<]*linkingUrl/);
+    expect((await t.db.selectFrom('outreach_prospects').select('stage').where('id', '=', prospectId).executeTakeFirstOrThrow()).stage).toBe('contacted');
+  });
+
+  it('adds a prospect from plain fields, and answers a missing site with the operation’s 400', async () => {
+    const ws = await t.workspace();
+    const { visitor: person, csrf } = await visitor(ws, 'member');
+    const added = await person.request(`/w/${ws.workspaceId}/growth/outreach/add`, { method: 'POST', form: { _csrf: csrf, site: 'https://reviews.example/crm', contactEmail: 'ed@reviews.example', note: 'reviews CRMs' } });
+    expect(added.status).toBe(303);
+    expect(added.headers.get('location')).toBe(`/w/${ws.workspaceId}/growth/outreach?done=add_outreach_prospects`);
+    const rows = await t.db.selectFrom('outreach_prospects').select(['domain', 'contact_email']).where('workspace_id', '=', ws.workspaceId).execute();
+    expect(rows).toEqual([{ domain: 'reviews.example', contact_email: 'ed@reviews.example' }]);
+    const refused = await person.request(`/w/${ws.workspaceId}/growth/outreach/add`, { method: 'POST', form: { _csrf: csrf, site: '' } });
+    expect(refused.status).toBe(400);
+  });
+
+  it('drafts an outreach email for editing, then shows the send’s dry run before anything is queued', async () => {
+    const ws = await t.workspace();
+    const { visitor: person, csrf } = await visitor(ws, 'owner');
+    await configureMailbox(t.db, t.clock, t.service.services.credentials, ws.workspaceId);
+    const prospectId = await insertProspect(t.db, t.clock, ws.workspaceId);
+    const drafted = await person.request(`/w/${ws.workspaceId}/growth/outreach/draft`, { method: 'POST', form: { _csrf: csrf, prospectId } });
+    const draftPage = await drafted.text();
+    expect(drafted.status, draftPage).toBe(200);
+    expect(draftPage).toContain('id="send-draft"');
+    const messageId = await insertDraft(t.db, t.clock, ws.workspaceId, prospectId, { to: 'editor@clinic.example' });
+    const dryRun = await person.request(`/w/${ws.workspaceId}/do/queue_outreach_send`, {
+      method: 'POST',
+      form: { _csrf: csrf, back: `/w/${ws.workspaceId}/growth/outreach`, messageId, subject: 'An edited subject', body: 'Hello,\n\nan edited body.' },
+    });
+    const text = await dryRun.text();
+    expect(dryRun.status, text).toBe(200);
+    expect(text).toContain('id="dry-run"');
+    expect(hiddenFields(text)).toMatchObject({ messageId, subject: 'An edited subject', confirm: 'true' });
+    expect((await t.db.selectFrom('outreach_messages').select('state').where('id', '=', messageId).executeTakeFirstOrThrow()).state).toBe('draft');
+  });
+
+  it('shows a placement removal’s dry run and the drafting of posts before anything happens', async () => {
+    const host = await site(t, 'Hostco');
+    const target = await site(t, 'Targetco');
+    await members(t, host, target);
+    const placementId = await insertPlacement(t, host, target, { state: 'live' });
+    const { visitor: person, csrf } = await visitor(host, 'owner');
+    const removal = await person.request(`/w/${host.workspaceId}/do/remove_link_placement`, { method: 'POST', form: { _csrf: csrf, placementId } });
+    expect(removal.status).toBe(200);
+    expect(await removal.text()).toContain('id="dry-run"');
+    expect((await t.db.selectFrom('network_placements').select('state').where('id', '=', placementId).executeTakeFirstOrThrow()).state).toBe('live');
+
+    const repurpose = await page(person, `/w/${host.workspaceId}/growth/repurpose`);
+    expect(repurpose).toContain('id="generate-drafts"');
+    const contentId = /<select name="contentId" required><option value="([^"]+)"/.exec(repurpose)![1]!;
+    const form = new URLSearchParams({ _csrf: csrf, contentId, channels: 'x' });
+    form.append('channels', 'linkedin');
+    const generation = await person.request(`/w/${host.workspaceId}/do/generate_repurpose`, { method: 'POST', form });
+    const text = await generation.text();
+    expect(generation.status, text).toBe(200);
+    expect(text).toContain('id="dry-run"');
+    expect(await t.db.selectFrom('repurpose_drafts').select('id').where('workspace_id', '=', host.workspaceId).execute()).toEqual([]);
+  });
+
+  it('links a proposed placement to its pending approval, and Accept goes to an approval page', async () => {
+    const host = await site(t, 'Approver');
+    const target = await site(t, 'Asker');
+    await members(t, host, target);
+    const placementId = await insertPlacement(t, host, target);
+    const { visitor: person, csrf } = await visitor(host, 'member');
+    const approvalId = (await t.db.selectFrom('network_placements').select('host_approval_id').where('id', '=', placementId).executeTakeFirstOrThrow()).host_approval_id!;
+    expect(await page(person, `/w/${host.workspaceId}/growth/network`)).toMatch(new RegExp(`href="[^"]*${approvalId}">Approve or decline</a>`));
+    const accepted = await person.request(`/w/${host.workspaceId}/do/accept_link_placement`, { method: 'POST', form: { _csrf: csrf, placementId } });
+    expect(accepted.status).toBe(303);
+    expect(accepted.headers.get('location')).toMatch(new RegExp(`^/w/${host.workspaceId}/approvals/`));
+  });
+
+  it('saves a repurpose draft’s parts with their line breaks', async () => {
+    const ws = await t.workspace();
+    const { visitor: person, csrf } = await visitor(ws, 'member');
+    const draftId = await insertRepurposeDraft(t, ws.workspaceId, { channel: 'x' });
+    const link = (await t.db.selectFrom('repurpose_drafts').select('link_url').where('id', '=', draftId).executeTakeFirstOrThrow()).link_url;
+    const form = new URLSearchParams({ _csrf: csrf, draftId });
+    form.append('posts', `Missed reminders cost clinics.\nHere is how: ${link}`);
+    form.append('posts', 'A second part.');
+    form.append('posts', '');
+    const saved = await person.request(`/w/${ws.workspaceId}/growth/repurpose/edit`, { method: 'POST', form });
+    expect(saved.status).toBe(303);
+    const listed = await t.rest(ws.key, 'GET', '/api/v1/repurpose');
+    const drafts = (listed.body.data as { drafts: Array<{ draftId: string; posts: string[] }> }).drafts;
+    expect(drafts.find((draft) => draft.draftId === draftId)?.posts).toEqual([`Missed reminders cost clinics.\nHere is how: ${link}`, 'A second part.']);
+  });
+});
+
+describe('the Growth pages without a writer model', () => {
+  it('show the draft operation’s message in a notice instead of a draft', async () => {
+    const bare = await TestService.start({ writer: false });
+    try {
+      const ws = await bare.workspace();
+      const email = `owner-${ws.workspaceId}@acme.example`;
+      await bare.user(ws.workspaceId, email, 'owner');
+      const person = new Visitor(bare.baseUrl);
+      await person.signIn(email, PASSWORD);
+      const csrf = await person.csrf(`/w/${ws.workspaceId}/growth/outreach`);
+      const prospectId = await insertProspect(bare.db, bare.clock, ws.workspaceId);
+      const answer = await person.request(`/w/${ws.workspaceId}/growth/outreach/draft`, { method: 'POST', form: { _csrf: csrf, prospectId } });
+      expect(answer.status).toBe(200);
+      const text = await answer.text();
+      expect(text).toMatch(/class="notice error" role="alert">[^<]*WRITER_/);
+      expect(text).not.toContain('id="send-draft"');
+    } finally {
+      await bare.close();
+    }
+  });
+});
