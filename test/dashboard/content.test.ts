@@ -115,7 +115,8 @@ describe('an article’s page', () => {
     expect(published).toContain('<dt>Meta title</dt><dd>Dental CRM guide</dd>');
     expect(published).toMatch(/<p class="figure" id="health-score">\d+%<\/p>/);
     expect(published).toMatch(/<p class="figure" id="citability-score">\d+%<\/p>/);
-    expect(published).toMatch(/<div class="preview" id="preview">[\s\S]*<h2>One<\/h2>/);
+    // The article's own headings sit under the page's Preview heading: its h1 is an h3, its h2 an h4.
+    expect(published).toMatch(/<div class="preview" id="preview"><h3>Title<\/h3>[\s\S]*<h4>One<\/h4>/);
   });
 
   it('generates a planned article only after the dry run is confirmed', async () => {

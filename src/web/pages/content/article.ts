@@ -81,13 +81,21 @@ async function linksSection(deps: DashboardDeps, res: Response, article: Content
 <h3>Links out (${formatNumber(targets.length, 0)})</h3>${dataView(targets.map(({ url, anchorText }) => ({ url, anchorText })))}`;
 }
 
+/**
+ * The article's headings two levels down, so its h1 and h2 sit under the page's "Preview" heading: a page has one
+ * h1 and its headings in order. Sanitised HTML has headings without attributes.
+ */
+function underPreviewHeading(body: string): string {
+  return body.replace(/<(\/?)h([1-6])>/g, (_tag, close: string, level: string) => `<${close}h${Math.min(Number(level) + 2, 6)}>`);
+}
+
 function previewSection(article: ContentArticle, published: Published | undefined): SafeHtml {
   const body = published?.html ?? null;
   if (body === null) {
     return html`<h2>Preview</h2><p class="muted">${article.status === 'published' ? 'The published body is not available.' : 'The preview shows the body as published; it appears once the article is published.'}</p>`;
   }
   // Sanitised again here, as the page's own defence: the stored body is shown as markup.
-  return html`<h2>Preview</h2><div class="preview" id="preview">${new SafeHtml(sanitizeArticleHtml(body))}</div>`;
+  return html`<h2>Preview</h2><div class="preview" id="preview">${new SafeHtml(underPreviewHeading(sanitizeArticleHtml(body)))}</div>`;
 }
 
 function actionsSection(res: Response, article: ContentArticle): SafeHtml {

@@ -36,7 +36,7 @@ export function rescheduleForm(res: Response, article: ContentArticle, back?: st
   return operationForm(res, {
     operationId: 'reschedule_content',
     hidden: { contentId: article.id },
-    fields: html`<label>New publish time for ${article.title} (ISO, e.g. 2026-12-01T09:00:00Z) <input type="text" name="scheduledAt" value="${article.scheduledAt}" required></label> `,
+    fields: html`<label>New publish time for ${article.title} (ISO, e.g. 2026-12-01T09:00:00Z) <input type="text" name="scheduledAt" value="${article.scheduledAt.replace(/\.000Z$/, 'Z')}" required></label> `,
     button: 'Reschedule',
     inline: true,
     ...(back === undefined ? {} : { back }),
