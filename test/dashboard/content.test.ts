@@ -119,6 +119,16 @@ describe('an article’s page', () => {
     expect(published).toMatch(/<div class="preview" id="preview"><h3>Title<\/h3>[\s\S]*<h4>One<\/h4>/);
   });
 
+  it('sanitises the stored body again before showing it', async () => {
+    const { ws, visitor } = await signedIn('owner');
+    const contentId = await draftToPublish(ws);
+    await ok(t, ws, 'POST', '/api/v1/content/publish', { contentId, confirm: true });
+    await t.db.updateTable('articles').set({ html: '<p onclick="steal()">Kept</p><script>steal()</script><a href="javascript:steal()">link</a>' }).where('id', '=', contentId).execute();
+    const shown = await page(visitor, `/w/${ws.workspaceId}/content/articles/${contentId}`);
+    expect(shown).toContain('<div class="preview" id="preview"><p>Kept</p><a>link</a></div>');
+    expect(shown).not.toContain('steal()');
+  });
+
   it('generates a planned article only after the dry run is confirmed', async () => {
     const { ws, visitor, csrf } = await signedIn('member');
     const [planned] = (await commit(t, ws, 1)).planned;

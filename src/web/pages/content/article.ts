@@ -9,7 +9,7 @@ import { formatNumber, formatTime } from '../../format.js';
 import { html, SafeHtml } from '../../html.js';
 import { dataView, operationForm, showPage } from '../../kit.js';
 import { callOperation } from '../../operations.js';
-import { type ContentArticle, listArticles, rescheduleForm, scoreText, statusText } from './articles.js';
+import { type ContentArticle, listArticles, RESCHEDULE_HINT, rescheduleForm, scoreText, statusText } from './articles.js';
 
 type Published = NonNullable<z.infer<typeof articlesPage>['article']>;
 
@@ -55,7 +55,9 @@ ${published === undefined ? '' : html`<dt>Meta title</dt><dd>${published.metaTit
 ${article.lastWriteError === null ? '' : html`<dt>Last write failure</dt><dd>${article.lastWriteError}</dd>`}
 ${article.google === null ? '' : html`<dt>Google (28 days)</dt><dd>${formatNumber(article.google.clicks, 0)} clicks, ${formatNumber(article.google.impressions, 0)} impressions, average position ${formatNumber(article.google.position)}</dd>`}
 </dl>
-${written ? html`<h3>Change the title or meta</h3><p class="muted">Fields you leave as they are do not change. You see what would change before it is saved; a published article is sent to its destinations again.</p>${editForm}` : ''}`;
+${written ? html`<h3>Change the title or meta</h3><p class="muted">Fields you leave as they are do not change. You see what would change before it is saved; a published article is sent to its destinations again.${
+    published === undefined ? " A draft's meta title and description are read once it is published; until then the health issues say whether they are set." : ''
+  }</p>${editForm}` : ''}`;
 }
 
 async function healthSection(deps: DashboardDeps, res: Response, article: ContentArticle): Promise<SafeHtml> {
@@ -115,7 +117,7 @@ function actionsSection(res: Response, article: ContentArticle): SafeHtml {
       : '',
   ];
   return html`<h2>Actions</h2>
-<p class="muted">Generating and publishing show what would happen first; nothing changes until you confirm.</p>
+<p class="muted">Generating and publishing show what would happen first; nothing changes until you confirm.${planned ? ` ${RESCHEDULE_HINT}` : ''}</p>
 ${actions}`;
 }
 

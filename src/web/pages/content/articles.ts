@@ -27,18 +27,20 @@ export function scoreText(score: number | null): string {
   return score === null ? '—' : formatPercent(score, { digits: 0 });
 }
 
+/** Said next to the reschedule forms, whose labels stay short enough for a table cell. */
+export const RESCHEDULE_HINT = 'A new time is an ISO date-time with its offset, e.g. 2026-12-01T09:00:00Z (UTC) or 2026-12-01T10:00:00+01:00.';
+
 /**
  * A form moving a planned article to another publish time. The time is an ISO date-time as reschedule_content takes
  * it (an offset is required, so a browser's zone-less datetime-local value cannot be sent as is); it starts at the
  * current slot, so changing only the date keeps the time of day.
  */
-export function rescheduleForm(res: Response, article: ContentArticle, back?: string): SafeHtml {
+export function rescheduleForm(res: Response, article: ContentArticle): SafeHtml {
   return operationForm(res, {
     operationId: 'reschedule_content',
     hidden: { contentId: article.id },
-    fields: html`<label>New publish time for ${article.title} (ISO, e.g. 2026-12-01T09:00:00Z) <input type="text" name="scheduledAt" value="${article.scheduledAt.replace(/\.000Z$/, 'Z')}" required></label> `,
+    fields: html`<label>New time for ${article.title} <input type="text" name="scheduledAt" value="${article.scheduledAt.replace(/\.000Z$/, 'Z')}" required></label> `,
     button: 'Reschedule',
     inline: true,
-    ...(back === undefined ? {} : { back }),
   });
 }
