@@ -59,6 +59,11 @@ const SANITIZE: sanitizeHtml.IOptions = {
 
 const escapeHtml = markdown.utils.escapeHtml;
 
+/** Article HTML cut down to what Markdown produces: the published body, and any page that shows it again. */
+export function sanitizeArticleHtml(html: string): string {
+  return sanitizeHtml(html, SANITIZE);
+}
+
 function faqHtml(faq: FaqEntry[]): string {
   if (faq.length === 0) return '';
   const entries = faq.map((entry) => `<h3>${escapeHtml(entry.question)}</h3>\n<p>${escapeHtml(entry.answer)}</p>\n`).join('');
@@ -140,7 +145,7 @@ export async function renderArticle(
   const links = injectInternalLinks(tokens, await loadLinkTargets(db, workspaceId, article, options.canonicalUrl));
   await recordInternalLinks(db, clock, workspaceId, article.id, links);
   const networkLink = await liveNetworkLink(db, article.id);
-  const html = sanitizeHtml(markdown.renderer.render(tokens, markdown.options, env) + relatedReadingHtml(networkLink) + faqHtml(faq), SANITIZE);
+  const html = sanitizeArticleHtml(markdown.renderer.render(tokens, markdown.options, env) + relatedReadingHtml(networkLink) + faqHtml(faq));
   return {
     html,
     markdown: article.markdown.trimEnd() + relatedReadingMarkdown(networkLink) + faqMarkdown(faq),
