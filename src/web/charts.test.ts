@@ -22,6 +22,13 @@ describe('server-rendered charts', () => {
     expect(svg).toContain('<td class="num">47 – 58</td>');
   });
 
+  it('keeps the decimals that tell small ticks apart', () => {
+    const svg = lineChart({ id: 'small', title: 'Leads by day', xLabel: 'Day', yLabel: 'Leads', points: [{ label: 'Mon', value: 1 }, { label: 'Tue', value: 2 }] }).value;
+    const ticks = [...svg.matchAll(/text-anchor="end" dominant-baseline="middle">([^<]+)</g)].map((match) => match[1]);
+    expect(new Set(ticks).size).toBe(ticks.length);
+    expect(ticks).toContain('0.5');
+  });
+
   it('draws bars with whiskers for intervals, and says when there is nothing to draw', () => {
     const bars = barChart({ id: 'sov', title: 'Share of voice', categoryLabel: 'Brand', valueLabel: 'Share of answers (%)', bars: [{ label: 'Acme', value: 30, low: 25, high: 35 }, { label: 'Rival <b>', value: 12 }], domain: [0, 100] }).value;
     expect(bars).toContain('class="whisker"');

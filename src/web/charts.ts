@@ -69,12 +69,14 @@ export function lineChart(spec: LineChartSpec): SafeHtml {
   const step = Math.max(1, Math.ceil(spec.points.length / 8));
   const xTicks = spec.points.filter((_, index) => index % step === 0);
   const yTicks = y.ticks(5);
+  // Ticks closer than one apart keep the decimals that tell them apart (0, 0.5, 1 rather than 0, 1, 1).
+  const tickDigits = yTicks.length < 2 ? 0 : Math.max(0, Math.ceil(-Math.log10(yTicks[1]! - yTicks[0]!)));
   const svg = html`<svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="${spec.id}-title" preserveAspectRatio="xMidYMid meet">
 <g class="grid">${yTicks.map((tick) => html`<line x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${y(tick)}" y2="${y(tick)}"></line>`)}</g>
 <path class="band" d="${band(spec.points) ?? ''}"></path>
 <path class="line" d="${path(spec.points) ?? ''}"></path>
 ${known.map((point) => html`<circle class="dot" cx="${x(point.label) ?? 0}" cy="${y(point.value)}" r="3"><title>${point.label}: ${formatNumber(point.value, spec.digits)}</title></circle>`)}
-<g class="axis">${yTicks.map((tick) => html`<text x="${MARGIN.left - 6}" y="${y(tick)}" text-anchor="end" dominant-baseline="middle">${formatNumber(tick, 0)}</text>`)}
+<g class="axis">${yTicks.map((tick) => html`<text x="${MARGIN.left - 6}" y="${y(tick)}" text-anchor="end" dominant-baseline="middle">${formatNumber(tick, tickDigits)}</text>`)}
 ${xTicks.map((point) => html`<text x="${x(point.label) ?? 0}" y="${HEIGHT - MARGIN.bottom + 16}" text-anchor="middle">${point.label}</text>`)}
 <text class="axis-label" x="${(MARGIN.left + WIDTH - MARGIN.right) / 2}" y="${HEIGHT - 6}" text-anchor="middle">${spec.xLabel}</text>
 <text class="axis-label" transform="translate(14 ${(MARGIN.top + HEIGHT - MARGIN.bottom) / 2}) rotate(-90)" text-anchor="middle">${spec.yLabel}</text></g>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayIn, formatDay, formatNumber, formatPercent, formatTime, isTimeZone } from './format.js';
+import { dayIn, formatDay, formatNumber, formatPercent, formatTime, isTimeZone, wallTimeToIso, wallTimeValue } from './format.js';
 
 describe('one display of times and numbers', () => {
   it('shows an instant in the workspace time zone with the exact ISO time on hover', () => {
@@ -22,6 +22,15 @@ describe('one display of times and numbers', () => {
     expect(formatNumber(null)).toBe('—');
     expect(formatPercent(41.26)).toBe('41.3%');
     expect(formatPercent(0.5, { fraction: true })).toBe('50%');
+  });
+
+  it('reads a datetime-local value in the workspace time zone, and writes one back', () => {
+    expect(wallTimeToIso('2026-12-01T09:00', 'Europe/Berlin')).toBe('2026-12-01T08:00:00.000Z');
+    expect(wallTimeToIso('2026-07-01T09:00', 'Europe/Berlin')).toBe('2026-07-01T07:00:00.000Z');
+    expect(wallTimeToIso('2026-12-01T09:00:30', 'UTC')).toBe('2026-12-01T09:00:30.000Z');
+    expect(wallTimeToIso('2026-12-01T09:00:00Z', 'Europe/Berlin')).toBeUndefined();
+    expect(wallTimeValue('2026-12-01T08:00:00.000Z', 'Europe/Berlin')).toBe('2026-12-01T09:00');
+    expect(wallTimeValue(Date.parse('2026-11-29T15:30:00Z'), 'Pacific/Auckland')).toBe('2026-11-30T04:30');
   });
 
   it('knows the IANA time zone names', () => {

@@ -78,3 +78,35 @@ export function isTimeZone(value: string): boolean {
     return false;
   }
 }
+
+const WALL_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;
+
+/** How far a time zone's wall clock is ahead of UTC at an instant, in ms. */
+function zoneOffsetMs(instantMs: number, timeZone: string): number {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' })
+      .formatToParts(new Date(instantMs))
+      .map((part) => [part.type, Number(part.value)]),
+  );
+  return Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!) - Math.floor(instantMs / 1000) * 1000;
+}
+
+/**
+ * A browser's `datetime-local` value (a wall-clock time without a zone) read in the workspace's time zone, as an ISO
+ * instant; undefined when the value is not one. A wall time a clock change skips or repeats takes the offset before it.
+ */
+export function wallTimeToIso(value: string, timeZone: string): string | undefined {
+  const match = WALL_TIME.exec(value);
+  if (match === null) return undefined;
+  const [year, month, day, hour, minute, second] = match.slice(1).map((part) => Number(part ?? 0)) as [number, number, number, number, number, number];
+  const asUtc = Date.UTC(year, month - 1, day, hour, minute, second);
+  const first = asUtc - zoneOffsetMs(asUtc, timeZone);
+  const instant = asUtc - zoneOffsetMs(first, timeZone);
+  return new Date(instant).toISOString();
+}
+
+/** An instant as a `datetime-local` input's value in the workspace's time zone, so a form starts at the stored time. */
+export function wallTimeValue(value: number | string, timeZone: string): string {
+  const instant = new Date(value).getTime();
+  return new Date(instant + zoneOffsetMs(instant, timeZone)).toISOString().slice(0, 16);
+}

@@ -119,7 +119,7 @@ export function operationActions(deps: DashboardDeps, workspaceStack: RequestHan
     const back = backPath(current.workspaceId, body.back);
     const title = operation.annotations.title;
     const context = { ...res.locals.visit!, current };
-    const result = await callOperation(deps, res, operation.operationId, formInput(registeredOperation(deps, operation.operationId), body));
+    const result = await callOperation(deps, res, operation.operationId, formInput(registeredOperation(deps, operation.operationId), body, current.timeZone));
     if (!result.ok) {
       sendPage(
         res,

@@ -7,6 +7,7 @@ import { DEFAULT_PLAN, isPlanName } from '../plans.js';
 import { ALL_SCOPES, type Scope } from '../scopes.js';
 import type { JsonSchema, RegisteredOperation } from '../../tools/registry.js';
 import type { DashboardDeps, Visit } from './dashboard.js';
+import { wallTimeToIso } from './format.js';
 
 /** What a member's session may do: everything but team and policy management, as for the keys a member creates. */
 export const OWNER_ONLY_SCOPES: readonly Scope[] = ['manage:org'];
@@ -62,7 +63,14 @@ function typeOf(schema: JsonSchema | undefined): string | undefined {
   return variants?.map((variant) => variant.type).find((type): type is string => typeof type === 'string' && type !== 'null');
 }
 
-function coerce(value: string, type: string | undefined): unknown {
+function formatOf(schema: JsonSchema): unknown {
+  const variants = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
+  return schema.format ?? variants?.map((variant) => variant.format).find((format) => format !== undefined);
+}
+
+function coerce(value: string, type: string | undefined, format: unknown, timeZone: string): unknown {
+  // A date-time input has no zone: its wall time is the workspace's.
+  if (format === 'date-time') return wallTimeToIso(value, timeZone) ?? value;
   if ((type === 'number' || type === 'integer') && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
   if (type === 'boolean' && (value === 'true' || value === 'on' || value === 'false')) return value !== 'false';
   if (type === 'object') {
@@ -79,9 +87,10 @@ function coerce(value: string, type: string | undefined): unknown {
  * A posted form as an operation's input: each field coerced to the type the operation's schema declares (as REST does
  * for query strings), a list from repeated fields or from one line per item, and an empty field left out so the
  * operation's own rule for a missing value applies. Fields the operation does not declare are dropped: the CSRF token,
- * the page to return to. What is left is checked by the pipeline like any other call.
+ * the page to return to. A time from a `datetime-local` input (no zone) is read in the workspace's `timeZone`. What is
+ * left is checked by the pipeline like any other call.
  */
-export function formInput(operation: RegisteredOperation, body: Record<string, unknown>): Record<string, unknown> {
+export function formInput(operation: RegisteredOperation, body: Record<string, unknown>, timeZone: string): Record<string, unknown> {
   const input: Record<string, unknown> = {};
   for (const [name, raw] of Object.entries(body)) {
     const property = propertySchema(operation.inputJsonSchema, name);
@@ -89,14 +98,14 @@ export function formInput(operation: RegisteredOperation, body: Record<string, u
     const values = (Array.isArray(raw) ? raw : [raw]).filter((value): value is string => typeof value === 'string');
     const type = typeOf(property);
     if (type === 'array') {
-      const itemType = typeOf(property.items as JsonSchema | undefined);
+      const itemSchema = property.items as JsonSchema | undefined;
       const items = values.flatMap((value) => value.split(/\r?\n/)).map((value) => value.trim()).filter((value) => value !== '');
-      input[name] = items.map((item) => coerce(item, itemType));
+      input[name] = items.map((item) => coerce(item, typeOf(itemSchema), itemSchema?.format, timeZone));
       continue;
     }
     const value = values.at(-1);
     if (value === undefined || value === '') continue;
-    input[name] = coerce(value, type);
+    input[name] = coerce(value, type, formatOf(property), timeZone);
   }
   return input;
 }

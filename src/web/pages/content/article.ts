@@ -9,7 +9,7 @@ import { formatNumber, formatTime } from '../../format.js';
 import { html, SafeHtml } from '../../html.js';
 import { dataView, operationForm, showPage } from '../../kit.js';
 import { callOperation } from '../../operations.js';
-import { type ContentArticle, listArticles, RESCHEDULE_HINT, rescheduleForm, scoreText, statusText } from './articles.js';
+import { type ContentArticle, listArticles, rescheduleHint, rescheduleForm, scoreText, statusText } from './articles.js';
 
 type Published = NonNullable<z.infer<typeof articlesPage>['article']>;
 
@@ -117,7 +117,7 @@ function actionsSection(res: Response, article: ContentArticle): SafeHtml {
       : '',
   ];
   return html`<h2>Actions</h2>
-<p class="muted">Generating and publishing show what would happen first; nothing changes until you confirm.${planned ? ` ${RESCHEDULE_HINT}` : ''}</p>
+<p class="muted">Generating and publishing show what would happen first; nothing changes until you confirm.${planned ? ` ${rescheduleHint(res.locals.current!.timeZone)}` : ''}</p>
 ${actions}`;
 }
 

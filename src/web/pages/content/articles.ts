@@ -2,7 +2,7 @@ import type { Response } from 'express';
 import type { z } from 'zod';
 import type { contentList } from '../../../../tools/content/outputs.js';
 import type { DashboardDeps } from '../../dashboard.js';
-import { formatPercent } from '../../format.js';
+import { formatPercent, wallTimeValue } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';
 import { operationForm } from '../../kit.js';
 import { readOperation } from '../../operations.js';
@@ -28,18 +28,20 @@ export function scoreText(score: number | null): string {
 }
 
 /** Said next to the reschedule forms, whose labels stay short enough for a table cell. */
-export const RESCHEDULE_HINT = 'A new time is an ISO date-time with its offset, e.g. 2026-12-01T09:00:00Z (UTC) or 2026-12-01T10:00:00+01:00.';
+export function rescheduleHint(timeZone: string): string {
+  return `New times are read in the workspace's time zone (${timeZone}).`;
+}
 
 /**
- * A form moving a planned article to another publish time. The time is an ISO date-time as reschedule_content takes
- * it (an offset is required, so a browser's zone-less datetime-local value cannot be sent as is); it starts at the
- * current slot, so changing only the date keeps the time of day.
+ * A form moving a planned article to another publish time: a date and time in the workspace's time zone (the action
+ * route turns it into the ISO instant reschedule_content takes), starting at the current slot, so changing only the
+ * date keeps the time of day.
  */
 export function rescheduleForm(res: Response, article: ContentArticle): SafeHtml {
   return operationForm(res, {
     operationId: 'reschedule_content',
     hidden: { contentId: article.id },
-    fields: html`<label>New time for ${article.title} <input type="text" name="scheduledAt" value="${article.scheduledAt.replace(/\.000Z$/, 'Z')}" required></label> `,
+    fields: html`<label>New time for ${article.title} <input type="datetime-local" name="scheduledAt" value="${wallTimeValue(article.scheduledAt, res.locals.current!.timeZone)}" required></label> `,
     button: 'Reschedule',
     inline: true,
   });

@@ -3,7 +3,7 @@ import type { DashboardDeps } from '../../dashboard.js';
 import { dayIn, formatTime } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';
 import { showPage } from '../../kit.js';
-import { articlePath, type ContentArticle, listArticles, RESCHEDULE_HINT, rescheduleForm, scoreText, statusText } from './articles.js';
+import { articlePath, type ContentArticle, listArticles, rescheduleHint, rescheduleForm, scoreText, statusText } from './articles.js';
 
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 const MONTH_NAME = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', month: 'long', year: 'numeric' });
@@ -85,6 +85,6 @@ export async function calendarPage(deps: DashboardDeps, req: Request, res: Respo
   const list = req.query.view === 'list';
   const shown = shownMonth(req, today);
   const views = html`<p>View: ${list ? html`<a href="${base}?view=month&amp;month=${monthKey(shown)}">Month</a> · <strong>List</strong>` : html`<strong>Month</strong> · <a href="${base}?view=list">List</a>`}</p>
-<p class="muted">Planned articles can be moved to another time (with flexible scheduling on in the brand profile): within the calendar's reach (the end of next month), in the future, on a day with room under the policy's articles a day, in a month with room in the plan's allowance. ${RESCHEDULE_HINT}</p>`;
+<p class="muted">Planned articles can be moved to another time (with flexible scheduling on in the brand profile): within the calendar's reach (the end of next month), in the future, on a day with room under the policy's articles a day, in a month with room in the plan's allowance. ${rescheduleHint(res.locals.current!.timeZone)}</p>`;
   showPage(deps, res, 'Calendar', html`${views}${list ? listView(res, articles) : monthView(res, shown, articles, today)}`, { at: 'content' });
 }

@@ -81,7 +81,7 @@ function candidatesForm(res: Response, candidates: z.infer<typeof titleCandidate
 export async function titlesPage(deps: DashboardDeps, req: Request, res: Response): Promise<void> {
   let suggestions: SafeHtml = html``;
   if (req.method === 'POST') {
-    const input = formInput(registeredOperation(deps, 'plan_titles'), req.body as Record<string, unknown>);
+    const input = formInput(registeredOperation(deps, 'plan_titles'), req.body as Record<string, unknown>, res.locals.current!.timeZone);
     const result = await callOperation(deps, res, 'plan_titles', input);
     suggestions = result.ok
       ? candidatesForm(res, (result.data as z.infer<typeof titleCandidates>).candidates)

@@ -79,7 +79,7 @@ function pushForm(res: Response, drafts: Draft[], channels: Channels | undefined
   if (pushable.length === 0) return html`<p class="muted">No draft on this page can be pushed (only drafts in state draft or failed can).</p>`;
   return operationForm(res, {
     operationId: 'push_repurpose',
-    fields: html`<fieldset><legend>Drafts to push</legend>${pushable.map((draft) => html`<label><input type="checkbox" name="draftIds" value="${draft.draftId}"> ${draft.channel}: ${draft.articleTitle}</label>`)}</fieldset>${channelField(channels)}<label>Publish at (ISO time such as 2026-12-01T09:00:00Z; blank: a draft in the tool) <input name="scheduleAt"></label>`,
+    fields: html`<fieldset><legend>Drafts to push</legend>${pushable.map((draft) => html`<label><input type="checkbox" name="draftIds" value="${draft.draftId}"> ${draft.channel}: ${draft.articleTitle}</label>`)}</fieldset>${channelField(channels)}<label>Publish at (in the workspace's time zone; blank: a draft in the tool) <input type="datetime-local" name="scheduleAt"></label>`,
     button: 'Check the push',
     id: 'push-drafts',
   });
