@@ -2,7 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { siteIdOf } from '../../src/analytics/counter/loaderTag.js';
 import { insertPlannedArticle } from '../../src/domain/content/articles.js';
 import { recordCrawlerVisit } from '../../src/domain/crawlers/visits.js';
+import { insertCheckRun } from '../../src/visibility/checks/runs.js';
+import { recordEngineAnswer } from '../../src/visibility/checks/record.js';
+import { normaliseCitations } from '../../src/visibility/engines/engine.js';
 import { collect } from '../analytics/support.js';
+import { addQuery } from '../visibility/checks/support.js';
 import { START_TIME, TestService, type TestWorkspace } from '../support/harness.js';
 import { hiddenFields, Visitor } from '../support/visitor.js';
 
@@ -144,13 +148,25 @@ describe('the Analytics pages', () => {
 
   it('Reports: off until activated, then the summary with intervals and the wins; a bad window shows the 400', async () => {
     expect((await pageOf(s.owner, at('analytics/reports'))).text).toContain('id="activate"');
+    // Two answers, one naming the brand: a visibility score with its interval.
+    const queryId = await addQuery(t, s.ws, 'best analytics');
+    const runId = await insertCheckRun(t.db, t.clock, { workspaceId: s.ws.workspaceId, trigger: 'schedule', engines: ['chatgpt'], runsPerQuery: 2, planned: 2 });
+    for (const [runIndex, text] of [
+      [1, 'Acme Analytics is a good choice.'],
+      [2, 'Try another tool.'],
+    ] as const) {
+      const answer = { text, citations: normaliseCitations([]), model: 'm', latencyMs: 1 };
+      await recordEngineAnswer(t.db, t.clock, { workspaceId: s.ws.workspaceId, runId, queryId, engine: 'chatgpt', runIndex, answer, error: null });
+    }
     await activate(s.owner, s.ws.workspaceId, at('analytics/reports'));
     for (const visitor of [s.owner, s.member]) {
       const page = await pageOf(visitor, at('analytics/reports?days=7'));
       expect(page.status).toBe(200);
       expect(page.text).toContain('id="narrative"');
       expect(page.text).toContain('2 leads, 1 from AI answers.');
-      expect(page.text).toContain('id="score-chart-table"');
+      // This window's score with its interval as a whisker; the window before had none, so no bar.
+      expect(page.text).toContain('<line class="whisker"');
+      expect(page.text).toMatch(/<tbody><tr><td>This window<\/td><td class="num">[\d.]+<\/td><td class="num">[\d.]+ – [\d.]+<\/td><\/tr><\/tbody>/);
       expect(page.text).toContain('id="new-referrers"');
     }
     const bad = await pageOf(s.member, at('analytics/reports?days=1'));

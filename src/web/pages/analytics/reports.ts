@@ -21,10 +21,8 @@ function againstBefore(figures: { previous: number | null; previousInterval: Int
     low: interval === null ? null : interval.low * scale,
     high: interval === null ? null : interval.high * scale,
   });
-  return [
-    point('Window before', figures.previous, figures.previousInterval),
-    point('This window', figures.current, figures.interval),
-  ];
+  // A window without a figure has no bar: with neither, the chart says there is no data yet.
+  return [point('Window before', figures.previous, figures.previousInterval), point('This window', figures.current, figures.interval)].filter((bar) => bar.value !== null);
 }
 
 const changeWord = (change: Summary['visibility']['change']): string => (change === null ? '' : change === 'steady' ? 'no clear change' : `clearly ${change}`);
