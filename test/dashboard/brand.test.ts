@@ -1,33 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestService, type TestWorkspace } from '../support/harness.js';
-import { Visitor } from '../support/visitor.js';
+import type { Visitor } from '../support/visitor.js';
+import { signedInVisitor } from './formVisitor.js';
 
-const PASSWORD = 'correct horse battery';
 let t: TestService;
 beforeAll(async () => {
   t = await TestService.start();
 });
 afterAll(() => t.close());
 
-interface Signed {
-  ws: TestWorkspace;
-  visitor: Visitor;
-  csrf: string;
-  /** Posts a dashboard form to an operation, returning to `back`. */
-  post(operationId: string, form: Record<string, string>, back?: string): Promise<Response>;
-}
-
-async function signedIn(role: 'owner' | 'member' = 'owner'): Promise<Signed> {
-  const ws = await t.workspace();
-  const email = `${role}-${ws.workspaceId}@acme.example`;
-  await t.user(ws.workspaceId, email, role);
-  const visitor = new Visitor(t.baseUrl);
-  await visitor.signIn(email, PASSWORD);
-  const csrf = await visitor.csrf(`/w/${ws.workspaceId}/brand`);
-  const post = (operationId: string, form: Record<string, string>, back = `/w/${ws.workspaceId}/brand`) =>
-    visitor.request(`/w/${ws.workspaceId}/do/${operationId}`, { method: 'POST', form: { _csrf: csrf, back, ...form } });
-  return { ws, visitor, csrf, post };
-}
+const signedIn = (role: 'owner' | 'member' = 'owner') => signedInVisitor(t, role, 'brand');
 
 async function brandOf(ws: TestWorkspace) {
   const answer = await t.rest(ws.key, 'GET', '/api/v1/brand');

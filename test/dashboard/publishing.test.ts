@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryOutcome } from '../../db/schema.js';
 import { TestService, type TestWorkspace } from '../support/harness.js';
-import { Visitor } from '../support/visitor.js';
+import { signedInVisitor } from './formVisitor.js';
 
-const PASSWORD = 'correct horse battery';
 let t: TestService;
 beforeAll(async () => {
   t = await TestService.start();
@@ -11,16 +10,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function signedIn(role: 'owner' | 'member') {
-  const ws = await t.workspace();
-  const email = `${role}-${ws.workspaceId}@acme.example`;
-  await t.user(ws.workspaceId, email, role);
-  const visitor = new Visitor(t.baseUrl);
-  await visitor.signIn(email, PASSWORD);
-  const csrf = await visitor.csrf(`/w/${ws.workspaceId}/publishing`);
-  const back = `/w/${ws.workspaceId}/publishing`;
-  const post = (operationId: string, form: Record<string, string>) =>
-    visitor.request(`/w/${ws.workspaceId}/do/${operationId}`, { method: 'POST', form: { _csrf: csrf, back, ...form } });
-  return { ws, visitor, post, back };
+  const signed = await signedInVisitor(t, role, 'publishing');
+  return { ...signed, back: `/w/${signed.ws.workspaceId}/publishing` };
 }
 
 async function createDestination(ws: TestWorkspace, name = 'Main blog'): Promise<string> {
@@ -58,7 +49,7 @@ async function seedDelivery(ws: TestWorkspace, destinationId: string, outcome: D
 
 describe('Publishing pages', () => {
   it('creates a destination from the form and shows its signing secret once', async () => {
-    const { ws, visitor, post, back } = await signedIn('owner');
+    const { visitor, post, back } = await signedIn('owner');
     const answer = await post('create_destination', { show: 'result', name: 'Main blog', endpointUrl: 'https://receiver.example/hook', siteUrl: 'https://acme.example/blog', publishAs: 'publish' });
     expect(answer.status).toBe(200);
     const result = await answer.text();
