@@ -116,6 +116,10 @@ describe('Publishing pages', () => {
     const toFeed = await (await visitor.request(`${logPath}?destinationId=${feed}`)).text();
     expect(toFeed).toContain('the endpoint did not answer within 30 seconds');
     expect(toFeed).not.toContain('the endpoint answered 500');
+    await t.rest(ws.key, 'POST', '/api/v1/destinations/remove', { destinationId: feed });
+    const removed = await (await visitor.request(`${logPath}?destinationId=${feed}`)).text();
+    expect(removed).toContain(`<option value="${feed}" selected>Partner feed (removed)</option>`);
+    expect(removed).toContain('the endpoint did not answer within 30 seconds');
   });
 });
 

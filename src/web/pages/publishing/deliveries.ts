@@ -8,8 +8,8 @@ import { formatNumber, formatTime } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';
 import { showPage } from '../../kit.js';
 import { readOperation } from '../../operations.js';
-import { choicesOf, selectField } from '../brand/fields.js';
-import { readDestinations } from './destinations.js';
+import { choicesOf, selectField, type Choice } from '../brand/fields.js';
+import { readDestinations, type Destination } from './destinations.js';
 
 type Delivery = z.infer<typeof delivery>;
 
@@ -28,6 +28,13 @@ function filtersOf(req: Request): Record<string, string> {
     if (typeof value === 'string' && value !== '') filters[name] = value;
   }
   return filters;
+}
+
+/** The destinations to filter by; a removed one stays choosable while the log is filtered by it (its deliveries are kept). */
+function destinationChoices(destinations: Destination[], filtered: string | undefined, deliveries: Delivery[]): Choice[] {
+  const choices = destinations.map((item) => ({ value: item.destinationId, label: item.name }));
+  if (filtered === undefined || choices.some((choice) => choice.value === filtered)) return choices;
+  return [...choices, { value: filtered, label: `${deliveries[0]?.destinationName ?? filtered} (removed)` }];
 }
 
 function deliveryRow(res: Response, delivery: Delivery): SafeHtml {
@@ -58,7 +65,7 @@ export async function deliveriesPage(deps: DashboardDeps, req: Request, res: Res
     readDestinations(deps, res),
   ]);
   const filterForm = html`<form method="get" action="${pageUrl(res.locals.current!.workspaceId, 'publishing/deliveries')}" id="delivery-filters">
-${selectField('destinationId', 'Destination', destinations.map((item) => ({ value: item.destinationId, label: item.name })), filters.destinationId, 'All destinations')}
+${selectField('destinationId', 'Destination', destinationChoices(destinations, filters.destinationId, log.deliveries), filters.destinationId, 'All destinations')}
 ${selectField('outcome', 'Outcome', choicesOf(DELIVERY_OUTCOMES), filters.outcome, 'Any outcome')}
 <button type="submit">Show deliveries</button></form>`;
   const table = html`<div class="table-wrap"><table><caption>Deliveries, newest first</caption><thead><tr><th scope="col">Created</th><th scope="col">Destination</th><th scope="col">Event</th><th scope="col">Article</th><th scope="col">State</th><th scope="col">Outcome</th><th scope="col" class="num">Status code</th><th scope="col" class="num">Attempts</th><th scope="col">Error or address</th><th scope="col">Completed</th></tr></thead><tbody>${log.deliveries.map((delivery) => deliveryRow(res, delivery))}</tbody></table></div>`;
