@@ -34,6 +34,8 @@ const EXTENSIONS = new Map<string, CatalogueRow>([
   ['activate_destination', { method: 'POST', path: '/api/v1/destinations/activate', scope: 'manage:org', cap: '10' }],
   ['send_test_event', { method: 'POST', path: '/api/v1/destinations/test', scope: 'manage:org', cap: '10' }],
   ['remove_destination', { method: 'POST', path: '/api/v1/destinations/remove', scope: 'manage:org', cap: '10' }],
+  // The dashboard's delivery log.
+  ['list_deliveries', { method: 'GET', path: '/api/v1/deliveries', scope: 'read:content', cap: '10' }],
   // Issue 13: tracked-query management under write:queries, who is calling, and one job.
   ['update_query', { method: 'POST', path: '/api/v1/queries/update', scope: 'write:queries', cap: '10' }],
   ['remove_query', { method: 'POST', path: '/api/v1/queries/remove', scope: 'write:queries', cap: '10' }],

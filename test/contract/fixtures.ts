@@ -204,6 +204,10 @@ export const fixtures: Record<string, Fixture> = {
     valid: async (t, ws) => ({ destinationId: await destination(t, ws) }),
     foreign: async (t, other) => ({ destinationId: await destination(t, other) }),
   },
+  list_deliveries: {
+    valid: async (t, ws) => ({ destinationId: await destination(t, ws) }),
+    foreign: async (t, other) => ({ destinationId: await destination(t, other) }),
+  },
   get_articles: { valid: async () => ({ limit: 5 }) },
   publish_content: {
     valid: async (t, ws) => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DELIVERY_OUTCOMES } from '../../src/domain/publishing/deliveries.js';
 import { isoTime } from '../fields.js';
 
 // What the publishing operations answer.
@@ -14,7 +15,7 @@ export const destination = z.object({
   lastDelivery: z
     .object({
       at: isoTime(),
-      outcome: z.enum(['delivered', 'delivered_no_address', 'failed', 'timeout']).nullable(),
+      outcome: z.enum(DELIVERY_OUTCOMES).nullable(),
       statusCode: z.int().nullable(),
       url: z.string().nullable().describe('The address the receiver reported for the article.'),
       statusMessage: z.string().nullable(),
@@ -22,6 +23,23 @@ export const destination = z.object({
     })
     .nullable(),
   createdAt: isoTime(),
+});
+
+/** One entry of the delivery log. */
+export const delivery = z.object({
+  deliveryId: z.string(),
+  destinationId: z.string(),
+  destinationName: z.string(),
+  event: z.enum(['article.published', 'article.updated', 'test']),
+  contentId: z.string().nullable().describe('null for a test event.'),
+  state: z.enum(['pending', 'delivered', 'failed', 'cancelled']),
+  attempts: z.int(),
+  outcome: z.enum(DELIVERY_OUTCOMES).nullable().describe('null while pending or when cancelled.'),
+  statusCode: z.int().nullable(),
+  url: z.string().nullable().describe('The address the receiver reported.'),
+  error: z.string().nullable(),
+  createdAt: isoTime(),
+  completedAt: isoTime().nullable().describe('When it was delivered, failed or cancelled.'),
 });
 
 const author = z.object({ name: z.string(), bio: z.string().optional(), linkedinUrl: z.string().optional() });

@@ -1,8 +1,11 @@
 import type { Kysely } from 'kysely';
-import type { Database, DeliveriesTable } from '../../../db/schema.js';
+import type { Database, DeliveriesTable, DeliveryOutcome } from '../../../db/schema.js';
 import type { Clock } from '../../clock.js';
+import { NotFoundError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { enqueueJob } from '../../jobs/queue.js';
+import { pageOf, pageOffset, type PageRequest } from '../../visibility/rankings/reportPage.js';
+import { toIso } from '../brand/records.js';
 import type { DestinationRow } from './destinations.js';
 
 /** Attempts of one article delivery: connection failures, timeouts, 429 and 5xx are retried with the worker's backoff. */
@@ -73,4 +76,68 @@ export async function cancelPendingDeliveries(
     .where('state', '=', 'queued')
     .execute();
   return ids.length;
+}
+
+export const DELIVERY_OUTCOMES = ['delivered', 'delivered_no_address', 'failed', 'timeout'] as const satisfies readonly DeliveryOutcome[];
+
+export interface DeliveryListRequest extends PageRequest {
+  destinationId?: string | undefined;
+  outcome?: DeliveryOutcome | undefined;
+}
+
+/**
+ * The delivery log, newest first: what was sent where, and how the receiver answered. A removed destination's
+ * deliveries stay listed, and it may still be named as the filter (its log is history, not configuration).
+ */
+export async function listDeliveries(db: Kysely<Database>, workspaceId: string, request: DeliveryListRequest) {
+  let rows = db.selectFrom('deliveries').where('deliveries.workspace_id', '=', workspaceId);
+  if (request.destinationId !== undefined) {
+    const known = await db.selectFrom('destinations').select('id').where('workspace_id', '=', workspaceId).where('id', '=', request.destinationId).executeTakeFirst();
+    if (known === undefined) throw new NotFoundError('destination', request.destinationId);
+    rows = rows.where('deliveries.destination_id', '=', request.destinationId);
+  }
+  if (request.outcome !== undefined) rows = rows.where('deliveries.outcome', '=', request.outcome);
+  const [page, count] = await Promise.all([
+    rows
+      .innerJoin('destinations', 'destinations.id', 'deliveries.destination_id')
+      .select([
+        'deliveries.id',
+        'deliveries.destination_id',
+        'destinations.name as destination_name',
+        'deliveries.event',
+        'deliveries.article_id',
+        'deliveries.state',
+        'deliveries.attempts',
+        'deliveries.outcome',
+        'deliveries.status_code',
+        'deliveries.returned_url',
+        'deliveries.error',
+        'deliveries.created_at',
+        'deliveries.completed_at',
+      ])
+      .orderBy('deliveries.created_at', 'desc')
+      .orderBy('deliveries.id', 'desc')
+      .limit(request.limit)
+      .offset(pageOffset(request))
+      .execute(),
+    rows.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return {
+    ...pageOf(request, Number(count.n)),
+    deliveries: page.map((row) => ({
+      deliveryId: row.id,
+      destinationId: row.destination_id,
+      destinationName: row.destination_name,
+      event: row.event,
+      contentId: row.article_id,
+      state: row.state,
+      attempts: row.attempts,
+      outcome: row.outcome,
+      statusCode: row.status_code,
+      url: row.returned_url,
+      error: row.error,
+      createdAt: toIso(row.created_at),
+      completedAt: toIso(row.completed_at),
+    })),
+  };
 }

@@ -1,0 +1,73 @@
+import type { Request, Response } from 'express';
+import type { z } from 'zod';
+import type { destination } from '../../../../tools/publishing/outputs.js';
+import type { DashboardDeps } from '../../dashboard.js';
+import { formatTime } from '../../format.js';
+import { html, type SafeHtml } from '../../html.js';
+import { operationForm, showPage } from '../../kit.js';
+import { readOperation } from '../../operations.js';
+import { pageUrl } from '../../areas.js';
+import { selectField, textField } from '../brand/fields.js';
+
+export type Destination = z.infer<typeof destination>;
+
+export const readDestinations = async (deps: DashboardDeps, res: Response): Promise<Destination[]> =>
+  (await readOperation<{ destinations: Destination[] }>(deps, res, 'list_destinations')).destinations;
+
+function lastDelivery(res: Response, item: Destination): SafeHtml {
+  const last = item.lastDelivery;
+  if (last === null) return html`<span class="muted">none yet</span>`;
+  return html`${last.statusMessage ?? last.outcome ?? 'sending'}, ${formatTime(last.at, res.locals.current!.timeZone)}${last.url === null ? '' : html`<br><a href="${last.url}">${last.url}</a>`}${last.note === null ? '' : html`<br><span class="muted">${last.note}</span>`}`;
+}
+
+/** Activate, test and remove: owner-only (manage:org), so a member sees the list without them. */
+function actions(res: Response, item: Destination): SafeHtml {
+  const { destinationId } = item;
+  const activate =
+    item.role === 'site' && !item.active
+      ? operationForm(res, { operationId: 'activate_destination', hidden: { destinationId }, button: `Activate ${item.name}`, buttonClass: 'secondary', inline: true })
+      : '';
+  return html`${activate}
+${operationForm(res, { operationId: 'send_test_event', hidden: { destinationId }, button: `Send test event to ${item.name}`, buttonClass: 'secondary', inline: true })}
+${operationForm(res, { operationId: 'remove_destination', hidden: { destinationId }, button: `Remove ${item.name}`, buttonClass: 'danger', inline: true })}`;
+}
+
+function destinationRow(res: Response, item: Destination, owner: boolean): SafeHtml {
+  const workspaceId = res.locals.current!.workspaceId;
+  return html`<tr>
+<th scope="row">${item.name}</th>
+<td>${item.endpointUrl}</td>
+<td>${item.siteUrl ?? html`<span class="muted">none (feed)</span>`}</td>
+<td>${item.role === 'site' ? (item.active ? 'Site, active' : 'Site, inactive') : 'Feed'}</td>
+<td>${item.publishAs}</td>
+<td>${lastDelivery(res, item)} <a href="${pageUrl(workspaceId, 'publishing/deliveries')}?destinationId=${item.destinationId}">Deliveries to ${item.name}</a></td>
+<td>${formatTime(item.createdAt, res.locals.current!.timeZone)}</td>
+${owner ? html`<td>${actions(res, item)}</td>` : ''}
+</tr>`;
+}
+
+export async function destinationsPage(deps: DashboardDeps, _req: Request, res: Response): Promise<void> {
+  const destinations = await readDestinations(deps, res);
+  const owner = res.locals.current!.role === 'owner';
+  const table = html`<div class="table-wrap"><table><caption>Destinations</caption><thead><tr><th scope="col">Name</th><th scope="col">Endpoint</th><th scope="col">Site URL</th><th scope="col">Role</th><th scope="col">Publish as</th><th scope="col">Last delivery</th><th scope="col">Created</th>${owner ? html`<th scope="col">Actions</th>` : ''}</tr></thead><tbody>${destinations.map((item) => destinationRow(res, item, owner))}</tbody></table></div>`;
+  const create = operationForm(res, {
+    operationId: 'create_destination',
+    fields: html`${textField('name', 'Name', '', { required: true, placeholder: 'Main blog' })}
+${textField('endpointUrl', 'Endpoint URL', '', { type: 'url', required: true, hint: 'https only', placeholder: 'https://example.com/api/sightline' })}
+${textField('siteUrl', 'Site URL', '', { type: 'url', hint: 'where readers find the articles; leave empty for a feed', placeholder: 'https://example.com/blog' })}
+${selectField('publishAs', 'Publish as', [{ value: 'publish', label: 'publish (go live)' }, { value: 'draft', label: 'draft (the receiver keeps it unpublished)' }], 'publish')}`,
+    button: 'Create destination',
+    showResult: true,
+    id: 'create-destination',
+  });
+  showPage(
+    deps,
+    res,
+    'Destinations',
+    html`<p>Published articles are sent as signed webhooks to these endpoints. The active site destination serves the site and its returned URLs become the articles' addresses; feeds receive a copy of every article.</p>
+${destinations.length === 0 ? html`<p class="muted">No destinations yet.</p>` : table}
+<h2>Add a destination</h2>
+${owner ? html`<p>The signing secret is shown once, on the next page: give it to the receiver then.</p>${create}` : html`<p class="muted">Only the workspace owner can add, activate, test or remove destinations.</p>`}`,
+    { at: 'publishing' },
+  );
+}
