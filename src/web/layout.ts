@@ -18,7 +18,7 @@ nav a, header a { color: var(--accent); text-decoration: none; }
 nav a[aria-current] { font-weight: 700; text-decoration: underline; }
 .table-wrap { overflow-x: auto; }
 table { border-collapse: collapse; width: 100%; margin: 1rem 0; }
-th, td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: anywhere; }
+th, td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: break-word; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 form.inline { display: inline; }
 label { display: block; margin: .5rem 0; }

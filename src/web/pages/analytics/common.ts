@@ -23,7 +23,7 @@ export function showAnalyticsPage(deps: DashboardDeps, res: Response, path: stri
  * window the operation refuses answers with the operation's own message.
  */
 export function readFromQuery(deps: DashboardDeps, req: Request, res: Response, operationId: string): Promise<CallResult> {
-  return callOperation(deps, res, operationId, formInput(registeredOperation(deps, operationId), req.query as Record<string, unknown>));
+  return callOperation(deps, res, operationId, formInput(registeredOperation(deps, operationId), req.query as Record<string, unknown>, res.locals.current!.timeZone));
 }
 
 /** A refusal or a provider's failure, said on the page with the operation's own words. */
