@@ -67,7 +67,7 @@ describe.skipIf(!hasChromium)('overview and visibility in a real browser', () =>
       await page.goto(`${t.baseUrl}${pageUrl(ws.workspaceId, path)}`);
       await page.addScriptTag({ content: axeSource });
       const violations = await page.evaluate(async () => {
-        const results = await (window as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown }[] }[] }> } }).axe.run();
+        const results = await (globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown }[] }[] }> } }).axe.run();
         return results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${JSON.stringify(violation.nodes.map((node) => node.target))}`);
       });
       expect(violations, path).toEqual([]);

@@ -94,6 +94,17 @@ describe('the overview and visibility pages', () => {
     expect(await page(owner, path(''))).toContain('you are an owner of this workspace');
   });
 
+  it('overview of a workspace with nothing checked yet says so instead of showing numbers', async () => {
+    const empty = await t.workspace({ name: 'Empty Co', site: 'https://empty.example' });
+    await t.user(empty.workspaceId, 'owner@empty.example', 'owner');
+    const visitor = new Visitor(t.baseUrl);
+    await visitor.signIn('owner@empty.example', PASSWORD);
+    const text = await page(visitor, pageUrl(empty.workspaceId, ''));
+    expect(heading(text)).toBe('Empty Co');
+    expect(text).toMatch(/id="score"><h3>Visibility score<\/h3><p class="figure">—<\/p><p class="muted">[^<]+<\/p>/);
+    expect(text).toMatch(/id="score-trend"[\s\S]*No data yet/);
+  });
+
   it('score: components with intervals, every engine, and a check run that asks first', async () => {
     const text = await page(owner, `${path('visibility')}?days=7`);
     expect(text).toMatch(/id="score"[\s\S]*range \d/);

@@ -33,7 +33,7 @@ function scoreSection(score: ScoreReport, workspaceId: string): SafeHtml {
 <div class="card" id="score"><h3>Visibility score</h3>${scoreFigure(score)}</div>
 <div class="card"><h3>Mention rate</h3><p>${rateText(score.components.mentionRate)}</p></div>
 <div class="card"><h3>Citation rate</h3><p>${rateText(score.components.citationRate)}</p></div>
-</div><p class="muted">Last ${score.window.days} days, all engines; ${formatNumber(score.sampleSize.answersChecked)} answers checked. <a href="/w/${workspaceId}/visibility">The score in detail</a></p>`;
+</div><p class="muted">Last ${score.window.days} days, all engines; answers checked: ${formatNumber(score.sampleSize.answersChecked)}. <a href="/w/${workspaceId}/visibility">The score in detail</a></p>`;
 }
 
 function funnelSection(funnel: FunnelReport): SafeHtml {

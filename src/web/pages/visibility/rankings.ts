@@ -17,7 +17,7 @@ type GridState = GoogleVsAiReport['rows'][number]['state'];
 
 const PAGE_SIZE = 50;
 
-export const STATE_LABELS: Record<GridState, string> = {
+const STATE_LABELS: Record<GridState, string> = {
   both: 'on Google and in AI answers',
   google: 'on Google only',
   ai: 'in AI answers only',
@@ -30,7 +30,7 @@ export function googleVsAiGrid(summary: GoogleVsAiReport['summary']): SafeHtml {
   return html`<div class="table-wrap"><table id="google-vs-ai-grid"><thead><tr><td></td><th scope="col" class="num">Named in AI answers</th><th scope="col" class="num">Not named in AI answers</th></tr></thead><tbody>
 <tr><th scope="row">Ranks on Google (top 30)</th><td class="num">${formatNumber(summary.both)}</td><td class="num">${formatNumber(summary.google)}</td></tr>
 <tr><th scope="row">Not on Google</th><td class="num">${formatNumber(summary.ai)}</td><td class="num">${formatNumber(summary.neither)}</td></tr>
-</tbody></table></div><p class="muted">${formatNumber(summary.pending)} queries not checked yet.</p>`;
+</tbody></table></div><p class="muted">Queries not checked yet: ${formatNumber(summary.pending)}.</p>`;
 }
 
 function pageNumberOf(req: Request, name: string): number {
