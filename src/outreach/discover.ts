@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
-import type { Database, EngineName, ProspectOrigin } from '../../db/schema.js';
+import type { Database, ProspectOrigin } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
 import { enqueueJob, pendingJobId } from '../jobs/queue.js';
 import type { JobHandler } from '../jobs/worker.js';
-import { domainOf } from '../visibility/engines/engine.js';
+import { domainOf, ENGINE_LABELS } from '../visibility/engines/engine.js';
 import { onDomain } from './prospects.js';
 
 const DAY_MS = 86_400_000;
@@ -30,15 +30,6 @@ export function isPlatform(domain: string): boolean {
   if (PLATFORM_HOSTS.has(domain)) return true;
   return domain.split('.').slice(0, -1).some((label) => PLATFORM_LABELS.has(label));
 }
-
-const ENGINE_LABELS: Record<EngineName, string> = {
-  chatgpt: 'ChatGPT',
-  perplexity: 'Perplexity',
-  gemini: 'Gemini',
-  claude: 'Claude',
-  google_ai_overview: "Google's AI overview",
-  copilot: 'Copilot',
-};
 
 interface Candidate {
   domain: string;

@@ -5,6 +5,16 @@ export type { EngineName };
 /** The six answer engines, in the order reports show them. */
 export const ENGINE_NAMES: readonly EngineName[] = ['chatgpt', 'perplexity', 'gemini', 'claude', 'google_ai_overview', 'copilot'];
 
+/** The engines' names as people write them. */
+export const ENGINE_LABELS: Record<EngineName, string> = {
+  chatgpt: 'ChatGPT',
+  perplexity: 'Perplexity',
+  gemini: 'Gemini',
+  claude: 'Claude',
+  google_ai_overview: "Google's AI overview",
+  copilot: 'Copilot',
+};
+
 /** One entry of an engine's final citation list, normalised. */
 export interface Citation {
   url: string;
