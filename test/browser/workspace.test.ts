@@ -80,7 +80,7 @@ describe.skipIf(!hasChromium)('workspace pages in a real browser', () => {
       await page.goto(`${t.baseUrl}/w/${ws.workspaceId}/${path}`);
       await page.addScriptTag({ content: AXE });
       const violations = await page.evaluate(async () => {
-        const axe = (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string | null }[] }> } }).axe;
+        const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string | null }[] }> } }).axe;
         return (await axe.run()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
       });
       expect(violations, path).toEqual([]);
