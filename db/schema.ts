@@ -229,6 +229,8 @@ export interface OAuthGrantsTable {
   resource: string;
   created_at: number;
   revoked_at: number | null;
+  /** When an access token of the grant last called the service, to the minute. */
+  last_used_at: number | null;
   /** The scopes the last insufficient_scope challenge for this grant named (space-separated), and when it was sent. */
   step_up_scopes: string | null;
   step_up_at: number | null;

@@ -14,7 +14,7 @@ describe('dashboard sessions over HTTP', () => {
     const other = await t.workspace({ name: 'Other', site: 'https://other.example' });
     await t.user(ws.workspaceId, 'ann@acme.example', 'owner');
     const visitor = new Visitor(t.baseUrl);
-    expect((await visitor.request(`/w/${ws.workspaceId}`)).status).toBe(303);
+    expect((await visitor.request(`/w/${ws.workspaceId}/settings`)).status).toBe(303);
     const signedIn = await visitor.signIn('ann@acme.example', 'correct horse battery');
     expect(signedIn.status).toBe(303);
     const cookie = signedIn.headers.getSetCookie().find((c) => c.startsWith('sl_session='))!;

@@ -17,6 +17,7 @@ import { buildRegistry } from './registry.js';
 import { supportTools } from './support/index.js';
 import { teamTools } from './team/index.js';
 import { visibilityTools } from './visibility/index.js';
+import { workspaceTools } from './workspace/index.js';
 
 /** Every operation, grouped by domain; the group name is the MCP toolset and the OpenAPI tag. */
 export const registry = buildRegistry({
@@ -58,6 +59,7 @@ export const registry = buildRegistry({
     operations: repurposeTools,
   },
   team: { description: 'Members of the workspace and invitations.', operations: teamTools },
+  workspace: { description: 'Workspace settings, and the AI apps connected to it by OAuth.', operations: workspaceTools },
   billing: { description: 'Plan, usage and add-ons.', operations: billingTools },
   support: { description: 'Messages to the Sightline support team.', operations: supportTools },
   approvals: { description: 'Changes that wait for the workspace owner, and their outcome.', operations: approvalTools },

@@ -86,7 +86,7 @@ export function crawlerVisits(db: Kysely<Database>, workspaceId: string, source:
 
 /**
  * The connected provider's traffic; a failure other than "nothing connected" is kept as the connection's last error
- * (shown on the workspace page) and cleared by the next read that succeeds.
+ * (shown on the Settings page) and cleared by the next read that succeeds.
  */
 async function connectedSiteTraffic(deps: TrafficDeps, window: MetricWindow) {
   try {

@@ -199,8 +199,8 @@ export async function republishHost(db: Kysely<Database>, clock: Clock, placemen
 export function describeAcceptance(placement: PlacementRow, workspaceId: string, hostName: string): string {
   const link = `${shortUrl(placement.host_url)} → ${shortUrl(placement.target_url)} (anchor "${placement.anchor_text}", rel=${placement.rel})`;
   return placement.host_workspace_id === workspaceId
-    ? `Would accept hosting the network link ${link} in your article; it goes live (the article is republished) once both owners approve, and earns 1 credit.`
-    : `Would accept the network link ${link} from ${hostName}; it goes live once both owners approve, and costs 1 credit.`;
+    ? `Host the network link ${link} in your article? It goes live (the article is republished) once both owners approve, and earns 1 credit.`
+    : `Accept the network link ${link} from ${hostName}? It goes live once both owners approve, and costs 1 credit.`;
 }
 
 export async function describeAccept(db: Kysely<Database>, workspaceId: string, placementId: string): Promise<string> {

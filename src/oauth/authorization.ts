@@ -272,7 +272,7 @@ async function exchangeCode(ctx: TokenContext, params: Record<string, unknown>) 
     .where('used_at', 'is', null)
     .executeTakeFirst();
   if (claimed.numUpdatedRows === 0n) throw new LeakedCredential(row.grant_id, 'the code was already used; the tokens issued for it are revoked');
-  await ctx.db.insertInto('oauth_grants').values({ ...grant, scopes: row.scopes, resource: row.resource, created_at: now, revoked_at: null, step_up_scopes: null, step_up_at: null }).execute();
+  await ctx.db.insertInto('oauth_grants').values({ ...grant, scopes: row.scopes, resource: row.resource, created_at: now, revoked_at: null, last_used_at: null, step_up_scopes: null, step_up_at: null }).execute();
   return tokenResponse(ctx, grant, row.scopes.split(' ').filter((s) => s !== ''));
 }
 
@@ -286,7 +286,7 @@ class LeakedCredential extends OAuthError {
   }
 }
 
-async function revokeGrant(db: Kysely<Database>, clock: Clock, grantId: string): Promise<void> {
+export async function revokeGrant(db: Kysely<Database>, clock: Clock, grantId: string): Promise<void> {
   await db.updateTable('oauth_grants').set({ revoked_at: clock.now() }).where('id', '=', grantId).where('revoked_at', 'is', null).execute();
 }
 

@@ -8,7 +8,7 @@ import { UnauthorizedError } from '../errors.js';
 import { newId } from '../ids.js';
 import { randomToken } from '../secrets.js';
 import { DEFAULT_PLAN, isPlanName } from '../plans.js';
-import type { Principal } from '../pipeline/principal.js';
+import { LAST_USED_RESOLUTION_MS, type Principal } from '../pipeline/principal.js';
 import { isScope, type Scope } from '../scopes.js';
 
 /** Access tokens are short-lived; a client keeps access with its refresh token, which rotates on every use. */
@@ -216,13 +216,18 @@ export async function principalFromAccessToken(
     .selectFrom('oauth_grants')
     .innerJoin('memberships', (join) => join.onRef('memberships.workspace_id', '=', 'oauth_grants.workspace_id').onRef('memberships.user_id', '=', 'oauth_grants.user_id'))
     .innerJoin('workspaces', 'workspaces.id', 'oauth_grants.workspace_id')
-    .select(['workspaces.plan'])
+    .select(['workspaces.plan', 'oauth_grants.last_used_at'])
     .where('oauth_grants.id', '=', gid)
     .where('oauth_grants.workspace_id', '=', ws)
     .where('oauth_grants.user_id', '=', sub)
     .where('oauth_grants.revoked_at', 'is', null)
     .executeTakeFirst();
   if (grant === undefined) throw new UnauthorizedError('the access token was revoked');
+  const now = clock.now();
+  // At most once a minute, as for API keys: a write on every call would serialise an app's reads behind it.
+  if (grant.last_used_at === null || now - grant.last_used_at >= LAST_USED_RESOLUTION_MS) {
+    await db.updateTable('oauth_grants').set({ last_used_at: now }).where('id', '=', gid).execute();
+  }
   return {
     credentialId: `grant:${gid}`,
     via: 'oauth',

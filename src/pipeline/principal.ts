@@ -23,7 +23,8 @@ export interface Principal {
   scopes: ReadonlySet<Scope>;
 }
 
-const LAST_USED_RESOLUTION_MS = 60_000;
+/** How finely a credential's last use is kept: API keys and OAuth grants alike. */
+export const LAST_USED_RESOLUTION_MS = 60_000;
 
 export function bearerToken(authorization: string | undefined): string | undefined {
   if (authorization === undefined) return undefined;

@@ -15,14 +15,15 @@ import type { Membership } from '../domain/accounts/sessions.js';
 import type { DashboardDeps } from './dashboard.js';
 import { sendPage } from './dashboard.js';
 import { html, type SafeHtml } from './html.js';
-import { csrfField, when } from './layout.js';
+import { formatTime } from './format.js';
+import { csrfField } from './layout.js';
 import { allowFormRedirect } from './security.js';
 
 /** The permissions a pasted API token needs, as Cloudflare's token editor names them. */
 const TOKEN_PERMISSIONS = html`<strong>Zone → Zone → Read</strong> and <strong>Zone → Analytics → Read</strong>`;
 
 /**
- * The Cloudflare part of the workspace page: the connection's state and, for owners, Connect (when the operator
+ * The Cloudflare part of the Settings page: the connection's state and, for owners, Connect (when the operator
  * registered an OAuth client) and a form to paste a scoped API token instead.
  */
 export async function cdnSection(deps: DashboardDeps, res: Response, current: Membership): Promise<SafeHtml> {
@@ -38,7 +39,7 @@ export async function cdnSection(deps: DashboardDeps, res: Response, current: Me
   <tr><th>Connected</th><td>${status.via === 'oauth' ? 'with Cloudflare sign-in' : 'with an API token'}</td></tr>
   <tr><th>Zone</th><td id="cdn-zone">${status.zone === null ? 'none selected yet: select one with select_cdn_zone' : status.zone.name}</td></tr>
   <tr><th>Backfill</th><td>${status.backfill === null ? '—' : `${status.backfill.windowsDone} of ${status.backfill.windowsTotal} windows`}</td></tr>
-  <tr><th>Last sync</th><td>${when(status.lastSyncAt)}</td></tr>
+  <tr><th>Last sync</th><td>${formatTime(status.lastSyncAt, current.timeZone)}</td></tr>
 </table>`;
   if (!owner) return html`${heading}<div id="cdn">${state}${problem}<p class="muted">An owner of this workspace can connect it.</p></div>`;
   const oauth = deps.config.cdn.oauth;
@@ -83,7 +84,7 @@ export function cdnPages(deps: DashboardDeps, pageStack: RequestHandler[], signe
       status,
       title,
       res.locals.visit ?? { csrf: '' },
-      html`${body}${workspaceId === undefined || res.locals.visit === undefined ? '' : html`<p><a href="/w/${workspaceId}">Back to the workspace</a></p>`}`,
+      html`${body}${workspaceId === undefined || res.locals.visit === undefined ? '' : html`<p><a href="/w/${workspaceId}/settings">Back to Settings</a></p>`}`,
     );
   const failed = (res: Response, error: CdnConnectError, workspaceId?: string) =>
     message(res, error.retryable ? 503 : 400, 'Cloudflare not connected', html`<p class="notice error" role="alert">${error.message}.</p>`, workspaceId);

@@ -67,9 +67,6 @@ export interface PageContext {
   at?: string;
 }
 
-/** A stored time as people read it on a page, to the minute; a dash for none. */
-export const when = (epochMs: number | null) => (epochMs === null ? '—' : new Date(epochMs).toISOString().replace('T', ' ').slice(0, 16) + ' UTC');
-
 export function csrfField(csrf: string): SafeHtml {
   return html`<input type="hidden" name="${CSRF_FIELD}" value="${csrf}">`;
 }

@@ -20,16 +20,17 @@ import { BadInputError } from '../errors.js';
 import type { DashboardDeps } from './dashboard.js';
 import { sendPage } from './dashboard.js';
 import { html, type SafeHtml } from './html.js';
-import { csrfField, when } from './layout.js';
+import { formatTime } from './format.js';
+import { csrfField } from './layout.js';
 import { ownerConnectionPages } from './ownerConnections.js';
 
-/** The outreach part of the workspace page: whether a mailbox is set up, and for owners the link to its settings. */
+/** The outreach part of the Settings page: whether a mailbox is set up, and for owners the link to its settings. */
 export async function outreachMailboxSection(deps: DashboardDeps, current: Membership): Promise<SafeHtml> {
   const view = await readMailboxView(deps.db, current.workspaceId);
   const state =
     view === undefined
       ? html`<p>No mailbox yet: outreach emails cannot be sent until one is set up.</p>`
-      : html`<p>Sending from <strong>${view.fromAddress}</strong> (up to ${view.dailyCap} a day); replies ${view.imapHost === null ? 'are not read' : html`are read from ${view.imapHost} (last read ${when(view.imapCheckedAt)})`}.</p>${view.imapError === null ? '' : html`<p class="notice error" role="alert">${view.imapError}</p>`}`;
+      : html`<p>Sending from <strong>${view.fromAddress}</strong> (up to ${view.dailyCap} a day); replies ${view.imapHost === null ? 'are not read' : html`are read from ${view.imapHost} (last read ${formatTime(view.imapCheckedAt, current.timeZone)})`}.</p>${view.imapError === null ? '' : html`<p class="notice error" role="alert">${view.imapError}</p>`}`;
   const link = current.role === 'owner' ? html`<p><a href="${mailboxPagePath(current.workspaceId)}">Mailbox settings</a></p>` : html`<p class="muted">An owner of this workspace sets the mailbox up.</p>`;
   return html`<h2>Outreach mailbox</h2><div id="outreach-mailbox">${state}${link}</div>`;
 }
@@ -89,7 +90,7 @@ export function outreachMailboxPages(deps: DashboardDeps, signedIn: RequestHandl
       'Outreach mailbox',
       { ...res.locals.visit!, current: workspace },
       html`${notice ?? ''}<p>Outreach emails go out from this mailbox over SMTP; replies are read from its inbox over IMAP. Passwords are stored encrypted when the server has SECRETS_KEY set, and are never shown again.</p>
-${settingsForm(workspace.workspaceId, csrf, view, values)}${actions}<p><a href="/w/${workspace.workspaceId}">Back to the workspace</a></p>`,
+${settingsForm(workspace.workspaceId, csrf, view, values)}${actions}<p><a href="/w/${workspace.workspaceId}/settings">Back to Settings</a></p>`,
     );
   };
 
@@ -142,7 +143,7 @@ ${settingsForm(workspace.workspaceId, csrf, view, values)}${actions}<p><a href="
     const workspace = ownedWorkspace(req, res);
     if (workspace === undefined) return;
     await removeMailbox(db, workspace.workspaceId);
-    res.redirect(303, `/w/${workspace.workspaceId}`);
+    res.redirect(303, `/w/${workspace.workspaceId}/settings`);
   });
 
   return router;

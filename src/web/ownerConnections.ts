@@ -14,7 +14,7 @@ export function ownerConnectionPages(options: { title: string; service: string; 
       status,
       options.title,
       res.locals.visit!,
-      html`<p class="notice error" role="alert"${options.errorId === undefined ? '' : html` id="${options.errorId}"`}>${message}</p>${workspaceId === undefined ? '' : html`<p><a href="/w/${workspaceId}">Back to the workspace</a></p>`}`,
+      html`<p class="notice error" role="alert"${options.errorId === undefined ? '' : html` id="${options.errorId}"`}>${message}</p>${workspaceId === undefined ? '' : html`<p><a href="/w/${workspaceId}/settings">Back to Settings</a></p>`}`,
     );
 
   const ownedWorkspace = (req: Request, res: Response): Membership | undefined => {

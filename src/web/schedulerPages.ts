@@ -20,16 +20,17 @@ import { TypefullyScheduler } from '../repurpose/schedulers/typefully.js';
 import type { DashboardDeps } from './dashboard.js';
 import { sendPage } from './dashboard.js';
 import { html, type SafeHtml } from './html.js';
-import { csrfField, when } from './layout.js';
+import { formatTime } from './format.js';
+import { csrfField } from './layout.js';
 import { ownerConnectionPages } from './ownerConnections.js';
 
-/** The repurposing part of the workspace page: which scheduling tool is connected, and for owners the link to connect one. */
+/** The repurposing part of the Settings page: which scheduling tool is connected, and for owners the link to connect one. */
 export async function schedulerSection(deps: DashboardDeps, current: Membership): Promise<SafeHtml> {
   const view = await readConnectionView(deps.db, current.workspaceId);
   const state =
     view === undefined
       ? html`<p>No scheduling tool yet: repurposed posts cannot be pushed until one is connected.</p>`
-      : html`<p>Posts are pushed to <strong>${SCHEDULER_NAMES[view.tool]}</strong>${view.checkedAt === null ? '' : html` (last reached ${when(view.checkedAt)})`}.</p>${view.lastError === null ? '' : html`<p class="notice error" role="alert">${view.lastError}</p>`}`;
+      : html`<p>Posts are pushed to <strong>${SCHEDULER_NAMES[view.tool]}</strong>${view.checkedAt === null ? '' : html` (last reached ${formatTime(view.checkedAt, current.timeZone)})`}.</p>${view.lastError === null ? '' : html`<p class="notice error" role="alert">${view.lastError}</p>`}`;
   const link = current.role === 'owner' ? html`<p><a href="${schedulerPagePath(current.workspaceId)}">Scheduling tool settings</a></p>` : html`<p class="muted">An owner of this workspace connects the scheduling tool.</p>`;
   return html`<h2>Scheduling tool</h2><div id="scheduler">${state}${link}</div>`;
 }
@@ -91,7 +92,7 @@ export function schedulerPages(deps: DashboardDeps, signedIn: RequestHandler[]):
     const state =
       view === undefined
         ? html`<p>Not connected.</p>`
-        : html`<p>Connected to <strong>${SCHEDULER_NAMES[view.tool]}</strong> at ${view.baseUrl}${view.accountId === null ? '' : html`, account ${view.accountId}`}; last reached ${when(view.checkedAt)}.</p>${view.lastError === null ? '' : html`<p class="notice error">${view.lastError}</p>`}`;
+        : html`<p>Connected to <strong>${SCHEDULER_NAMES[view.tool]}</strong> at ${view.baseUrl}${view.accountId === null ? '' : html`, account ${view.accountId}`}; last reached ${formatTime(view.checkedAt, workspace.timeZone)}.</p>${view.lastError === null ? '' : html`<p class="notice error">${view.lastError}</p>`}`;
     const actions =
       view === undefined
         ? ''
@@ -103,7 +104,7 @@ export function schedulerPages(deps: DashboardDeps, signedIn: RequestHandler[]):
       'Scheduling tool',
       { ...res.locals.visit!, current: workspace },
       html`${notice ?? ''}<p>Repurposed posts are pushed to the workspace's own Postiz, Buffer or Typefully account with its API key. The key is stored encrypted when the server has SECRETS_KEY set, and is never shown again.</p>
-${state}${settingsForm(workspace.workspaceId, csrf, view, values)}${choices}${actions}<p><a href="/w/${workspace.workspaceId}">Back to the workspace</a></p>`,
+${state}${settingsForm(workspace.workspaceId, csrf, view, values)}${choices}${actions}<p><a href="/w/${workspace.workspaceId}/settings">Back to Settings</a></p>`,
     );
   };
 
@@ -151,7 +152,7 @@ ${state}${settingsForm(workspace.workspaceId, csrf, view, values)}${choices}${ac
     const workspace = ownedWorkspace(req, res);
     if (workspace === undefined) return;
     await removeConnection(db, workspace.workspaceId);
-    res.redirect(303, `/w/${workspace.workspaceId}`);
+    res.redirect(303, `/w/${workspace.workspaceId}/settings`);
   });
 
   return router;

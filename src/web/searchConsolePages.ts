@@ -6,11 +6,12 @@ import { authorizationUrl, SearchConsoleError } from '../visibility/searchConsol
 import type { DashboardDeps } from './dashboard.js';
 import { ownerConnectionPages } from './ownerConnections.js';
 import { html, type SafeHtml } from './html.js';
-import { csrfField, when } from './layout.js';
+import { formatTime } from './format.js';
+import { csrfField } from './layout.js';
 import { allowFormRedirect } from './security.js';
 
 /**
- * The Search Console part of the workspace page: the operator's missing settings, or the connection's state with
+ * The Search Console part of the Settings page: the operator's missing settings, or the connection's state with
  * Connect and Disconnect buttons for owners. A page with the Connect form lets it redirect to Google's consent screen.
  */
 export async function searchConsoleSection(deps: DashboardDeps, res: Response, current: Membership): Promise<SafeHtml> {
@@ -36,8 +37,8 @@ ${problem}${connect()}</div>`;
   return html`${heading}<div id="search-console">
 <table>
   <tr><th>Property</th><td id="search-console-property">${status.property}</td></tr>
-  <tr><th>Connected</th><td>${when(status.connectedAt)}</td></tr>
-  <tr><th>Last sync</th><td>${status.lastSyncAt === null ? 'waiting for the first sync' : `${when(status.lastSyncAt)} · ${status.rows} query and page rows`}</td></tr>
+  <tr><th>Connected</th><td>${formatTime(status.connectedAt, current.timeZone)}</td></tr>
+  <tr><th>Last sync</th><td>${status.lastSyncAt === null ? 'waiting for the first sync' : html`${formatTime(status.lastSyncAt, current.timeZone)} · ${status.rows} query and page rows`}</td></tr>
 </table>
 ${problem}${owner ? html`<form method="post" action="/w/${current.workspaceId}/search-console/disconnect">${csrfField(csrf)}<button class="secondary" type="submit">Disconnect</button></form>` : ''}</div>`;
 }
@@ -63,7 +64,7 @@ export function searchConsolePages(deps: DashboardDeps, signedIn: RequestHandler
     const workspace = ownedWorkspace(req, res);
     if (workspace === undefined) return;
     await disconnectSearchConsole(db, workspace.workspaceId);
-    res.redirect(303, `/w/${workspace.workspaceId}`);
+    res.redirect(303, `/w/${workspace.workspaceId}/settings`);
   });
 
   // Google sends the owner back here with a code (or an error) and the state; the session must be the one that started.
@@ -78,7 +79,7 @@ export function searchConsolePages(deps: DashboardDeps, signedIn: RequestHandler
     const workspaceId = state === null ? undefined : await takeState(db, clock, visit.user.userId, state);
     const workspace = visit.workspaces.find((w) => w.workspaceId === workspaceId && w.role === 'owner');
     if (workspace === undefined) {
-      fail(res, 400, 'This Search Console link is not valid: it expired (it lasts 10 minutes), was already used, or was started in another session. Start again from the workspace page.');
+      fail(res, 400, 'This Search Console link is not valid: it expired (it lasts 10 minutes), was already used, or was started in another session. Start again from the Settings page.');
       return;
     }
     try {
@@ -89,7 +90,7 @@ export function searchConsolePages(deps: DashboardDeps, signedIn: RequestHandler
       fail(res, error.retryable ? 502 : 400, `Search Console was not connected: ${error.message}`, workspace.workspaceId);
       return;
     }
-    res.redirect(303, `/w/${workspace.workspaceId}`);
+    res.redirect(303, `/w/${workspace.workspaceId}/settings`);
   });
 
   return router;

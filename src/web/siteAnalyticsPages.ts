@@ -8,7 +8,8 @@ import type { DashboardDeps } from './dashboard.js';
 import { ownerConnectionPages } from './ownerConnections.js';
 import { sendPage } from './dashboard.js';
 import { html, type SafeHtml } from './html.js';
-import { csrfField, when } from './layout.js';
+import { formatTime } from './format.js';
+import { csrfField } from './layout.js';
 import { allowFormRedirect } from './security.js';
 
 const PLAUSIBLE_SERVER = 'https://plausible.io';
@@ -124,7 +125,7 @@ ${ga4}`;
 }
 
 /**
- * The web-analytics part of the workspace page: the connected provider with what it reads and its last error, and
+ * The web-analytics part of the Settings page: the connected provider with what it reads and its last error, and
  * Disconnect for owners; or, when none is connected, the forms that connect one (owners only).
  */
 export async function siteAnalyticsSection(deps: DashboardDeps, res: Response, current: Membership, answer?: FormAnswer): Promise<SafeHtml> {
@@ -144,7 +145,7 @@ ${owner ? connectForms(deps, res, current.workspaceId, csrf, answer) : html`<p c
 <table>
   <tr><th>Provider</th><td id="site-analytics-provider">${PROVIDER_LABELS[status.provider]}</td></tr>
   <tr><th>Reads</th><td id="site-analytics-reads">${reads}</td></tr>
-  <tr><th>Connected</th><td>${when(status.connectedAt)}</td></tr>
+  <tr><th>Connected</th><td>${formatTime(status.connectedAt, current.timeZone)}</td></tr>
 </table>
 ${status.lastError === null ? '' : problemNotice(`The last read failed: ${status.lastError}`)}${
     owner
@@ -177,7 +178,7 @@ ${
   <label>Or the property id <input type="text" name="propertyId" inputmode="numeric" placeholder="318274650"></label>
   <button type="submit">Connect this property</button>
 </form>
-<p><a href="/w/${workspace.workspaceId}">Back to the workspace</a></p>`,
+<p><a href="/w/${workspace.workspaceId}/settings">Back to Settings</a></p>`,
   );
 }
 
@@ -211,7 +212,7 @@ export function siteAnalyticsPages(deps: DashboardDeps, signedIn: RequestHandler
       await again(failureStatus(error), `${PROVIDER_LABELS[parsed.connection.provider]} was not connected: ${error.message}`);
       return;
     }
-    res.redirect(303, `/w/${workspace.workspaceId}`);
+    res.redirect(303, `/w/${workspace.workspaceId}/settings`);
   };
   for (const form of FORMS) router.post(`/w/:ws/site-analytics/${form}`, ...signedIn, (req, res) => connectWithForm(form, req, res));
 
@@ -219,7 +220,7 @@ export function siteAnalyticsPages(deps: DashboardDeps, signedIn: RequestHandler
     const workspace = ownedWorkspace(req, res);
     if (workspace === undefined) return;
     await disconnectSiteAnalytics(db, workspace.workspaceId);
-    res.redirect(303, `/w/${workspace.workspaceId}`);
+    res.redirect(303, `/w/${workspace.workspaceId}/settings`);
   });
 
   router.post('/w/:ws/site-analytics/ga4/connect', ...signedIn, async (req, res) => {
@@ -241,7 +242,7 @@ export function siteAnalyticsPages(deps: DashboardDeps, signedIn: RequestHandler
     const workspaceId = state === null ? undefined : await takeGa4State(db, clock, visit.user.userId, state);
     const workspace = visit.workspaces.find((w) => w.workspaceId === workspaceId && w.role === 'owner');
     if (workspace === undefined) {
-      fail(res, 400, 'This Google Analytics link is not valid: it expired (it lasts 10 minutes), was already used, or was started in another session. Start again from the workspace page.');
+      fail(res, 400, 'This Google Analytics link is not valid: it expired (it lasts 10 minutes), was already used, or was started in another session. Start again from the Settings page.');
       return;
     }
     try {
@@ -258,7 +259,7 @@ export function siteAnalyticsPages(deps: DashboardDeps, signedIn: RequestHandler
   const waitingGrant = async (res: Response, workspace: Membership): Promise<Ga4Grant | undefined> => {
     const grant = await readGa4Grant(db, clock, services, workspace.workspaceId, res.locals.visit!.user.userId);
     if (grant === undefined) {
-      fail(res, 404, 'No Google Analytics authorization of yours is waiting for a property (it lasts an hour): connect Google Analytics again from the workspace page.', workspace.workspaceId);
+      fail(res, 404, 'No Google Analytics authorization of yours is waiting for a property (it lasts an hour): connect Google Analytics again from the Settings page.', workspace.workspaceId);
     }
     return grant;
   };
@@ -292,7 +293,7 @@ export function siteAnalyticsPages(deps: DashboardDeps, signedIn: RequestHandler
       pickerPage(res, workspace, grant, `Property ${chosen} was not connected: ${error.message}`, failureStatus(error));
       return;
     }
-    res.redirect(303, `/w/${workspace.workspaceId}`);
+    res.redirect(303, `/w/${workspace.workspaceId}/settings`);
   });
 
   return router;

@@ -14,11 +14,12 @@ import type { Membership } from '../domain/accounts/sessions.js';
 import type { DashboardDeps } from './dashboard.js';
 import { ownerConnectionPages } from './ownerConnections.js';
 import { html, type SafeHtml } from './html.js';
-import { csrfField, when } from './layout.js';
+import { formatTime } from './format.js';
+import { csrfField } from './layout.js';
 import { allowFormRedirect } from './security.js';
 
 /**
- * The Webflow part of the workspace page: the operator's missing settings, or the connection with Connect and
+ * The Webflow part of the Settings page: the operator's missing settings, or the connection with Connect and
  * Disconnect buttons for owners. Connecting authorizes the operator's Webflow app for the sites the owner picks on
  * Webflow's consent screen; install_sitebuilder_embed then installs the tracking loader there.
  */
@@ -38,7 +39,7 @@ export async function webflowSection(deps: DashboardDeps, res: Response, current
     return html`${heading}<div id="webflow"><p>Not connected. Connecting lets install_sitebuilder_embed add the tracking loader to the Webflow sites you pick, and publish them when you confirm.</p>
 <form method="post" action="/w/${current.workspaceId}/webflow/connect">${csrfField(csrf)}<button type="submit">Connect Webflow</button></form></div>`;
   }
-  return html`${heading}<div id="webflow"><p>Connected ${when(connectedAt)}.</p>
+  return html`${heading}<div id="webflow"><p>Connected ${formatTime(connectedAt, current.timeZone)}.</p>
 ${owner ? html`<form method="post" action="/w/${current.workspaceId}/webflow/disconnect">${csrfField(csrf)}<button class="secondary" type="submit">Disconnect</button></form>` : ''}</div>`;
 }
 
@@ -64,7 +65,7 @@ export function siteBuilderPages(deps: DashboardDeps, signedIn: RequestHandler[]
     const workspace = ownedWorkspace(req, res);
     if (workspace === undefined) return;
     await disconnectWebflow(db, workspace.workspaceId);
-    res.redirect(303, `/w/${workspace.workspaceId}`);
+    res.redirect(303, `/w/${workspace.workspaceId}/settings`);
   });
 
   // Webflow sends the owner back here with a code (or an error) and the state; the session must be the one that started.
@@ -80,7 +81,7 @@ export function siteBuilderPages(deps: DashboardDeps, signedIn: RequestHandler[]
     const workspaceId = state === null ? undefined : await takeWebflowState(db, clock, visit.user.userId, state);
     const workspace = visit.workspaces.find((w) => w.workspaceId === workspaceId && w.role === 'owner');
     if (workspace === undefined) {
-      fail(res, 400, 'This Webflow link is not valid: it expired (it lasts 10 minutes), was already used, or was started in another session. Start again from the workspace page.');
+      fail(res, 400, 'This Webflow link is not valid: it expired (it lasts 10 minutes), was already used, or was started in another session. Start again from the Settings page.');
       return;
     }
     const code = callback.get('code');
@@ -96,7 +97,7 @@ export function siteBuilderPages(deps: DashboardDeps, signedIn: RequestHandler[]
       fail(res, error.failure === 'unavailable' ? 502 : 400, `Webflow was not connected: ${error.message}`, workspace.workspaceId);
       return;
     }
-    res.redirect(303, `/w/${workspace.workspaceId}`);
+    res.redirect(303, `/w/${workspace.workspaceId}/settings`);
   });
 
   return router;

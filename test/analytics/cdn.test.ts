@@ -195,7 +195,7 @@ describe('connecting Cloudflare with OAuth (get_cdn_connect_url and the callback
     expect(listed.body.error).toContain('not connected to Cloudflare: call get_cdn_connect_url');
     const selected = await t.rest(other.key, 'POST', '/api/v1/integrations/cdn/zone', { zoneId: ZONE.id });
     expect(selected.status).toBe(404);
-    expect(selected.body.error).toBe(`zoneId: Cloudflare zone ${ZONE.id} is not readable by this workspace's Cloudflare grant: this workspace is not connected to Cloudflare: call get_cdn_connect_url and open the URL, or paste an API token on the workspace page of the dashboard`);
+    expect(selected.body.error).toBe(`zoneId: Cloudflare zone ${ZONE.id} is not readable by this workspace's Cloudflare grant: this workspace is not connected to Cloudflare: call get_cdn_connect_url and open the URL, or paste an API token on the Settings page of the dashboard`);
     expect(await readCdnStatus(t.db, other.workspaceId)).toBeUndefined();
   });
 
@@ -391,10 +391,10 @@ describe('the sync: backfill, resumption after a rate limit, the hourly poll', (
   });
 });
 
-describe('the workspace page', () => {
+describe('the Settings page', () => {
   it('lets an owner paste a scoped API token, checked against Cloudflare before it is stored sealed, and refuses the Global API Key', async () => {
     const owner = await t.signedInOwner();
-    const page = await owner.visitor.request(`/w/${owner.workspaceId}`);
+    const page = await owner.visitor.request(`/w/${owner.workspaceId}/settings`);
     const html = await page.text();
     expect(html).toContain(`action="/w/${owner.workspaceId}/cdn/token"`);
     expect(html).toContain(`action="/w/${owner.workspaceId}/cdn/connect"`);
@@ -412,7 +412,7 @@ describe('the workspace page', () => {
     expect(row).toMatchObject({ via: 'api_token', refresh_token: null, access_expires_at: null });
     expect(row.access_token).toMatch(/^sealed:v1:/);
     expect(t.service.services.credentials.open(row.access_token!)).toBe(token);
-    expect(await (await owner.visitor.request(`/w/${owner.workspaceId}`)).text()).toContain('with an API token');
+    expect(await (await owner.visitor.request(`/w/${owner.workspaceId}/settings`)).text()).toContain('with an API token');
   });
 });
 

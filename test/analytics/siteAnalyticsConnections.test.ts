@@ -42,7 +42,7 @@ describe('a workspace that connected no web-analytics provider', () => {
   it('answers AnalyticsNotConfiguredError, without a provider, naming what to connect and where', async () => {
     const ws = await s.t.workspace();
     const error = await failure(siteAnalyticsProvider(s.t.db, s.services, ws.workspaceId), AnalyticsNotConfiguredError);
-    expect(error.message).toBe('no web-analytics provider is connected: connect Plausible, Umami or Google Analytics on the workspace page');
+    expect(error.message).toBe('no web-analytics provider is connected: connect Plausible, Umami or Google Analytics on the Settings page');
     expect(error.provider).toBeNull();
     expect(error.setting).toBe('connection');
     expect(await readSiteAnalyticsConnection(s.t.db, ws.workspaceId)).toBeUndefined();
@@ -174,7 +174,7 @@ describe('a Google Analytics connection', () => {
     const provider = await siteAnalyticsProvider(s.t.db, s.services, ws.workspaceId);
     const error = await failure(provider.traffic(RANGE), AnalyticsAuthError);
     expect(error.message).toBe(
-      'Google refused the refresh of the stored authorization (invalid_grant: Token has been expired or revoked.): connect Google Analytics again on the workspace page',
+      'Google refused the refresh of the stored authorization (invalid_grant: Token has been expired or revoked.): connect Google Analytics again on the Settings page',
     );
     expect(s.ga4.dataCalls()).toEqual([]);
   });

@@ -17,13 +17,13 @@ afterAll(() => s.close());
 
 type Owner = Awaited<ReturnType<TestService['signedInOwner']>>;
 
-/** Sends a form of the workspace page as the browser would, with the page's CSRF token. */
+/** Sends a form of the Settings page as the browser would, with the page's CSRF token. */
 async function post(visitor: Visitor, workspaceId: string, path: string, form: Record<string, string> = {}): Promise<Response> {
-  const csrf = await visitor.csrf(`/w/${workspaceId}`);
+  const csrf = await visitor.csrf(`/w/${workspaceId}/settings`);
   return visitor.request(path, { method: 'POST', form: { _csrf: csrf, ...form } });
 }
 
-const page = async (visitor: Visitor, workspaceId: string) => (await visitor.request(`/w/${workspaceId}`)).text();
+const page = async (visitor: Visitor, workspaceId: string) => (await visitor.request(`/w/${workspaceId}/settings`)).text();
 const plausibleForm = () => ({ siteId: s.plausible.siteId, apiKey: s.plausible.apiKey, baseUrl: s.plausible.origin });
 const authorizations = (workspaceId: string) => s.t.db.selectFrom('ga4_authorizations').selectAll().where('workspace_id', '=', workspaceId).executeTakeFirst();
 const userId = async (email: string) => (await s.t.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
@@ -45,10 +45,10 @@ async function authorizeGa4(owner: Owner): Promise<Response> {
   return owner.visitor.request(await consentAt(started.headers.get('location')!));
 }
 
-describe('the web-analytics section of the workspace page', () => {
+describe('the web-analytics section of the Settings page', () => {
   it('offers owners the Plausible, Umami and Google Analytics forms, lets Google be a form target, and members only a note', async () => {
     const owner = await s.t.signedInOwner();
-    const answer = await owner.visitor.request(`/w/${owner.workspaceId}`);
+    const answer = await owner.visitor.request(`/w/${owner.workspaceId}/settings`);
     const html = await answer.text();
     expect(html).toContain('<h2>Web analytics</h2>');
     for (const action of ['plausible', 'umami-self-hosted', 'umami-cloud', 'ga4/connect']) expect(html).toContain(`action="/w/${owner.workspaceId}/site-analytics/${action}"`);
@@ -91,7 +91,7 @@ describe('connecting Plausible and Umami with their forms', () => {
     const owner = await s.t.signedInOwner();
     const done = await post(owner.visitor, owner.workspaceId, `/w/${owner.workspaceId}/site-analytics/plausible`, plausibleForm());
     expect(done.status).toBe(303);
-    expect(done.headers.get('location')).toBe(`/w/${owner.workspaceId}`);
+    expect(done.headers.get('location')).toBe(`/w/${owner.workspaceId}/settings`);
     const html = await page(owner.visitor, owner.workspaceId);
     expect(html).toContain('<td id="site-analytics-provider">Plausible</td>');
     expect(html).toContain(`site <code>${s.plausible.siteId}</code> at ${s.plausible.origin}`);
@@ -213,7 +213,7 @@ describe('connecting Google Analytics through Google', () => {
 
     const picked = await post(owner.visitor, owner.workspaceId, `/w/${owner.workspaceId}/site-analytics/ga4/property`, { property: s.ga4.propertyId });
     expect(picked.status).toBe(303);
-    expect(picked.headers.get('location')).toBe(`/w/${owner.workspaceId}`);
+    expect(picked.headers.get('location')).toBe(`/w/${owner.workspaceId}/settings`);
     expect(await authorizations(owner.workspaceId)).toBeUndefined();
     const row = await s.connectionRow(owner.workspaceId);
     expect(row).toMatchObject({ provider: 'ga4', credential: expect.stringMatching(/^sealed:v1:/) });

@@ -168,12 +168,12 @@ describe('install_sitebuilder_embed (Webflow)', () => {
     const lone = await t.workspace();
     const none = await t.rest(lone.key, 'POST', EMBED, {});
     expect(none.status).toBe(400);
-    expect(none.body.error).toContain('Webflow is not connected to this workspace: an owner connects it on the workspace page of the dashboard');
+    expect(none.body.error).toContain('Webflow is not connected to this workspace: an owner connects it on the Settings page of the dashboard');
   });
 
   it('an owner connects Webflow in the dashboard: the app, the scopes and a one-time state; the token is stored sealed', async () => {
     const owner = await t.signedInOwner();
-    const page = await owner.visitor.request(`/w/${owner.workspaceId}`);
+    const page = await owner.visitor.request(`/w/${owner.workspaceId}/settings`);
     const body = await page.text();
     expect(body).toContain(`action="/w/${owner.workspaceId}/webflow/connect"`);
     const started = await owner.visitor.request(`/w/${owner.workspaceId}/webflow/connect`, { method: 'POST', form: { _csrf: hiddenFields(body)._csrf! } });
@@ -195,7 +195,7 @@ describe('install_sitebuilder_embed (Webflow)', () => {
     const row = await t.db.selectFrom('webflow_connections').selectAll().where('workspace_id', '=', owner.workspaceId).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ state_hash: null, connected_at: t.clock.now(), access_token: expect.stringMatching(/^sealed:v1:/) });
     expect(t.service.services.credentials.open(row.access_token!)).toBe(token);
-    expect(await (await owner.visitor.request(`/w/${owner.workspaceId}`)).text()).toContain('Connected');
+    expect(await (await owner.visitor.request(`/w/${owner.workspaceId}/settings`)).text()).toContain('Connected');
     // The state is used up.
     expect((await owner.visitor.request(callback)).status).toBe(400);
     expect((await t.rest(owner.key, 'POST', EMBED, {})).body.data).toMatchObject({ dryRun: true, siteId: site.id });
@@ -279,7 +279,7 @@ describe('not configured', () => {
       expect(wixAnswer.status).toBe(400);
       expect(wixAnswer.body.error).toContain('WIX_APP_ID and WIX_APP_SECRET');
       const owner = await bare.signedInOwner();
-      expect(await (await owner.visitor.request(`/w/${owner.workspaceId}`)).text()).toContain('the operator must set <code>WEBFLOW_CLIENT_ID</code> and <code>WEBFLOW_CLIENT_SECRET</code>');
+      expect(await (await owner.visitor.request(`/w/${owner.workspaceId}/settings`)).text()).toContain('the operator must set <code>WEBFLOW_CLIENT_ID</code> and <code>WEBFLOW_CLIENT_SECRET</code>');
     } finally {
       await bare.close();
     }

@@ -80,7 +80,7 @@ describe('get_traffic_overview', () => {
     const missing = await s.t.rest(ws.key, 'GET', '/api/v1/analytics/traffic?scope=site&days=7');
     expect(missing.status).toBe(400);
     expect(missing.body.error).toContain('scope: site: ');
-    expect(missing.body.error).toContain('connect Plausible, Umami or Google Analytics on the workspace page');
+    expect(missing.body.error).toContain('connect Plausible, Umami or Google Analytics on the Settings page');
 
     await connectSiteAnalytics(s.t.db, s.t.clock, s.services, ws.workspaceId, { provider: 'plausible', baseUrl: s.plausible.origin, siteId: s.plausible.siteId, apiKey: s.plausible.apiKey });
     const answer = await s.t.rest(ws.key, 'GET', '/api/v1/analytics/traffic?scope=site&days=7');

@@ -49,6 +49,10 @@ const EXTENSIONS = new Map<string, CatalogueRow>([
   ['accept_link_placement', { method: 'POST', path: '/api/v1/link-network/accept', scope: 'write:backlinks', cap: '10' }],
   // Issue 17: a social search on demand (the daily one runs by itself).
   ['search_social_threads', { method: 'POST', path: '/api/v1/social/search', scope: 'write:social', cap: '2' }],
+  // The dashboard's workspace pages: the time zone, and the OAuth grants of the workspace.
+  ['update_workspace_settings', { method: 'POST', path: '/api/v1/workspace', scope: 'manage:org', cap: '10' }],
+  ['list_connected_apps', { method: 'GET', path: '/api/v1/workspace/apps', scope: 'any', cap: 'plan' }],
+  ['revoke_connected_app', { method: 'POST', path: '/api/v1/workspace/apps/revoke', scope: 'any', cap: '10' }],
 ]);
 
 describe('registry against the specification', () => {

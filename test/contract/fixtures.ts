@@ -2,6 +2,7 @@ import { requestApproval } from '../../src/domain/approvals/approvals.js';
 import { insertPlannedArticle } from '../../src/domain/content/articles.js';
 import { saveWebflowConnection } from '../../src/analytics/builders/connection.js';
 import { sharedSiteBuilderFakes } from '../analytics/fakes/siteBuilders.js';
+import { seedGrant } from '../support/grants.js';
 import type { TestService, TestWorkspace } from '../support/harness.js';
 import { connectCloudflare, CONTRACT_ZONE } from './cloudflare.js';
 import { type SitePage, startSite, urlset } from '../links/support.js';
@@ -118,6 +119,8 @@ const competitor = (t: TestService, ws: TestWorkspace) =>
 const queuedJob = async (t: TestService, ws: TestWorkspace) =>
   data(t, ws, '/api/v1/destinations/test', { destinationId: await destination(t, ws) }).then((d) => String(d.jobId));
 const member = (t: TestService, ws: TestWorkspace) => t.user(ws.workspaceId, `member-${Math.random().toString(36).slice(2)}@example.com`, 'member');
+const connectedApp = async (t: TestService, ws: TestWorkspace) =>
+  (await seedGrant(t, { workspaceId: ws.workspaceId, userId: await member(t, ws), clientName: 'Claude' })).grantId;
 
 /** A Webflow site on the shared fake, connected to the workspace (a new one each time, so each gets its first publish). */
 const webflowSite = async (t: TestService, ws: TestWorkspace) => {
@@ -186,6 +189,12 @@ export const fixtures: Record<string, Fixture> = {
     foreign: async (t, other) => ({ userId: await member(t, other) }),
   },
   get_billing: { valid: async () => ({}) },
+  update_workspace_settings: { valid: async () => ({ timeZone: 'Europe/Berlin' }) },
+  list_connected_apps: { valid: async () => ({}) },
+  revoke_connected_app: {
+    valid: async (t, ws) => ({ grantId: await connectedApp(t, ws) }),
+    foreign: async (t, other) => ({ grantId: await connectedApp(t, other) }),
+  },
   get_approval: {
     valid: async (t, ws) => ({ approvalId: await approval(t, ws) }),
     foreign: async (t, other) => ({ approvalId: await approval(t, other) }),

@@ -25,7 +25,7 @@ describe('the outreach mailbox page', () => {
     const owner = await t.signedInOwner();
     const path = `/w/${owner.workspaceId}/outreach/mailbox`;
     const post = async (to: string, form: Record<string, string>) => owner.visitor.request(to, { method: 'POST', form: { _csrf: await owner.visitor.csrf(path), ...form } });
-    expect(await (await owner.visitor.request(`/w/${owner.workspaceId}`)).text()).toContain(`href="${path}"`);
+    expect(await (await owner.visitor.request(`/w/${owner.workspaceId}/settings`)).text()).toContain(`href="${path}"`);
 
     const bad = await post(path, { ...MAILBOX_FORM, smtpHost: '127.0.0.1', smtpPort: String(smtp.port), dailyCap: '0' });
     expect(bad.status).toBe(400);

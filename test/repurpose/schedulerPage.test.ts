@@ -22,7 +22,7 @@ describe('the scheduling tool page', () => {
     const owner = await t.signedInOwner();
     const path = `/w/${owner.workspaceId}/repurpose/scheduler`;
     const post = async (to: string, form: Record<string, string>) => owner.visitor.request(to, { method: 'POST', form: { _csrf: await owner.visitor.csrf(path), ...form } });
-    expect(await (await owner.visitor.request(`/w/${owner.workspaceId}`)).text()).toContain(`href="${path}"`);
+    expect(await (await owner.visitor.request(`/w/${owner.workspaceId}/settings`)).text()).toContain(`href="${path}"`);
 
     const bad = await post(path, { tool: 'hootsuite', apiKey: 'k' });
     expect(bad.status).toBe(400);

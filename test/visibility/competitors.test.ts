@@ -305,7 +305,7 @@ describe('remove_competitor', () => {
     expect(approval).toMatchObject({
       approval_required: true,
       approvalId: expect.stringMatching(/^apr_/),
-      summary: 'Would stop tracking the competitor "Rival" (rival.example): it is no longer checked or listed; answers already recorded keep their data.',
+      summary: 'Remove competitor Rival (rival.example) from tracking? It is no longer checked or listed; answers already recorded keep their data.',
     });
     expect((await competitors(t, owner)).competitors).toHaveLength(1);
 

@@ -3,7 +3,7 @@ import { BuilderApiError } from './http.js';
 
 /** What the caller should do when a builder refuses the credentials. */
 const AUTH_ADVICE: Record<BuilderApiError['builder'], string> = {
-  Webflow: 'an owner connects Webflow again on the workspace page of the dashboard',
+  Webflow: 'an owner connects Webflow again on the Settings page of the dashboard',
   Wix: 'the operator checks WIX_APP_ID and WIX_APP_SECRET, and the site must still have the app installed',
 };
 

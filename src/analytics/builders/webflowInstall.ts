@@ -40,7 +40,7 @@ function settingsOf(ctx: InstallContext): WebflowSettings {
   return settings;
 }
 
-const NOT_CONNECTED = 'Webflow is not connected to this workspace: an owner connects it on the workspace page of the dashboard';
+const NOT_CONNECTED = 'Webflow is not connected to this workspace: an owner connects it on the Settings page of the dashboard';
 
 /** What installing on a site would change, worked out from Webflow's current state. */
 interface WebflowPlan {

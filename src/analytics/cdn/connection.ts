@@ -33,7 +33,7 @@ export const CDN_OAUTH_SETTINGS = 'CDN_CLIENT_ID and CDN_CLIENT_SECRET';
 /** Refreshed this long before Cloudflare's expiry, so that a token does not lapse between the check and the call. */
 const EXPIRY_MARGIN_MS = 60_000;
 
-export const NOT_CONNECTED = 'this workspace is not connected to Cloudflare: call get_cdn_connect_url and open the URL, or paste an API token on the workspace page of the dashboard';
+export const NOT_CONNECTED = 'this workspace is not connected to Cloudflare: call get_cdn_connect_url and open the URL, or paste an API token on the Settings page of the dashboard';
 
 /** A connection's zone columns when no zone is selected: nothing planned, synced or due. */
 const NO_ZONE = {
@@ -65,7 +65,7 @@ export async function beginCdnAuthorization(
 ): Promise<{ url: string; expiresAt: number; redirectUri: string; scopes: readonly string[] }> {
   if (cdn.oauth === undefined) {
     throw new BadInputError(
-      `Cloudflare OAuth is not configured on this server: the operator must set ${CDN_OAUTH_SETTINGS} (a Cloudflare OAuth client whose redirect URL is ${cdnCallbackUrl(publicUrl)}); meanwhile the owner can paste an API token on the workspace page of the dashboard`,
+      `Cloudflare OAuth is not configured on this server: the operator must set ${CDN_OAUTH_SETTINGS} (a Cloudflare OAuth client whose redirect URL is ${cdnCallbackUrl(publicUrl)}); meanwhile the owner can paste an API token on the Settings page of the dashboard`,
     );
   }
   const now = clock.now();
@@ -270,7 +270,7 @@ export async function completeCdnAuthorization(
   const taken = state === null || state === '' ? undefined : await takeCdnState(db, clock, sealer, state);
   if (taken === undefined) {
     throw new CdnConnectError(
-      `this Cloudflare link is not valid: it expired (it lasts ${CDN_STATE_TTL_MS / 60_000} minutes) or was already used. Ask for a new one with get_cdn_connect_url, or use the Connect button on the workspace page`,
+      `this Cloudflare link is not valid: it expired (it lasts ${CDN_STATE_TTL_MS / 60_000} minutes) or was already used. Ask for a new one with get_cdn_connect_url, or use the Connect button on the Settings page`,
     );
   }
   const refusal = callback.get('error');

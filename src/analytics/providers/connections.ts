@@ -106,7 +106,7 @@ function providerFor(connection: SiteAnalyticsConnection, services: SiteAnalytic
  */
 export async function siteAnalyticsProvider(db: Kysely<Database>, services: SiteAnalyticsServices, workspaceId: string): Promise<WebAnalyticsProvider> {
   const connection = await loadConnection(db, services, workspaceId);
-  if (connection === undefined) throw new AnalyticsNotConfiguredError(null, 'connection', 'connect Plausible, Umami or Google Analytics on the workspace page');
+  if (connection === undefined) throw new AnalyticsNotConfiguredError(null, 'connection', 'connect Plausible, Umami or Google Analytics on the Settings page');
   return providerFor(connection, services, await siteHostOf(db, workspaceId));
 }
 

@@ -79,7 +79,7 @@ export async function refreshGa4AccessToken(settings: GoogleAnalyticsSettings, r
   } catch (error) {
     const failure = tokenFailure(error, 'refresh of the stored authorization');
     if (failure instanceof AnalyticsAuthError) {
-      throw new AnalyticsAuthError('ga4', `${failure.message}: connect Google Analytics again on the workspace page`);
+      throw new AnalyticsAuthError('ga4', `${failure.message}: connect Google Analytics again on the Settings page`);
     }
     throw failure;
   }

@@ -76,6 +76,12 @@ export async function readApproval(db: Kysely<Database>, clock: Clock, workspace
   };
 }
 
+/** What the change would be called with: the approval page shows it to the owner deciding. */
+export async function approvalInput(db: Kysely<Database>, workspaceId: string, approvalId: string): Promise<Record<string, unknown>> {
+  const row = await loadApproval(db, workspaceId, approvalId);
+  return JSON.parse(row.input) as Record<string, unknown>;
+}
+
 export interface ClaimedApproval {
   operationId: string;
   input: Record<string, unknown>;

@@ -143,7 +143,7 @@ export async function addCompetitor(db: Kysely<Database>, clock: Clock, services
 
 export async function describeRemoval(db: Kysely<Database>, workspaceId: string, competitorId: string): Promise<string> {
   const row = await findCompetitor(db, workspaceId, competitorId);
-  return `Would stop tracking the competitor "${row.name}" (${row.domain}): it is no longer checked or listed; answers already recorded keep their data.`;
+  return `Remove competitor ${row.name} (${row.domain}) from tracking? It is no longer checked or listed; answers already recorded keep their data.`;
 }
 
 /** Stops tracking a competitor (after the owner approved): not checked or listed any more; past answers keep their data. */

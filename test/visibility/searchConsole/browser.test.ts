@@ -30,18 +30,18 @@ describe.skipIf(!hasChromium)('connecting Search Console in a real browser', () 
     // The fake Google serves the test CA's certificate, which Chromium does not know.
     const context = await browser.newContext({ ignoreHTTPSErrors: true });
     const page = await context.newPage();
-    await page.goto(`${t.baseUrl}/signin?next=/w/${ws.workspaceId}`);
+    await page.goto(`${t.baseUrl}/signin?next=/w/${ws.workspaceId}/settings`);
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill('correct horse battery');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${t.baseUrl}/w/${ws.workspaceId}`);
+    await page.waitForURL(`${t.baseUrl}/w/${ws.workspaceId}/settings`);
 
     await page.getByRole('button', { name: 'Connect Search Console' }).click();
-    // Back on the workspace page once Google's redirect came home: the property shows.
+    // Back on the Settings page once Google's redirect came home: the property shows.
     const property = page.locator('#search-console-property');
     await property.waitFor({ timeout: 10_000 });
     expect(await property.textContent()).toBe('sc-domain:acme.example');
-    expect(page.url()).toBe(`${t.baseUrl}/w/${ws.workspaceId}`);
+    expect(page.url()).toBe(`${t.baseUrl}/w/${ws.workspaceId}/settings`);
     expect(google.authRequests.at(-1)?.get('client_id')).toBe(google.clientId);
     await context.close();
   });

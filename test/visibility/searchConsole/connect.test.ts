@@ -33,7 +33,7 @@ const syncJobs = (workspaceId: string) => t.db.selectFrom('jobs').select(['kind'
 describe('connecting Google Search Console in the dashboard', () => {
   it('sends the owner to Google with the client, the callback, read-only scope, offline access, consent and a state stored hashed', async () => {
     const owner = await t.signedInOwner();
-    const page = await owner.visitor.request(`/w/${owner.workspaceId}`);
+    const page = await owner.visitor.request(`/w/${owner.workspaceId}/settings`);
     expect(page.headers.get('content-security-policy')).toContain(`form-action 'self' ${google.origin}`);
     expect(await page.text()).toContain(`action="/w/${owner.workspaceId}/search-console/connect"`);
 
@@ -63,7 +63,7 @@ describe('connecting Google Search Console in the dashboard', () => {
     const owner = await t.signedInOwner();
     const back = await connectSearchConsole(owner.visitor, owner.workspaceId);
     expect(back.status).toBe(303);
-    expect(back.headers.get('location')).toBe(`/w/${owner.workspaceId}`);
+    expect(back.headers.get('location')).toBe(`/w/${owner.workspaceId}/settings`);
 
     const exchange = google.tokenRequests.at(-1)!;
     expect(Object.fromEntries(exchange)).toEqual({
@@ -84,7 +84,7 @@ describe('connecting Google Search Console in the dashboard', () => {
     });
     expect(await syncJobs(owner.workspaceId)).toEqual([{ kind: 'search_console_sync', state: 'queued', subject_id: owner.workspaceId }]);
 
-    const page = await (await owner.visitor.request(`/w/${owner.workspaceId}`)).text();
+    const page = await (await owner.visitor.request(`/w/${owner.workspaceId}/settings`)).text();
     expect(page).toContain('<td id="search-console-property">sc-domain:acme.example</td>');
     expect(page).toContain('waiting for the first sync');
     expect(page).toContain(`action="/w/${owner.workspaceId}/search-console/disconnect"`);
@@ -161,7 +161,7 @@ describe('connecting Google Search Console in the dashboard', () => {
     const member = new Visitor(t.baseUrl);
     await t.user(owner.workspaceId, `member-${owner.workspaceId}@acme.example`, 'member');
     await member.signIn(`member-${owner.workspaceId}@acme.example`, 'correct horse battery');
-    const page = await member.request(`/w/${owner.workspaceId}`);
+    const page = await member.request(`/w/${owner.workspaceId}/settings`);
     const html = await page.text();
     expect(html).toContain('An owner of this workspace can connect it.');
     expect(html).not.toContain('/search-console/connect');
@@ -203,12 +203,12 @@ describe('connecting Google Search Console in the dashboard', () => {
       .insertInto('search_console_rows')
       .values(rowsOfBothPeriods(owner.workspaceId))
       .execute();
-    const csrf = hiddenFields(await (await owner.visitor.request(`/w/${owner.workspaceId}`)).text())._csrf!;
+    const csrf = hiddenFields(await (await owner.visitor.request(`/w/${owner.workspaceId}/settings`)).text())._csrf!;
     const done = await owner.visitor.request(`/w/${owner.workspaceId}/search-console/disconnect`, { method: 'POST', form: { _csrf: csrf } });
     expect(done.status).toBe(303);
     expect(await connection(t, owner.workspaceId)).toBeUndefined();
     expect(await t.db.selectFrom('search_console_rows').selectAll().where('workspace_id', '=', owner.workspaceId).execute()).toEqual([]);
-    expect(await (await owner.visitor.request(`/w/${owner.workspaceId}`)).text()).toContain(`action="/w/${owner.workspaceId}/search-console/connect"`);
+    expect(await (await owner.visitor.request(`/w/${owner.workspaceId}/settings`)).text()).toContain(`action="/w/${owner.workspaceId}/search-console/connect"`);
   });
 });
 
@@ -217,7 +217,7 @@ describe('without GSC settings', () => {
     const bare = await TestService.start({ writer: false });
     try {
       const owner = await bare.signedInOwner();
-      const page = await owner.visitor.request(`/w/${owner.workspaceId}`);
+      const page = await owner.visitor.request(`/w/${owner.workspaceId}/settings`);
       const html = await page.text();
       expect(html).toContain('the operator must set <code>GSC_CLIENT_ID</code> and <code>GSC_CLIENT_SECRET</code>');
       expect(html).toContain(`<code>${bare.baseUrl}/dashboard/search-console/callback</code>`);

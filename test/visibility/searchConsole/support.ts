@@ -19,9 +19,9 @@ export async function stopWithGoogle({ google, t }: SearchConsoleSetup): Promise
   await google.close();
 }
 
-/** Presses Connect on the workspace page: the service's redirect to Google's consent screen. */
+/** Presses Connect on the Settings page: the service's redirect to Google's consent screen. */
 export async function pressConnect(visitor: Visitor, workspaceId: string): Promise<Response> {
-  const page = await visitor.request(`/w/${workspaceId}`);
+  const page = await visitor.request(`/w/${workspaceId}/settings`);
   const csrf = hiddenFields(await page.text())._csrf!;
   return visitor.request(`/w/${workspaceId}/search-console/connect`, { method: 'POST', form: { _csrf: csrf } });
 }

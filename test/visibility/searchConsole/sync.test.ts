@@ -191,7 +191,7 @@ describe('the Search Console sync job', () => {
     const owner = await t.db.selectFrom('memberships').innerJoin('users', 'users.id', 'memberships.user_id').select('users.email').where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow();
     const visitor = new Visitor(t.baseUrl);
     await visitor.signIn(owner.email, 'correct horse battery');
-    const page = await (await visitor.request(`/w/${workspaceId}`)).text();
+    const page = await (await visitor.request(`/w/${workspaceId}/settings`)).text();
     expect(page).toContain('connect Search Console again in the dashboard');
     expect(page).toContain(`action="/w/${workspaceId}/search-console/connect"`);
   });

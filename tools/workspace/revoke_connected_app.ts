@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { appsViewer, describeAppRevocation, revokeConnectedApp } from '../../src/domain/workspace/connectedApps.js';
+import { defineTool } from '../define.js';
+
+export default defineTool({
+  operationId: 'revoke_connected_app',
+  method: 'POST',
+  path: '/api/v1/workspace/apps/revoke',
+  scope: 'any',
+  cap: 10,
+  description:
+    "Revoke an AI app's OAuth grant: its access and refresh tokens stop working at once, and the app must be authorized again to reconnect.\n" +
+    'Requires confirm: true; without it nothing changes and the call is refused with a note naming the app and the person. ' +
+    'A caller holding manage:org may revoke any grant of the workspace; any other caller only its own user\'s (else 404). See list_connected_apps.',
+  annotations: { title: 'Revoke connected app', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  input: z.strictObject({
+    grantId: z.string().min(1).max(100).describe('The grantId, as listed by list_connected_apps.'),
+  }),
+  output: z.object({ grantId: z.string(), revoked: z.literal(true) }),
+  confirm: 'required',
+  describe: (ctx, input) => describeAppRevocation(ctx.db, ctx.workspaceId, appsViewer(ctx), input.grantId),
+  handler: (ctx, input) => revokeConnectedApp(ctx.db, ctx.clock, ctx.workspaceId, appsViewer(ctx), input.grantId),
+});
