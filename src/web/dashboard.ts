@@ -57,6 +57,8 @@ export interface Visit {
 declare module 'express-serve-static-core' {
   interface Locals {
     visit?: Visit;
+    /** The workspace of a page under /w/:ws, once the visitor's membership in it is checked. */
+    current?: Membership;
   }
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dayIn, formatDay, formatNumber, formatPercent, formatTime, isTimeZone, wallTimeToIso, wallTimeValue } from './format.js';
+import { isTimeZone } from '../domain/workspace/settings.js';
+import { dayIn, formatDay, formatNumber, formatPercent, formatTime, wallTimeToIso, wallTimeValue } from './format.js';
 
 describe('one display of times and numbers', () => {
   it('shows an instant in the workspace time zone with the exact ISO time on hover', () => {

@@ -69,15 +69,6 @@ export function dayIn(value: number | Date, timeZone: string): string {
   return parts;
 }
 
-/** Whether a string names a time zone this runtime knows. */
-export function isTimeZone(value: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: value });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const WALL_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;
 

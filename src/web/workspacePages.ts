@@ -1,5 +1,4 @@
 import express, { type RequestHandler } from 'express';
-import type { Membership } from '../domain/accounts/sessions.js';
 import type { DashboardDeps } from './dashboard.js';
 import { accountPages } from './pages/workspace/account.js';
 import { appsPages } from './pages/workspace/apps.js';
@@ -8,12 +7,6 @@ import { keysPages } from './pages/workspace/keys.js';
 import { settingsPages } from './pages/workspace/settings.js';
 import { teamPages } from './pages/workspace/team.js';
 
-declare module 'express-serve-static-core' {
-  interface Locals {
-    /** The workspace of a page under /w/:ws, once the visitor's membership in it is checked. */
-    current?: Membership;
-  }
-}
 
 /** The Workspace area of the dashboard (see AREAS in ./areas.ts): one router per page group under ./pages/workspace/. */
 export function workspacePages(deps: DashboardDeps, stack: RequestHandler[], signedIn: RequestHandler[]): express.Router {

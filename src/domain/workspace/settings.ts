@@ -1,6 +1,16 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 
+/** Whether a string names a time zone this runtime knows. */
+export function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export interface WorkspaceSettingsChange {
   /** An IANA time zone name, checked by the operation's input schema. */
   timeZone: string;
