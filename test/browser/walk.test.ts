@@ -57,6 +57,7 @@ async function stops(): Promise<Stop[]> {
   const article = firstArticle === undefined ? [] : [{ slug: 'content-article', path: pageUrl(workspaceId, `content/articles/${firstArticle.id}`), status: 200 }];
   return [
     ...mapped,
+
     ...article,
     { slug: 'not-found', path: pageUrl(workspaceId, 'no-such-page'), status: 404 },
     // An operation's refusal of a form, shown on the dashboard's error page with the operation's status.
@@ -74,37 +75,34 @@ async function signIn(page: Page, email: string): Promise<void> {
 
 /** axe-core's serious and critical findings on the page, one line each. The pages' CSP forbids inline scripts: axe comes in through the DevTools protocol. */
 async function accessibilityProblems(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source);
-  const violations = await page.evaluate(async () => {
-    const results = await (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ['violations'] });
-    return results.violations.map((v) => ({ id: v.id, impact: v.impact ?? 'unknown', targets: v.nodes.map((node) => node.target.join(' ')) }));
-  });
+  if (!(await page.evaluate<boolean>("'axe' in window"))) await page.evaluate(axe.source);
+  const violations = await page.evaluate<Array<{ id: string; impact: string; targets: string[] }>>(
+    `axe.run(document, { resultTypes: ['violations'] }).then((results) => results.violations.map((v) => ({ id: v.id, impact: v.impact ?? 'unknown', targets: v.nodes.map((node) => node.target.join(' ')) })))`,
+  );
   return violations.filter((v) => FAILING_IMPACTS.has(v.impact)).map((v) => `axe ${v.impact} ${v.id}: ${v.targets.join(', ')}`);
 }
 
 /** Posts `fields` from the page in the browser, as a form of the page would, and answers the status of the page it leads to. */
 async function postForm(page: Page, path: string, fields: Record<string, string>): Promise<number> {
   const answered = page.waitForResponse((response) => new URL(response.url()).pathname === path);
-  await page.evaluate(
-    ({ action, values }) => {
-      const form = document.createElement('form');
-      form.method = 'post';
-      form.action = action;
-      const csrf = document.querySelector<HTMLInputElement>('input[name="_csrf"]')?.value ?? '';
-      for (const [name, value] of Object.entries({ ...values, _csrf: csrf })) {
-        const input = document.createElement('input');
-        input.type = 'hidden';
-        input.name = name;
-        input.value = value;
-        form.append(input);
-      }
-      document.body.append(form);
-      form.submit();
-    },
-    { action: path, values: fields },
-  );
+  // Built in the page (the CSP keeps scripts out of the page itself; this runs through the DevTools protocol).
+  await page.evaluate(`{
+    const form = document.createElement('form');
+    form.method = 'post';
+    form.action = ${JSON.stringify(path)};
+    const fields = { ...${JSON.stringify(fields)}, _csrf: document.querySelector('input[name="_csrf"]')?.value ?? '' };
+    for (const [name, value] of Object.entries(fields)) {
+      const input = document.createElement('input');
+      input.type = 'hidden';
+      input.name = name;
+      input.value = value;
+      form.append(input);
+    }
+    document.body.append(form);
+    form.submit();
+  }`);
   const status = (await answered).status();
-  await page.waitForLoadState();
+  await page.waitForURL((url) => url.pathname === path, { waitUntil: 'load' });
   return status;
 }
 
@@ -116,7 +114,7 @@ async function visit(page: Page, role: string, width: (typeof WIDTHS)[number], s
   const headings = await page.locator('h1').allTextContents();
   if (headings.length !== 1 || headings[0]!.trim() === '') problems.push(`has ${headings.length} h1 (${headings.join(' | ')}), not one with text`);
   if (width.name === 'phone') {
-    const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+    const { scrollWidth, innerWidth } = await page.evaluate<{ scrollWidth: number; innerWidth: number }>('({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth })');
     if (scrollWidth > innerWidth + 1) problems.push(`overflows sideways: ${scrollWidth} px wide in a ${innerWidth} px window`);
   }
   await page.screenshot({ path: join(SCREENSHOTS, `${role}-${width.viewport.width}-${stop.slug}.png`), fullPage: true });
