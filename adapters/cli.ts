@@ -50,7 +50,7 @@ export function operationOf(catalogue: CliCatalogue, operationId: string): CliOp
 export interface OperationInvocation {
   operation: CliOperation;
   input: Record<string, unknown>;
-  client: { url?: string; key?: string; json: boolean; wait: boolean };
+  client: { url?: string; key?: string; json: boolean; wait: boolean; full: boolean };
 }
 
 export type OperationRunner = (invocation: OperationInvocation) => Promise<void>;
@@ -222,8 +222,11 @@ function operationHelp(operation: CliOperation): string {
   return lines.join('\n');
 }
 
-/** One command per operation, grouped by toolset (`sightline <toolset> <command>`), each running through `run`. */
-export function addOperationCommands(program: Command, catalogue: CliCatalogue, run: OperationRunner): void {
+/**
+ * One command per operation, grouped by toolset (`sightline <toolset> <command>`), each running through `run`; the
+ * operations in `summarised` print a summary for people and get `--full` for the whole answer.
+ */
+export function addOperationCommands(program: Command, catalogue: CliCatalogue, run: OperationRunner, summarised: ReadonlySet<string> = new Set()): void {
   for (const toolset of catalogue.toolsets) {
     const members = catalogue.operations.filter((op) => op.toolset === toolset);
     const group = program
@@ -240,6 +243,7 @@ export function addOperationCommands(program: Command, catalogue: CliCatalogue, 
         .addOption(new Option('--wait', 'retry when rate limited and wait for the background job or approval the call starts').helpGroup('Client:'))
         .addOption(new Option('--url <server>', 'the Sightline server (default: SIGHTLINE_URL, then the last login)').helpGroup('Client:'));
       if (operation.scope !== 'public') command.addOption(new Option('--key <key>', 'API key (default: SIGHTLINE_API_KEY, then the stored login)').helpGroup('Client:'));
+      if (summarised.has(operation.operationId)) command.addOption(new Option('--full', 'print every row of the report instead of its summary').helpGroup('Client:'));
       command.addHelpText('after', operationHelp(operation)).action(async (options: Record<string, unknown>) => {
         const input = collectInput(flags, options);
         await run({
@@ -250,6 +254,7 @@ export function addOperationCommands(program: Command, catalogue: CliCatalogue, 
             ...(typeof options.key === 'string' ? { key: options.key } : {}),
             json: options.json === true,
             wait: options.wait === true,
+            full: options.full === true,
           },
         });
       });

@@ -1,5 +1,6 @@
 import { openDatabase } from '../db/database.js';
 import { systemClock } from './clock.js';
+import { DEFAULT_SERVER } from './cli/profiles.js';
 import { loadConfig } from './config.js';
 import { bootstrapFirstStart } from './domain/firstStart.js';
 import { createService } from './service.js';
@@ -14,6 +15,8 @@ const firstStart = await bootstrapFirstStart(database.db, systemClock, { name: w
 if (firstStart !== undefined) {
   const { workspaceId, key } = firstStart;
   const mcpConfig = { mcpServers: { sightline: { type: 'http', url: `${config.publicUrl}/mcp`, headers: { Authorization: `Bearer ${key}` } } } };
+  // The command-line client goes to its default server unless told otherwise; the line names this one only when it differs.
+  const cliServer = config.publicUrl === DEFAULT_SERVER ? '' : `SIGHTLINE_URL=${config.publicUrl} `;
   process.stdout.write(
     [
       '',
@@ -24,6 +27,10 @@ if (firstStart !== undefined) {
       '',
       'Try it:',
       `  curl -H "Authorization: Bearer ${key}" ${config.publicUrl}/api/v1/brand`,
+      `  ${cliServer}SIGHTLINE_API_KEY=${key} npx sightline brand get   # the same through the command-line client`,
+      '',
+      `Dashboard account (then sign in at ${config.publicUrl}/signin), with the same DATABASE_URL:`,
+      `  npx sightline admin create-user --email you@example.com --password '<at least 10 characters>' --workspace ${workspaceId} --role owner`,
       '',
       'MCP client configuration:',
       JSON.stringify(mcpConfig, null, 2).replace(/^/gm, '  '),

@@ -11,6 +11,7 @@ import { deviceLogin, logout, revokeAtServer, whoami } from './login.js';
 import { dryRunText, readable } from './output.js';
 import { DEFAULT_SERVER, ProfileStore, requireKey, resolveConnection, resolveServer } from './profiles.js';
 import { registerOutreachImport } from './outreachImport.js';
+import { SUMMARIES } from './summaries.js';
 import { followApproval, followJob } from './wait.js';
 
 const catalogue = loadCatalogue();
@@ -23,10 +24,15 @@ Exit codes: 0 done (a dry run too), 1 failed (server error, unreachable, a job t
 3 not logged in, key not valid or lacking the scope, 4 not found, 5 rate limited (--wait retries instead).
 Environment: SIGHTLINE_URL and SIGHTLINE_API_KEY override the stored login (--url and --key override both).`;
 
-/** What the answer means for a person: a dry run says how to confirm, a started job or approval says how to follow it. */
-function describeAnswer(data: JsonObject, waited: boolean): string {
+/**
+ * What the answer means for a person: a dry run says how to confirm, a started job or approval says how to follow it,
+ * a long report is summarised unless `full`.
+ */
+function describeAnswer(operationId: string, data: JsonObject, waited: boolean, full: boolean): string {
   if (data.dryRun === true) return dryRunText(data, process.argv.slice(2));
-  const lines = [readable(data)];
+  const summary = full ? undefined : SUMMARIES[operationId];
+  const lines = [readable(summary === undefined ? data : summary(data))];
+  if (summary !== undefined) lines.push('', 'A summary: --full prints every row (--json the whole answer).');
   if (!waited && typeof data.jobId === 'string') {
     lines.push('', `Runs in the background: follow it with \`sightline ${commandLine(catalogue, 'get_job')} --job-id ${data.jobId}\`, or repeat with --wait.`);
   }
@@ -52,7 +58,7 @@ async function runOperation({ operation, input, client: options }: OperationInvo
   const waited = options.wait && data.dryRun !== true;
   if (waited && typeof data.jobId === 'string') data = { ...data, job: await followJob(client, catalogue, data.jobId, note) };
   if (waited && data.approval_required === true && typeof data.approvalId === 'string') data = { ...data, approval: await followApproval(client, catalogue, data.approvalId, note) };
-  print(options.json ? asJson(data) : describeAnswer(data, waited));
+  print(options.json ? asJson(data) : describeAnswer(operation.operationId, data, waited, options.full));
 }
 
 /** The whole command tree: account commands, one command per registry operation, and the operator's admin commands. */
@@ -150,7 +156,7 @@ export function buildProgram(): Command {
       process.stdout.write(shell === 'bash' ? bashCompletion(program) : zshCompletion(program));
     });
 
-  addOperationCommands(program, catalogue, runOperation);
+  addOperationCommands(program, catalogue, runOperation, new Set(Object.keys(SUMMARIES)));
   registerOutreachImport(program, catalogue, note);
   registerAdminCommands(program);
   return program;

@@ -27,8 +27,9 @@
  * `sightline --help` and `sightline brand get --json` against the service, one process each time), then the service's
  * cold start and memory (startup.ts), then the visibility part runs (visibility.ts: list_citations and the metric
  * reads at scale, on SQLite and PostgreSQL) and the counter part (counter.ts: the loader's size, collect throughput,
- * and the counter's reads of a site with 10 million events, on SQLite and PostgreSQL);
- * BENCH_PARTS=api, cli, startup, visibility, counter or backlinks (or a comma list) runs only those.
+ * and the counter's reads of a site with 10 million events, on SQLite and PostgreSQL), the backlinks part, and the
+ * dashboard part (dashboard.ts: every dashboard page on the visibility part's workspace at 500 queries);
+ * BENCH_PARTS=api, cli, startup, visibility, counter, backlinks or dashboard (or a comma list) runs only those.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -479,10 +480,10 @@ async function main(): Promise<void> {
 
 /**
  * BENCH_PARTS: `api` (the above), `cli` (cliBench), `startup` (startup.ts: the service's cold start and memory,
- * compiled and from sources), `visibility` (visibility.ts), `counter` (counter.ts) and `backlinks` (backlinks.ts), each
- * in a child process; all by default.
+ * compiled and from sources), `visibility` (visibility.ts), `counter` (counter.ts), `backlinks` (backlinks.ts) and
+ * `dashboard` (dashboard.ts), each in a child process; all by default.
  */
-const PART_NAMES = ['api', 'cli', 'startup', 'visibility', 'counter', 'backlinks'];
+const PART_NAMES = ['api', 'cli', 'startup', 'visibility', 'counter', 'backlinks', 'dashboard'];
 const PARTS = new Set((process.env.BENCH_PARTS ?? PART_NAMES.join(',')).split(',').map((part) => part.trim()));
 for (const part of PARTS) if (!PART_NAMES.includes(part)) throw new Error(`BENCH_PARTS: a comma list of ${PART_NAMES.join(', ')}, got "${part}"`);
 
@@ -596,3 +597,4 @@ if (PARTS.has('startup')) {
 if (PARTS.has('visibility')) await partInChild('visibility', 'visibility.ts', 120);
 if (PARTS.has('counter')) await partInChild('counter', 'counter.ts', 30);
 if (PARTS.has('backlinks')) await partInChild('backlinks', 'backlinks.ts', 20);
+if (PARTS.has('dashboard')) await partInChild('dashboard', 'dashboard.ts', 30);

@@ -158,7 +158,7 @@ export async function onEachStore<R>(sqlitePrefix: string, pgUrl: string, log: (
  * The real service on the store, its worker off, and a caller rotating over `keyCount` all-scope keys of the
  * workspace, so that no key reaches a route cap. `env` adds settings (providers the reads expect configured).
  */
-export async function serveWorkspace(store: Store, workspaceId: string, keyCount: number, env: Record<string, string> = {}): Promise<{ service: Service; caller: Caller }> {
+export async function serveWorkspace(store: Store, workspaceId: string, keyCount: number, env: Record<string, string> = {}): Promise<{ service: Service; caller: Caller; baseUrl: string }> {
   const keys = await store.handle.db.transaction().execute(async (trx) => {
     const made: string[] = [];
     for (let i = 0; i < keyCount; i++) made.push((await createApiKey(trx, systemClock, { workspaceId, scopes: ALL_SCOPES, name: `bench ${i}` })).key);
@@ -166,7 +166,8 @@ export async function serveWorkspace(store: Store, workspaceId: string, keyCount
   });
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', JOBS_POLL_MS: '0', ...env });
   const service = await createService({ config, database: store.handle, clock: systemClock, logger: pino({ level: 'silent' }) });
-  return { service, caller: new Caller(await service.listen(), keys) };
+  const baseUrl = await service.listen();
+  return { service, caller: new Caller(baseUrl, keys), baseUrl };
 }
 
 export const percentile = (sorted: readonly number[], q: number) => sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)]!;

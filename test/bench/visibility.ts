@@ -13,17 +13,15 @@
  * than a 200 fails the run. The last line of output is `bench-visibility-result {json}`.
  */
 import type { Kysely } from 'kysely';
-import { migrateToLatest } from '../../db/migrate.js';
 import type { Database } from '../../db/schema.js';
 import { systemClock } from '../../src/clock.js';
-import { insertPlannedArticle } from '../../src/domain/content/articles.js';
-import { createWorkspace } from '../../src/domain/workspaces.js';
 import type { Services } from '../../src/services.js';
 import { recordEngineAnswer, recordRankCheck } from '../../src/visibility/checks/record.js';
 import { startCheckRun } from '../../src/visibility/checks/runs.js';
 import { normaliseCitations } from '../../src/visibility/engines/engine.js';
 import { measureRead, onEachStore, percentile, type ReadMeasurement, readTable, type ReadTarget, round, serveWorkspace, type Store } from './store.js';
-import { ARTICLES, articleUrl, generateVisibility, trackedQuery, VISIBILITY_TABLES, type GenerationReport } from './visibilityData.js';
+import { trackedQuery, type GenerationReport } from './visibilityData.js';
+import { ALL_PROVIDERS, BRAND, generateBenchWorkspace } from './visibilityWorkspace.js';
 
 const AIM_P99_MS = 50;
 const WARMUP_CALLS = 20;
@@ -41,22 +39,6 @@ const QUERIES = (() => {
   return value;
 })();
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const BRAND = { name: 'Bench Analytics', domain: 'bench.example' };
-/**
- * Every engine and the SERP provider configured, so that the reports read what a fully configured workspace has (with
- * nothing configured, Google versus AI has no checks to read). The worker is off: no provider is ever called.
- */
-const ALL_PROVIDERS = {
-  ENGINE_CHATGPT_API_KEY: 'bench',
-  ENGINE_PERPLEXITY_API_KEY: 'bench',
-  ENGINE_GEMINI_API_KEY: 'bench',
-  ENGINE_CLAUDE_API_KEY: 'bench',
-  ENGINE_COPILOT_API_KEY: 'bench',
-  SERP_BASE_URL: 'http://127.0.0.1:9',
-  SERP_LOGIN: 'bench',
-  SERP_PASSWORD: 'bench',
-};
-
 function log(message: string): void {
   process.stdout.write(`bench visibility: ${message}\n`);
 }
@@ -81,28 +63,6 @@ function targets(middle: number): ReadTarget[] {
   ];
 }
 
-/** The generated pre-aggregates must say what the answers say, or the figures measure made-up data. */
-async function checkAggregates(db: Kysely<Database>, workspaceId: string): Promise<void> {
-  const [answers, daily] = await Promise.all([
-    db
-      .selectFrom('engine_answers')
-      .select(['brand_result', (eb) => eb.fn.countAll<number | string>().as('n')])
-      .where('workspace_id', '=', workspaceId)
-      .groupBy('brand_result')
-      .execute(),
-    db
-      .selectFrom('visibility_daily')
-      .select((eb) => [eb.fn.sum<number | string>('answers').as('answers'), eb.fn.sum<number | string>('cited').as('cited'), eb.fn.sum<number | string>('mentioned').as('mentioned'), eb.fn.sum<number | string>('failed').as('failed'), eb.fn.sum<number | string>('not_shown').as('notShown')])
-      .where('workspace_id', '=', workspaceId)
-      .where('subject_id', '=', 'brand')
-      .executeTakeFirstOrThrow(),
-  ]);
-  const count = (result: string) => Number(answers.find((row) => row.brand_result === result)?.n ?? 0);
-  const expected = { answers: count('cited') + count('mentioned') + count('none'), cited: count('cited'), mentioned: count('mentioned'), failed: count('failed'), notShown: count('not_shown') };
-  const actual = { answers: Number(daily.answers), cited: Number(daily.cited), mentioned: Number(daily.mentioned), failed: Number(daily.failed), notShown: Number(daily.notShown) };
-  if (JSON.stringify(actual) !== JSON.stringify(expected)) throw new Error(`generated aggregates ${JSON.stringify(actual)} disagree with the answers ${JSON.stringify(expected)}`);
-}
-
 interface DialectResult {
   dialect: string;
   generationSeconds: number;
@@ -114,28 +74,7 @@ interface DialectResult {
 
 async function benchStore(store: Store): Promise<DialectResult> {
   const { db } = store.handle;
-  await migrateToLatest(store.handle);
-  const now = systemClock.now();
-  const workspaceId = await createWorkspace(db, systemClock, { name: BRAND.name, websiteUrl: `https://${BRAND.domain}`, plan: 'scale' });
-
-  log(`${store.dialect}: generating ${QUERIES} tracked queries`);
-  const started = performance.now();
-  const writer = await store.writer(VISIBILITY_TABLES);
-  let report: GenerationReport;
-  try {
-    report = await generateVisibility(writer, { workspaceId, brandName: BRAND.name, brandDomain: BRAND.domain, now }, QUERIES);
-  } finally {
-    await writer.close();
-  }
-  for (let n = 0; n < ARTICLES; n++) {
-    const query = trackedQuery(n);
-    const articleId = await insertPlannedArticle(db, systemClock, { workspaceId, keyword: query.text, title: `A guide: ${query.text}`, scheduledAt: now - 30 * 86_400_000, language: 'en', queryId: query.id });
-    await db.updateTable('articles').set({ status: 'published', url: articleUrl(BRAND.domain, n), published_at: now - 30 * 86_400_000 }).where('id', '=', articleId).execute();
-  }
-  const generationSeconds = round((performance.now() - started) / 1000);
-  await checkAggregates(db, workspaceId);
-  log(`${store.dialect}: generated in ${generationSeconds} s: ${Object.entries(report.rows).map(([table, n]) => `${table} ${n}`).join(', ')}`);
-
+  const { workspaceId, report, generationSeconds } = await generateBenchWorkspace(store, QUERIES, log);
   const { service, caller } = await serveWorkspace(store, workspaceId, KEYS, ALL_PROVIDERS);
   const measurements: ReadMeasurement[] = [];
   let writes: WritePath;

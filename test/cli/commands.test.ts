@@ -51,6 +51,12 @@ describe('the command tree', () => {
     }
   });
 
+  it('offers --full only on the reports it summarises', () => {
+    const hasFull = (command: Command | undefined) => command!.options.some((option) => option.long === '--full');
+    expect(hasFull(find(find(program, 'analytics')!, 'get-crawler-access'))).toBe(true);
+    expect(hasFull(find(find(program, 'visibility')!, 'get-score'))).toBe(false);
+  });
+
   it('has no operation command the registry does not declare, and no two with one name', () => {
     const declared = new Set(registry.operations.map((op) => `${op.toolset} ${commandName(op)}`));
     const present = registry.toolsets
@@ -104,7 +110,7 @@ describe('flags to input', () => {
     const call = await invoke('content', 'plan-titles', '--count', '3', '--topic', 'dental crm', '--keywords', 'crm', '--keywords', 'dentist crm', '--json', '--wait');
     expect(call.operation.operationId).toBe('plan_titles');
     expect(call.input).toEqual({ count: 3, topic: 'dental crm', keywords: ['crm', 'dentist crm'] });
-    expect(call.client).toEqual({ json: true, wait: true });
+    expect(call.client).toEqual({ json: true, wait: true, full: false });
     expect((await invoke('auth', 'device-start', '--client-id', 'ci')).input).toEqual({ client_id: 'ci' });
   });
 
