@@ -15,7 +15,7 @@ describe('server-rendered charts', () => {
     expect(svg).toMatch(/<path class="band" d="M[^"]+"/);
     expect(svg).toMatch(/<path class="line" d="M[^"]+"/);
     // Each interval is also a whisker, so a single week's interval is drawn too.
-    expect(svg.match(/<line class="whisker"/g)).toHaveLength(2);
+    expect(svg.match(/<line class="interval"/g)).toHaveLength(2);
     expect(svg).toContain('>Week</text>');
     expect(svg).toContain('>Score</text>');
     // A week without data is a gap in the line and a dash in the table, never a zero.

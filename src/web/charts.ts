@@ -78,7 +78,7 @@ export function lineChart(spec: LineChartSpec): SafeHtml {
 ${spec.points.map((point) =>
   point.low === undefined || point.low === null || point.high === undefined || point.high === null
     ? ''
-    : html`<line class="whisker" x1="${x(point.label) ?? 0}" x2="${x(point.label) ?? 0}" y1="${y(point.low)}" y2="${y(point.high)}"></line>`,
+    : html`<line class="interval" x1="${x(point.label) ?? 0}" x2="${x(point.label) ?? 0}" y1="${y(point.low)}" y2="${y(point.high)}"></line>`,
 )}
 ${known.map((point) => html`<circle class="dot" cx="${x(point.label) ?? 0}" cy="${y(point.value)}" r="3"><title>${point.label}: ${formatNumber(point.value, spec.digits)}</title></circle>`)}
 <g class="axis">${yTicks.map((tick) => html`<text x="${MARGIN.left - 6}" y="${y(tick)}" text-anchor="end" dominant-baseline="middle">${formatNumber(tick, tickDigits)}</text>`)}

@@ -82,7 +82,7 @@ export function dataView(value: unknown): SafeHtml {
     const rows = value.filter((item): item is Record<string, unknown> => typeof item === 'object' && item !== null && !Array.isArray(item));
     if (rows.length === value.length) {
       const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
-      return html`<div class="table-wrap"><table><thead><tr>${columns.map((column) => html`<th scope="col">${label(column)}</th>`)}</tr></thead><tbody>${rows.map(
+      return html`<div class="table-wrap" tabindex="0"><table><thead><tr>${columns.map((column) => html`<th scope="col">${label(column)}</th>`)}</tr></thead><tbody>${rows.map(
         (row) => html`<tr>${columns.map((column) => html`<td>${dataView(row[column])}</td>`)}</tr>`,
       )}</tbody></table></div>`;
     }

@@ -17,6 +17,10 @@ nav.pages { font-size: .9rem; }
 nav a, header a { color: var(--accent); text-decoration: none; }
 nav a[aria-current] { font-weight: 700; text-decoration: underline; }
 .table-wrap { overflow-x: auto; }
+.table-wrap:focus-visible { outline: 2px solid var(--accent); }
+main p, main li, main summary { overflow-wrap: break-word; }
+main code, main dd { overflow-wrap: anywhere; }
+input, select, textarea { max-width: 100%; }
 table { border-collapse: collapse; width: 100%; margin: 1rem 0; }
 th, td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: break-word; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
@@ -42,6 +46,7 @@ figure.chart .band { fill: var(--band); stroke: none; }
 figure.chart .line { fill: none; stroke: var(--accent); stroke-width: 2; }
 figure.chart .dot, figure.chart .bar { fill: var(--accent); }
 figure.chart .whisker { stroke: currentColor; stroke-width: 2; }
+figure.chart .interval { stroke: var(--accent); stroke-opacity: .45; stroke-width: 1.5; }
 figure.chart text { fill: currentColor; font-size: 12px; }
 figure.chart .axis-label { font-weight: 600; }
 dl.data { display: grid; grid-template-columns: minmax(8rem, max-content) 1fr; gap: .25rem 1rem; }

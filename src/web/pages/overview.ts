@@ -48,7 +48,7 @@ function funnelSection(funnel: FunnelReport): SafeHtml {
 }
 
 function agentSection(activity: AgentActivity, timeZone: string): SafeHtml {
-  return html`<p class="muted">${activity.definition}</p><div class="table-wrap"><table id="agents"><thead><tr><th scope="col">Lane</th><th scope="col" class="num">Runs</th><th scope="col" class="num">Succeeded</th><th scope="col" class="num">Failed</th><th scope="col" class="num">In progress</th><th scope="col">Last finished</th></tr></thead><tbody>${activity.lanes.map(
+  return html`<p class="muted">${activity.definition}</p><div class="table-wrap" tabindex="0"><table id="agents"><thead><tr><th scope="col">Lane</th><th scope="col" class="num">Runs</th><th scope="col" class="num">Succeeded</th><th scope="col" class="num">Failed</th><th scope="col" class="num">In progress</th><th scope="col">Last finished</th></tr></thead><tbody>${activity.lanes.map(
     (lane) =>
       html`<tr><th scope="row">${lane.lane}</th><td class="num">${formatNumber(lane.runs)}</td><td class="num">${formatNumber(lane.succeeded)}</td><td class="num">${formatNumber(lane.failed)}</td><td class="num">${formatNumber(
         lane.inProgress,

@@ -33,7 +33,7 @@ ${barChart({
   digits: 0,
 })}
 <h2>Every published article</h2>
-<div class="table-wrap"><table id="articles"><thead><tr><th scope="col">Article</th><th scope="col">Path</th><th scope="col" class="num">Views</th><th scope="col" class="num">AI citations</th></tr></thead><tbody>${pages.map(
+<div class="table-wrap" tabindex="0"><table id="articles"><thead><tr><th scope="col">Article</th><th scope="col">Path</th><th scope="col" class="num">Views</th><th scope="col" class="num">AI citations</th></tr></thead><tbody>${pages.map(
           (page) => html`<tr><td><a href="${page.url}">${page.title}</a></td><td>${page.path}</td><td class="num">${count(page.views)}</td><td class="num">${count(page.aiCitations)}</td></tr>`,
         )}</tbody></table></div>`;
   showAnalyticsPage(

@@ -42,7 +42,7 @@ export async function leadsPage(deps: DashboardDeps, req: Request, res: Response
   const body =
     leads.leads.length === 0
       ? html`<p class="muted" id="no-leads">No leads yet. The tracking loader reports forms submitted on the site (see <a href="/w/${current.workspaceId}/analytics/sources">Sources</a> for its tag).</p>`
-      : html`<div class="table-wrap"><table id="leads"><thead><tr><th scope="col">When</th><th scope="col">Email</th><th scope="col">Name</th><th scope="col">Other fields</th><th scope="col">Form</th><th scope="col">Page</th><th scope="col">First came from</th><th scope="col">AI engine</th></tr></thead><tbody>${leads.leads.map(
+      : html`<div class="table-wrap" tabindex="0"><table id="leads"><thead><tr><th scope="col">When</th><th scope="col">Email</th><th scope="col">Name</th><th scope="col">Other fields</th><th scope="col">Form</th><th scope="col">Page</th><th scope="col">First came from</th><th scope="col">AI engine</th></tr></thead><tbody>${leads.leads.map(
           (lead) =>
             html`<tr><td>${formatTime(lead.createdAt, current.timeZone)}</td><td>${lead.email ?? '—'}</td><td>${lead.name ?? '—'}</td><td>${otherFields(lead.fields)}</td><td>${lead.form ?? '—'}</td><td>${lead.page.path}</td><td>${origin(lead)}</td><td>${lead.aiEngine ?? '—'}</td></tr>`,
         )}</tbody></table></div>${pager(current.workspaceId, leads)}`;

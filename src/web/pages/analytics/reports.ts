@@ -69,7 +69,7 @@ ${barChart({
 
 function table(id: string, caption: string, headings: readonly string[], rows: readonly SafeHtml[]): SafeHtml {
   if (rows.length === 0) return html`<h3>${caption}</h3><p class="muted" id="${id}">None in this window.</p>`;
-  return html`<h3>${caption}</h3><div class="table-wrap"><table id="${id}"><thead><tr>${headings.map((heading) => html`<th scope="col">${heading}</th>`)}</tr></thead><tbody>${rows}</tbody></table></div>`;
+  return html`<h3>${caption}</h3><div class="table-wrap" tabindex="0"><table id="${id}"><thead><tr>${headings.map((heading) => html`<th scope="col">${heading}</th>`)}</tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
 function winsView(wins: Wins, timeZone: string): SafeHtml {

@@ -91,17 +91,17 @@ class SourcesView {
     const ownCounter = humanTraffic.sources.find((state) => state.source === 'own_counter')!;
     return html`<h2>Human traffic</h2>
 <p>The funnel and the reports read <strong id="human-selected">${humanTraffic.selected === 'own_counter' ? 'this service’s counter' : 'the connected analytics provider'}</strong>: the counter once its tag has reported, else a connected provider.</p>
-<div class="table-wrap"><table id="human-sources"><thead><tr><th scope="col">Source</th><th scope="col">Available</th><th scope="col">State</th></tr></thead><tbody>${humanTraffic.sources.map(
+<div class="table-wrap" tabindex="0"><table id="human-sources"><thead><tr><th scope="col">Source</th><th scope="col">Available</th><th scope="col">State</th></tr></thead><tbody>${humanTraffic.sources.map(
       (state) => html`<tr><th scope="row">${state.source === 'own_counter' ? 'This service’s counter' : 'Analytics provider'}</th><td>${yesNo(state.qualifies)}</td><td>${this.humanState(state)}</td></tr>`,
     )}</tbody></table></div>
 <p><label>The tracking tag: add it to every page of the site, and the counter’s page views, sessions and leads come from it. <textarea id="tracking-tag" readonly rows="3">${ownCounter.tag}</textarea></label></p>
 <h2>AI crawlers</h2>
 <p>Crawler figures come from <strong id="crawler-selected">${CRAWLER_SOURCE_NAMES[aiCrawlers.selected]}</strong>.${this.current.role === 'owner' ? ' Choosing the CDN starts a backfill of its zone.' : ''}</p>
-<div class="table-wrap"><table id="crawler-sources"><thead><tr><th scope="col">Source</th><th scope="col">State</th><th scope="col">Use</th></tr></thead><tbody>${aiCrawlers.sources.map(
+<div class="table-wrap" tabindex="0"><table id="crawler-sources"><thead><tr><th scope="col">Source</th><th scope="col">State</th><th scope="col">Use</th></tr></thead><tbody>${aiCrawlers.sources.map(
       (state) => html`<tr><th scope="row">${CRAWLER_SOURCE_NAMES[state.source]}</th><td>${this.crawlerState(state)}</td><td>${this.crawlerAction(state)}</td></tr>`,
     )}</tbody></table></div>
 <h2>Tracking loader through a site builder</h2>
-<div class="table-wrap"><table id="site-builders"><thead><tr><th scope="col">Site builder</th><th scope="col">Latest install</th><th scope="col">Live since</th></tr></thead><tbody>
+<div class="table-wrap" tabindex="0"><table id="site-builders"><thead><tr><th scope="col">Site builder</th><th scope="col">Latest install</th><th scope="col">Live since</th></tr></thead><tbody>
 ${this.builderRow('Webflow', siteBuilders.webflow)}${this.builderRow('Wix', siteBuilders.wix)}</tbody></table></div>
 <p>${this.settings('webflow', 'Connect Webflow in the workspace settings')}; install_sitebuilder_embed then adds the loader to the sites you pick.</p>`;
   }

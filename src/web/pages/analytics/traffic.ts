@@ -31,7 +31,7 @@ const sourceLabel = (row: { source: string; engine: string | null }): string => 
 
 function pagesTable(id: string, rows: ReadonlyArray<{ path: string; value: number }>, valueLabel: string): SafeHtml {
   if (rows.length === 0) return html`<p class="muted">No pages in this window.</p>`;
-  return html`<div class="table-wrap"><table id="${id}"><thead><tr><th scope="col">Page</th><th scope="col" class="num">${valueLabel}</th></tr></thead><tbody>${rows.map(
+  return html`<div class="table-wrap" tabindex="0"><table id="${id}"><thead><tr><th scope="col">Page</th><th scope="col" class="num">${valueLabel}</th></tr></thead><tbody>${rows.map(
     (row) => html`<tr><td>${row.path}</td><td class="num">${count(row.value)}</td></tr>`,
   )}</tbody></table></div>`;
 }

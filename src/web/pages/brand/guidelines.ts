@@ -19,7 +19,7 @@ ${operationForm(res, { operationId: 'remove_brand_guideline', hidden: { guidelin
 
 export async function guidelinesPage(deps: DashboardDeps, _req: Request, res: Response): Promise<void> {
   const { guidelines } = await readBrandMemory(deps, res);
-  const table = html`<div class="table-wrap"><table><caption>Writing guidelines</caption><thead><tr><th scope="col">Type</th><th scope="col">Avoid</th><th scope="col">Instead</th><th scope="col">State</th><th scope="col">Added</th><th scope="col">Actions</th></tr></thead><tbody>${guidelines.map((guideline) => guidelineRow(res, guideline))}</tbody></table></div>`;
+  const table = html`<div class="table-wrap" tabindex="0"><table><caption>Writing guidelines</caption><thead><tr><th scope="col">Type</th><th scope="col">Avoid</th><th scope="col">Instead</th><th scope="col">State</th><th scope="col">Added</th><th scope="col">Actions</th></tr></thead><tbody>${guidelines.map((guideline) => guidelineRow(res, guideline))}</tbody></table></div>`;
   showPage(
     deps,
     res,

@@ -70,7 +70,7 @@ async function healthSection(deps: DashboardDeps, res: Response, article: Conten
 <h3>Health issues</h3>
 ${health.issues.length === 0 ? html`<p>No issues.</p>` : html`<ul id="health-issues">${health.issues.map((issue) => html`<li>${issue.message}</li>`)}</ul>`}
 <h3>Citability points</h3>
-<div class="table-wrap"><table><thead><tr><th scope="col">Point</th><th scope="col" class="num">Weight</th><th scope="col">Met</th><th scope="col">Why</th></tr></thead>
+<div class="table-wrap" tabindex="0"><table><thead><tr><th scope="col">Point</th><th scope="col" class="num">Weight</th><th scope="col">Met</th><th scope="col">Why</th></tr></thead>
 <tbody>${citability.points.map((point) => html`<tr><th scope="row">${point.label}</th><td class="num">${formatNumber(point.weight, 0)}</td><td>${point.met ? 'yes' : 'no'}</td><td>${point.reason}</td></tr>`)}</tbody></table></div>`;
 }
 

@@ -62,14 +62,14 @@ function monthView(res: Response, shown: Month, articles: ContentArticle[], toda
     }</td>`;
   };
   return html`<p><a href="${base}?view=month&amp;month=${monthKey(shiftMonth(shown, -1))}" rel="prev">Previous month</a> · <a href="${base}?view=month&amp;month=${monthKey(shiftMonth(shown, 1))}" rel="next">Next month</a></p>
-<div class="table-wrap"><table id="calendar-month"><caption>${name}, by publish day (${timeZone})</caption><thead><tr>${WEEKDAYS.map((day) => html`<th scope="col">${day}</th>`)}</tr></thead>
+<div class="table-wrap" tabindex="0"><table id="calendar-month"><caption>${name}, by publish day (${timeZone})</caption><thead><tr>${WEEKDAYS.map((day) => html`<th scope="col">${day}</th>`)}</tr></thead>
 <tbody>${weeksOf(shown).map((week) => html`<tr>${week.map(cell)}</tr>`)}</tbody></table></div>`;
 }
 
 function listView(res: Response, articles: ContentArticle[]): SafeHtml {
   const timeZone = res.locals.current!.timeZone;
   if (articles.length === 0) return html`<p class="muted">Nothing is planned yet. Plan articles from the ideas or the planned titles.</p>`;
-  return html`<div class="table-wrap"><table id="calendar-list"><thead><tr><th scope="col">Title</th><th scope="col">Status</th><th scope="col">Publish slot</th><th scope="col">Published</th><th scope="col" class="num">Health</th><th scope="col" class="num">Citability</th><th scope="col">Move</th></tr></thead>
+  return html`<div class="table-wrap" tabindex="0"><table id="calendar-list"><thead><tr><th scope="col">Title</th><th scope="col">Status</th><th scope="col">Publish slot</th><th scope="col">Published</th><th scope="col" class="num">Health</th><th scope="col" class="num">Citability</th><th scope="col">Move</th></tr></thead>
 <tbody>${articles.map(
     (article) => html`<tr><th scope="row"><a href="${articlePath(res, article.id)}">${article.title}</a></th><td>${statusText(article)}</td><td>${formatTime(article.scheduledAt, timeZone)}</td><td>${formatTime(article.publishedAt, timeZone)}</td><td class="num">${scoreText(article.healthScore)}</td><td class="num">${scoreText(article.citabilityScore)}</td><td>${
       article.status === 'planned' && !article.writing ? rescheduleForm(res, article) : html`<span class="muted">only planned articles move</span>`

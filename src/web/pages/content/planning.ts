@@ -28,7 +28,7 @@ export async function ideasPage(deps: DashboardDeps, res: Response): Promise<voi
   const table =
     ideas.length === 0
       ? html`<p class="muted">No ideas: every tracked query has an article, or none is tracked yet. Track queries under Visibility, or plan any query below.</p>`
-      : html`<div class="table-wrap"><table id="ideas"><thead><tr><th scope="col">Query</th><th scope="col">Suggested title</th><th scope="col" class="num">Score</th><th scope="col">Based on</th><th scope="col">Actions</th></tr></thead>
+      : html`<div class="table-wrap" tabindex="0"><table id="ideas"><thead><tr><th scope="col">Query</th><th scope="col">Suggested title</th><th scope="col" class="num">Score</th><th scope="col">Based on</th><th scope="col">Actions</th></tr></thead>
 <tbody>${ideas.map(
           (idea) => html`<tr><th scope="row">${idea.queryText}</th><td>${idea.suggestedTitle ?? html`<span class="muted">none: one is written when planned</span>`}</td><td class="num">${formatNumber(idea.score, 0)}</td><td>${
             idea.basedOn.length === 0 ? html`<span class="muted">${idea.scoreNote}</span>` : idea.basedOn.map((signal) => SIGNALS[signal]).join('; ')
@@ -54,7 +54,7 @@ ${table}
 function capacitySection(res: Response, capacity: z.infer<typeof capacityReport>): SafeHtml {
   return html`<h2>Room in the calendar</h2>
 <p>Next open slot: ${capacity.nextFreeSlot === null ? 'none, the calendar is full' : formatTime(capacity.nextFreeSlot, res.locals.current!.timeZone)}.</p>
-<div class="table-wrap"><table><thead><tr><th scope="col">Month</th><th scope="col" class="num">Allowance</th><th scope="col" class="num">Booked</th><th scope="col" class="num">Remaining</th><th scope="col" class="num">Open slots</th></tr></thead>
+<div class="table-wrap" tabindex="0"><table><thead><tr><th scope="col">Month</th><th scope="col" class="num">Allowance</th><th scope="col" class="num">Booked</th><th scope="col" class="num">Remaining</th><th scope="col" class="num">Open slots</th></tr></thead>
 <tbody>${capacity.months.map(
     (month) => html`<tr><th scope="row">${month.month}</th><td class="num">${formatNumber(month.allowance, 0)}</td><td class="num">${formatNumber(month.used, 0)}</td><td class="num">${formatNumber(month.remaining, 0)}</td><td class="num">${formatNumber(month.openSlots, 0)}</td></tr>`,
   )}</tbody></table></div>`;
@@ -94,7 +94,7 @@ export async function titlesPage(deps: DashboardDeps, req: Request, res: Respons
   const table =
     planned.length === 0
       ? html`<p class="muted">No planned titles.</p>`
-      : html`<div class="table-wrap"><table id="planned"><thead><tr><th scope="col">Title</th><th scope="col">Keyword</th><th scope="col">Publish slot</th><th scope="col">Delete</th></tr></thead>
+      : html`<div class="table-wrap" tabindex="0"><table id="planned"><thead><tr><th scope="col">Title</th><th scope="col">Keyword</th><th scope="col">Publish slot</th><th scope="col">Delete</th></tr></thead>
 <tbody>${planned.map(
           (article) => html`<tr><th scope="row"><a href="${articlePath(res, article.id)}">${article.title}</a></th><td>${article.keyword}</td><td>${formatTime(article.scheduledAt, timeZone)}</td><td>${
             article.writing

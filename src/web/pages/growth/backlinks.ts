@@ -68,7 +68,7 @@ ${card('Links built', formatNumber(built.outreach + built.social + built.network
 
 function backlinkTable(rows: Listing['backlinks'], timeZone: string): SafeHtml {
   if (rows.length === 0) return html`<p class="muted" id="backlinks-empty">No backlinks match.</p>`;
-  return html`<div class="table-wrap"><table id="backlinks"><thead><tr><th scope="col">Linking page</th><th scope="col">Target</th><th scope="col">Anchor</th><th scope="col">Follow</th><th scope="col" class="num">Authority</th><th scope="col">Status</th><th scope="col">Source</th><th scope="col">Status since</th></tr></thead><tbody>${rows.map(
+  return html`<div class="table-wrap" tabindex="0"><table id="backlinks"><thead><tr><th scope="col">Linking page</th><th scope="col">Target</th><th scope="col">Anchor</th><th scope="col">Follow</th><th scope="col" class="num">Authority</th><th scope="col">Status</th><th scope="col">Source</th><th scope="col">Status since</th></tr></thead><tbody>${rows.map(
     (row) => html`<tr><td>${outsideLink(row.linkingUrl, row.linkingDomain)}</td><td>${row.targetUrl}</td><td>${row.anchorText}</td><td>${row.dofollow ? 'dofollow' : 'nofollow'}</td><td class="num">${formatNumber(row.domainAuthority, 0)}</td><td>${row.status.replace(/_/g, ' ')}${row.checkError === null ? '' : html`<br><span class="muted">${row.checkError}</span>`}</td><td>${row.source}</td><td>${formatTime(row.statusChangedAt, timeZone)}</td></tr>`,
   )}</tbody></table></div>`;
 }

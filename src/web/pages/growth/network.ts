@@ -28,7 +28,7 @@ function placementActions(res: Response, placement: Placement, side: 'host' | 't
 function placementTable(res: Response, placements: Placement[], side: 'host' | 'target', id: string): SafeHtml {
   const timeZone = res.locals.current!.timeZone;
   if (placements.length === 0) return html`<p class="muted" id="${id}-empty">None yet.</p>`;
-  return html`<div class="table-wrap"><table id="${id}"><thead><tr><th scope="col">Other site</th><th scope="col">Host article</th><th scope="col">Target page</th><th scope="col">Anchor</th><th scope="col">Rel</th><th scope="col" class="num">Similarity</th><th scope="col">State</th><th scope="col">Approved by</th><th scope="col">Dates</th><th scope="col">Actions</th></tr></thead><tbody>${placements.map(
+  return html`<div class="table-wrap" tabindex="0"><table id="${id}"><thead><tr><th scope="col">Other site</th><th scope="col">Host article</th><th scope="col">Target page</th><th scope="col">Anchor</th><th scope="col">Rel</th><th scope="col" class="num">Similarity</th><th scope="col">State</th><th scope="col">Approved by</th><th scope="col">Dates</th><th scope="col">Actions</th></tr></thead><tbody>${placements.map(
     (placement) =>
       html`<tr><td>${placement.otherSiteName ?? placement.otherSite ?? '—'}</td><td>${outsideLink(placement.hostArticleUrl, 'host article')}</td><td>${placement.targetUrl}</td><td>${placement.anchorText}</td><td>${placement.rel}</td><td class="num">${formatNumber(placement.similarity, 2)}</td><td>${placement.state}</td><td>${[placement.hostApproved ? 'host' : '', placement.targetApproved ? 'target' : ''].filter((who) => who !== '').join(' and ') || 'nobody yet'}</td><td>proposed ${formatTime(placement.proposedAt, timeZone)}${placement.liveAt === null ? '' : html`<br>live ${formatTime(placement.liveAt, timeZone)}`}${placement.endedAt === null ? '' : html`<br>ended ${formatTime(placement.endedAt, timeZone)}`}</td><td>${placementActions(res, placement, side)}</td></tr>`,
   )}</tbody></table></div>`;
@@ -60,7 +60,7 @@ function creditsSection(res: Response, network: Network): SafeHtml {
   const history =
     credits.history.length === 0
       ? ''
-      : html`<div class="table-wrap"><table id="credit-history"><caption>Credit history</caption><thead><tr><th scope="col">When</th><th scope="col">Why</th><th scope="col" class="num">Credits</th></tr></thead><tbody>${credits.history.map(
+      : html`<div class="table-wrap" tabindex="0"><table id="credit-history"><caption>Credit history</caption><thead><tr><th scope="col">When</th><th scope="col">Why</th><th scope="col" class="num">Credits</th></tr></thead><tbody>${credits.history.map(
           (entry) => html`<tr><td>${formatTime(entry.at, timeZone)}</td><td>${entry.reason}</td><td class="num">${entry.amount > 0 ? '+' : ''}${entry.amount}</td></tr>`,
         )}</tbody></table></div>`;
   return html`<div class="cards" id="credits"><div class="card"><h3>Balance</h3><p class="figure">${formatNumber(credits.balance, 0)}</p></div><div class="card"><h3>Granted</h3><p class="figure">${formatNumber(credits.granted, 0)}</p></div><div class="card"><h3>Earned by hosting</h3><p class="figure">${formatNumber(credits.earned, 0)}</p></div><div class="card"><h3>Spent on links received</h3><p class="figure">${formatNumber(credits.spent, 0)}</p></div></div>${history}`;

@@ -51,7 +51,7 @@ function prospectActions(res: Response, prospect: Prospect): SafeHtml {
 function prospectTable(res: Response, prospects: Prospect[]): SafeHtml {
   const timeZone = res.locals.current!.timeZone;
   if (prospects.length === 0) return html`<p class="muted" id="prospects-empty">No prospects here yet.</p>`;
-  return html`<div class="table-wrap"><table id="prospects"><thead><tr><th scope="col">Site</th><th scope="col">Why</th><th scope="col">Stage</th><th scope="col">Contact</th><th scope="col">Actions</th></tr></thead><tbody>${prospects.map(
+  return html`<div class="table-wrap" tabindex="0"><table id="prospects"><thead><tr><th scope="col">Site</th><th scope="col">Why</th><th scope="col">Stage</th><th scope="col">Contact</th><th scope="col">Actions</th></tr></thead><tbody>${prospects.map(
     (prospect) =>
       html`<tr id="prospect-${prospect.prospectId}"><td>${prospect.pageUrl === null ? prospect.domain : outsideLink(prospect.pageUrl, prospect.title ?? prospect.domain)}${prospect.targetUrl === null ? '' : html`<br><span class="muted">pitch ${prospect.targetUrl}</span>`}</td><td>${prospect.reason}</td><td class="stage">${prospect.stage.replace(/_/g, ' ')}<br><span class="muted">since ${formatTime(prospect.stageChangedAt, timeZone)}</span></td><td>${contactCell(prospect)}</td><td>${prospectActions(res, prospect)}</td></tr>`,
   )}</tbody></table></div>`;

@@ -116,7 +116,7 @@ export async function repurposePage(deps: DashboardDeps, req: Request, res: Resp
   const channelView =
     channelData === undefined
       ? ('notice' in channels ? channels.notice : '')
-      : html`<div class="table-wrap"><table id="channels"><caption>Channels in ${channelData.tool}</caption><thead><tr><th scope="col">Name</th><th scope="col">Platform</th><th scope="col">Takes</th><th scope="col">Active</th></tr></thead><tbody>${channelData.channels.map(
+      : html`<div class="table-wrap" tabindex="0"><table id="channels"><caption>Channels in ${channelData.tool}</caption><thead><tr><th scope="col">Name</th><th scope="col">Platform</th><th scope="col">Takes</th><th scope="col">Active</th></tr></thead><tbody>${channelData.channels.map(
           (item) => html`<tr><td>${item.name}</td><td>${item.platform}</td><td>${item.format ?? 'no draft format'}</td><td>${item.active ? 'yes' : 'no'}</td></tr>`,
         )}</tbody></table></div>`;
   const filters = html`${choiceField('State', 'state', REPURPOSE_STATES, state, 'All states')}${choiceField('Channel', 'channel', REPURPOSE_CHANNELS, channel, 'All channels')}${contentId === undefined ? '' : html`<input type="hidden" name="contentId" value="${contentId}">`}`;

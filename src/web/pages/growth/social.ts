@@ -34,7 +34,7 @@ function statsSection(stats: SocialStats, timeZone: string): SafeHtml {
       ? html`No search has run yet.`
       : html`Last search: ${stats.lastSearch.state}, queued ${formatTime(stats.lastSearch.queuedAt, timeZone)}${stats.lastSearch.finishedAt === null ? '' : html`, finished ${formatTime(stats.lastSearch.finishedAt, timeZone)}`}${stats.lastSearch.error === null ? '' : html` (${stats.lastSearch.error})`}.`;
   return html`<div class="cards" id="thread-counts">${THREAD_STATUSES.map((status) => html`<div class="card"><h2>${status}</h2><p class="figure">${formatNumber(stats.byStatus[status] ?? 0, 0)}</p></div>`)}</div>
-<div class="table-wrap"><table id="social-sources"><caption>Sources searched daily</caption><thead><tr><th scope="col">Source</th><th scope="col" class="num">Threads</th><th scope="col">Searched</th></tr></thead><tbody>${stats.bySource.map(
+<div class="table-wrap" tabindex="0"><table id="social-sources"><caption>Sources searched daily</caption><thead><tr><th scope="col">Source</th><th scope="col" class="num">Threads</th><th scope="col">Searched</th></tr></thead><tbody>${stats.bySource.map(
     (source) =>
       html`<tr><td>${source.source}</td><td class="num">${formatNumber(source.threads, 0)}</td><td>${source.configured ? (source.pausedUntil === null ? 'yes' : html`paused until ${formatTime(source.pausedUntil, timeZone)}`) : html`no: the operator sets ${source.toConfigure ?? 'its settings'}`}</td></tr>`,
   )}</tbody></table></div>

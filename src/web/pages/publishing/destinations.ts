@@ -49,7 +49,7 @@ ${owner ? html`<td>${actions(res, item)}</td>` : ''}
 export async function destinationsPage(deps: DashboardDeps, _req: Request, res: Response): Promise<void> {
   const destinations = await readDestinations(deps, res);
   const owner = res.locals.current!.role === 'owner';
-  const table = html`<div class="table-wrap"><table><caption>Destinations</caption><thead><tr><th scope="col">Name</th><th scope="col">Endpoint</th><th scope="col">Site URL</th><th scope="col">Role</th><th scope="col">Publish as</th><th scope="col">Last delivery</th><th scope="col">Created</th>${owner ? html`<th scope="col">Actions</th>` : ''}</tr></thead><tbody>${destinations.map((item) => destinationRow(res, item, owner))}</tbody></table></div>`;
+  const table = html`<div class="table-wrap" tabindex="0"><table><caption>Destinations</caption><thead><tr><th scope="col">Name</th><th scope="col">Endpoint</th><th scope="col">Site URL</th><th scope="col">Role</th><th scope="col">Publish as</th><th scope="col">Last delivery</th><th scope="col">Created</th>${owner ? html`<th scope="col">Actions</th>` : ''}</tr></thead><tbody>${destinations.map((item) => destinationRow(res, item, owner))}</tbody></table></div>`;
   const create = operationForm(res, {
     operationId: 'create_destination',
     fields: html`${textField('name', 'Name', '', { required: true, placeholder: 'Main blog' })}

@@ -79,7 +79,7 @@ export async function citationsPage(deps: DashboardDeps, req: Request, res: Resp
 ${
   checks.length === 0
     ? html`<p class="muted" id="checks">No checks ${paging.before === undefined ? 'yet' : 'older than these'}.</p>`
-    : html`<div class="table-wrap"><table id="checks"><thead><tr><th scope="col">Checked</th><th scope="col">Query</th><th scope="col">Engine</th><th scope="col">Brand</th><th scope="col">Citations</th></tr></thead><tbody>${checks.map(
+    : html`<div class="table-wrap" tabindex="0"><table id="checks"><thead><tr><th scope="col">Checked</th><th scope="col">Query</th><th scope="col">Engine</th><th scope="col">Brand</th><th scope="col">Citations</th></tr></thead><tbody>${checks.map(
         (check) =>
           html`<tr><td>${formatTime(check.checkedAt, current.timeZone)}</td><th scope="row">${check.queryText}</th><td>${engineLabel(check.model)}${
             check.modelVersion === null ? '' : html` <span class="muted">${check.modelVersion}</span>`

@@ -35,7 +35,7 @@ export async function competitorsPage(deps: DashboardDeps, res: Response): Promi
     res,
     'Competitors',
     html`${windowNote(report.window, null)}<p>${usage.used} of ${usage.limit} competitors tracked. Removing one waits for an owner's approval.</p>
-<div class="table-wrap"><table id="competitors"><thead><tr><th scope="col">Name</th><th scope="col" class="num">AI visibility score</th><th scope="col">Mention rate</th><th scope="col" class="num">Cited</th><th scope="col" class="num">Mentioned</th><th scope="col">Domain citation rate</th><th scope="col">Positioning</th><th scope="col">Tracked since</th><th scope="col">Actions</th></tr></thead>
+<div class="table-wrap" tabindex="0"><table id="competitors"><thead><tr><th scope="col">Name</th><th scope="col" class="num">AI visibility score</th><th scope="col">Mention rate</th><th scope="col" class="num">Cited</th><th scope="col" class="num">Mentioned</th><th scope="col">Domain citation rate</th><th scope="col">Positioning</th><th scope="col">Tracked since</th><th scope="col">Actions</th></tr></thead>
 <tbody><tr><th scope="row">${brand.name} (you)<br><span class="muted">${brand.websiteUrl}</span></th>${numberCells(brand)}<td></td><td></td><td></td></tr>${rows}</tbody></table></div>
 ${competitors.length === 0 ? html`<p class="muted">No competitors tracked yet.</p>` : ''}
 ${shareOfVoiceChart(voice)}

@@ -19,7 +19,7 @@ function report(access: CrawlerAccessReport): SafeHtml {
 <div class="card"><h2>Blocked by the server</h2><p class="figure">${formatNumber(summary.blockedByServer)}</p></div>
 </div>
 <p class="muted">${access.definition}</p>
-<div class="table-wrap"><table id="crawlers"><thead><tr><th scope="col">Crawler</th><th scope="col">Operator</th><th scope="col">Purpose</th><th scope="col">robots.txt</th><th scope="col">Home page</th></tr></thead><tbody>${access.crawlers.map(
+<div class="table-wrap" tabindex="0"><table id="crawlers"><thead><tr><th scope="col">Crawler</th><th scope="col">Operator</th><th scope="col">Purpose</th><th scope="col">robots.txt</th><th scope="col">Home page</th></tr></thead><tbody>${access.crawlers.map(
     (crawler) =>
       html`<tr><th scope="row">${crawler.token}</th><td>${crawler.operator ?? '—'}</td><td>${crawler.category.replace('_', ' ')}</td><td>${crawler.robotsAllowed ? 'allowed' : 'disallowed'}</td><td>${
         crawler.reachable ? 'reached' : 'not reached'

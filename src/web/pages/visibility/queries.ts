@@ -34,7 +34,7 @@ export async function queriesPage(deps: DashboardDeps, res: Response): Promise<v
 ${
   queries.length === 0
     ? html`<p class="muted" id="queries">No tracked queries yet.</p>`
-    : html`<div class="table-wrap"><table id="queries"><thead><tr><th scope="col">Query</th><th scope="col">Content ideas</th><th scope="col">Source</th><th scope="col">Article</th><th scope="col">Added</th><th scope="col">Actions</th></tr></thead><tbody>${rows}</tbody></table></div>`
+    : html`<div class="table-wrap" tabindex="0"><table id="queries"><thead><tr><th scope="col">Query</th><th scope="col">Content ideas</th><th scope="col">Source</th><th scope="col">Article</th><th scope="col">Added</th><th scope="col">Actions</th></tr></thead><tbody>${rows}</tbody></table></div>`
 }
 <h2>Track a query</h2>
 ${operationForm(res, {

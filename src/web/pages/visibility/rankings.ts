@@ -27,7 +27,7 @@ const STATE_LABELS: Record<GridState, string> = {
 
 /** The four corners of Google versus AI, counted over every tracked query. */
 export function googleVsAiGrid(summary: GoogleVsAiReport['summary']): SafeHtml {
-  return html`<div class="table-wrap"><table id="google-vs-ai-grid"><thead><tr><td></td><th scope="col" class="num">Named in AI answers</th><th scope="col" class="num">Not named in AI answers</th></tr></thead><tbody>
+  return html`<div class="table-wrap" tabindex="0"><table id="google-vs-ai-grid"><thead><tr><td></td><th scope="col" class="num">Named in AI answers</th><th scope="col" class="num">Not named in AI answers</th></tr></thead><tbody>
 <tr><th scope="row">Ranks on Google (top 30)</th><td class="num">${formatNumber(summary.both)}</td><td class="num">${formatNumber(summary.google)}</td></tr>
 <tr><th scope="row">Not on Google</th><td class="num">${formatNumber(summary.ai)}</td><td class="num">${formatNumber(summary.neither)}</td></tr>
 </tbody></table></div><p class="muted">Queries not checked yet: ${formatNumber(summary.pending)}.</p>`;
@@ -57,7 +57,7 @@ function pager(req: Request, name: string, report: { page: number; nextPage: num
 
 function rankingRows(report: RankingsReport, timeZone: string): SafeHtml {
   if (report.rankings.length === 0) return html`<p class="muted">No rankings yet.</p>`;
-  return html`<div class="table-wrap"><table id="rankings"><thead><tr><th scope="col">Keyword</th><th scope="col" class="num">Google</th><th scope="col" class="num">Bing</th><th scope="col" class="num">Clicks</th><th scope="col" class="num">Impressions</th><th scope="col" class="num">Search Console position</th><th scope="col">Page</th><th scope="col">Cited in Google's AI overview</th></tr></thead><tbody>${report.rankings.map(
+  return html`<div class="table-wrap" tabindex="0"><table id="rankings"><thead><tr><th scope="col">Keyword</th><th scope="col" class="num">Google</th><th scope="col" class="num">Bing</th><th scope="col" class="num">Clicks</th><th scope="col" class="num">Impressions</th><th scope="col" class="num">Search Console position</th><th scope="col">Page</th><th scope="col">Cited in Google's AI overview</th></tr></thead><tbody>${report.rankings.map(
     (row) =>
       html`<tr><th scope="row">${row.keyword}${row.tracked ? '' : html` <span class="muted">(not tracked)</span>`}</th><td class="num">${formatNumber(row.googlePosition)}<br><span class="muted">${formatTime(
         row.googleCheckedAt,
@@ -70,7 +70,7 @@ function rankingRows(report: RankingsReport, timeZone: string): SafeHtml {
 
 function gridRows(report: GoogleVsAiReport): SafeHtml {
   if (report.rows.length === 0) return html`<p class="muted">No queries in this state.</p>`;
-  return html`<div class="table-wrap"><table id="google-vs-ai"><thead><tr><th scope="col">Query</th><th scope="col">State</th><th scope="col" class="num">Google</th>${ENGINE_NAMES.map(
+  return html`<div class="table-wrap" tabindex="0"><table id="google-vs-ai"><thead><tr><th scope="col">Query</th><th scope="col">State</th><th scope="col" class="num">Google</th>${ENGINE_NAMES.map(
     (engine) => html`<th scope="col">${engineLabel(engine)}</th>`,
   )}</tr></thead><tbody>${report.rows.map(
     (row) =>

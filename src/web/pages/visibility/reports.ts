@@ -35,7 +35,7 @@ ${barChart({
 ${
   report.sources.length === 0
     ? ''
-    : html`<div class="table-wrap"><table id="sources"><thead><tr><th scope="col">Domain</th><th scope="col" class="num">Answers</th><th scope="col">Share of citing answers</th><th scope="col">Whose</th></tr></thead><tbody>${report.sources.map(
+    : html`<div class="table-wrap" tabindex="0"><table id="sources"><thead><tr><th scope="col">Domain</th><th scope="col" class="num">Answers</th><th scope="col">Share of citing answers</th><th scope="col">Whose</th></tr></thead><tbody>${report.sources.map(
         (source) => html`<tr><th scope="row">${source.domain}</th><td class="num">${formatNumber(source.answers)}</td><td>${rateText(source.share)}</td><td>${owner(source)}</td></tr>`,
       )}</tbody></table></div>`
 }`,
@@ -67,7 +67,7 @@ ${barChart({
   domain: [0, 100],
   bars: rows.map((row) => rateBar(row.name, row.negative)),
 })}
-<div class="table-wrap"><table id="sentiment"><thead><tr><th scope="col">Brand</th><th scope="col" class="num">Answers with a sentiment</th><th scope="col">Positive</th><th scope="col">Neutral</th><th scope="col">Negative</th><th scope="col" class="num">Mean score (50 neutral)</th></tr></thead>
+<div class="table-wrap" tabindex="0"><table id="sentiment"><thead><tr><th scope="col">Brand</th><th scope="col" class="num">Answers with a sentiment</th><th scope="col">Positive</th><th scope="col">Neutral</th><th scope="col">Negative</th><th scope="col" class="num">Mean score (50 neutral)</th></tr></thead>
 <tbody>${rows.map(sentimentRow)}</tbody></table></div>`,
     { at: 'visibility/sentiment' },
   );

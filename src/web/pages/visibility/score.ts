@@ -33,7 +33,7 @@ function componentCards(report: ScoreReport): SafeHtml {
 }
 
 function engineTable(report: ScoreReport): SafeHtml {
-  return html`<h2>Per answer engine</h2><div class="table-wrap"><table id="engines"><thead><tr><th scope="col">Engine</th><th scope="col">Configured</th><th scope="col" class="num">Score</th><th scope="col">Range</th><th scope="col">Mention rate</th><th scope="col">Citation rate</th><th scope="col" class="num">Answers</th><th scope="col" class="num">Failed</th><th scope="col" class="num">No answer shown</th></tr></thead><tbody>${report.byEngine.map(
+  return html`<h2>Per answer engine</h2><div class="table-wrap" tabindex="0"><table id="engines"><thead><tr><th scope="col">Engine</th><th scope="col">Configured</th><th scope="col" class="num">Score</th><th scope="col">Range</th><th scope="col">Mention rate</th><th scope="col">Citation rate</th><th scope="col" class="num">Answers</th><th scope="col" class="num">Failed</th><th scope="col" class="num">No answer shown</th></tr></thead><tbody>${report.byEngine.map(
     (engine) =>
       html`<tr><th scope="row">${engineLabel(engine.engine)}</th><td>${engine.configured ? 'yes' : 'no'}</td><td class="num">${formatNumber(engine.score)}</td><td>${
         engine.range === null ? '—' : `${formatNumber(engine.range.low)} – ${formatNumber(engine.range.high)}`

@@ -85,7 +85,7 @@ export function accountPages(deps: DashboardDeps, stack: RequestHandler[]): expr
   }</div>
 </div>
 <h2>Usage</h2>
-<div class="table-wrap"><table><thead><tr><th scope="col">Limit</th><th scope="col" class="num">Used</th><th scope="col" class="num">Of</th></tr></thead><tbody>
+<div class="table-wrap" tabindex="0"><table><thead><tr><th scope="col">Limit</th><th scope="col" class="num">Used</th><th scope="col" class="num">Of</th></tr></thead><tbody>
 ${usageRow('Seats', usage.seats.used, usage.seats.limit)}
 ${usageRow(`Articles in ${usage.articles.month}`, usage.articles.used, usage.articles.limit)}
 ${usageRow('Tracked queries', usage.trackedQueries.used, usage.trackedQueries.limit)}
@@ -98,7 +98,7 @@ ${dataView(billing.addOns.map((a) => ({ name: a.name, quantity: a.quantity, tota
 ${
   billing.recentPayments.length === 0
     ? html`<p>None yet.</p>`
-    : html`<div class="table-wrap"><table><thead><tr><th scope="col">Paid</th><th scope="col">Description</th><th scope="col" class="num">Amount</th><th scope="col">Status</th></tr></thead><tbody>${billing.recentPayments.map(
+    : html`<div class="table-wrap" tabindex="0"><table><thead><tr><th scope="col">Paid</th><th scope="col">Description</th><th scope="col" class="num">Amount</th><th scope="col">Status</th></tr></thead><tbody>${billing.recentPayments.map(
         (p) => html`<tr><td>${formatTime(p.paidAt, zone)}</td><td>${p.description}</td><td class="num">${money(p.amountCents, p.currency)}</td><td>${p.status}</td></tr>`,
       )}</tbody></table></div>`
 }

@@ -40,7 +40,7 @@ export function approvalsPages(deps: DashboardDeps, stack: RequestHandler[], sig
       'Approvals',
       approvals.length === 0
         ? html`<p>No change has asked for approval yet.</p>`
-        : html`<div class="table-wrap"><table><thead><tr><th scope="col">Change</th><th scope="col">Requested</th><th scope="col">State</th></tr></thead><tbody>${approvals.map(
+        : html`<div class="table-wrap" tabindex="0"><table><thead><tr><th scope="col">Change</th><th scope="col">Requested</th><th scope="col">State</th></tr></thead><tbody>${approvals.map(
             (a) => html`<tr><td><a href="/w/${current.workspaceId}/approvals/${a.approvalId}">${a.summary}</a></td><td>${formatTime(a.requestedAt, current.timeZone)}</td><td>${a.state}</td></tr>`,
           )}</tbody></table></div>`,
       { at: 'approvals' },

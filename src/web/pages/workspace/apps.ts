@@ -28,7 +28,7 @@ export function appsPages(deps: DashboardDeps, stack: RequestHandler[]): express
 ${
   apps.length === 0
     ? html`<p id="no-apps">No app is connected.</p>`
-    : html`<div class="table-wrap"><table><thead><tr><th scope="col">App</th><th scope="col">Authorized by</th><th scope="col">Scopes</th><th scope="col">Authorized</th><th scope="col">Last used</th><th scope="col">Actions</th></tr></thead><tbody>${apps.map(
+    : html`<div class="table-wrap" tabindex="0"><table><thead><tr><th scope="col">App</th><th scope="col">Authorized by</th><th scope="col">Scopes</th><th scope="col">Authorized</th><th scope="col">Last used</th><th scope="col">Actions</th></tr></thead><tbody>${apps.map(
         (app) => html`<tr><td>${app.clientName}</td><td>${app.userEmail}</td><td>${app.scopes.join(', ')}</td><td>${formatTime(app.authorizedAt, zone)}</td><td>${
           app.lastUsedAt === null ? 'never' : formatTime(app.lastUsedAt, zone)
         }</td><td><a href="/w/${current.workspaceId}/apps/${app.grantId}/revoke">Revoke ${app.clientName}</a></td></tr>`,

@@ -29,7 +29,7 @@ export function keysPages(deps: DashboardDeps, stack: RequestHandler[]): express
       res,
       'API keys',
       html`${notice ?? ''}
-<div class="table-wrap"><table>
+<div class="table-wrap" tabindex="0"><table>
   <thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Scopes</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Actions</th></tr></thead>
   <tbody>${keys.map(
     (k) => html`<tr>

@@ -36,7 +36,7 @@ export function teamPages(deps: DashboardDeps, stack: RequestHandler[]): express
       'Team',
       html`<p>Seats: ${team.seats.used} of ${team.seats.limit} used (members and pending invites).</p>
 <h2>Members</h2>
-<div class="table-wrap"><table><thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Joined</th><th scope="col">Actions</th></tr></thead><tbody>${team.members.map(
+<div class="table-wrap" tabindex="0"><table><thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Joined</th><th scope="col">Actions</th></tr></thead><tbody>${team.members.map(
         (m) => html`<tr><td>${m.email}</td><td>${m.role}</td><td>${formatTime(m.joinedAt, zone)}</td><td>${
           owner && m.userId !== res.locals.visit!.user.userId ? html`<a href="/w/${current.workspaceId}/team/remove/${m.userId}">Remove ${m.email}</a>` : ''
         }</td></tr>`,
@@ -45,7 +45,7 @@ export function teamPages(deps: DashboardDeps, stack: RequestHandler[]): express
 ${
   team.invites.length === 0
     ? html`<p>None.</p>`
-    : html`<div class="table-wrap"><table><thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Invited</th><th scope="col">Expires</th><th scope="col">Actions</th></tr></thead><tbody>${team.invites.map(
+    : html`<div class="table-wrap" tabindex="0"><table><thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Invited</th><th scope="col">Expires</th><th scope="col">Actions</th></tr></thead><tbody>${team.invites.map(
         (i) => html`<tr><td>${i.email}</td><td>${i.role}</td><td>${formatTime(i.invitedAt, zone)}</td><td>${formatTime(i.expiresAt, zone)}</td><td>${
           owner ? operationForm(res, { operationId: 'revoke_team_invite', hidden: { inviteId: i.inviteId }, button: 'Revoke invite', buttonClass: 'secondary', inline: true }) : ''
         }</td></tr>`,
