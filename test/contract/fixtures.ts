@@ -195,6 +195,7 @@ export const fixtures: Record<string, Fixture> = {
     valid: async (t, ws) => ({ grantId: await connectedApp(t, ws) }),
     foreign: async (t, other) => ({ grantId: await connectedApp(t, other) }),
   },
+  list_approvals: { valid: async () => ({ limit: 10 }) },
   get_approval: {
     valid: async (t, ws) => ({ approvalId: await approval(t, ws) }),
     foreign: async (t, other) => ({ approvalId: await approval(t, other) }),

@@ -29,6 +29,7 @@ export default defineTool({
     finishedAt: isoTime().nullable(),
     result: z.record(z.string(), z.unknown()).nullable().describe("The operation's answer, once done."),
     error: z.string().nullable(),
+    input: z.record(z.string(), z.unknown()).describe('What the operation is called with when approved.'),
   }),
   confirm: 'none',
   handler: (ctx, input) => readApproval(ctx.db, ctx.clock, ctx.workspaceId, input.approvalId),

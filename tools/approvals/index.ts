@@ -1,3 +1,4 @@
 import getApproval from './get_approval.js';
+import listApprovals from './list_approvals.js';
 
-export const approvalTools = [getApproval];
+export const approvalTools = [getApproval, listApprovals];

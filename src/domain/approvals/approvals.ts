@@ -4,6 +4,7 @@ import type { Clock } from '../../clock.js';
 import { BadInputError, ForbiddenError, NotFoundError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { toIso } from '../brand/records.js';
+import { pageOf, pageOffset, type PageRequest } from '../../visibility/rankings/reportPage.js';
 
 /** A pending approval the owner has not decided within this time expires; the change never runs. */
 export const APPROVAL_TTL_MS = 7 * 86_400_000;
@@ -73,13 +74,9 @@ export async function readApproval(db: Kysely<Database>, clock: Clock, workspace
     // finishApproval stores the operation's answer, which is always an object.
     result: row.result === null ? null : (JSON.parse(row.result) as Record<string, unknown>),
     error: row.error,
+    // What the change would be called with, so whoever decides sees exactly what runs.
+    input: JSON.parse(row.input) as Record<string, unknown>,
   };
-}
-
-/** What the change would be called with: the approval page shows it to the owner deciding. */
-export async function approvalInput(db: Kysely<Database>, workspaceId: string, approvalId: string): Promise<Record<string, unknown>> {
-  const row = await loadApproval(db, workspaceId, approvalId);
-  return JSON.parse(row.input) as Record<string, unknown>;
 }
 
 export interface ClaimedApproval {
@@ -146,10 +143,17 @@ export async function finishApproval(
     .execute();
 }
 
-export async function listApprovals(db: Kysely<Database>, clock: Clock, workspaceId: string) {
-  const rows = await db.selectFrom('approvals').selectAll().where('workspace_id', '=', workspaceId).orderBy('created_at', 'desc').orderBy('id').limit(100).execute();
+export async function listApprovals(db: Kysely<Database>, clock: Clock, workspaceId: string, request: PageRequest) {
+  const mine = db.selectFrom('approvals').where('workspace_id', '=', workspaceId);
+  const [rows, count] = await Promise.all([
+    mine.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(request.limit).offset(pageOffset(request)).execute(),
+    mine.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow(),
+  ]);
   const now = clock.now();
-  return rows.map((row) => ({ approvalId: row.id, operationId: row.operation_id, summary: row.summary, state: effectiveState(row, now), requestedAt: row.created_at }));
+  return {
+    ...pageOf(request, Number(count.total)),
+    approvals: rows.map((row) => ({ approvalId: row.id, operationId: row.operation_id, summary: row.summary, state: effectiveState(row, now), requestedAt: toIso(row.created_at) })),
+  };
 }
 
 /** The workspace of an approval, if the user is a member of it (an approvalUrl names no workspace). */

@@ -1,5 +1,5 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
-import { approvalInput, approvalWorkspaceFor, listApprovals } from '../../../domain/approvals/approvals.js';
+import { approvalWorkspaceFor } from '../../../domain/approvals/approvals.js';
 import { ServiceError } from '../../../errors.js';
 import type { DashboardDeps } from '../../dashboard.js';
 import { sendPage } from '../../dashboard.js';
@@ -20,6 +20,13 @@ interface Approval {
   finishedAt: string | null;
   result: Record<string, unknown> | null;
   error: string | null;
+  input: Record<string, unknown>;
+}
+
+interface ApprovalList {
+  page: number;
+  nextPage: number | null;
+  approvals: Array<Pick<Approval, 'approvalId' | 'operationId' | 'summary' | 'state' | 'requestedAt'>>;
 }
 
 /**
@@ -27,13 +34,13 @@ interface Approval {
  * asks ("Remove competitor Acme from tracking?"), with what it would be called with as labelled fields.
  */
 export function approvalsPages(deps: DashboardDeps, stack: RequestHandler[], signedIn: RequestHandler[]): express.Router {
-  const { db, clock, pipeline } = deps;
+  const { db, pipeline } = deps;
   const router = express.Router();
 
-  router.get('/w/:ws/approvals', ...stack, async (_req, res) => {
+  router.get('/w/:ws/approvals', ...stack, async (req, res) => {
     const current = res.locals.current!;
-    // No operation lists approvals (agents follow the one they were given); the page reads the workspace's own list.
-    const approvals = await listApprovals(db, clock, current.workspaceId);
+    const page = typeof req.query.page === 'string' ? Number(req.query.page) : 1;
+    const { approvals, nextPage } = await readOperation<ApprovalList>(deps, res, 'list_approvals', { page });
     showPage(
       deps,
       res,
@@ -42,7 +49,7 @@ export function approvalsPages(deps: DashboardDeps, stack: RequestHandler[], sig
         ? html`<p>No change has asked for approval yet.</p>`
         : html`<div class="table-wrap" tabindex="0"><table><thead><tr><th scope="col">Change</th><th scope="col">Requested</th><th scope="col">State</th></tr></thead><tbody>${approvals.map(
             (a) => html`<tr><td><a href="/w/${current.workspaceId}/approvals/${a.approvalId}">${a.summary}</a></td><td>${formatTime(a.requestedAt, current.timeZone)}</td><td>${a.state}</td></tr>`,
-          )}</tbody></table></div>`,
+          )}</tbody></table></div>${nextPage === null ? '' : html`<p><a href="/w/${current.workspaceId}/approvals?page=${nextPage}">Older approvals</a></p>`}`,
       { at: 'approvals' },
     );
   });
@@ -61,7 +68,6 @@ export function approvalsPages(deps: DashboardDeps, stack: RequestHandler[], sig
     const current = res.locals.current!;
     const visit = res.locals.visit!;
     const approval = await readOperation<Approval>(deps, res, 'get_approval', { approvalId: String(req.params.id) });
-    const input = await approvalInput(db, current.workspaceId, approval.approvalId);
     const zone = current.timeZone;
     const decide =
       approval.state !== 'pending'
@@ -85,7 +91,7 @@ export function approvalsPages(deps: DashboardDeps, stack: RequestHandler[], sig
   ${approval.error === null ? '' : html`<dt>Why it failed</dt><dd>${approval.error}</dd>`}
 </dl>
 <h2>What it asks for</h2>
-<div id="approval-input">${dataView(input)}</div>
+<div id="approval-input">${dataView(approval.input)}</div>
 ${approval.result === null ? '' : html`<h2>Result</h2><div id="approval-result">${dataView(approval.result)}</div>`}
 ${decide}`,
       { at: 'approvals', status: problem === undefined ? 200 : 400 },
