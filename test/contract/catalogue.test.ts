@@ -51,6 +51,7 @@ const EXTENSIONS = new Map<string, CatalogueRow>([
   ['search_social_threads', { method: 'POST', path: '/api/v1/social/search', scope: 'write:social', cap: '2' }],
   // The dashboard's workspace pages: the time zone, and the OAuth grants of the workspace.
   ['update_workspace_settings', { method: 'POST', path: '/api/v1/workspace', scope: 'manage:org', cap: '10' }],
+  ['preview_article', { method: 'GET', path: '/api/v1/content/preview', scope: 'read:content', cap: '30' }],
   ['list_approvals', { method: 'GET', path: '/api/v1/approvals/list', scope: 'read:content', cap: '60' }],
   ['list_connected_apps', { method: 'GET', path: '/api/v1/workspace/apps', scope: 'any', cap: 'plan' }],
   ['revoke_connected_app', { method: 'POST', path: '/api/v1/workspace/apps/revoke', scope: 'any', cap: '10' }],

@@ -285,6 +285,10 @@ export const fixtures: Record<string, Fixture> = {
     valid: async (t, ws) => ({ contentId: await writtenArticle(t, ws) }),
     foreign: async (t, other) => ({ contentId: await writtenArticle(t, other) }),
   },
+  preview_article: {
+    valid: async (t, ws) => ({ contentId: await writtenArticle(t, ws) }),
+    foreign: async (t, other) => ({ contentId: await writtenArticle(t, other) }),
+  },
   get_content_optimizer: {
     valid: async (t, ws) => ({ contentId: await writtenArticle(t, ws) }),
     foreign: async (t, other) => ({ contentId: await writtenArticle(t, other) }),

@@ -119,14 +119,16 @@ describe('an article’s page', () => {
     expect(published).toMatch(/<div class="preview" id="preview"><h3>Title<\/h3>[\s\S]*<h4>One<\/h4>/);
   });
 
-  it('sanitises the stored body again before showing it', async () => {
+  it('shows a draft’s preview rendered and sanitised as it would be published, recording nothing', async () => {
     const { ws, visitor } = await signedIn('owner');
     const contentId = await draftToPublish(ws);
-    await ok(t, ws, 'POST', '/api/v1/content/publish', { contentId, confirm: true });
-    await t.db.updateTable('articles').set({ html: '<p onclick="steal()">Kept</p><script>steal()</script><a href="javascript:steal()">link</a>' }).where('id', '=', contentId).execute();
+    await t.db.updateTable('articles').set({ markdown: 'Kept <p onclick="steal()">raw</p>\n\n<script>steal()</script>\n\n[link](javascript:steal())' }).where('id', '=', contentId).execute();
     const shown = await page(visitor, `/w/${ws.workspaceId}/content/articles/${contentId}`);
-    expect(shown).toContain('<div class="preview" id="preview"><p>Kept</p><a>link</a></div>');
-    expect(shown).not.toContain('steal()');
+    const preview = shown.slice(shown.indexOf('<div class="preview" id="preview">'));
+    expect(preview).toContain('<p>Kept &lt;p onclick="steal()"&gt;raw&lt;/p&gt;</p>');
+    expect(preview).not.toContain('<script');
+    expect(preview).not.toContain('href="javascript:');
+    expect(await t.db.selectFrom('internal_links').select('id').where('from_article_id', '=', contentId).execute()).toEqual([]);
   });
 
   it('generates a planned article only after the dry run is confirmed', async () => {

@@ -7,6 +7,7 @@ import getArticlePolicy from './get_article_policy.js';
 import getContentOptimizer from './get_content_optimizer.js';
 import getContentIdeas from './get_content_ideas.js';
 import getInternalLinks from './get_internal_links.js';
+import previewArticle from './preview_article.js';
 import getPlanningCapacity from './get_planning_capacity.js';
 import hideContentIdea from './hide_content_idea.js';
 import listContent from './list_content.js';
@@ -35,4 +36,5 @@ export const contentTools: readonly AuthenticatedOperation[] = [
   updateArticlePolicy,
   getContentOptimizer,
   getInternalLinks,
+  previewArticle,
 ];

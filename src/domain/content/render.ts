@@ -127,7 +127,8 @@ function schemaJsonLd(article: ArticleRow, faq: FaqEntry[], author: Author | nul
 /**
  * Renders a written article for publishing: Markdown to sanitised HTML with internal links injected (and recorded in
  * internal_links, replacing the article's previous set), the live link-network placement as a "Related reading"
- * paragraph, the FAQ appended, and the JSON-LD for the page head.
+ * paragraph, the FAQ appended, and the JSON-LD for the page head. A preview (`recordLinks: false`) renders the same
+ * page and records nothing.
  * Runs inside the caller's transaction.
  */
 export async function renderArticle(
@@ -135,7 +136,7 @@ export async function renderArticle(
   clock: Clock,
   workspaceId: string,
   article: ArticleRow,
-  options: { canonicalUrl: string | null },
+  options: { canonicalUrl: string | null; recordLinks?: boolean },
 ): Promise<RenderedArticle> {
   if (article.markdown === null) throw BadInputError.field('contentId', `article ${article.id} is not written yet; write it with generate_article first`);
   const faq = fromJson<FaqEntry[]>(article.faq);
@@ -143,7 +144,7 @@ export async function renderArticle(
   const env = {};
   const tokens = markdown.parse(article.markdown, env);
   const links = injectInternalLinks(tokens, await loadLinkTargets(db, workspaceId, article, options.canonicalUrl));
-  await recordInternalLinks(db, clock, workspaceId, article.id, links);
+  if (options.recordLinks !== false) await recordInternalLinks(db, clock, workspaceId, article.id, links);
   const networkLink = await liveNetworkLink(db, article.id);
   const html = sanitizeArticleHtml(markdown.renderer.render(tokens, markdown.options, env) + relatedReadingHtml(networkLink) + faqHtml(faq));
   return {

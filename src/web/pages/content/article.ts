@@ -1,7 +1,6 @@
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { internalLinks, optimizerReport } from '../../../../tools/content/outputs.js';
-import type { articlesPage } from '../../../../tools/publishing/outputs.js';
 import { sanitizeArticleHtml } from '../../../domain/content/render.js';
 import { NotFoundError } from '../../../errors.js';
 import type { DashboardDeps } from '../../dashboard.js';
@@ -11,7 +10,12 @@ import { dataView, operationForm, showPage } from '../../kit.js';
 import { callOperation } from '../../operations.js';
 import { type ContentArticle, listArticles, rescheduleHint, rescheduleForm, scoreText, statusText } from './articles.js';
 
-type Published = NonNullable<z.infer<typeof articlesPage>['article']>;
+/** A written article as publish_content would send it now. */
+interface Preview {
+  metaTitle: string | null;
+  metaDescription: string | null;
+  html: string;
+}
 
 /** An operation's answer, or its error as a notice on the page: a planned article has no report, a missing model is named. */
 async function readOrNotice<T>(deps: DashboardDeps, res: Response, operationId: string, input: Record<string, unknown>): Promise<{ data: T } | { notice: SafeHtml }> {
@@ -19,15 +23,14 @@ async function readOrNotice<T>(deps: DashboardDeps, res: Response, operationId: 
   return result.ok ? { data: result.data as T } : { notice: html`<p class="notice">${result.error.message}</p>` };
 }
 
-/** The published body and meta come from the Content API, which serves published articles only, by slug. */
-async function publishedVersion(deps: DashboardDeps, res: Response, article: ContentArticle): Promise<Published | undefined> {
-  if (article.status !== 'published') return undefined;
-  const answer = await callOperation(deps, res, 'get_articles', { slug: article.slug });
-  const found = answer.ok ? (answer.data as z.infer<typeof articlesPage>).article : undefined;
-  return found?.id === article.id ? found : undefined;
+/** The body and meta of a written article (draft or published), rendered as it would be published now. */
+async function previewOf(deps: DashboardDeps, res: Response, article: ContentArticle): Promise<Preview | undefined> {
+  if ((article.status !== 'draft' && article.status !== 'published') || article.writing) return undefined;
+  const answer = await callOperation(deps, res, 'preview_article', { contentId: article.id });
+  return answer.ok ? (answer.data as unknown as Preview) : undefined;
 }
 
-function metaSection(res: Response, article: ContentArticle, published: Published | undefined): SafeHtml {
+function metaSection(res: Response, article: ContentArticle, published: Preview | undefined): SafeHtml {
   const timeZone = res.locals.current!.timeZone;
   const written = article.status === 'draft' || article.status === 'published';
   const editForm = operationForm(res, {
@@ -56,7 +59,7 @@ ${article.lastWriteError === null ? '' : html`<dt>Last write failure</dt><dd>${a
 ${article.google === null ? '' : html`<dt>Google (28 days)</dt><dd>${formatNumber(article.google.clicks, 0)} clicks, ${formatNumber(article.google.impressions, 0)} impressions, average position ${formatNumber(article.google.position)}</dd>`}
 </dl>
 ${written ? html`<h3>Change the title or meta</h3><p class="muted">Fields you leave as they are do not change. You see what would change before it is saved; a published article is sent to its destinations again.${
-    published === undefined ? " A draft's meta title and description are read once it is published; until then the health issues say whether they are set." : ''
+    published === undefined ? ' The meta title and description show once the article is written.' : ''
   }</p>${editForm}` : ''}`;
 }
 
@@ -91,10 +94,10 @@ function underPreviewHeading(body: string): string {
   return body.replace(/<(\/?)h([1-6])>/g, (_tag, close: string, level: string) => `<${close}h${Math.min(Number(level) + 2, 6)}>`);
 }
 
-function previewSection(article: ContentArticle, published: Published | undefined): SafeHtml {
+function previewSection(published: Preview | undefined): SafeHtml {
   const body = published?.html ?? null;
   if (body === null) {
-    return html`<h2>Preview</h2><p class="muted">${article.status === 'published' ? 'The published body is not available.' : 'The preview shows the body as published; it appears once the article is published.'}</p>`;
+    return html`<h2>Preview</h2><p class="muted">The preview appears once the article is written.</p>`;
   }
   // Sanitised again here, as the page's own defence: the stored body is shown as markup.
   return html`<h2>Preview</h2><div class="preview" id="preview">${new SafeHtml(underPreviewHeading(sanitizeArticleHtml(body)))}</div>`;
@@ -121,17 +124,17 @@ function actionsSection(res: Response, article: ContentArticle): SafeHtml {
 ${actions}`;
 }
 
-/** One article: its meta, health and citability, internal links, a preview of the published body, and what can be done with it. */
+/** One article: its meta, health and citability, internal links, a preview of the body as it would be published, and what can be done with it. */
 export async function articlePage(deps: DashboardDeps, req: Request, res: Response): Promise<void> {
   const contentId = String(req.params.contentId);
   const article = (await listArticles(deps, res)).find((candidate) => candidate.id === contentId);
   if (article === undefined) throw new NotFoundError('article', contentId);
-  const published = await publishedVersion(deps, res, article);
+  const published = await previewOf(deps, res, article);
   const body = html`<p><a href="/w/${res.locals.current!.workspaceId}/content">Back to the calendar</a></p>
 ${metaSection(res, article, published)}
 ${await healthSection(deps, res, article)}
 ${await linksSection(deps, res, article)}
-${previewSection(article, published)}
+${previewSection(published)}
 ${actionsSection(res, article)}`;
   showPage(deps, res, article.title, body, { at: 'content' });
 }
