@@ -1,59 +1,39 @@
-import axe from 'axe-core';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { siteIdOf } from '../../src/analytics/counter/loaderTag.js';
 import { recordCrawlerVisit } from '../../src/domain/crawlers/visits.js';
 import { collect } from '../analytics/support.js';
-import { hasChromium, launchChromium } from '../support/chromium.js';
-import { START_TIME, TestService, type TestWorkspace } from '../support/harness.js';
+import { accessibilityProblems } from '../support/axe.js';
+import { serviceAndBrowser, signIn } from '../support/browserSession.js';
+import { hasChromium } from '../support/chromium.js';
+import { START_TIME, type TestWorkspace } from '../support/harness.js';
 
-const PASSWORD = 'correct horse battery';
 const GPTBOT = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)';
 const DAY = 86_400_000;
 
-let t: TestService;
-let browser: Browser;
-
-beforeAll(async () => {
-  if (!hasChromium) return;
-  t = await TestService.start({ env: { TRUST_PROXY: 'loopback' } });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+const fixture = serviceAndBrowser({ env: { TRUST_PROXY: 'loopback' } });
 
 /** An owner's workspace whose counter saw two page views today and one twenty days ago, two leads and a crawler plugin's report. */
 async function seeded(): Promise<{ ws: TestWorkspace; email: string }> {
-  const ws = await t.workspace();
+  const ws = await fixture.t.workspace();
   const email = `owner-${ws.workspaceId}@acme.example`;
-  await t.user(ws.workspaceId, email, 'owner');
-  const site = await siteIdOf(t.db, ws.workspaceId);
+  await fixture.t.user(ws.workspaceId, email, 'owner');
+  const site = await siteIdOf(fixture.t.db, ws.workspaceId);
   const view = async (at: number, ip: string, path: string) => {
-    t.clock.set(at);
-    await collect(t.baseUrl, { s: site, t: 'pageview', u: `https://acme.example${path}` }, { ip });
-    await t.service.counterIngest.flush();
+    fixture.t.clock.set(at);
+    await collect(fixture.t.baseUrl, { s: site, t: 'pageview', u: `https://acme.example${path}` }, { ip });
+    await fixture.t.service.counterIngest.flush();
   };
   await view(START_TIME - 20 * DAY, '198.51.100.50', '/old-post');
   await view(START_TIME, '198.51.100.51', '/blog/guide');
   await view(START_TIME, '198.51.100.52', '/blog/guide');
   for (const email of ['ann@example.com', 'bo@example.com']) {
-    t.clock.advance(60_000);
-    await collect(t.baseUrl, { s: site, t: 'lead', u: 'https://acme.example/contact', f: { email } }, { ip: '198.51.100.51' });
-    await t.service.counterIngest.flush();
+    fixture.t.clock.advance(60_000);
+    await collect(fixture.t.baseUrl, { s: site, t: 'lead', u: 'https://acme.example/contact', f: { email } }, { ip: '198.51.100.51' });
+    await fixture.t.service.counterIngest.flush();
   }
-  await recordCrawlerVisit(t.db, t.clock, ws.workspaceId, { userAgent: GPTBOT, path: '/blog/guide', plugin: 'wordpress/1.4.2' });
+  await recordCrawlerVisit(fixture.t.db, fixture.t.clock, ws.workspaceId, { userAgent: GPTBOT, path: '/blog/guide', plugin: 'wordpress/1.4.2' });
   return { ws, email };
-}
-
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.goto(`${t.baseUrl}/`);
-  await page.waitForURL(/\/signin\?next=/);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/w\//);
 }
 
 /** The rows of a chart's numbers table, opened as a reader would. */
@@ -65,9 +45,9 @@ async function chartNumbers(page: Page, id: string): Promise<string[][]> {
 describe.skipIf(!hasChromium)('the Analytics pages in a real browser', () => {
   it('activates Traffic, shows its chart with the numbers, and changes the window', async () => {
     const { ws, email } = await seeded();
-    const page = await browser.newPage();
-    await signIn(page, email);
-    await page.goto(`${t.baseUrl}/w/${ws.workspaceId}/analytics`);
+    const page = await fixture.browser.newPage();
+    await signIn(page, fixture.t.baseUrl, email);
+    await page.goto(`${fixture.t.baseUrl}/w/${ws.workspaceId}/analytics`);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Traffic');
     await page.getByRole('button', { name: 'Activate' }).click();
     await page.locator('#done').waitFor();
@@ -89,24 +69,24 @@ describe.skipIf(!hasChromium)('the Analytics pages in a real browser', () => {
 
   it('activates Reports, switches the crawler source, reads engagement and pages through leads', async () => {
     const { ws, email } = await seeded();
-    const page = await browser.newPage();
-    await signIn(page, email);
-    await page.goto(`${t.baseUrl}/w/${ws.workspaceId}/analytics/reports`);
+    const page = await fixture.browser.newPage();
+    await signIn(page, fixture.t.baseUrl, email);
+    await page.goto(`${fixture.t.baseUrl}/w/${ws.workspaceId}/analytics/reports`);
     await page.getByRole('button', { name: 'Activate' }).click();
     await page.locator('#narrative').waitFor();
     expect(await page.locator('#narrative').textContent()).toContain('2 leads');
     // No answer was checked in either window: no score, so no bar rather than a zero.
     expect(await page.locator('#score-chart').textContent()).toContain('No data yet.');
 
-    await page.goto(`${t.baseUrl}/w/${ws.workspaceId}/analytics/sources`);
+    await page.goto(`${fixture.t.baseUrl}/w/${ws.workspaceId}/analytics/sources`);
     await page.getByRole('button', { name: 'Use cms plugin' }).click();
     await page.locator('#done').waitFor();
     expect(await page.locator('#crawler-selected').textContent()).toBe('CMS plugin');
 
-    await page.goto(`${t.baseUrl}/w/${ws.workspaceId}/analytics/engagement`);
+    await page.goto(`${fixture.t.baseUrl}/w/${ws.workspaceId}/analytics/engagement`);
     expect(await page.locator('#no-articles').count()).toBe(1);
 
-    await page.goto(`${t.baseUrl}/w/${ws.workspaceId}/analytics/leads?limit=1`);
+    await page.goto(`${fixture.t.baseUrl}/w/${ws.workspaceId}/analytics/leads?limit=1`);
     expect(await page.locator('#leads').textContent()).toContain('bo@example.com');
     await page.getByRole('link', { name: 'Older leads' }).click();
     await page.waitForURL(/page=2/);
@@ -116,19 +96,13 @@ describe.skipIf(!hasChromium)('the Analytics pages in a real browser', () => {
 
   it('has no serious or critical accessibility problems on any Analytics page, with data and with a refusal', async () => {
     const { ws, email } = await seeded();
-    await t.rest(ws.key, 'POST', '/api/v1/analytics/activate', { screen: 'analytics' });
-    await t.rest(ws.key, 'POST', '/api/v1/analytics/activate', { screen: 'reports' });
-    // axe runs as a script, which the dashboard's CSP rightly forbids.
-    const page = await browser.newPage({ bypassCSP: true });
-    await signIn(page, email);
+    await fixture.t.rest(ws.key, 'POST', '/api/v1/analytics/activate', { screen: 'analytics' });
+    await fixture.t.rest(ws.key, 'POST', '/api/v1/analytics/activate', { screen: 'reports' });
+    const page = await fixture.browser.newPage();
+    await signIn(page, fixture.t.baseUrl, email);
     for (const path of ['analytics', 'analytics?days=90', 'analytics?scope=site', 'analytics/engagement', 'analytics/sources', 'analytics/reports', 'analytics/leads']) {
-      await page.goto(`${t.baseUrl}/w/${ws.workspaceId}/${path}`);
-      await page.addScriptTag({ content: axe.source });
-      const violations = await page.evaluate(async () => {
-        const result = await (globalThis as unknown as { axe: typeof axe }).axe.run();
-        return result.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id);
-      });
-      expect([path, violations]).toEqual([path, []]);
+      await page.goto(`${fixture.t.baseUrl}/w/${ws.workspaceId}/${path}`);
+      expect(await accessibilityProblems(page), path).toEqual([]);
     }
     await page.close();
   });

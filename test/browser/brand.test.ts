@@ -1,55 +1,15 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestService, type TestWorkspace } from '../support/harness.js';
-import { hasChromium, launchChromium } from '../support/chromium.js';
+import { describe, expect, it } from 'vitest';
+import { accessibilityProblems } from '../support/axe.js';
+import { serviceAndBrowser } from '../support/browserSession.js';
+import { hasChromium } from '../support/chromium.js';
 
-const PASSWORD = 'correct horse battery';
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-let t: TestService;
-let browser: Browser;
-
-beforeAll(async () => {
-  if (!hasChromium) return;
-  t = await TestService.start();
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
-
-async function ownerPage(): Promise<{ ws: TestWorkspace; page: Page }> {
-  const ws = await t.workspace();
-  const email = `owner-${ws.workspaceId}@acme.example`;
-  await t.user(ws.workspaceId, email, 'owner');
-  const page = await browser.newPage();
-  await page.goto(`${t.baseUrl}/w/${ws.workspaceId}/brand`);
-  await page.waitForURL(/\/signin\?next=/);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(`${t.baseUrl}/w/${ws.workspaceId}/brand`);
-  return { ws, page };
-}
-
-/** The serious and critical problems axe-core finds on the page (evaluated by the test, so the CSP still holds for pages). */
-async function accessibilityProblems(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
-    const result = await (globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown }[] }[] }> } }).axe.run();
-    return result.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${JSON.stringify(violation.nodes.map((node) => node.target))}`);
-  });
-  return violations;
-}
+const fixture = serviceAndBrowser();
 
 // Seven pages in a browser under load: more than the default 20 seconds.
 describe.skipIf(!hasChromium)('Brand and Publishing in a real browser', { timeout: 60_000 }, () => {
   it('edits the brand profile and confirms the brand reviewed', async () => {
-    const { ws, page } = await ownerPage();
-    await page.goto(`${t.baseUrl}/w/${ws.workspaceId}/brand`);
+    const { ws, page } = await fixture.signedInOwner();
+    await page.goto(`${fixture.t.baseUrl}/w/${ws.workspaceId}/brand`);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Profile');
     await page.getByRole('combobox', { name: /^Tone/ }).selectOption('technical');
     await page.getByLabel(/Primary color/).fill('#112233');
@@ -60,15 +20,15 @@ describe.skipIf(!hasChromium)('Brand and Publishing in a real browser', { timeou
     expect(await page.getByLabel(/Primary color/).inputValue()).toBe('#112233');
     await page.getByRole('button', { name: 'Confirm brand reviewed' }).click();
     await page.getByText('Reviewed: the brand was confirmed on').waitFor();
-    const brand = (await t.rest(ws.key, 'GET', '/api/v1/brand')).body.data as { profile: Record<string, unknown>; meta: { reviewed: boolean } };
+    const brand = (await fixture.t.rest(ws.key, 'GET', '/api/v1/brand')).body.data as { profile: Record<string, unknown>; meta: { reviewed: boolean } };
     expect(brand.profile).toMatchObject({ tone: 'technical', primaryColor: '#112233', localBusiness: true, serviceArea: 'Hamburg' });
     expect(brand.meta.reviewed).toBe(true);
     await page.close();
   });
 
   it('creates a destination, reads its signing secret once, and sends it a test event', async () => {
-    const { ws, page } = await ownerPage();
-    await page.goto(`${t.baseUrl}/w/${ws.workspaceId}/publishing`);
+    const { ws, page } = await fixture.signedInOwner();
+    await page.goto(`${fixture.t.baseUrl}/w/${ws.workspaceId}/publishing`);
     await page.getByLabel('Name').fill('Main blog');
     await page.getByLabel(/Endpoint URL/).fill('https://receiver.example/hook');
     await page.getByLabel(/Site URL/).fill('https://acme.example/blog');
@@ -77,23 +37,23 @@ describe.skipIf(!hasChromium)('Brand and Publishing in a real browser', { timeou
     await page.getByRole('link', { name: 'Back' }).click();
     await page.getByRole('row', { name: /Main blog/ }).getByRole('button', { name: 'Send test event to Main blog' }).click();
     await page.locator('#done').waitFor();
-    expect(await t.db.selectFrom('deliveries').select(['event', 'state']).where('workspace_id', '=', ws.workspaceId).execute()).toEqual([{ event: 'test', state: 'pending' }]);
+    expect(await fixture.t.db.selectFrom('deliveries').select(['event', 'state']).where('workspace_id', '=', ws.workspaceId).execute()).toEqual([{ event: 'test', state: 'pending' }]);
     await page.getByRole('link', { name: 'Delivery log' }).first().click();
     await page.getByRole('row', { name: /Main blog test/ }).waitFor();
     await page.close();
   });
 
   it('has no serious accessibility problems on any Brand or Publishing page', async () => {
-    const { ws, page } = await ownerPage();
+    const { ws, page } = await fixture.signedInOwner();
     const destinationId = String(
-      ((await t.rest(ws.key, 'POST', '/api/v1/destinations', { name: 'Main blog', endpointUrl: 'https://receiver.example/hook' })).body.data as { destinationId: string }).destinationId,
+      ((await fixture.t.rest(ws.key, 'POST', '/api/v1/destinations', { name: 'Main blog', endpointUrl: 'https://receiver.example/hook' })).body.data as { destinationId: string }).destinationId,
     );
-    await t.rest(ws.key, 'POST', '/api/v1/destinations/test', { destinationId });
-    await t.rest(ws.key, 'POST', '/api/v1/brand/guidelines', { type: 'tone', avoid: 'jargon', instead: 'plain words' });
-    await t.rest(ws.key, 'POST', '/api/v1/brand/product', { name: 'Widget', description: 'A widget', category: 'core_product' });
-    await t.rest(ws.key, 'POST', '/api/v1/brand/icp', { title: 'Ops lead', industry: 'Logistics', demographics: { seniority: 'senior' } });
+    await fixture.t.rest(ws.key, 'POST', '/api/v1/destinations/test', { destinationId });
+    await fixture.t.rest(ws.key, 'POST', '/api/v1/brand/guidelines', { type: 'tone', avoid: 'jargon', instead: 'plain words' });
+    await fixture.t.rest(ws.key, 'POST', '/api/v1/brand/product', { name: 'Widget', description: 'A widget', category: 'core_product' });
+    await fixture.t.rest(ws.key, 'POST', '/api/v1/brand/icp', { title: 'Ops lead', industry: 'Logistics', demographics: { seniority: 'senior' } });
     for (const path of ['brand', 'brand/identity', 'brand/icps', 'brand/products', 'brand/guidelines', 'publishing', 'publishing/deliveries']) {
-      await page.goto(`${t.baseUrl}/w/${ws.workspaceId}/${path}`);
+      await page.goto(`${fixture.t.baseUrl}/w/${ws.workspaceId}/${path}`);
       expect(await accessibilityProblems(page), path).toEqual([]);
     }
     await page.close();

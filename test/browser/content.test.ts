@@ -1,46 +1,17 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestService, type TestWorkspace } from '../support/harness.js';
-import { hasChromium, launchChromium } from '../support/chromium.js';
+import { describe, expect, it } from 'vitest';
+import { accessibilityProblems } from '../support/axe.js';
+import { serviceAndBrowser } from '../support/browserSession.js';
+import { hasChromium } from '../support/chromium.js';
 import { commit, markWritten, ok } from '../content/calendarSupport.js';
 
-const PASSWORD = 'correct horse battery';
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-let t: TestService;
-let browser: Browser;
-
-beforeAll(async () => {
-  if (!hasChromium) return;
-  t = await TestService.start();
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
-
-async function signedInPage(options: { bypassCSP?: boolean } = {}): Promise<{ ws: TestWorkspace; page: Page }> {
-  const ws = await t.workspace();
-  const email = `owner-${ws.workspaceId}@acme.example`;
-  await t.user(ws.workspaceId, email, 'owner');
-  const page = await browser.newPage(options);
-  await page.goto(`${t.baseUrl}/signin`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(`${t.baseUrl}/w/${ws.workspaceId}`);
-  return { ws, page };
-}
+const fixture = serviceAndBrowser();
 
 describe.skipIf(!hasChromium)('content pages in a real browser', () => {
   it('reschedules an article from the calendar and shows it on its new day', async () => {
-    const { ws, page } = await signedInPage();
-    await ok(t, ws, 'POST', '/api/v1/brand/profile', { flexibleScheduling: true });
-    await commit(t, ws, 1);
-    await page.goto(`${t.baseUrl}/w/${ws.workspaceId}/content?view=list`);
+    const { ws, page } = await fixture.signedInOwner();
+    await ok(fixture.t, ws, 'POST', '/api/v1/brand/profile', { flexibleScheduling: true });
+    await commit(fixture.t, ws, 1);
+    await page.goto(`${fixture.t.baseUrl}/w/${ws.workspaceId}/content?view=list`);
     await page.getByLabel('New time for Article 1').fill('2026-11-27T10:00');
     await page.getByRole('row', { name: /Article 1/ }).getByRole('button', { name: 'Reschedule' }).click();
     await page.locator('#done').waitFor();
@@ -52,11 +23,11 @@ describe.skipIf(!hasChromium)('content pages in a real browser', () => {
   });
 
   it('publishes an article: the dry run first, then Confirm, then the published article with its preview', async () => {
-    const { ws, page } = await signedInPage();
-    const [planned] = (await commit(t, ws, 1, 'Dental CRM')).planned;
-    await markWritten(t, planned!.contentId);
-    await ok(t, ws, 'POST', '/api/v1/destinations', { name: 'Blog', endpointUrl: 'https://blog.acme.example/hook', siteUrl: 'https://acme.example' });
-    await page.goto(`${t.baseUrl}/w/${ws.workspaceId}/content`);
+    const { ws, page } = await fixture.signedInOwner();
+    const [planned] = (await commit(fixture.t, ws, 1, 'Dental CRM')).planned;
+    await markWritten(fixture.t, planned!.contentId);
+    await ok(fixture.t, ws, 'POST', '/api/v1/destinations', { name: 'Blog', endpointUrl: 'https://blog.acme.example/hook', siteUrl: 'https://acme.example' });
+    await page.goto(`${fixture.t.baseUrl}/w/${ws.workspaceId}/content`);
     await page.getByRole('link', { name: 'Dental CRM 1' }).click();
     await page.getByRole('button', { name: 'Publish', exact: true }).click();
     await page.locator('#dry-run').waitFor();
@@ -71,22 +42,16 @@ describe.skipIf(!hasChromium)('content pages in a real browser', () => {
   });
 
   it('has no serious or critical accessibility problems on the content pages', async () => {
-    // axe is injected as a script, which the dashboard's CSP rightly forbids: this page alone bypasses it.
-    const { ws, page } = await signedInPage({ bypassCSP: true });
-    const [planned] = (await commit(t, ws, 2)).planned;
-    await markWritten(t, planned!.contentId);
-    await ok(t, ws, 'POST', '/api/v1/destinations', { name: 'Blog', endpointUrl: 'https://blog.acme.example/hook', siteUrl: 'https://acme.example' });
-    await ok(t, ws, 'POST', '/api/v1/content/publish', { contentId: planned!.contentId, confirm: true });
-    await ok(t, ws, 'POST', '/api/v1/queries', { text: 'crm for dentists' });
-    const base = `${t.baseUrl}/w/${ws.workspaceId}`;
+    const { ws, page } = await fixture.signedInOwner();
+    const [planned] = (await commit(fixture.t, ws, 2)).planned;
+    await markWritten(fixture.t, planned!.contentId);
+    await ok(fixture.t, ws, 'POST', '/api/v1/destinations', { name: 'Blog', endpointUrl: 'https://blog.acme.example/hook', siteUrl: 'https://acme.example' });
+    await ok(fixture.t, ws, 'POST', '/api/v1/content/publish', { contentId: planned!.contentId, confirm: true });
+    await ok(fixture.t, ws, 'POST', '/api/v1/queries', { text: 'crm for dentists' });
+    const base = `${fixture.t.baseUrl}/w/${ws.workspaceId}`;
     for (const path of ['content', 'content?view=list', 'content/ideas', 'content/titles', 'content/policy', `content/articles/${planned!.contentId}`]) {
       await page.goto(`${base}/${path}`);
-      await page.addScriptTag({ content: AXE_SOURCE });
-      const violations = await page.evaluate(async () => {
-        const axe = (globalThis as unknown as { axe: { run: () => Promise<{ violations: Array<{ id: string; impact: string | null }> }> } }).axe;
-        return (await axe.run()).violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id);
-      });
-      expect(violations, path).toEqual([]);
+      expect(await accessibilityProblems(page), path).toEqual([]);
     }
     await page.close();
   });

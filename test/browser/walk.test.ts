@@ -1,14 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import axe from 'axe-core';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../src/exports/artifacts.js';
 import { AREAS, pageUrl } from '../../src/web/areas.js';
 import { Receiver } from '../publishing/receiver.js';
-import { hasChromium, launchChromium } from '../support/chromium.js';
-import { TestService } from '../support/harness.js';
-import { PASSWORD, seedEveryArea, type SeededWorkspace } from './walkSeed.js';
+import { accessibilityProblems } from '../support/axe.js';
+import { serviceAndBrowser, signIn } from '../support/browserSession.js';
+import { hasChromium } from '../support/chromium.js';
+import { seedEveryArea, type SeededWorkspace } from './walkSeed.js';
 
 /** Where the walk leaves a full-page screenshot of every page at every width (kept out of git). */
 const SCREENSHOTS = join(ROOT, 'test-artifacts', 'screenshots');
@@ -16,8 +16,6 @@ const WIDTHS = [
   { name: 'desktop', viewport: { width: 1280, height: 800 } },
   { name: 'phone', viewport: { width: 390, height: 844 } },
 ] as const;
-/** axe-core findings at these impacts fail the walk; minor and moderate ones are left to review. */
-const FAILING_IMPACTS = new Set(['serious', 'critical']);
 
 interface Stop {
   /** The file name part of its screenshots. */
@@ -29,30 +27,25 @@ interface Stop {
   form?: Record<string, string>;
 }
 
-let t: TestService;
+const fixture = serviceAndBrowser({ outbound: { allowPrivateAddresses: true }, env: { TRUST_PROXY: 'loopback' } });
 let receiver: Receiver;
-let browser: Browser;
 let seeded: SeededWorkspace;
 
 beforeAll(async () => {
   if (!hasChromium) return;
-  t = await TestService.start({ outbound: { allowPrivateAddresses: true }, env: { TRUST_PROXY: 'loopback' } });
-  receiver = await Receiver.start({ clock: () => t.clock.now() });
-  seeded = await seedEveryArea(t, receiver);
-  browser = await launchChromium();
+  receiver = await Receiver.start({ clock: () => fixture.t.clock.now() });
+  seeded = await seedEveryArea(fixture.t, receiver);
   mkdirSync(SCREENSHOTS, { recursive: true });
 }, 120_000);
 afterAll(async () => {
-  await browser?.close();
   await receiver?.close();
-  await t?.close();
 });
 
 /** Every page of the dashboard's map, the first article's own page, and the pages that answer a mistake. */
 async function stops(): Promise<Stop[]> {
   const workspaceId = seeded.ws.workspaceId;
   const mapped = AREAS.flatMap((area) => area.pages.map((page) => ({ slug: page.path === '' ? area.id : page.path.replaceAll('/', '-'), path: pageUrl(workspaceId, page.path), status: 200 })));
-  const listed = await t.rest(seeded.ws.key, 'GET', '/api/v1/content');
+  const listed = await fixture.t.rest(seeded.ws.key, 'GET', '/api/v1/content');
   const firstArticle = (listed.body.data as { articles: Array<{ id: string }> }).articles[0];
   const article = firstArticle === undefined ? [] : [{ slug: 'content-article', path: pageUrl(workspaceId, `content/articles/${firstArticle.id}`), status: 200 }];
   return [
@@ -63,23 +56,6 @@ async function stops(): Promise<Stop[]> {
     // An operation's refusal of a form, shown on the dashboard's error page with the operation's status.
     { slug: 'error', path: pageUrl(workspaceId, 'do/add_query'), status: 400, form: { text: '' } },
   ];
-}
-
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.goto(`${t.baseUrl}/signin`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
-}
-
-/** axe-core's serious and critical findings on the page, one line each. The pages' CSP forbids inline scripts: axe comes in through the DevTools protocol. */
-async function accessibilityProblems(page: Page): Promise<string[]> {
-  if (!(await page.evaluate<boolean>("'axe' in window"))) await page.evaluate(axe.source);
-  const violations = await page.evaluate<Array<{ id: string; impact: string; targets: string[] }>>(
-    `axe.run(document, { resultTypes: ['violations'] }).then((results) => results.violations.map((v) => ({ id: v.id, impact: v.impact ?? 'unknown', targets: v.nodes.map((node) => node.target.join(' ')) })))`,
-  );
-  return violations.filter((v) => FAILING_IMPACTS.has(v.impact)).map((v) => `axe ${v.impact} ${v.id}: ${v.targets.join(', ')}`);
 }
 
 /** Posts `fields` from the page in the browser, as a form of the page would, and answers the status of the page it leads to. */
@@ -109,7 +85,7 @@ async function postForm(page: Page, path: string, fields: Record<string, string>
 /** Visits one page at one width and answers what is wrong with it (nothing: an empty list); leaves its screenshot. */
 async function visit(page: Page, role: string, width: (typeof WIDTHS)[number], stop: Stop): Promise<string[]> {
   const problems: string[] = [];
-  const status = stop.form === undefined ? ((await page.goto(`${t.baseUrl}${stop.path}`))?.status() ?? 0) : await postForm(page, stop.path, stop.form);
+  const status = stop.form === undefined ? ((await page.goto(`${fixture.t.baseUrl}${stop.path}`))?.status() ?? 0) : await postForm(page, stop.path, stop.form);
   if (status !== stop.status) problems.push(`answered ${status}, not ${stop.status}`);
   const headings = await page.locator('h1').allTextContents();
   if (headings.length !== 1 || headings[0]!.trim() === '') problems.push(`has ${headings.length} h1 (${headings.join(' | ')}), not one with text`);
@@ -125,9 +101,9 @@ async function visit(page: Page, role: string, width: (typeof WIDTHS)[number], s
 describe.skipIf(!hasChromium)('every dashboard page in a real browser', () => {
   for (const role of ['owner', 'member'] as const) {
     it(`${role}: every page answers with its heading, fits a phone, and has no serious accessibility problem`, async () => {
-      const context = await browser.newContext();
+      const context = await fixture.browser.newContext();
       const page = await context.newPage();
-      await signIn(page, role === 'owner' ? seeded.ownerEmail : seeded.memberEmail);
+      await signIn(page, fixture.t.baseUrl, role === 'owner' ? seeded.ownerEmail : seeded.memberEmail);
       const failures: string[] = [];
       for (const width of WIDTHS) {
         await page.setViewportSize(width.viewport);

@@ -9,12 +9,11 @@ import type { Receiver } from '../publishing/receiver.js';
 import { insertRepurposeDraft } from '../repurpose/support.js';
 import { insertThread } from '../social/support.js';
 import { authorizationCodeTokens } from '../support/oauthFlow.js';
-import { START_TIME, type TestService, type TestWorkspace } from '../support/harness.js';
+import { PASSWORD, START_TIME, type TestService, type TestWorkspace } from '../support/harness.js';
 import { Visitor } from '../support/visitor.js';
 import { Seeder } from '../visibility/metrics/seed.js';
 
 const DAY = 86_400_000;
-export const PASSWORD = 'correct horse battery';
 
 export interface SeededWorkspace {
   ws: TestWorkspace;
@@ -124,7 +123,7 @@ async function seedCounter(t: TestService, ws: TestWorkspace): Promise<void> {
 }
 
 /**
- * One workspace with data on every area of the dashboard, an owner and a member who sign in with PASSWORD, a pending
+ * One workspace with data on every area of the dashboard, an owner and a member who sign in with PASSWORD (test/support/harness.ts), a pending
  * invite and an OAuth grant. The service must allow private addresses (the destination is `receiver`) and trust
  * the loopback proxy (the counter reads the visitors' addresses from X-Forwarded-For).
  */

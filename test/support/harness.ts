@@ -31,6 +31,8 @@ export function freePort(): Promise<number> {
 }
 
 export const START_TIME = Date.parse('2026-11-21T09:00:00.000Z');
+/** The password of every dashboard user `user` and `signedInOwner` make. */
+export const PASSWORD = 'correct horse battery';
 
 export interface Answer {
   status: number;
@@ -145,7 +147,7 @@ export class TestService {
     const email = `owner-${ws.workspaceId}@acme.example`;
     await this.user(ws.workspaceId, email, 'owner');
     const visitor = new Visitor(this.baseUrl);
-    await visitor.signIn(email, 'correct horse battery');
+    await visitor.signIn(email, PASSWORD);
     return { ...ws, email, visitor };
   }
 
@@ -154,7 +156,7 @@ export class TestService {
   }
 
   async user(workspaceId: string, email: string, role: 'owner' | 'member'): Promise<string> {
-    return (await createUser(this.db, this.clock, { email, password: 'correct horse battery', workspaceId, role })).userId;
+    return (await createUser(this.db, this.clock, { email, password: PASSWORD, workspaceId, role })).userId;
   }
 
   /** Calls an operation over REST: GET inputs go in the query string, POST inputs in a JSON body. */

@@ -1,5 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signIn } from '../../support/browserSession.js';
 import { TestService } from '../../support/harness.js';
 import { FakeGoogle } from '../fakes/google.js';
 import { hasChromium, launchChromium } from '../../support/chromium.js';
@@ -30,11 +31,7 @@ describe.skipIf(!hasChromium)('connecting Search Console in a real browser', () 
     // The fake Google serves the test CA's certificate, which Chromium does not know.
     const context = await browser.newContext({ ignoreHTTPSErrors: true });
     const page = await context.newPage();
-    await page.goto(`${t.baseUrl}/signin?next=/w/${ws.workspaceId}/settings`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill('correct horse battery');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${t.baseUrl}/w/${ws.workspaceId}/settings`);
+    await signIn(page, t.baseUrl, email, `/w/${ws.workspaceId}/settings`);
 
     await page.getByRole('button', { name: 'Connect Search Console' }).click();
     // Back on the Settings page once Google's redirect came home: the property shows.
