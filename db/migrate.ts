@@ -29,6 +29,7 @@ import * as social from './migrations/2026_11_26_0029_social.js';
 import * as repurpose from './migrations/2026_11_26_0030_repurpose.js';
 import * as workspaceTimeZone from './migrations/2026_11_27_0031_workspace_time_zone.js';
 import * as grantLastUsed from './migrations/2026_11_27_0032_grant_last_used.js';
+import * as namedMentions from './migrations/2026_11_27_0033_named_mentions.js';
 
 /** Every migration, in order. Names are timestamped so that they sort in the order they were written. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -61,6 +62,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_26_0030_repurpose': repurpose,
   '2026_11_27_0031_workspace_time_zone': workspaceTimeZone,
   '2026_11_27_0032_grant_last_used': grantLastUsed,
+  '2026_11_27_0033_named_mentions': namedMentions,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

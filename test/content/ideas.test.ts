@@ -118,6 +118,28 @@ describe('content ideas', () => {
       });
     });
 
+    it('counts an answer naming several competitors once, and leaves out removed competitors and the brand', async () => {
+      const ws = await t.workspace();
+      const seed = new Seeder(t, ws);
+      const bakers = await seed.query('crm for bakers');
+      await seed.competitor('Globex', 'https://globex.example');
+      await seed.competitor('Initech', 'https://initech.example');
+      const umbrella = await seed.competitor('Umbrella', 'https://umbrella.example');
+      await seed.answer(iso(START_TIME - 5 * DAY), 'chatgpt', bakers, 'Globex or Initech.', ['https://globex.example/']);
+      await seed.answer(iso(START_TIME - 5 * DAY + 1), 'perplexity', bakers, 'Umbrella works.');
+      await seed.answer(iso(START_TIME - 5 * DAY + 2), 'gemini', bakers, 'Acme Analytics works.');
+      await seed.answer(iso(START_TIME - 5 * DAY + 3), 'claude', bakers, 'Use a spreadsheet.');
+      // Removed after its answer was classified: the mention stays, but it no longer counts as a tracked competitor.
+      await t.db.updateTable('competitors').set({ removed_at: START_TIME - DAY }).where('id', '=', umbrella).execute();
+      t.clock.set(START_TIME);
+
+      const data = await ok<{ ideas: Array<Record<string, unknown>> }>(t, ws, 'GET', '/api/v1/content/ideas');
+      // 1 answer of 4 names a live competitor (two of them); 1 cites a source that is not the brand's.
+      expect(data.ideas.map((idea) => [idea.id, idea.metrics])).toEqual([
+        [bakers, { citationGapRate: 0.25, competitorCitationRate: 0.25, trendingScore: null, googlePosition: null }],
+      ]);
+    });
+
     it('scores trendingScore from the growth of Search Console impressions and clicks, summed across pages, between the two periods', async () => {
       const ws = await t.workspace();
       // Tracked with capitals: matched to Search Console's lower-cased queries by their wording.

@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/schema.js';
+import { sql, type Kysely } from 'kysely';
+import type { Database, MentionResult } from '../../../db/schema.js';
 import { textKey } from '../../domain/content/articles.js';
 import { rankHistory } from '../rankings/rankChecks.js';
 import { consoleQueries } from '../rankings/searchConsole.js';
@@ -31,27 +31,42 @@ export async function querySignals(db: Kysely<Database>, workspaceId: string, qu
   const ids = queries.map((q) => q.id);
   if (ids.length === 0) return new Map();
   const since = now - SIGNAL_WINDOW_DAYS * DAY_MS;
-  const answers = db
-    .selectFrom('engine_answers as a')
-    .where('a.workspace_id', '=', workspaceId)
-    .where('a.checked_at', '>=', since)
-    .where('a.error_class', 'is', null)
-    .where('a.query_id', 'in', ids);
-  const [totals, competitors, ranks, console, consolePeriods, anyCompetitor] = await Promise.all([
-    answers
+  const [totals, ranks, console, consolePeriods, anyCompetitor] = await Promise.all([
+    // One pass over the window's answers: each asks the partial index answer_mentions_named (which the literal
+    // results reach) whether it names a live competitor, rather than joining every mention row of every answer.
+    db
+      .selectFrom('engine_answers as a')
+      .where('a.workspace_id', '=', workspaceId)
+      .where('a.checked_at', '>=', since)
+      .where('a.error_class', 'is', null)
+      .where('a.query_id', 'in', ids)
       .select(['a.query_id', (eb) => eb.fn.countAll<number | string>().as('answers')])
       .select((eb) =>
         eb.fn
           .sum<number | string>(eb.case().when(eb.and([eb('a.brand_result', '!=', 'cited'), eb('a.citations', '!=', '[]')])).then(1).else(0).end())
           .as('gaps'),
       )
-      .groupBy('a.query_id')
-      .execute(),
-    answers
-      .innerJoin('answer_mentions as m', 'm.answer_id', 'a.id')
-      .innerJoin('competitors as c', (join) => join.onRef('c.id', '=', 'm.subject_id').on('c.removed_at', 'is', null))
-      .where('m.result', 'in', ['cited', 'mentioned'])
-      .select(['a.query_id', (eb) => eb.fn.count<number | string>('a.id').distinct().as('answers')])
+      .select((eb) =>
+        eb.fn
+          .sum<number | string>(
+            eb
+              .case()
+              .when(
+                eb.exists(
+                  eb
+                    .selectFrom('answer_mentions as m')
+                    .innerJoin('competitors as c', (join) => join.onRef('c.id', '=', 'm.subject_id').on('c.removed_at', 'is', null))
+                    .select('m.subject_id')
+                    .whereRef('m.answer_id', '=', 'a.id')
+                    .where('m.result', 'in', [sql.lit<MentionResult>('cited'), sql.lit<MentionResult>('mentioned')]),
+                ),
+              )
+              .then(1)
+              .else(0)
+              .end(),
+          )
+          .as('competitorAnswers'),
+      )
       .groupBy('a.query_id')
       .execute(),
     rankHistory(db, workspaceId, { overview: false }),
@@ -60,18 +75,17 @@ export async function querySignals(db: Kysely<Database>, workspaceId: string, qu
     db.selectFrom('competitors').select('id').where('workspace_id', '=', workspaceId).where('removed_at', 'is', null).limit(1).executeTakeFirst(),
   ]);
   const tracksCompetitors = anyCompetitor !== undefined;
-  const totalOf = new Map(totals.map((row) => [row.query_id, { answers: Number(row.answers), gaps: Number(row.gaps) }]));
-  const competitorOf = new Map(competitors.map((row) => [row.query_id, Number(row.answers)]));
+  const totalOf = new Map(totals.map((row) => [row.query_id, { answers: Number(row.answers), gaps: Number(row.gaps), competitorAnswers: Number(row.competitorAnswers) }]));
   return new Map(
     queries.map((query) => {
-      const total = totalOf.get(query.id) ?? { answers: 0, gaps: 0 };
+      const total = totalOf.get(query.id) ?? { answers: 0, gaps: 0, competitorAnswers: 0 };
       const google = ranks.latest(query.id, 'google');
       const periods = consolePeriods.get(textKey(query.text));
       return [
         query.id,
         {
           citationGapRate: ratio(total.gaps, total.answers),
-          competitorCitationRate: tracksCompetitors ? ratio(competitorOf.get(query.id) ?? 0, total.answers) : null,
+          competitorCitationRate: tracksCompetitors ? ratio(total.competitorAnswers, total.answers) : null,
           trendingScore: trendingScore(periods?.current, periods?.previous),
           googlePosition: google?.position ?? null,
           rankingPage: google?.url ?? null,
