@@ -156,3 +156,34 @@ ${Object.keys(details).length === 0 ? '' : dataView(details)}
   });
   return router;
 }
+
+/** A query-string value, or undefined when absent, empty or repeated. */
+export function queryValue(req: Request, name: string): string | undefined {
+  const value = req.query[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** A page number from the query string: 1 unless a positive integer is given. */
+export function queryPage(req: Request): number {
+  const page = Number(queryValue(req, 'page'));
+  return Number.isInteger(page) && page > 0 ? page : 1;
+}
+
+/** The link to the next page of a list, keeping the page's filters. */
+export function nextPageLink(req: Request, nextPage: number | null, label: string): SafeHtml {
+  if (nextPage === null) return html``;
+  const url = new URL(req.originalUrl, 'http://page.invalid');
+  url.searchParams.delete('done');
+  url.searchParams.set('page', String(nextPage));
+  return html`<p><a href="${url.pathname}${url.search}" rel="next">${label}</a></p>`;
+}
+
+/**
+ * Runs an operation whose provider may not be configured (the writer model, Hunter, the scheduling tool): its data,
+ * or its error's message shown in a notice on the page instead of failing the whole page.
+ */
+export async function dataOrNotice<T>(deps: DashboardDeps, res: Response, operationId: string, input: Record<string, unknown> = {}): Promise<{ data: T } | { notice: SafeHtml }> {
+  const result = await callOperation(deps, res, operationId, input);
+  if (result.ok) return { data: result.data as T };
+  return { notice: html`<p class="notice error" role="alert">${result.error.message}</p>` };
+}

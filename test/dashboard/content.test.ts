@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestService, type TestWorkspace } from '../support/harness.js';
 import { hiddenFields, Visitor } from '../support/visitor.js';
 import { article, at, commit, markWritten, ok } from '../content/calendarSupport.js';
+import { addQuery } from '../../src/domain/content/queries.js';
 
 const PASSWORD = 'correct horse battery';
 let t: TestService;
@@ -156,6 +157,21 @@ describe('an article’s page', () => {
 });
 
 describe('ideas, planned titles and the article policy', () => {
+  it('shows the ideas fifty to a page, best first, with a link to the next', async () => {
+    const ws = await t.workspace({ plan: 'starter' });
+    // Straight through the domain: add_query's cap of 10 a minute would hold the REST route.
+    for (let i = 1; i <= 55; i++) await addQuery(t.db, t.clock, ws.workspaceId, `crm question number ${i}`);
+    const { visitor } = await signedIn('member', ws);
+    const first = await page(visitor, `/w/${ws.workspaceId}/content/ideas`);
+    expect(first).toContain('Ideas 1 to 50 of 55.');
+    expect(first.match(/<th scope="row">/g)).toHaveLength(50);
+    expect(first).toContain(`href="/w/${ws.workspaceId}/content/ideas?page=2" rel="next">More ideas</a>`);
+    const second = await page(visitor, `/w/${ws.workspaceId}/content/ideas?page=2`);
+    expect(second).toContain('Ideas 51 to 55 of 55.');
+    expect(second.match(/<th scope="row">/g)).toHaveLength(5);
+    expect(second).not.toContain('More ideas');
+  });
+
   it('plans an idea and lists it among the planned titles with the room left', async () => {
     const { ws, visitor, csrf } = await signedIn('member');
     await ok(t, ws, 'POST', '/api/v1/queries', { text: 'crm for dentists' });

@@ -6,7 +6,7 @@ import { NotFoundError } from '../../../errors.js';
 import type { DashboardDeps } from '../../dashboard.js';
 import { formatNumber, formatTime } from '../../format.js';
 import { html, SafeHtml } from '../../html.js';
-import { dataView, operationForm, showPage } from '../../kit.js';
+import { dataOrNotice, dataView, operationForm, showPage } from '../../kit.js';
 import { callOperation } from '../../operations.js';
 import { type ContentArticle, listArticles, rescheduleHint, rescheduleForm, scoreText, statusText } from './articles.js';
 
@@ -15,12 +15,6 @@ interface Preview {
   metaTitle: string | null;
   metaDescription: string | null;
   html: string;
-}
-
-/** An operation's answer, or its error as a notice on the page: a planned article has no report, a missing model is named. */
-async function readOrNotice<T>(deps: DashboardDeps, res: Response, operationId: string, input: Record<string, unknown>): Promise<{ data: T } | { notice: SafeHtml }> {
-  const result = await callOperation(deps, res, operationId, input);
-  return result.ok ? { data: result.data as T } : { notice: html`<p class="notice">${result.error.message}</p>` };
 }
 
 /** The body and meta of a written article (draft or published), rendered as it would be published now. */
@@ -65,7 +59,7 @@ ${written ? html`<h3>Change the title or meta</h3><p class="muted">Fields you le
 
 async function healthSection(deps: DashboardDeps, res: Response, article: ContentArticle): Promise<SafeHtml> {
   if (article.status === 'planned') return html`<h2>Health and citability</h2><p class="muted">Not written yet: the report reads a written article.</p>`;
-  const report = await readOrNotice<z.infer<typeof optimizerReport>>(deps, res, 'get_content_optimizer', { contentId: article.id });
+  const report = await dataOrNotice<z.infer<typeof optimizerReport>>(deps, res, 'get_content_optimizer', { contentId: article.id });
   if ('notice' in report) return html`<h2>Health and citability</h2>${report.notice}`;
   const { health, citability } = report.data;
   return html`<h2>Health and citability</h2>
@@ -78,7 +72,7 @@ ${health.issues.length === 0 ? html`<p>No issues.</p>` : html`<ul id="health-iss
 }
 
 async function linksSection(deps: DashboardDeps, res: Response, article: ContentArticle): Promise<SafeHtml> {
-  const links = await readOrNotice<z.infer<typeof internalLinks>>(deps, res, 'get_internal_links', { contentId: article.id });
+  const links = await dataOrNotice<z.infer<typeof internalLinks>>(deps, res, 'get_internal_links', { contentId: article.id });
   if ('notice' in links) return html`<h2>Internal links</h2>${links.notice}`;
   const { sources, targets } = links.data;
   return html`<h2>Internal links</h2>

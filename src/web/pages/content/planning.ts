@@ -4,7 +4,7 @@ import type { capacityReport, contentIdeas, titleCandidates } from '../../../../
 import type { DashboardDeps } from '../../dashboard.js';
 import { formatNumber, formatTime } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';
-import { operationForm, showPage } from '../../kit.js';
+import { nextPageLink, operationForm, queryPage, showPage } from '../../kit.js';
 import { csrfField } from '../../layout.js';
 import { callOperation, formInput, readOperation, registeredOperation } from '../../operations.js';
 import { articlePath, listArticles } from './articles.js';
@@ -16,9 +16,15 @@ const SIGNALS: Record<string, string> = {
   quickWin: 'Google position 4 to 30',
 };
 
+/** Ideas shown per page: the best come first, and a workspace with hundreds of queries still gets a quick page. */
+const IDEAS_PER_PAGE = 50;
+
 /** Content ideas: tracked queries no article covers yet, best first; plan one into the next slot or hide it. */
 export async function ideasPage(deps: DashboardDeps, res: Response): Promise<void> {
-  const { ideas, windowDays } = await readOperation<z.infer<typeof contentIdeas>>(deps, res, 'get_content_ideas');
+  const { ideas: allIdeas, windowDays } = await readOperation<z.infer<typeof contentIdeas>>(deps, res, 'get_content_ideas');
+  const page = Math.min(queryPage(res.req), Math.max(1, Math.ceil(allIdeas.length / IDEAS_PER_PAGE)));
+  const ideas = allIdeas.slice((page - 1) * IDEAS_PER_PAGE, page * IDEAS_PER_PAGE);
+  const more = page * IDEAS_PER_PAGE < allIdeas.length ? page + 1 : null;
   const planByText = operationForm(res, {
     operationId: 'plan_content_idea',
     fields: html`<label>Query to write about <input type="text" name="queryText" maxlength="200" required></label>`,
@@ -45,7 +51,8 @@ export async function ideasPage(deps: DashboardDeps, res: Response): Promise<voi
     res,
     'Ideas',
     html`<p class="muted">Scores (0 to 100) weigh the last ${formatNumber(windowDays, 0)} days of checks. Planning takes the calendar's next open slot; hiding keeps the query tracked.</p>
-${table}
+${allIdeas.length > IDEAS_PER_PAGE ? html`<p>Ideas ${formatNumber((page - 1) * IDEAS_PER_PAGE + 1, 0)} to ${formatNumber((page - 1) * IDEAS_PER_PAGE + ideas.length, 0)} of ${formatNumber(allIdeas.length, 0)}.</p>` : ''}
+${table}${nextPageLink(res.req, more, 'More ideas')}
 <h2>Plan any query</h2>${planByText}`,
     { at: 'content/ideas' },
   );

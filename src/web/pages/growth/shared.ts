@@ -1,25 +1,12 @@
-import type { Request, Response } from 'express';
-import type { DashboardDeps } from '../../dashboard.js';
+import type { Request } from 'express';
 import { formatNumber } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';
-import { callOperation } from '../../operations.js';
-
-/** A query-string value, or undefined when absent, empty or repeated. */
-export function queryValue(req: Request, name: string): string | undefined {
-  const value = req.query[name];
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
+import { queryValue } from '../../kit.js';
 
 /** A query-string value when it is one of the allowed choices (a bad link shows everything instead of failing). */
 export function queryChoice<T extends string>(req: Request, name: string, choices: readonly T[]): T | undefined {
   const value = queryValue(req, name);
   return choices.find((choice) => choice === value);
-}
-
-/** A page number from the query string: 1 unless a positive integer is given. */
-export function queryPage(req: Request): number {
-  const page = Number(queryValue(req, 'page'));
-  return Number.isInteger(page) && page > 0 ? page : 1;
 }
 
 /** A choice of values as a labelled select; `anyLabel` adds a first, empty option (a filter's "all"). */
@@ -31,25 +18,6 @@ export function choiceField(label: string, name: string, choices: readonly strin
 /** A filter form that reloads the page with its fields in the query string. */
 export function filterForm(action: string, fields: SafeHtml, id: string): SafeHtml {
   return html`<form method="get" action="${action}" class="inline" id="${id}">${fields}<button type="submit" class="secondary">Show</button></form>`;
-}
-
-/** The link to the next page of a list, keeping the page's filters. */
-export function nextPageLink(req: Request, nextPage: number | null, label: string): SafeHtml {
-  if (nextPage === null) return html``;
-  const url = new URL(req.originalUrl, 'http://page.invalid');
-  url.searchParams.delete('done');
-  url.searchParams.set('page', String(nextPage));
-  return html`<p><a href="${url.pathname}${url.search}" rel="next">${label}</a></p>`;
-}
-
-/**
- * Runs an operation whose provider may not be configured (the writer model, Hunter, the scheduling tool): its data,
- * or its error's message shown in a notice on the page instead of failing the whole page.
- */
-export async function dataOrNotice<T>(deps: DashboardDeps, res: Response, operationId: string, input: Record<string, unknown> = {}): Promise<{ data: T } | { notice: SafeHtml }> {
-  const result = await callOperation(deps, res, operationId, input);
-  if (result.ok) return { data: result.data as T };
-  return { notice: html`<p class="notice error" role="alert">${result.error.message}</p>` };
 }
 
 /** A link that opens outside the dashboard (a thread, a linking page), named by its text. */
