@@ -5,7 +5,7 @@ import { formatNumber } from './format.js';
 import { html, type SafeHtml } from './html.js';
 import { csrfField } from './layout.js';
 import { CSRF_FIELD } from './security.js';
-import { callOperation, formInput, registeredOperation } from './operations.js';
+import { callOperation, formInput } from './operations.js';
 
 /** Where a form returns to: a path inside the same workspace, else the workspace's overview. */
 function backPath(workspaceId: string, value: unknown): string {
@@ -119,7 +119,7 @@ export function operationActions(deps: DashboardDeps, workspaceStack: RequestHan
     const back = backPath(current.workspaceId, body.back);
     const title = operation.annotations.title;
     const context = { ...res.locals.visit!, current };
-    const result = await callOperation(deps, res, operation.operationId, formInput(registeredOperation(deps, operation.operationId), body, current.timeZone));
+    const result = await callOperation(deps, res, operation.operationId, formInput(operation, body, current.timeZone));
     if (!result.ok) {
       sendPage(
         res,
