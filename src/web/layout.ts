@@ -11,6 +11,7 @@ body { margin: 0; font: 15px/1.5 system-ui, sans-serif; }
 a { color: var(--accent); }
 header { display: flex; gap: 1rem; align-items: center; padding: .75rem 1.5rem; border-bottom: 1px solid var(--line); flex-wrap: wrap; }
 header .brand { font-weight: 700; margin-right: auto; }
+header > * { min-width: 0; overflow-wrap: anywhere; }
 main { max-width: 1100px; margin: 0 auto; padding: 1.5rem; }
 nav.areas, nav.pages { display: flex; flex-wrap: wrap; gap: .25rem .75rem; padding: .5rem 1.5rem; border-bottom: 1px solid var(--line); }
 nav.pages { font-size: .9rem; }

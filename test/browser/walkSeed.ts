@@ -129,8 +129,9 @@ async function seedCounter(t: TestService, ws: TestWorkspace): Promise<void> {
  */
 export async function seedEveryArea(t: TestService, receiver: Receiver): Promise<SeededWorkspace> {
   const ws = await t.workspace();
-  const ownerEmail = `owner-${ws.workspaceId}@acme.example`;
-  const memberEmail = `member-${ws.workspaceId}@acme.example`;
+  // Long and without a hyphen on purpose: the header shows the address, and at phone width it must wrap, not widen the page.
+  const ownerEmail = `owner_${ws.workspaceId}_${ws.workspaceId}@acme.example`;
+  const memberEmail = `member_${ws.workspaceId}_${ws.workspaceId}@acme.example`;
   await t.user(ws.workspaceId, ownerEmail, 'owner');
   await t.user(ws.workspaceId, memberEmail, 'member');
   await seedVisibility(t, ws);
