@@ -163,10 +163,16 @@ export function queryValue(req: Request, name: string): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-/** A page number from the query string: 1 unless a positive integer is given. */
-export function queryPage(req: Request): number {
-  const page = Number(queryValue(req, 'page'));
+/** A page number from the query string (`page`, or another name for a second list on the page): 1 unless a positive integer is given. */
+export function queryPage(req: Request, name = 'page'): number {
+  const page = Number(queryValue(req, name));
   return Number.isInteger(page) && page > 0 ? page : 1;
+}
+
+/** A query-string value when it is one of the allowed choices (a bad link shows everything instead of failing). */
+export function queryChoice<T extends string>(req: Request, name: string, choices: readonly T[]): T | undefined {
+  const value = queryValue(req, name);
+  return choices.find((choice) => choice === value);
 }
 
 /** The link to the next page of a list, keeping the page's filters. */

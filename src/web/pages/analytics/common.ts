@@ -60,12 +60,6 @@ export function windowForm(res: Response, path: string, choices: readonly Window
   )}<button type="submit">Show</button></form>`;
 }
 
-/** The value of a query parameter the page echoes in its form, or the operation's default. */
-export function queryValue(req: Request, name: string, fallback: string): string {
-  const value = req.query[name];
-  return typeof value === 'string' && value !== '' ? value : fallback;
-}
-
 /**
  * A screen that ships off: what it shows, and the Activate button for an owner (activating needs manage:org, so a
  * member is told who can).

@@ -5,7 +5,8 @@ import { barChart, type SeriesPoint } from '../../charts.js';
 import type { DashboardDeps } from '../../dashboard.js';
 import { formatPercent, formatTime } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';
-import { activationPanel, card, count, DAYS_CHOICE, problemNotice, queryValue, readFromQuery, showAnalyticsPage, windowForm } from './common.js';
+import { activationPanel, card, count, DAYS_CHOICE, problemNotice, readFromQuery, showAnalyticsPage, windowForm } from './common.js';
+import { queryValue } from '../../kit.js';
 
 type Summary = Awaited<ReturnType<typeof reportsSummary>>;
 type Wins = Awaited<ReturnType<typeof reportsWins>>;
@@ -96,7 +97,7 @@ ${table(
 
 /** Reports: the executive summary of a window against the one before, and its wins. */
 export async function reportsPage(deps: DashboardDeps, req: Request, res: Response): Promise<void> {
-  const form = windowForm(res, PATH, [DAYS_CHOICE(queryValue(req, 'days', '30'))]);
+  const form = windowForm(res, PATH, [DAYS_CHOICE(queryValue(req, 'days') ?? '30')]);
   const [summaryResult, winsResult] = await Promise.all([readFromQuery(deps, req, res, 'get_reports_summary'), readFromQuery(deps, req, res, 'get_reports_wins')]);
   const showProblem = (error: ServiceError) => showAnalyticsPage(deps, res, PATH, html`${form}${problemNotice(error)}`, error.status);
   if (!summaryResult.ok) return showProblem(summaryResult.error);

@@ -4,7 +4,8 @@ import { barChart, lineChart, type SeriesPoint } from '../../charts.js';
 import type { DashboardDeps } from '../../dashboard.js';
 import { formatNumber, formatPercent } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';
-import { activationPanel, card, count, DAYS_CHOICE, definitionList, problemNotice, queryValue, readFromQuery, shortDay, showAnalyticsPage, windowForm } from './common.js';
+import { activationPanel, card, count, DAYS_CHOICE, definitionList, problemNotice, readFromQuery, shortDay, showAnalyticsPage, windowForm } from './common.js';
+import { queryValue } from '../../kit.js';
 
 type Overview = Awaited<ReturnType<typeof trafficOverview>>;
 type Counter = NonNullable<Overview['ours']>;
@@ -85,9 +86,9 @@ ${pagesTable('crawled-pages', crawlerVisits.byPage.map((row) => ({ path: row.pat
 /** Traffic: human visitors from the own counter or the connected provider, and AI crawlers, over a window. */
 export async function trafficPage(deps: DashboardDeps, req: Request, res: Response): Promise<void> {
   const workspaceId = res.locals.current!.workspaceId;
-  const scope = queryValue(req, 'scope', 'ours');
+  const scope = queryValue(req, 'scope') ?? 'ours';
   const form = windowForm(res, PATH, [
-    DAYS_CHOICE(queryValue(req, 'days', '30')),
+    DAYS_CHOICE(queryValue(req, 'days') ?? '30'),
     {
       name: 'scope',
       label: 'Visitors from',

@@ -3,9 +3,9 @@ import { BACKLINK_STATUSES } from '../../../backlinks/listing.js';
 import type { DashboardDeps } from '../../dashboard.js';
 import { formatNumber, formatTime } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';
-import { queryValue, showPage } from '../../kit.js';
+import { queryChoice, queryValue, showPage } from '../../kit.js';
 import { readOperation } from '../../operations.js';
-import { choiceField, counted, filterForm, outsideLink, queryChoice } from './shared.js';
+import { choiceField, counted, filterForm, outsideLink } from './shared.js';
 
 /** The parts of get_backlink_stats' answer this page shows. */
 interface Stats {

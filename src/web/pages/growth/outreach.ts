@@ -6,10 +6,10 @@ import type { outreachDraft, prospectOutput } from '../../../../tools/outreach/o
 import type { DashboardDeps } from '../../dashboard.js';
 import { formatNumber, formatTime } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';
-import { dataOrNotice, nextPageLink, operationForm, queryPage, showPage } from '../../kit.js';
+import { dataOrNotice, nextPageLink, operationForm, queryChoice, queryPage, showPage } from '../../kit.js';
 import { csrfField } from '../../layout.js';
 import { readOperation } from '../../operations.js';
-import { choiceField, filterForm, outsideLink, queryChoice, textBlock } from './shared.js';
+import { choiceField, filterForm, outsideLink, textBlock } from './shared.js';
 
 type Prospect = z.infer<typeof prospectOutput>;
 type Draft = z.infer<typeof outreachDraft>;

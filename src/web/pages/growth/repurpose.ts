@@ -7,10 +7,10 @@ import type { repurposeDraft } from '../../../../tools/repurpose/outputs.js';
 import type { DashboardDeps } from '../../dashboard.js';
 import { formatTime } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';
-import { dataOrNotice, nextPageLink, operationForm, queryPage, queryValue, showPage } from '../../kit.js';
+import { dataOrNotice, nextPageLink, operationForm, queryChoice, queryPage, queryValue, showPage } from '../../kit.js';
 import { csrfField } from '../../layout.js';
 import { readOperation } from '../../operations.js';
-import { choiceField, counted, filterForm, outsideLink, queryChoice, textBlock } from './shared.js';
+import { choiceField, counted, filterForm, outsideLink, textBlock } from './shared.js';
 
 type Draft = z.infer<typeof repurposeDraft>;
 

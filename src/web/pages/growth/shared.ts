@@ -1,13 +1,5 @@
-import type { Request } from 'express';
 import { formatNumber } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';
-import { queryValue } from '../../kit.js';
-
-/** A query-string value when it is one of the allowed choices (a bad link shows everything instead of failing). */
-export function queryChoice<T extends string>(req: Request, name: string, choices: readonly T[]): T | undefined {
-  const value = queryValue(req, name);
-  return choices.find((choice) => choice === value);
-}
 
 /** A choice of values as a labelled select; `anyLabel` adds a first, empty option (a filter's "all"). */
 export function choiceField(label: string, name: string, choices: readonly string[], selected: string | undefined, anyLabel?: string): SafeHtml {

@@ -7,9 +7,9 @@ import type { socialThread } from '../../../../tools/social/outputs.js';
 import type { DashboardDeps } from '../../dashboard.js';
 import { formatNumber, formatTime } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';
-import { nextPageLink, operationForm, queryPage, queryValue, showPage } from '../../kit.js';
+import { nextPageLink, operationForm, queryChoice, queryPage, queryValue, showPage } from '../../kit.js';
 import { readOperation } from '../../operations.js';
-import { choiceField, counted, filterForm, outsideLink, queryChoice } from './shared.js';
+import { choiceField, counted, filterForm, outsideLink } from './shared.js';
 
 type Thread = z.infer<typeof socialThread>;
 

@@ -6,7 +6,7 @@ import { pageUrl } from '../../areas.js';
 import type { DashboardDeps } from '../../dashboard.js';
 import { formatNumber, formatTime } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';
-import { showPage } from '../../kit.js';
+import { queryValue, showPage } from '../../kit.js';
 import { readOperation } from '../../operations.js';
 import { choicesOf, selectField, type Choice } from '../brand/fields.js';
 import { readDestinations, type Destination } from './destinations.js';
@@ -24,8 +24,8 @@ interface DeliveryLog {
 function filtersOf(req: Request): Record<string, string> {
   const filters: Record<string, string> = {};
   for (const name of ['destinationId', 'outcome', 'page']) {
-    const value = req.query[name];
-    if (typeof value === 'string' && value !== '') filters[name] = value;
+    const value = queryValue(req, name);
+    if (value !== undefined) filters[name] = value;
   }
   return filters;
 }

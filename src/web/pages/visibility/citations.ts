@@ -4,7 +4,7 @@ import type { citationsPage as citationsPageSchema } from '../../../../tools/vis
 import type { DashboardDeps } from '../../dashboard.js';
 import { formatTime } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';
-import { showPage } from '../../kit.js';
+import { queryValue, showPage } from '../../kit.js';
 import { readOperation } from '../../operations.js';
 import { engineLabel, engineSelect } from './shared.js';
 
@@ -33,13 +33,12 @@ interface Paging {
 }
 
 function pagingOf(req: Request): Paging {
-  const text = (name: string) => (typeof req.query[name] === 'string' && req.query[name] !== '' ? (req.query[name] as string) : undefined);
-  const limit = text('limit');
-  const newer = text('newer');
+  const limit = queryValue(req, 'limit');
+  const newer = queryValue(req, 'newer');
   return {
-    model: text('model'),
+    model: queryValue(req, 'model'),
     limit: PAGE_SIZES.find((size) => size === limit) ?? PAGE_SIZES[0],
-    before: text('before'),
+    before: queryValue(req, 'before'),
     newer: newer === undefined ? [] : newer.split(','),
   };
 }

@@ -7,7 +7,7 @@ import { RANKING_SCOPES } from '../../../visibility/rankings/rankings.js';
 import type { DashboardDeps } from '../../dashboard.js';
 import { formatNumber, formatTime } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';
-import { showPage } from '../../kit.js';
+import { queryChoice, queryPage, showPage } from '../../kit.js';
 import { readOperation } from '../../operations.js';
 import { engineLabel, rateText } from './shared.js';
 
@@ -31,15 +31,6 @@ export function googleVsAiGrid(summary: GoogleVsAiReport['summary']): SafeHtml {
 <tr><th scope="row">Ranks on Google (top 30)</th><td class="num">${formatNumber(summary.both)}</td><td class="num">${formatNumber(summary.google)}</td></tr>
 <tr><th scope="row">Not on Google</th><td class="num">${formatNumber(summary.ai)}</td><td class="num">${formatNumber(summary.neither)}</td></tr>
 </tbody></table></div><p class="muted">Queries not checked yet: ${formatNumber(summary.pending)}.</p>`;
-}
-
-function pageNumberOf(req: Request, name: string): number {
-  const value = Number(req.query[name]);
-  return Number.isInteger(value) && value >= 1 ? value : 1;
-}
-
-function choiceOf<T extends string>(req: Request, name: string, choices: readonly T[]): T | undefined {
-  return choices.find((choice) => choice === req.query[name]);
 }
 
 /** The page's own address with some of its query parameters changed. */
@@ -83,11 +74,11 @@ function gridRows(report: GoogleVsAiReport): SafeHtml {
 /** Rankings: Google, Bing and Search Console per keyword, then Google versus AI per tracked query; each table pages on its own. */
 export async function rankingsPage(deps: DashboardDeps, req: Request, res: Response): Promise<void> {
   const current = res.locals.current!;
-  const scope = choiceOf(req, 'scope', RANKING_SCOPES) ?? 'ours';
-  const state = choiceOf(req, 'state', GOOGLE_VS_AI_STATES);
+  const scope = queryChoice(req, 'scope', RANKING_SCOPES) ?? 'ours';
+  const state = queryChoice(req, 'state', GOOGLE_VS_AI_STATES);
   const [rankings, grid] = await Promise.all([
-    readOperation<RankingsReport>(deps, res, 'get_rankings_', { scope, page: pageNumberOf(req, 'page'), limit: PAGE_SIZE }),
-    readOperation<GoogleVsAiReport>(deps, res, 'get_google_vs_ai', { page: pageNumberOf(req, 'gridPage'), limit: PAGE_SIZE, ...(state === undefined ? {} : { state }) }),
+    readOperation<RankingsReport>(deps, res, 'get_rankings_', { scope, page: queryPage(req), limit: PAGE_SIZE }),
+    readOperation<GoogleVsAiReport>(deps, res, 'get_google_vs_ai', { page: queryPage(req, 'gridPage'), limit: PAGE_SIZE, ...(state === undefined ? {} : { state }) }),
   ]);
   const searchConsole = rankings.searchConsole;
   showPage(

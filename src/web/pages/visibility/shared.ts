@@ -5,6 +5,7 @@ import { METRIC_DAYS, type MetricDays } from '../../../visibility/metrics/window
 import type { rate, shareOfVoiceReport, visibilityTrendReport } from '../../../../tools/visibility/outputs.js';
 import { formatDay, formatPercent } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';
+import { queryValue } from '../../kit.js';
 import { barChart, lineChart, type SeriesPoint } from '../../charts.js';
 
 export type Rate = z.infer<typeof rate>;
@@ -30,15 +31,10 @@ export interface MetricFilters {
   model?: EngineName;
 }
 
-function queryText(req: Request, name: string): string | undefined {
-  const value = req.query[name];
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
 /** The window and engine a metric page was asked for; a value the operations do not know falls back to their default. */
 export function metricFilters(req: Request): MetricFilters {
-  const days = queryText(req, 'days');
-  const model = queryText(req, 'model');
+  const days = queryValue(req, 'days');
+  const model = queryValue(req, 'model');
   return {
     days: METRIC_DAYS.find((choice) => choice === days) ?? '30',
     ...(ENGINE_NAMES.includes(model as EngineName) ? { model: model as EngineName } : {}),
