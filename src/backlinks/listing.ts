@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { BacklinkStatus, Database } from '../../db/schema.js';
+import type { Kysely, Selectable } from 'kysely';
+import type { BacklinksTable, BacklinkStatus, Database } from '../../db/schema.js';
 import { toIso } from '../domain/brand/records.js';
 
 export const BACKLINK_STATUSES = ['discovered', 'verified', 'lost', 'placed', 'identified', 'contacted', 'replied', 'link_placed', 'rejected'] as const satisfies readonly BacklinkStatus[];
@@ -21,6 +21,28 @@ export function encodeCursor(position: Position): string {
 export function decodeCursor(cursor: string): Position | undefined {
   const match = /^(\d{1,15}):([A-Za-z0-9_]{1,100})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
   return match === null ? undefined : { discoveredAt: Number(match[1]), id: match[2]! };
+}
+
+/** A stored row as every operation answers it (list_backlinks, add_managed_backlink). */
+export function backlinkRecord(row: Selectable<BacklinksTable>) {
+  return {
+    backlinkId: row.id,
+    linkingUrl: row.linking_url,
+    linkingDomain: row.linking_domain,
+    targetUrl: row.target_url,
+    anchorText: row.anchor_text,
+    dofollow: row.dofollow === 1,
+    domainAuthority: row.domain_authority,
+    authorityMetric: row.authority_metric,
+    status: row.status,
+    source: row.source,
+    discoveredAt: toIso(row.discovered_at),
+    placedAt: toIso(row.placed_at),
+    lastVerifiedAt: toIso(row.last_verified_at),
+    lostAt: toIso(row.lost_at),
+    statusChangedAt: toIso(row.status_changed_at),
+    checkError: row.check_error,
+  };
 }
 
 export interface BacklinkPage {
@@ -54,24 +76,7 @@ export async function listBacklinks(db: Kysely<Database>, workspaceId: string, p
   const last = found.at(-1);
   return {
     total: Number(counted.total),
-    backlinks: found.map((row) => ({
-      backlinkId: row.id,
-      linkingUrl: row.linking_url,
-      linkingDomain: row.linking_domain,
-      targetUrl: row.target_url,
-      anchorText: row.anchor_text,
-      dofollow: row.dofollow === 1,
-      domainAuthority: row.domain_authority,
-      authorityMetric: row.authority_metric,
-      status: row.status,
-      source: row.source,
-      discoveredAt: toIso(row.discovered_at),
-      placedAt: toIso(row.placed_at),
-      lastVerifiedAt: toIso(row.last_verified_at),
-      lostAt: toIso(row.lost_at),
-      statusChangedAt: toIso(row.status_changed_at),
-      checkError: row.check_error,
-    })),
+    backlinks: found.map(backlinkRecord),
     // Only a full page may have older rows after it.
     nextCursor: found.length === page.limit && last !== undefined ? encodeCursor({ discoveredAt: last.discovered_at, id: last.id }) : null,
   };

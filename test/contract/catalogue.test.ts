@@ -47,6 +47,9 @@ const EXTENSIONS = new Map<string, CatalogueRow>([
   ['add_outreach_prospects', { method: 'POST', path: '/api/v1/outreach/prospects', scope: 'write:content', cap: '10' }],
   // Issue 16: one owner's side of a link-network placement, replayed by the approval flow.
   ['accept_link_placement', { method: 'POST', path: '/api/v1/link-network/accept', scope: 'write:backlinks', cap: '10' }],
+  // Issue 16: links the owner placed (source managed), recorded and removed by the owner.
+  ['add_managed_backlink', { method: 'POST', path: '/api/v1/backlinks/managed', scope: 'write:backlinks', cap: '30' }],
+  ['remove_managed_backlink', { method: 'POST', path: '/api/v1/backlinks/managed/remove', scope: 'write:backlinks', cap: '30' }],
   // Issue 17: a social search on demand (the daily one runs by itself).
   ['search_social_threads', { method: 'POST', path: '/api/v1/social/search', scope: 'write:social', cap: '2' }],
   // The dashboard's workspace pages: the time zone, and the OAuth grants of the workspace.

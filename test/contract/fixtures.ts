@@ -69,6 +69,9 @@ const networkPlacement = async (t: TestService, ws: TestWorkspace) => {
   await members(t, ws, partner);
   return insertPlacement(t, ws, partner);
 };
+/** A link the owner recorded on another site (source managed). */
+const managedBacklink = (t: TestService, ws: TestWorkspace) =>
+  data(t, ws, '/api/v1/backlinks/managed', { linkingUrl: `https://${uniqueText('partner').replace(' ', '-')}.example/post` }).then((d) => String(d.backlinkId));
 /** A published article with a live URL: what repurposing drafts from. */
 const publishedArticle = async (t: TestService, ws: TestWorkspace) => {
   const id = await insertPlannedArticle(t.db, t.clock, { workspaceId: ws.workspaceId, keyword: 'crm for dentists', title: 'How to pick a CRM for dentists', scheduledAt: t.clock.now(), language: 'en' });
@@ -319,6 +322,11 @@ export const fixtures: Record<string, Fixture> = {
   list_leads: { valid: async () => ({ limit: 10 }) },
   list_backlinks: { valid: async () => ({ status: 'verified', limit: 10 }) },
   get_backlink_stats: { valid: async () => ({}) },
+  add_managed_backlink: { valid: async () => ({ linkingUrl: `https://${uniqueText('blog').replace(' ', '-')}.example/post`, anchorText: 'Acme', dofollow: true }) },
+  remove_managed_backlink: {
+    valid: async (t, ws) => ({ backlinkId: await managedBacklink(t, ws) }),
+    foreign: async (t, other) => ({ backlinkId: await managedBacklink(t, other) }),
+  },
   get_analytics_sources: { valid: async () => ({}) },
   get_funnel: { valid: async () => ({ days: '7' }) },
   get_reports_summary: {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { BACKLINK_SOURCES, BACKLINK_STATUSES, decodeCursor, DEFAULT_BACKLINKS_PAGE, listBacklinks, MAX_BACKLINKS_PAGE } from '../../src/backlinks/listing.js';
+import { BACKLINK_STATUSES, decodeCursor, DEFAULT_BACKLINKS_PAGE, listBacklinks, MAX_BACKLINKS_PAGE } from '../../src/backlinks/listing.js';
 import { defineTool } from '../define.js';
-import { isoTime, pageSize } from '../fields.js';
+import { pageSize } from '../fields.js';
+import { backlinkOutput } from './outputs.js';
 
 export default defineTool({
   operationId: 'list_backlinks',
@@ -25,26 +26,7 @@ export default defineTool({
   }),
   output: z.object({
     total: z.int().describe('Rows matching the filter.'),
-    backlinks: z.array(
-      z.object({
-        backlinkId: z.string(),
-        linkingUrl: z.string(),
-        linkingDomain: z.string(),
-        targetUrl: z.string(),
-        anchorText: z.string(),
-        dofollow: z.boolean(),
-        domainAuthority: z.number().nullable().describe('The linking domain\'s authority in the metric authorityMetric names.'),
-        authorityMetric: z.string().nullable().describe('dataforseo_domain_rank (0–1000) for index rows; null when unknown.'),
-        status: z.enum(BACKLINK_STATUSES),
-        source: z.enum(BACKLINK_SOURCES),
-        discoveredAt: isoTime().describe('First seen by the index, or when the link was recorded.'),
-        placedAt: isoTime().nullable(),
-        lastVerifiedAt: isoTime().nullable(),
-        lostAt: isoTime().nullable(),
-        statusChangedAt: isoTime(),
-        checkError: z.string().nullable().describe('Why the last verification could not tell, when it could not.'),
-      }),
-    ),
+    backlinks: z.array(backlinkOutput),
     nextCursor: z.string().nullable(),
   }),
   confirm: 'none',
