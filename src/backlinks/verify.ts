@@ -54,20 +54,21 @@ function headerValue(value: string | string[] | undefined): string | undefined {
 }
 
 /**
- * Reads a linking page through the SSRF-safe fetcher, following redirects hop by hop. The fetcher speaks https only,
- * so an http page is asked for over https, as browsers now do first.
+ * Reads a linking page as recorded through the SSRF-safe fetcher, following redirects hop by hop. http is allowed for
+ * this reader alone: a page that is served over http only (many small sites) would otherwise never verify and turn
+ * lost after three tries; the same goes for a redirect from https to http. The public-address checks still apply.
  */
 async function readLinkingPage(outbound: SafeFetcher, linkingUrl: string, timeoutMs: number): Promise<PageRead> {
   if (!URL.canParse(linkingUrl)) return { kind: 'unreadable', reason: `${linkingUrl} is not a URL` };
   const url = new URL(linkingUrl);
   url.hash = '';
-  if (url.protocol === 'http:') url.protocol = 'https:';
   let response;
   try {
     response = await fetchFollowing(outbound, url, {
       headers: { 'user-agent': USER_AGENT, accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1' },
       timeoutMs,
       maxBytes: MAX_PAGE_BYTES,
+      allowHttp: true,
     });
   } catch (error) {
     if (error instanceof OutboundError) return { kind: 'unreadable', reason: error.message };

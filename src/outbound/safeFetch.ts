@@ -47,6 +47,11 @@ export interface OutboundRequest {
   timeoutMs?: number;
   /** Larger answers are refused (read no further). */
   maxBytes?: number;
+  /**
+   * Also requests http URLs (the address checks still apply). Only for reading public pages as they are published
+   * (backlink verification: many small sites serve http only); anything sent or trusted stays on https.
+   */
+  allowHttp?: boolean;
 }
 
 export interface OutboundResponse {
@@ -55,7 +60,10 @@ export interface OutboundResponse {
   body: Buffer;
 }
 
-/** Requests to addresses that others chose: https only, no redirects, no private targets, bounded in time and size. */
+/**
+ * Requests to addresses that others chose: https only (unless a caller reading public pages allows http), no redirects,
+ * no private targets, bounded in time and size.
+ */
 export class SafeFetcher {
   private readonly agent: Agent;
 
@@ -65,9 +73,10 @@ export class SafeFetcher {
     });
   }
 
-  /** Refuses what must never be requested, before any connection: http, credentials in the URL, literal private IPs. */
-  check(url: URL): void {
-    if (url.protocol !== 'https:') throw new OutboundError(`${url.href}: only https URLs are requested`);
+  /** Refuses what must never be requested, before any connection: http (unless allowed), credentials in the URL, literal private IPs. */
+  check(url: URL, options: { allowHttp?: boolean } = {}): void {
+    const schemes = options.allowHttp === true ? ['https:', 'http:'] : ['https:'];
+    if (!schemes.includes(url.protocol)) throw new OutboundError(`${url.href}: only ${options.allowHttp === true ? 'http(s)' : 'https'} URLs are requested`);
     if (url.username !== '' || url.password !== '') throw new OutboundError(`${url.href}: URLs with credentials are not requested`);
     // A literal IP never goes through the lookup: check it here (the URL parser already normalised forms like 0x7f.1).
     const host = url.hostname.replace(/^\[|\]$/g, '');
@@ -76,7 +85,7 @@ export class SafeFetcher {
 
   /** One request; a timeout throws OutboundTimeout, anything else that stops it throws OutboundError. Redirects are answers, never followed. */
   async request(url: URL, init: OutboundRequest = {}): Promise<OutboundResponse> {
-    this.check(url);
+    this.check(url, { allowHttp: init.allowHttp });
     const timeoutMs = init.timeoutMs ?? TIMEOUT_MS;
     const maxBytes = init.maxBytes ?? MAX_RESPONSE_BYTES;
     const signal = AbortSignal.timeout(timeoutMs);

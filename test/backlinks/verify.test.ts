@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { recordPlacedLink, type PlacedLink } from '../../src/backlinks/knownLinks.js';
@@ -179,6 +180,30 @@ describe('backlink verification: what the page says', () => {
     expect(requests).toEqual(['/old', '/moved', '/new/']);
   });
 
+  it('reads an http page as recorded, and follows a redirect from https to http (http-only sites verify)', async () => {
+    const plain = createServer((req, res) => {
+      requests.push(`http:${req.url ?? '/'}`);
+      html(`<a href="${TARGET}">Acme</a>`)(req, res);
+    });
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    try {
+      const httpOrigin = `http://127.0.0.1:${(plain.address() as AddressInfo).port}`;
+      pages.set('/to-http', redirect(`${httpOrigin}/post`));
+      const direct = await t.db.transaction().execute((trx) =>
+        recordPlacedLink(trx, t.clock, { workspaceId, linkingUrl: `${httpOrigin}/plain`, targetUrl: TARGET, anchorText: 'Acme', dofollow: true, source: 'managed' }),
+      );
+      const redirected = await place('/to-http');
+      await verifyDue();
+      expect([(await row(direct)).status, (await row(redirected)).status]).toEqual(['verified', 'verified']);
+      expect([...requests].sort()).toEqual(['/to-http', 'http:/plain', 'http:/post']);
+      // Every other caller of the fetcher stays on https.
+      await expect(t.service.services.outbound.request(new URL(`${httpOrigin}/plain`))).rejects.toThrow(/only https URLs are requested/);
+      expect(requests).toHaveLength(3);
+    } finally {
+      await closeServer(plain);
+    }
+  });
+
   it("reads the page in the encoding it declares", async () => {
     // "Мир" in windows-1251, which read as UTF-8 or as the default windows-1252 would be other letters.
     const cyrillic = Buffer.concat([Buffer.from(`<a href="${TARGET}">`), Buffer.from([0xcc, 0xe8, 0xf0]), Buffer.from('</a>')]);
@@ -203,9 +228,9 @@ describe('backlink verification: pages that do not answer', () => {
   it('a 500, a timeout or a refused redirect leave the status as it was, retry in a day, and only the third in a row counts as lost', async () => {
     pages.set('/broken', status(500));
     pages.set('/slow', (_req, res) => void held.push(res));
-    pages.set('/to-http', redirect('http://acme-partner.example/post'));
-    const ids = [await place('/broken'), await place('/slow'), await place('/to-http')];
-    const reasons = [/answered 500/, /did not answer within 1 seconds/, /only https URLs are requested/];
+    pages.set('/to-ftp', redirect('ftp://acme-partner.example/post'));
+    const ids = [await place('/broken'), await place('/slow'), await place('/to-ftp')];
+    const reasons = [/answered 500/, /did not answer within 1 seconds/, /only http\(s\) URLs are requested/];
 
     for (const attempt of [1, 2]) {
       await verifyDue();

@@ -3,7 +3,7 @@ import { OutboundError, type OutboundRequest, type OutboundResponse, type SafeFe
 /** RFC 9309 §2.3.1.2: crawlers follow at least five consecutive redirects for robots.txt; page fetches do the same. */
 export const MAX_REDIRECTS = 5;
 
-/** A GET that follows redirects itself, each hop through the SSRF-safe fetcher (https only, no private addresses). */
+/** A GET that follows redirects itself, each hop through the SSRF-safe fetcher (https only unless `init` allows http, no private addresses). */
 export async function fetchFollowing(outbound: SafeFetcher, url: URL, init: OutboundRequest): Promise<OutboundResponse & { url: URL }> {
   let current = url;
   for (let hop = 0; ; hop++) {
