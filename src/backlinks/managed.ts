@@ -37,12 +37,14 @@ async function findBacklink(db: Kysely<Database>, workspaceId: string, backlinkI
 export async function addManagedLink(db: Kysely<Database>, clock: Clock, workspaceId: string, link: ManagedLink) {
   const workspace = await db.selectFrom('workspaces').select('website_url').where('id', '=', workspaceId).executeTakeFirstOrThrow();
   const ownDomain = domainOf(workspace.website_url);
-  const linkingDomain = domainOf(link.linkingUrl);
+  // Written as URL writes them (a bare host gets its slash), as the index writes its rows, so the same link meets its row.
+  const linkingUrl = URL.canParse(link.linkingUrl) ? new URL(link.linkingUrl).href : link.linkingUrl;
+  const linkingDomain = domainOf(linkingUrl);
   if (linkingDomain === undefined) throw BadInputError.field('linkingUrl', 'must be an http(s) URL');
   if (ownDomain !== undefined && onDomain(linkingDomain, ownDomain)) {
     throw BadInputError.field('linkingUrl', `must be a page on another site: ${linkingDomain} is the workspace's own site, and a link from it is not a backlink`);
   }
-  const targetUrl = link.targetUrl ?? workspace.website_url;
+  const targetUrl = new URL(link.targetUrl ?? workspace.website_url).href;
   const targetDomain = domainOf(targetUrl);
   if (ownDomain === undefined || targetDomain === undefined || !onDomain(targetDomain, ownDomain)) {
     throw BadInputError.field('targetUrl', `must be a page of the workspace's website (${ownDomain ?? workspace.website_url})`);
@@ -51,7 +53,7 @@ export async function addManagedLink(db: Kysely<Database>, clock: Clock, workspa
     .selectFrom('backlinks')
     .select(['id', 'source'])
     .where('workspace_id', '=', workspaceId)
-    .where('linking_url', '=', link.linkingUrl)
+    .where('linking_url', '=', linkingUrl)
     .where('target_url', '=', targetUrl)
     .executeTakeFirst();
   if (existing !== undefined && (existing.source === 'outreach' || existing.source === 'network')) {
@@ -59,7 +61,7 @@ export async function addManagedLink(db: Kysely<Database>, clock: Clock, workspa
   }
   const id = await recordPlacedLink(db, clock, {
     workspaceId,
-    linkingUrl: link.linkingUrl,
+    linkingUrl,
     targetUrl,
     anchorText: link.anchorText ?? '',
     dofollow: link.dofollow ?? true,
