@@ -91,6 +91,44 @@ describe('the Growth pages', () => {
     }
   });
 
+  it('records a link the owner placed, counts links built without counting social twice, and removes a managed link', async () => {
+    const ws = await t.workspace();
+    const { visitor: person, csrf } = await visitor(ws, 'member');
+    const base = `/w/${ws.workspaceId}/growth`;
+    expect(await page(person, base)).toContain('id="add-managed-backlink"');
+    const added = await person.request(`/w/${ws.workspaceId}/do/add_managed_backlink`, {
+      method: 'POST',
+      form: { _csrf: csrf, back: base, linkingUrl: 'https://www.reddit.com/r/dentistry/comments/1', targetUrl: '', anchorText: 'Acme', dofollow: 'false' },
+    });
+    expect(added.status, await added.clone().text()).toBe(303);
+    expect(added.headers.get('location')).toBe(`${base}?done=add_managed_backlink`);
+    const [row] = await t.db.selectFrom('backlinks').selectAll().where('workspace_id', '=', ws.workspaceId).execute();
+    expect(row).toMatchObject({ source: 'managed', status: 'placed', target_url: 'https://acme.example/', anchor_text: 'Acme', dofollow: 0 });
+
+    // One managed link on a social site: one link built, of which one on social sites (not two).
+    const shown = await page(person, base);
+    const stats = shown.split('id="backlink-stats"')[1]!.split('</div>\n</div>')[0]!;
+    expect(stats).toMatch(/<h2>Links built<\/h2><p class="figure">1<\/p><p class="muted">outreach 0, network 0, managed 1; of which on social sites 1<\/p>/);
+    const removeForm = hiddenFields(shown.split(`id="remove-${row!.id}"`)[1]!.split('</form>')[0]!);
+    expect(removeForm).toMatchObject({ backlinkId: row!.id });
+
+    const refused = await person.request(`/w/${ws.workspaceId}/do/add_managed_backlink`, { method: 'POST', form: { _csrf: csrf, back: base, linkingUrl: 'https://acme.example/blog' } });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toMatch(/id="problem">[^<]*linkingUrl/);
+
+    const removed = await person.request(`/w/${ws.workspaceId}/do/remove_managed_backlink`, { method: 'POST', form: { _csrf: csrf, ...removeForm } });
+    expect(removed.status).toBe(303);
+    expect(await t.db.selectFrom('backlinks').select('id').where('workspace_id', '=', ws.workspaceId).execute()).toEqual([]);
+    expect(await page(person, base)).toContain('id="backlinks-empty"');
+  });
+
+  it('offers Remove only on managed rows', async () => {
+    const ws = await t.workspace();
+    const { visitor: person } = await visitor(ws, 'owner');
+    await backlink(ws.workspaceId, 'https://dental.example/tools', 'verified');
+    expect(await page(person, `/w/${ws.workspaceId}/growth`)).not.toContain('id="remove-');
+  });
+
   it('moves a social thread and an outreach prospect through their forms', async () => {
     const ws = await t.workspace();
     const { visitor: person, csrf } = await visitor(ws, 'member');

@@ -3,7 +3,7 @@ import { BACKLINK_STATUSES } from '../../../backlinks/listing.js';
 import type { DashboardDeps } from '../../dashboard.js';
 import { formatNumber, formatTime } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';
-import { queryChoice, queryValue, showPage } from '../../kit.js';
+import { operationForm, queryChoice, queryValue, showPage } from '../../kit.js';
 import { readOperation } from '../../operations.js';
 import { choiceField, counted, filterForm, outsideLink } from './shared.js';
 
@@ -30,6 +30,7 @@ interface Listing {
   total: number;
   nextCursor: string | null;
   backlinks: Array<{
+    backlinkId: string;
     linkingUrl: string;
     linkingDomain: string;
     targetUrl: string;
@@ -62,14 +63,35 @@ ${card('Backlinks', formatNumber(stats.total, 0), `${formatNumber(stats.verified
 ${card('Unique linking domains', formatNumber(stats.uniqueDomains, 0), 'among links not lost')}
 ${card('Average authority', formatNumber(stats.avgDA, 0), stats.avgDAMetric === null ? 'no row carries a metric' : `${stats.avgDAMetric} over ${formatNumber(stats.avgDARows, 0)} rows`)}
 ${indexed}${referring}
-${card('Links built', formatNumber(built.outreach + built.social + built.network + built.managed, 0), `outreach ${built.outreach}, social ${built.social}, network ${built.network}, managed ${built.managed}`)}
+${card(
+  'Links built',
+  // built.social is not a source: it counts the links of the three sources that sit on social sites, already in them.
+  formatNumber(built.outreach + built.network + built.managed, 0),
+  `outreach ${formatNumber(built.outreach, 0)}, network ${formatNumber(built.network, 0)}, managed ${formatNumber(built.managed, 0)}; of which on social sites ${formatNumber(built.social, 0)}`,
+)}
 </div>`;
 }
 
-function backlinkTable(rows: Listing['backlinks'], timeZone: string): SafeHtml {
+/** A managed row can be removed here; the other sources follow their own flows (the index, outreach, the network). */
+function sourceCell(res: Response, row: Listing['backlinks'][number]): SafeHtml {
+  if (row.source !== 'managed') return html`${row.source}`;
+  return html`managed ${operationForm(res, { operationId: 'remove_managed_backlink', hidden: { backlinkId: row.backlinkId }, button: 'Remove', buttonClass: 'danger', inline: true, id: `remove-${row.backlinkId}` })}`;
+}
+
+/** Records a link the owner placed on another site (add_managed_backlink); verification then checks it. */
+function managedForm(res: Response): SafeHtml {
+  return operationForm(res, {
+    operationId: 'add_managed_backlink',
+    id: 'add-managed-backlink',
+    fields: html`<label>Page on another site that links here <input type="url" name="linkingUrl" required maxlength="2000" placeholder="https://partner.example/post"></label><label>Page it links to (blank: the website) <input type="url" name="targetUrl" maxlength="2000"></label><label>Link text (optional) <input name="anchorText" maxlength="300"></label><label>Asked for <select name="dofollow"><option value="true">a followed link</option><option value="false">nofollow, sponsored or ugc</option></select></label>`,
+    button: 'Record the link',
+  });
+}
+
+function backlinkTable(res: Response, rows: Listing['backlinks'], timeZone: string): SafeHtml {
   if (rows.length === 0) return html`<p class="muted" id="backlinks-empty">No backlinks match.</p>`;
   return html`<div class="table-wrap" tabindex="0"><table id="backlinks"><thead><tr><th scope="col">Linking page</th><th scope="col">Target</th><th scope="col">Anchor</th><th scope="col">Follow</th><th scope="col" class="num">Authority</th><th scope="col">Status</th><th scope="col">Source</th><th scope="col">Status since</th></tr></thead><tbody>${rows.map(
-    (row) => html`<tr><td>${outsideLink(row.linkingUrl, row.linkingDomain)}</td><td>${row.targetUrl}</td><td>${row.anchorText}</td><td>${row.dofollow ? 'dofollow' : 'nofollow'}</td><td class="num">${formatNumber(row.domainAuthority, 0)}</td><td>${row.status.replace(/_/g, ' ')}${row.checkError === null ? '' : html`<br><span class="muted">${row.checkError}</span>`}</td><td>${row.source}</td><td>${formatTime(row.statusChangedAt, timeZone)}</td></tr>`,
+    (row) => html`<tr><td>${outsideLink(row.linkingUrl, row.linkingDomain)}</td><td>${row.targetUrl}</td><td>${row.anchorText}</td><td>${row.dofollow ? 'dofollow' : 'nofollow'}</td><td class="num">${formatNumber(row.domainAuthority, 0)}</td><td>${row.status.replace(/_/g, ' ')}${row.checkError === null ? '' : html`<br><span class="muted">${row.checkError}</span>`}</td><td>${sourceCell(res, row)}</td><td>${formatTime(row.statusChangedAt, timeZone)}</td></tr>`,
   )}</tbody></table></div>`;
 }
 
@@ -92,7 +114,10 @@ export async function backlinksPage(deps: DashboardDeps, req: Request, res: Resp
 <h2>Links to the site</h2>
 ${filterForm(path, choiceField('Status', 'status', BACKLINK_STATUSES, status, 'All statuses'), 'backlink-filter')}
 <p>${counted(listing.total, 'backlink')}${status === undefined ? '' : ` with status ${status.replace(/_/g, ' ')}`}. Prospects before a link is placed are on the <a href="/w/${current.workspaceId}/growth/outreach">outreach page</a>.</p>
-${backlinkTable(listing.backlinks, current.timeZone)}${next}`,
+${backlinkTable(res, listing.backlinks, current.timeZone)}${next}
+<h2>Record a link you placed</h2>
+<p>A link you put on another site yourself (a guest post, a directory, a partner's page) is checked on that page like the links built through outreach and the network: its status, text and real rel follow what the page shows.</p>
+${managedForm(res)}`,
     { at: 'growth' },
   );
 }
