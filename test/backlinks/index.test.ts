@@ -78,8 +78,27 @@ describe('the DataForSEO backlink index client', () => {
     const third = await index.backlinks('acme.example', 2, second.nextPage);
     expect([...second.links, ...third.links].map((l) => l.linkingDomain)).toEqual(['blog2.example', 'blog3.example', 'blog4.example']);
     expect(third.nextPage).toBeUndefined();
-    const [, secondRequest] = fake.requestsTo('backlinks');
-    expect(secondRequest!.task).toEqual({ ...fake.requestsTo('backlinks')[0]!.task, search_after_token: first.nextPage });
+    const [firstRequest, secondRequest] = fake.requestsTo('backlinks');
+    expect(secondRequest!.task).toEqual({ ...firstRequest!.task, search_after_token: expect.any(String) });
+  });
+
+  it('asks a shorter following page by offset (a token needs the same limit), and past offset 20,000 repeats the token request', async () => {
+    fake.setBacklinks('acme.example', links(7));
+    const first = await index.backlinks('acme.example', 3);
+    const shorter = await index.backlinks('acme.example', 2, first.nextPage);
+    expect(shorter.links.map((l) => l.linkingDomain)).toEqual(['blog3.example', 'blog4.example']);
+    const [firstRequest, shorterRequest] = fake.requestsTo('backlinks');
+    const { limit: _limit, ...rest } = firstRequest!.task;
+    expect(shorterRequest!.task).toEqual({ ...rest, limit: 2, offset: 3 });
+    // The page after an offset page repeats that request, offset included, with its token.
+    const last = await index.backlinks('acme.example', 2, shorter.nextPage);
+    expect(last.links.map((l) => l.linkingDomain)).toEqual(['blog5.example', 'blog6.example']);
+    expect(fake.requestsTo('backlinks')[2]!.task).toEqual({ ...shorterRequest!.task, search_after_token: expect.any(String) });
+
+    // Deeper than DataForSEO's largest offset, a shorter page is the token's own request, answering its full page.
+    const deep = Buffer.from(JSON.stringify({ token: 'tok', limit: 3, position: 20_001 })).toString('base64url');
+    await failure(index.backlinks('acme.example', 2, deep));
+    expect(fake.requestsTo('backlinks')[3]!.task).toEqual({ ...firstRequest!.task, search_after_token: 'tok' });
   });
 
   it('surfaces a task error (a token used twice) without retrying it', async () => {

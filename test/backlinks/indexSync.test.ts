@@ -155,10 +155,11 @@ describe('backlink_sync against a DataForSEO-compatible index', () => {
     const job = await sync(workspaceId);
     expect(job.result).toMatchObject({ backlinks: 2200 });
     const requests = fake.requestsTo('backlinks');
-    expect(requests.map((r) => [r.task.limit, r.task.search_after_token === undefined])).toEqual([
-      [1000, true],
-      [1000, false],
-      [1000, false],
+    expect(requests.map((r) => [r.task.limit, r.task.search_after_token === undefined, r.task.offset])).toEqual([
+      [1000, true, undefined],
+      [1000, false, undefined],
+      // Only the 200 rows still wanted are asked for (and billed): by offset, since a token needs the same limit.
+      [200, true, 2000],
     ]);
     const rows = await rowsOf(workspaceId);
     expect(rows).toHaveLength(2200);

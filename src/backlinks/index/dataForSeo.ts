@@ -9,6 +9,43 @@ import type { BacklinkIndex, BacklinkPage, BacklinkSummary, IndexedBacklink, Ind
 
 /** DataForSEO's largest `limit` on the backlinks and referring-domains endpoints. */
 const MAX_PAGE_SIZE = 1000;
+/** DataForSEO's largest `offset` on backlinks/live; deeper pages are reached only by search_after_token. */
+const MAX_OFFSET = 20_000;
+
+/**
+ * Where the next page starts, handed to the caller as the opaque `nextPage`: the token, the request it continues
+ * (its limit and offset, which a token request must repeat) and how many rows came before it.
+ */
+const continuationSchema = z.object({ token: z.string(), limit: z.int().min(1), offset: z.int().min(0).optional(), position: z.int().min(0) });
+type Continuation = z.infer<typeof continuationSchema>;
+
+function encodeContinuation(continuation: Continuation): string {
+  return Buffer.from(JSON.stringify(continuation)).toString('base64url');
+}
+
+function decodeContinuation(page: string): Continuation {
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(page, 'base64url').toString('utf8'));
+  } catch {
+    value = undefined;
+  }
+  const parsed = continuationSchema.safeParse(value);
+  if (!parsed.success) throw new EngineError('bad_response', 'not a page this backlink index handed out');
+  return parsed.data;
+}
+
+/**
+ * The paging fields of the request for a page of `limit` rows after `from`. A token must come with a request identical
+ * to the one that gave it (DataForSEO's rule), so a page of another size (the last, shorter one, asked for so that
+ * only the rows kept are paid for) goes by `offset` instead while the position allows one; deeper than that, the
+ * token's request is repeated and answers its own, larger page.
+ */
+function pagingOf(limit: number, from: Continuation | undefined): { limit: number; offset?: number; search_after_token?: string } {
+  if (from === undefined) return { limit };
+  if (from.limit !== limit && from.position <= MAX_OFFSET) return { limit, offset: from.position };
+  return { limit: from.limit, ...(from.offset === undefined ? {} : { offset: from.offset }), search_after_token: from.token };
+}
 
 // Only what the service reads is declared; DataForSEO sends many more fields (page titles, spam scores, countries).
 const backlinkItemSchema = z.object({
@@ -97,23 +134,29 @@ class DataForSeoBacklinkIndex implements BacklinkIndex {
   }
 
   async backlinks(target: string, pageSize: number, page?: string): Promise<BacklinkPage> {
-    // Following pages repeat the first request exactly, plus the token (DataForSEO's rule for search_after_token).
+    const from = page === undefined ? undefined : decodeContinuation(page);
+    const paging = pagingOf(Math.min(pageSize, MAX_PAGE_SIZE), from);
     const task = {
       target,
       mode: 'as_is',
-      limit: Math.min(pageSize, MAX_PAGE_SIZE),
+      limit: paging.limit,
+      ...(paging.offset === undefined ? {} : { offset: paging.offset }),
       backlinks_status_type: 'all',
       include_subdomains: true,
       exclude_internal_backlinks: true,
       order_by: ['domain_from_rank,desc'],
-      ...(page === undefined ? {} : { search_after_token: page }),
+      ...(paging.search_after_token === undefined ? {} : { search_after_token: paging.search_after_token }),
     };
     const { value } = await this.api.post('/v3/backlinks/backlinks/live', task, (answer) => {
       const result = firstResult(answer, backlinksResultSchema, 'backlinks');
       const items = result?.items ?? [];
       const links = items.flatMap((item) => backlinkOf(item) ?? []);
       // A page shorter than asked is the last, whatever token comes with it.
-      const nextPage = items.length >= task.limit ? (result?.search_after_token ?? undefined) : undefined;
+      const token = items.length >= task.limit ? (result?.search_after_token ?? undefined) : undefined;
+      const nextPage =
+        token === undefined
+          ? undefined
+          : encodeContinuation({ token, limit: task.limit, ...(paging.offset === undefined ? {} : { offset: paging.offset }), position: (from?.position ?? 0) + items.length });
       return { links, totalCount: result?.total_count ?? null, nextPage };
     });
     return value;

@@ -58,7 +58,10 @@ export interface BacklinkIndex {
   readonly maxRows: number;
   /** The most backlinks one page may hold. */
   readonly maxPageSize: number;
-  /** A page of live and lost backlinks, the best-ranked linking domains first; `page` is the previous page's `nextPage`. */
+  /**
+   * A page of live and lost backlinks, the best-ranked linking domains first; `page` is the previous page's `nextPage`.
+   * A page may hold more than `pageSize` links when the provider cannot change its page size mid-way.
+   */
   backlinks(target: string, pageSize: number, page?: string): Promise<BacklinkPage>;
   summary(target: string): Promise<BacklinkSummary>;
   /** The referring domains of a target, the highest-ranked first, at most `limit`. */

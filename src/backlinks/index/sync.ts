@@ -45,16 +45,16 @@ export async function queueDueBacklinkSyncs(db: Kysely<Database>, clock: Clock, 
 
 /**
  * The target's backlinks, page after page by the index's token, up to the index's row limit; one row per (linking
- * page, target), a live link preferred over a lost one at the same place.
+ * page, target), a live link preferred over a lost one at the same place. Each page asks only for the rows still
+ * wanted, since the provider bills the rows it answers, not the rows kept.
  */
 async function readBacklinks(index: BacklinkIndex, target: string, progress: (text: string) => Promise<void>): Promise<IndexedBacklink[]> {
   const byKey = new Map<string, IndexedBacklink>();
-  const pageSize = Math.min(index.maxRows, index.maxPageSize);
   let page: string | undefined;
   let read = 0;
   do {
     await progress(`reading the backlinks of ${target} (${read} so far)`);
-    const answer = await index.backlinks(target, pageSize, page);
+    const answer = await index.backlinks(target, Math.min(index.maxPageSize, index.maxRows - read), page);
     for (const link of answer.links.slice(0, index.maxRows - read)) {
       const key = `${link.linkingUrl}\n${link.targetUrl}`;
       const known = byKey.get(key);

@@ -62,7 +62,7 @@ const STATUS_TYPES = ['all', 'live', 'lost'];
  * `referring_domains/live`, one task per request, HTTP Basic auth (401 otherwise), the status_code envelope, `limit`
  * checked (at most 1000), `backlinks_status_type` (live by default, lost, all), `order_by` on `domain_from_rank` and
  * `rank`, and deep paging the way DataForSEO does it: each page carries a fresh `search_after_token`, valid once, for
- * a request otherwise identical to the one that got it.
+ * a request otherwise identical to the one that got it (limit and offset included); `offset` up to 20,000.
  */
 export class FakeDataForSeoBacklinks {
   readonly login = 'links@example.com';
@@ -237,7 +237,8 @@ export class FakeDataForSeoBacklinks {
   private backlinksResult(target: string, task: Record<string, unknown>) {
     const { search_after_token: token, ...request } = task;
     const key = JSON.stringify(request);
-    let offset = 0;
+    // Without a token a request may start anywhere up to DataForSEO's offset limit.
+    let offset = Number(task.offset ?? 0);
     if (token !== undefined) {
       const continued = this.tokens.get(String(token));
       if (continued === undefined || continued.request !== key) return undefined;
@@ -268,6 +269,7 @@ function invalidField(endpoint: Endpoint, task: Record<string, unknown>): string
   const target = task.target;
   if (typeof target !== 'string' || target === '' || target.startsWith('www.') || (!/^https?:\/\//.test(target) && target.includes('/'))) return 'target';
   if (task.limit !== undefined && (!Number.isInteger(task.limit) || (task.limit as number) < 1 || (task.limit as number) > 1000)) return 'limit';
+  if (endpoint === 'backlinks' && task.offset !== undefined && (!Number.isInteger(task.offset) || (task.offset as number) < 0 || (task.offset as number) > 20_000)) return 'offset';
   if (task.backlinks_status_type !== undefined && !STATUS_TYPES.includes(String(task.backlinks_status_type))) return 'backlinks_status_type';
   if (endpoint === 'backlinks' && task.mode !== undefined && !['as_is', 'one_per_domain', 'one_per_anchor'].includes(String(task.mode))) return 'mode';
   return undefined;
