@@ -10,7 +10,7 @@ export default defineTool({
   path: '/api/v1/outreach/suppressions',
   scope: 'read:content',
   cap: 30,
-  description: 'The outreach suppression list: addresses never written to, newest first.',
+  description: 'The outreach suppression list (never written to), newest first.',
   annotations: { title: 'List outreach suppressions', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     page: pageNumber(),

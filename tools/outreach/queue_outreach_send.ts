@@ -18,7 +18,7 @@ export default defineTool({
   input: z.strictObject({
     messageId: recordId().describe('The draft (from draft_outreach_reply).'),
     subject: z.string().trim().min(1).max(MAX_SUBJECT_CHARS).optional().describe('Edited subject.'),
-    body: z.string().trim().min(1).max(MAX_BODY_CHARS).optional().describe('Edited body, without the opt-out line.'),
+    body: z.string().trim().min(1).max(MAX_BODY_CHARS).optional().describe('Edited body, no opt-out line.'),
   }),
   output: queuedSend,
   confirm: 'dry-run',

@@ -19,10 +19,10 @@ export default defineTool({
   path: '/api/v1/outreach/suppressions',
   scope: 'write:backlinks',
   cap: 30,
-  description: 'Add an address or *@domain to the outreach suppression list, or remove it.',
+  description: 'Add an address to the outreach suppression list, or remove it.',
   annotations: { title: 'Set outreach suppression', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
-    address: z.string().trim().min(1).max(254).refine(suppressible, 'must be an email address or *@domain'),
+    address: z.string().trim().min(1).max(254).refine(suppressible, 'must be an email address or *@domain').describe('Email or *@domain.'),
     suppressed: z.boolean().describe('true adds, false removes.'),
   }),
   output: z.object({
