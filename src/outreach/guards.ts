@@ -38,10 +38,13 @@ async function lastSendTo(db: Kysely<Database>, workspaceId: string, address: st
     .where('to_address', '=', address)
     .where('state', 'in', queued ? ['sent', 'sending', 'queued'] : ['sent', 'sending'])
     .execute();
+  // A send still to go holds the person whenever it was due; among sent ones, the latest counts.
   let last: CountedSend | undefined;
   for (const row of rows) {
-    const at = Number(row.state === 'sent' ? row.sent_at : (row.queued_for ?? row.updated_at));
-    if (last === undefined || at > last.at) last = { state: row.state, at };
+    const pending = row.state !== 'sent';
+    const at = Number(pending ? (row.queued_for ?? row.updated_at) : row.sent_at);
+    const lastPending = last !== undefined && last.state !== 'sent';
+    if (last === undefined || (pending && !lastPending) || (pending === lastPending && at > last.at)) last = { state: row.state, at };
   }
   return last;
 }
