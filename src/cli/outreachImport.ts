@@ -53,8 +53,12 @@ export interface ImportRow {
   prospect: Record<string, string>;
 }
 
-/** The prospects of a CSV with the header `url,email,name,note` (any order; only url is required, blank lines skipped). */
-export function prospectsFromCsv(text: string): ImportRow[] {
+/**
+ * The prospects of a CSV with the header `url,email,name,note` (any order; only url is required, blank lines skipped).
+ * A row with a blank url is refused here, naming the file's line and column: sent on, the server would name the
+ * request's `domain` field, which is nowhere in the file.
+ */
+export function prospectsFromCsv(text: string, file = 'the CSV'): ImportRow[] {
   const [header, ...records] = parseCsv(text);
   const names = (header ?? []).map((name) => name.trim().toLowerCase());
   const unknown = names.filter((name) => !(COLUMNS as readonly string[]).includes(name));
@@ -69,6 +73,7 @@ export function prospectsFromCsv(text: string): ImportRow[] {
     if (record.every((value) => value.trim() === '')) continue;
     const value = (column: (typeof COLUMNS)[number]) => record[names.indexOf(column)]?.trim() ?? '';
     const site = value('url');
+    if (site === '') throw new CliError(`${file} line ${at}: column url is blank (each row needs a page https://… or a domain)`, EXIT.badInput);
     const prospect: Record<string, string> = /^https?:\/\//i.test(site) ? { url: site } : { domain: site };
     if (value('email') !== '') prospect.contactEmail = value('email');
     if (value('name') !== '') prospect.contactName = value('name');
@@ -99,7 +104,7 @@ export function registerOutreachImport(program: Command, catalogue: CliCatalogue
       } catch (error) {
         throw new CliError(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`, EXIT.badInput);
       }
-      const rows = prospectsFromCsv(text);
+      const rows = prospectsFromCsv(text, file);
       if (rows.length === 0) throw new CliError(`${file} has no prospects below its header`, EXIT.badInput);
       const connection = resolveConnection(options, process.env, new ProfileStore());
       const client = new ApiClient({ baseUrl: connection.server, key: requireKey(connection), waitWhenLimited: true, notify: note });

@@ -8,6 +8,7 @@ import { newId } from '../ids.js';
 import { enqueueJob } from '../jobs/queue.js';
 import { brandMemoryPrompt } from '../writer/brandMemory.js';
 import type { Writer } from '../writer/model.js';
+import { quietPeriodRefusal, stageRefusal } from './guards.js';
 import { findMailbox, noMailbox, type Mailbox } from './mailbox.js';
 import { findProspect, type ProspectRow } from './stages.js';
 
@@ -115,7 +116,16 @@ export async function draftOutreachEmail(db: Kysely<Database>, clock: Clock, wri
   const messages = await thread(db, workspaceId, prospectId);
   const mailbox = await findMailbox(db, workspaceId);
   const lastInbound = [...messages].reverse().find((m) => m.direction === 'in');
-  const task = lastInbound === undefined ? 'Write the first email to them.' : 'Write our answer to their last message.';
+  const sends = messages.filter((m) => m.direction === 'out' && (m.state === 'sent' || m.state === 'sending' || m.state === 'queued'));
+  const lastSendAt = Math.max(0, ...sends.map((m) => Number(m.sent_at ?? m.queued_for ?? m.updated_at)));
+  // A reply answers a message of theirs we have not answered yet; once answered, the next email is a follow-up in the
+  // same conversation (threaded the same), which the quiet period holds like any other.
+  const answering = lastInbound !== undefined && Number(lastInbound.created_at) > lastSendAt;
+  const task = answering
+    ? 'Write our answer to their last message.'
+    : sends.length > 0
+      ? 'Write a short follow-up to our last email: they have not written since.'
+      : 'Write the first email to them.';
   const answer = await writer.structured(
     {
       system: `${await brandMemoryPrompt(db, workspaceId)}\n\n${DRAFT_TASK}`,
@@ -156,7 +166,7 @@ export async function draftOutreachEmail(db: Kysely<Database>, clock: Clock, wri
     subject: row.subject,
     body: row.body_text,
     inReplyTo: row.in_reply_to,
-    isReply: lastInbound !== undefined,
+    isReply: answering,
     thread: messages.filter((m) => m.state !== 'draft').map(threadEntry),
   };
 }
@@ -167,14 +177,22 @@ export async function findMessage(db: Kysely<Database>, workspaceId: string, mes
   return row;
 }
 
+/** A whole domain is suppressed by the entry `*@domain`. */
+export function domainEntry(address: string): string {
+  return `*@${normaliseAddress(address).split('@').pop() ?? ''}`;
+}
+
+/** The reason the address may not be written to (its own entry first, else its domain's), or undefined. */
 export async function isSuppressed(db: Kysely<Database>, workspaceId: string, address: string): Promise<string | undefined> {
-  const row = await db
+  const rows = await db
     .selectFrom('outreach_suppressions')
-    .select('reason')
+    .select(['email', 'reason'])
     .where('workspace_id', '=', workspaceId)
-    .where('email', '=', normaliseAddress(address))
-    .executeTakeFirst();
-  return row?.reason;
+    .where('email', 'in', [normaliseAddress(address), domainEntry(address)])
+    .execute();
+  const own = rows.find((row) => !row.email.startsWith('*@'));
+  if (own !== undefined) return own.reason;
+  return rows[0] === undefined ? undefined : `${rows[0].reason}, all of ${rows[0].email}`;
 }
 
 export async function suppress(db: Kysely<Database>, clock: Clock, workspaceId: string, address: string, reason: 'bounce' | 'opt_out' | 'asked' | 'manual'): Promise<void> {
@@ -189,12 +207,29 @@ function utcDayStart(at: number): number {
   return Math.floor(at / DAY_MS) * DAY_MS;
 }
 
-/** Sends counted against the cap on the UTC day that starts at `dayStart`: queued for it, or sent on it. */
-async function sendsOnDay(db: Kysely<Database>, workspaceId: string, dayStart: number, excluding: string): Promise<number> {
+/**
+ * Sends counted against the cap on the UTC day that starts at `dayStart`: queued for it, or sent on it, from this
+ * mailbox whichever workspace sent them. The provider's limit is per mailbox, so two workspaces sharing one share its
+ * cap: a send counts when it went from the same address, or from a workspace whose mailbox is the same SMTP account.
+ */
+async function sendsOnDay(db: Kysely<Database>, mailbox: Mailbox, dayStart: number, excluding: string): Promise<number> {
   const row = await db
     .selectFrom('outreach_messages')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('workspace_id', '=', workspaceId)
+    .where((eb) =>
+      eb.or([
+        eb('from_address', '=', mailbox.fromAddress),
+        eb(
+          'workspace_id',
+          'in',
+          eb
+            .selectFrom('outreach_mailboxes')
+            .select('workspace_id')
+            .where('smtp_host', '=', mailbox.row.smtp_host)
+            .where((inner) => inner(inner.fn('lower', ['smtp_user']), '=', mailbox.row.smtp_user.toLowerCase())),
+        ),
+      ]),
+    )
     .where('direction', '=', 'out')
     .where('id', '!=', excluding)
     .where((eb) =>
@@ -210,28 +245,13 @@ async function sendsOnDay(db: Kysely<Database>, workspaceId: string, dayStart: n
 /** When a send would go: now when today's cap has room, else the start of the first UTC day that has room. */
 export async function sendSlot(db: Kysely<Database>, mailbox: Mailbox, now: number, messageId: string): Promise<number> {
   for (let day = utcDayStart(now); ; day += DAY_MS) {
-    if ((await sendsOnDay(db, mailbox.workspaceId, day, messageId)) < mailbox.dailyCap) return Math.max(now, day);
+    if ((await sendsOnDay(db, mailbox, day, messageId)) < mailbox.dailyCap) return Math.max(now, day);
   }
 }
 
 /** Today's cap is used up (by other sends than this one). */
 export async function capReached(db: Kysely<Database>, mailbox: Mailbox, now: number, messageId: string): Promise<boolean> {
-  return (await sendsOnDay(db, mailbox.workspaceId, utcDayStart(now), messageId)) >= mailbox.dailyCap;
-}
-
-/** The last email to this address inside the quiet period, if any. */
-async function recentSendTo(db: Kysely<Database>, mailbox: Mailbox, address: string, now: number, excluding: string) {
-  if (mailbox.quietDays === 0) return undefined;
-  const since = now - mailbox.quietDays * DAY_MS;
-  return db
-    .selectFrom('outreach_messages')
-    .select(['id', 'sent_at', 'queued_for', 'state'])
-    .where('workspace_id', '=', mailbox.workspaceId)
-    .where('direction', '=', 'out')
-    .where('id', '!=', excluding)
-    .where('to_address', '=', normaliseAddress(address))
-    .where((eb) => eb.or([eb.and([eb('state', '=', 'sent'), eb('sent_at', '>=', since)]), eb('state', 'in', ['queued', 'sending'])]))
-    .executeTakeFirst();
+  return (await sendsOnDay(db, mailbox, utcDayStart(now), messageId)) >= mailbox.dailyCap;
 }
 
 export interface SendEdits {
@@ -256,6 +276,8 @@ async function prepareSend(db: Kysely<Database>, clock: Clock, workspaceId: stri
     throw BadInputError.field('messageId', `message ${messageId} is ${draft.direction === 'in' ? 'a received message' : draft.state}; only a draft can be queued (draft one with draft_outreach_reply)`);
   }
   const prospect = await findProspect(db, workspaceId, draft.prospect_id);
+  const stage = stageRefusal(prospect);
+  if (stage !== undefined) throw BadInputError.field('messageId', stage);
   const mailbox = await findMailbox(db, workspaceId);
   if (mailbox === undefined) throw noMailbox(workspaceId);
   const isReply = draft.in_reply_to !== null;
@@ -264,13 +286,8 @@ async function prepareSend(db: Kysely<Database>, clock: Clock, workspaceId: stri
   const suppressed = await isSuppressed(db, workspaceId, to);
   if (suppressed !== undefined) throw BadInputError.field('messageId', `${to} is on the suppression list (${suppressed}): no email goes to that address`);
   const now = clock.now();
-  if (!isReply) {
-    const recent = await recentSendTo(db, mailbox, to, now, draft.id);
-    if (recent !== undefined) {
-      const when = recent.state === 'sent' ? `was sent one on ${new Date(Number(recent.sent_at)).toISOString()}` : 'has one queued';
-      throw BadInputError.field('messageId', `${to} ${when}; the mailbox's quiet period is ${mailbox.quietDays} days (only an answer to their own message may go sooner)`);
-    }
-  }
+  const quiet = await quietPeriodRefusal(db, mailbox, draft, to, now, true);
+  if (quiet !== undefined) throw BadInputError.field('messageId', quiet);
   const subject = edits.subject ?? draft.subject;
   const body = edits.body ?? draft.body_text;
   return { draft, mailbox, to, subject, text: withOptOut(body), sendAt: await sendSlot(db, mailbox, now, draft.id) };

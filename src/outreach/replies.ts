@@ -17,12 +17,36 @@ const MAX_BODY_CHARS = 50_000;
 const STOP_PHRASES =
   /\b(unsubscribe|remove me|take me off|opt me out|stop (e-?mailing|emailing|writing|contacting|sending)|please stop|do not (contact|e-?mail|write)|don'?t (contact|e-?mail|write to) me)\b|^\s*stop\s*[.!]?\s*$/im;
 
-/** The reply's own words: quoted lines and everything from the quote's "On ... wrote:" line are left out. */
+/** Lines that introduce the quoted message: Gmail, Apple Mail, Thunderbird (English, French, German), Outlook's old separator. */
+const QUOTE_INTRO = [/^On .+wrote:$/i, /^Le .+a écrit ?:$/i, /^Am .+schrieb .*:$/i, /^-{2,}\s*(Original Message|Message d'origine|Ursprüngliche Nachricht)\s*-{2,}/i];
+/** Outlook's quoted header lines (English, French, German). */
+const QUOTED_HEADER = /^(From|Sent|Date|To|Cc|Subject|De|Envoyé|À|Objet|Von|Gesendet|An|Betreff)\s?:/i;
+const QUOTED_FROM = /^(From|De|Von)\s?:/i;
+const QUOTED_SENT = /^(Sent|Date|Envoyé|Gesendet|Datum)\s?:/i;
+
+/** Whether the quoted message starts at line `i`. */
+function quoteStarts(lines: readonly string[], i: number): boolean {
+  const line = lines[i]!.trim();
+  if (QUOTE_INTRO.some((intro) => intro.test(line))) return true;
+  const next = lines
+    .slice(i + 1, i + 6)
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+  // Gmail wraps a long intro: "On Mon, 23 Nov 2026 at 10:00, Ada <ada@acme.example>" then "wrote:".
+  if (/^On /i.test(line) && /^wrote:$/i.test(next[0] ?? '')) return true;
+  // Outlook and Gmail mobile: a line of underscores above the quoted headers.
+  if (/^_{5,}$/.test(line) && next[0] !== undefined && QUOTED_HEADER.test(next[0])) return true;
+  // Outlook without the line: a From: header at the line start with a Sent: or Date: header right below it.
+  return QUOTED_FROM.test(lines[i]!) && next.slice(0, 3).some((l) => QUOTED_SENT.test(l));
+}
+
+/** The reply's own words: quoted lines and everything from the quoted message's intro or headers on are left out. */
 export function ownText(text: string): string {
+  const all = text.split(/\r?\n/);
   const lines: string[] = [];
-  for (const line of text.split(/\r?\n/)) {
-    if (/^On .+wrote:\s*$/.test(line.trim()) || /^-{2,}\s*Original Message\s*-{2,}/i.test(line.trim())) break;
-    if (!line.trimStart().startsWith('>')) lines.push(line);
+  for (let i = 0; i < all.length; i++) {
+    if (quoteStarts(all, i)) break;
+    if (!all[i]!.trimStart().startsWith('>')) lines.push(all[i]!);
   }
   return lines.join('\n').trim();
 }
@@ -91,7 +115,11 @@ async function recordBounce(db: Kysely<Database>, clock: Clock, workspaceId: str
   return address;
 }
 
-/** The prospect a message belongs to: by the thread it answers (In-Reply-To, References), else by its sender being a prospect's contact. */
+/**
+ * The prospect a message belongs to: by the thread it answers (In-Reply-To, References naming one of our sends), else
+ * by its sender being an address we sent to. A prospect's contact address that was never written to proves nothing:
+ * their other mail to the owner is not an outreach reply, and filing it would read it as one (and move the prospect).
+ */
 async function threadOf(db: Kysely<Database>, workspaceId: string, mail: ParsedMail, sender: string): Promise<string | undefined> {
   const ids = referencesOf(mail);
   if (ids.length > 0) {
@@ -99,19 +127,24 @@ async function threadOf(db: Kysely<Database>, workspaceId: string, mail: ParsedM
       .selectFrom('outreach_messages')
       .select('prospect_id')
       .where('workspace_id', '=', workspaceId)
+      .where('direction', '=', 'out')
       .where('message_id', 'in', ids)
       .orderBy('created_at', 'desc')
       .executeTakeFirst();
     if (answered !== undefined) return answered.prospect_id;
   }
-  const prospect = await db
-    .selectFrom('outreach_prospects')
-    .select('id')
+  // A send that reached the mail server: sent, or cut off while sending (it may have gone out).
+  const written = await db
+    .selectFrom('outreach_messages')
+    .select('prospect_id')
     .where('workspace_id', '=', workspaceId)
-    .where((eb) => eb(eb.fn('lower', ['contact_email']), '=', sender))
+    .where('direction', '=', 'out')
+    .where('to_address', '=', sender)
+    .where('message_id', 'is not', null)
+    .where('state', 'in', ['sent', 'sending', 'failed'])
     .orderBy('created_at', 'desc')
     .executeTakeFirst();
-  return prospect?.id;
+  return written?.prospect_id;
 }
 
 export type Ingested = 'reply' | 'bounce' | 'duplicate' | 'unrelated';

@@ -3,6 +3,7 @@ import type { Database } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import { enqueueJob } from '../jobs/queue.js';
 import { RetryableJobError, type ClaimedJob, type JobDeps, type JobHandler } from '../jobs/worker.js';
+import { quietPeriodRefusal, stageRefusal } from './guards.js';
 import { MailConnectionError } from './mailHosts.js';
 import { findMailbox, smtpAccount } from './mailbox.js';
 import { capReached, isSuppressed, listUnsubscribe, newMessageId, SEND_ATTEMPTS, sendSlot, suppress } from './messages.js';
@@ -44,7 +45,18 @@ export const outreachSendJob: JobHandler = {
       await fail(db, clock, message.id, `${message.to_address} was added to the suppression list (${suppressed}) before the send`);
       return { failed: 'suppressed' };
     }
+    // The prospect may have been rejected, or the person written to by another send, since it was queued.
+    const stage = stageRefusal(await findProspect(db, job.workspaceId, message.prospect_id));
+    if (stage !== undefined) {
+      await fail(db, clock, message.id, `${stage} (moved after it was queued)`);
+      return { failed: 'stage' };
+    }
     const now = clock.now();
+    const quiet = await quietPeriodRefusal(db, mailbox, message, message.to_address, now, false);
+    if (quiet !== undefined) {
+      await fail(db, clock, message.id, quiet);
+      return { failed: 'quiet period' };
+    }
     if (await capReached(db, mailbox, now, message.id)) {
       // Sends queued earlier the same day used the cap up: this one moves to the next day with room, as a new job.
       const later = await db.transaction().execute(async (trx) => {

@@ -399,6 +399,8 @@ export const fixtures: Record<string, Fixture> = {
     foreign: async (t, other) => ({ draftId: await repurposeDraft(t, other), posts: ['Edited.'] }),
   },
   list_outreach_prospects: { valid: async () => ({ stage: 'identified', limit: 10 }) },
+  list_outreach_suppressions: { valid: async () => ({ limit: 10 }) },
+  set_outreach_suppression: { valid: async () => ({ address: `${uniqueText('person').replace(' ', '-')}@example.org`, suppressed: true }) },
   list_social_threads: { valid: async () => ({ status: 'new', sort: 'newest', limit: 10 }) },
   get_social_stats: { valid: async () => ({}) },
   set_social_thread_status: {

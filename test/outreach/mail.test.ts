@@ -39,6 +39,41 @@ const snapshot = async () => ({
   prospects: await t.db.selectFrom('outreach_prospects').selectAll().where('workspace_id', '=', ws.workspaceId).orderBy('id').execute(),
 });
 
+/** A message of theirs read from the mailbox now. */
+async function inbound(prospectId: string, from: string, messageId: string) {
+  await t.db
+    .insertInto('outreach_messages')
+    .values({
+      id: `msg_in_${Math.random().toString(36).slice(2)}`,
+      workspace_id: ws.workspaceId,
+      prospect_id: prospectId,
+      direction: 'in',
+      state: 'received',
+      to_address: 'ada@acme.example',
+      from_address: from,
+      subject: 'Re: A resource for your CRM list',
+      body_text: 'Which page do you mean?',
+      message_id: messageId,
+      in_reply_to: null,
+      references: null,
+      queued_for: null,
+      sent_at: t.clock.now(),
+      error: null,
+      job_id: null,
+      created_at: t.clock.now(),
+      updated_at: t.clock.now(),
+    })
+    .execute();
+}
+
+/**
+ * Noon of a day no earlier test sent on: every workspace here sends from ada@acme.example through the one fake SMTP
+ * account, and the daily cap counts that mailbox's sends whichever workspace made them.
+ */
+function freshDay(): void {
+  t.clock.set(Math.floor(t.clock.now() / DAY) * DAY + 10 * DAY + DAY / 2);
+}
+
 async function draftFor(options: { contactEmail?: string | null } = {}) {
   const prospectId = await insertProspect(t.db, t.clock, ws.workspaceId, options);
   return { prospectId, messageId: await insertDraft(t.db, t.clock, ws.workspaceId, prospectId) };
@@ -95,6 +130,14 @@ describe('draft_outreach_reply', () => {
     expect(t.writer.lastPrompt()).toContain('Sounds good, which page do you mean?');
     const stored = await message(String((answer.body.data as { messageId: string }).messageId));
     expect(stored.references).toBe('<ours-1@acme.example> <their-1@blog.example>');
+
+    // Once that answer is sent, their message is answered: the next draft is a follow-up, not a reply.
+    t.clock.advance(60_000);
+    await t.db.updateTable('outreach_messages').set({ state: 'sent', sent_at: t.clock.now(), message_id: '<ours-2@acme.example>' }).where('id', '=', stored.id).execute();
+    t.writer.answer('outreach_email', () => ({ subject: 'ignored', body: 'Just checking in.' }));
+    const next = await t.rest(ws.key, 'POST', '/api/v1/outreach/draft-reply', { prospectId });
+    expect(next.body.data).toMatchObject({ isReply: false, to: 'dana@blog.example' });
+    expect(t.writer.lastPrompt()).toContain('Write a short follow-up to our last email');
   });
 
   it("refuses bad input with 400 naming the field, and another workspace's prospect with 404", async () => {
@@ -174,6 +217,7 @@ describe('queue_outreach_send', () => {
   });
 
   it('holds the daily cap: over it the dry run says the next day, and the send goes then', async () => {
+    freshDay();
     await mailbox({ dailyCap: '1' });
     const first = await draftFor();
     const second = await draftFor();
@@ -210,8 +254,11 @@ describe('queue_outreach_send', () => {
     expect(quiet.status).toBe(400);
     expect(String(quiet.body.error)).toMatch(/^messageId: same@person\.example was sent one on .*quiet period is 14 days/);
     expect(await snapshot()).toEqual(before);
-    const reply = await insertDraft(t.db, t.clock, ws.workspaceId, first.prospectId, { to: 'same@person.example', inReplyTo: '<their@person.example>' });
-    expect((await queue({ messageId: reply })).status).toBe(200);
+    // A draft naming a message they never sent is no answer: the quiet period holds it too.
+    const unanswerable = await insertDraft(t.db, t.clock, ws.workspaceId, first.prospectId, { to: 'same@person.example', inReplyTo: '<their@person.example>' });
+    expect(String((await queue({ messageId: unanswerable })).body.error)).toMatch(/^messageId: same@person\.example was sent one on/);
+    await inbound(first.prospectId, 'same@person.example', '<their@person.example>');
+    expect((await queue({ messageId: unanswerable })).status).toBe(200);
     t.clock.advance(12 * DAY);
     expect((await queue({ messageId: second.messageId })).status).toBe(200);
   });
@@ -259,7 +306,7 @@ describe('queue_outreach_send', () => {
     ] as const) {
       const answer = await queue({ ...body, confirm: true });
       expect(answer.status, JSON.stringify(body)).toBe(400);
-      expect(String(answer.body.error)).toContain(field);
+      expect(String(answer.body.error)).toMatch(new RegExp(`^${field}: `));
     }
     const other = await t.workspace();
     const foreign = await queue({ messageId: noBox.messageId, confirm: true }, other.key);
@@ -269,5 +316,98 @@ describe('queue_outreach_send', () => {
     expect(mcp.text).toMatch(/not found/);
     expect((await snapshot()).messages.find((m) => m.id === noBox.messageId)).toEqual(before.messages.find((m) => m.id === noBox.messageId));
     expect(smtp.received).toEqual([]);
+  });
+  it('answers one new message of theirs inside the quiet period, once: a second answer is refused naming the date; a newer message allows one more', async () => {
+    await mailbox();
+    const { prospectId, messageId } = await draftFor({ contactEmail: 'talk@person.example' });
+    await queue({ messageId, confirm: true });
+    await t.jobs.drain();
+    t.clock.advance(60 * 60_000);
+    await inbound(prospectId, 'talk@person.example', '<q1@person.example>');
+    const answer = await insertDraft(t.db, t.clock, ws.workspaceId, prospectId, { to: 'talk@person.example', inReplyTo: '<q1@person.example>' });
+    expect((await queue({ messageId: answer, confirm: true })).status).toBe(200);
+    await t.jobs.drain();
+    expect((await message(answer)).state).toBe('sent');
+    const answeredAt = t.clock.now();
+    t.clock.advance(2 * 60 * 60_000);
+
+    const again = await insertDraft(t.db, t.clock, ws.workspaceId, prospectId, { to: 'talk@person.example', inReplyTo: '<q1@person.example>' });
+    const before = await snapshot();
+    const refused = await queue({ messageId: again, confirm: true });
+    expect(refused.status).toBe(400);
+    const mayGo = new Date(answeredAt + 14 * DAY).toISOString();
+    expect(String(refused.body.error)).toBe(
+      `messageId: talk@person.example was sent one on ${new Date(answeredAt).toISOString()}; the mailbox's quiet period is 14 days, so the next email to them may go from ${mayGo} ` +
+        '(only an answer to a message of theirs newer than our last email may go sooner, once)',
+    );
+    expect(await snapshot()).toEqual(before);
+
+    t.clock.advance(60_000);
+    await inbound(prospectId, 'talk@person.example', '<q2@person.example>');
+    const second = await insertDraft(t.db, t.clock, ws.workspaceId, prospectId, { to: 'talk@person.example', inReplyTo: '<q2@person.example>' });
+    expect((await queue({ messageId: second, confirm: true })).status).toBe(200);
+    // Queued, it is our last email: a third answer to the same new message waits for the quiet period.
+    const third = await insertDraft(t.db, t.clock, ws.workspaceId, prospectId, { to: 'talk@person.example', inReplyTo: '<q2@person.example>' });
+    expect(String((await queue({ messageId: third })).body.error)).toMatch(/^messageId: talk@person\.example has one queued for .*may go from/);
+    await t.jobs.drain();
+    expect((await message(second)).state).toBe('sent');
+    expect(smtp.received).toHaveLength(3);
+  });
+
+  it('the job checks the quiet period again: a send that went to the person after this one was queued holds it', async () => {
+    await mailbox();
+    const { prospectId, messageId } = await draftFor({ contactEmail: 'twice@person.example' });
+    await queue({ messageId, confirm: true });
+    // Another send to them went out meanwhile (another instance, a concurrent queue).
+    const other = await insertDraft(t.db, t.clock, ws.workspaceId, prospectId, { to: 'twice@person.example' });
+    await t.db.updateTable('outreach_messages').set({ state: 'sent', to_address: 'twice@person.example', sent_at: t.clock.now(), message_id: '<other@acme.example>' }).where('id', '=', other).execute();
+    await t.jobs.drain();
+    expect(smtp.received).toEqual([]);
+    expect(await message(messageId)).toMatchObject({ state: 'failed', error: expect.stringMatching(/^twice@person\.example was sent one on .*may go from/) });
+  });
+
+  it('writes only to identified, contacted and replied prospects: rejected and link_placed are refused at queue time and in the job', async () => {
+    await mailbox();
+    for (const stage of ['rejected', 'link_placed'] as const) {
+      const prospectId = await insertProspect(t.db, t.clock, ws.workspaceId, { stage });
+      const draft = await insertDraft(t.db, t.clock, ws.workspaceId, prospectId);
+      const before = await snapshot();
+      const refused = await queue({ messageId: draft, confirm: true });
+      expect(refused.status).toBe(400);
+      expect(String(refused.body.error)).toBe(`messageId: prospect ${prospectId} is ${stage}; outreach email goes only to prospects that are identified, contacted, replied`);
+      expect(await snapshot()).toEqual(before);
+    }
+    for (const stage of ['contacted', 'replied'] as const) {
+      const prospectId = await insertProspect(t.db, t.clock, ws.workspaceId, { stage });
+      expect((await queue({ messageId: await insertDraft(t.db, t.clock, ws.workspaceId, prospectId) })).status).toBe(200);
+    }
+    const { prospectId, messageId } = await draftFor();
+    await queue({ messageId, confirm: true });
+    await t.rest(ws.key, 'POST', '/api/v1/outreach/status', { prospectId, stage: 'rejected' });
+    await t.jobs.drain();
+    expect(smtp.received).toEqual([]);
+    expect(await message(messageId)).toMatchObject({ state: 'failed', error: expect.stringMatching(/is rejected; outreach email goes only to .* \(moved after it was queued\)/) });
+  });
+
+  it('the daily cap is per mailbox: two workspaces sending from one address share it', async () => {
+    freshDay();
+    await mailbox({ dailyCap: '2' });
+    const mine = await draftFor();
+    await queue({ messageId: mine.messageId, confirm: true });
+    const first = ws;
+    ws = await t.workspace();
+    await mailbox({ dailyCap: '2' });
+    const theirs = [await draftFor(), await draftFor()];
+    const today = await queue({ messageId: theirs[0]!.messageId, confirm: true });
+    expect(today.body.data).toMatchObject({ sendAt: new Date(t.clock.now()).toISOString() });
+    const tomorrow = Math.floor(t.clock.now() / DAY) * DAY + DAY;
+    const over = await queue({ messageId: theirs[1]!.messageId });
+    expect(over.body.data).toMatchObject({ sendAt: new Date(tomorrow).toISOString() });
+    // A workspace with its own mailbox address is not held by the shared one's sends.
+    ws = await t.workspace();
+    await mailbox({ dailyCap: '2', fromAddress: 'bob@other.example', smtpUser: 'bob@other.example' });
+    const elsewhere = await draftFor();
+    expect((await queue({ messageId: elsewhere.messageId })).body.data).toMatchObject({ sendAt: new Date(t.clock.now()).toISOString() });
+    ws = first;
   });
 });

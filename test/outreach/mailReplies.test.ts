@@ -156,4 +156,53 @@ describe('replies read over IMAP', () => {
     expect(stopRequest('Re: hi', "Sure, I can't stop reading your guide!")).toBeUndefined();
     expect(stopRequest('Re: hi', 'Thanks!\n\n> reply "unsubscribe" and I will not write')).toBeUndefined();
   });
+
+  it('leaves Outlook, Gmail-mobile, French and German quotes out of the stop check, and still hears a stop above them', () => {
+    const ours = ['Hello Dana,', '', 'Our guide could help your readers.', '', '--', 'If you would rather not hear from me again, reply "unsubscribe" and I will not write to you again.'];
+    const outlook = ['Sounds interesting, send me the link.', '', '________________________________', 'From: Ada from Acme <ada@acme.example>', 'Sent: Monday, November 23, 2026 10:00 AM', 'To: Dana <dana@blog.example>', 'Subject: A resource for your CRM list', '', ...ours];
+    expect(stopRequest('RE: A resource for your CRM list', outlook.join('\n'))).toBeUndefined();
+    const headersOnly = ['Yes please, which page?', '', 'From: Ada from Acme <ada@acme.example>', 'Date: Monday, 23 November 2026 at 10:00', 'To: Dana <dana@blog.example>', '', ...ours];
+    expect(stopRequest('Re: hi', headersOnly.join('\n'))).toBeUndefined();
+    const wrapped = ['Great, thanks!', '', 'On Mon, 23 Nov 2026 at 10:00, Ada from Acme <ada@acme.example>', 'wrote:', '', ...ours];
+    expect(stopRequest('Re: hi', wrapped.join('\n'))).toBeUndefined();
+    expect(stopRequest('Re: hi', ['Merci, avec plaisir.', '', 'Le lun. 23 nov. 2026 à 10:00, Ada <ada@acme.example> a écrit :', '', ...ours].join('\n'))).toBeUndefined();
+    expect(stopRequest('Re: hi', ['Gern, danke.', '', 'Am Mo., 23. Nov. 2026 um 10:00 Uhr schrieb Ada <ada@acme.example>:', '', ...ours].join('\n'))).toBeUndefined();
+    expect(stopRequest('RE: A resource for your CRM list', ['unsubscribe', '', ...outlook.slice(2)].join('\n'))).toBe('asked');
+    expect(stopRequest('Re: hi', ['Please take me off your list.', '', ...headersOnly.slice(2)].join('\n'))).toBe('asked');
+    // A From: line in their own words, with no header block below it, is not a quote.
+    expect(stopRequest('Re: hi', 'From: the editor desk. Please stop emailing us.')).toBe('asked');
+  });
+
+  it('mail from a prospect\'s contact address that was never written to is not filed as a reply', async () => {
+    const prospectId = await insertProspect(t.db, t.clock, ws.workspaceId, { contactEmail: 'quiet@never.example' });
+    await imap.deliver(mail({ From: 'quiet@never.example', To: 'ada@acme.example', Subject: 'Invoice 42', 'Message-ID': '<invoice-42@never.example>' }, 'Your invoice is attached. Please stop by anytime.'));
+    await readMailbox();
+    expect(await messages(prospectId)).toEqual([]);
+    expect(await stage(prospectId)).toBe('identified');
+    expect(await suppression('quiet@never.example')).toBeUndefined();
+  });
+
+  it('one answer per message of theirs inside the quiet period: a second answer waits, their next message allows one more', async () => {
+    const { prospectId, sentId } = await contacted('ask@twice.example');
+    const reply = (id: string, inReplyTo: string) =>
+      mail({ From: 'ask@twice.example', To: 'ada@acme.example', Subject: 'Re: A resource for your CRM list', 'Message-ID': id, 'In-Reply-To': inReplyTo, References: inReplyTo }, 'Which page?');
+    const queue = (messageId: string, confirm = true) => t.rest(ws.key, 'POST', '/api/v1/outreach/queue', { messageId, ...(confirm ? { confirm } : {}) });
+    await imap.deliver(reply('<ask-1@twice.example>', sentId));
+    await readMailbox();
+    const answer = await insertDraft(t.db, t.clock, ws.workspaceId, prospectId, { to: 'ask@twice.example', inReplyTo: '<ask-1@twice.example>' });
+    expect((await queue(answer)).status).toBe(200);
+    await t.jobs.drain();
+    const sentAnswer = (await messages(prospectId)).find((m) => m.id === answer)!;
+    expect(sentAnswer.state).toBe('sent');
+    const again = await insertDraft(t.db, t.clock, ws.workspaceId, prospectId, { to: 'ask@twice.example', inReplyTo: '<ask-1@twice.example>' });
+    const refused = await queue(again, false);
+    expect(refused.status).toBe(400);
+    expect(String(refused.body.error)).toContain(`may go from ${new Date(Number(sentAnswer.sent_at) + 14 * 86_400_000).toISOString()}`);
+    await imap.deliver(reply('<ask-2@twice.example>', String(sentAnswer.message_id)));
+    await readMailbox();
+    const next = await insertDraft(t.db, t.clock, ws.workspaceId, prospectId, { to: 'ask@twice.example', inReplyTo: '<ask-2@twice.example>' });
+    expect((await queue(next)).status).toBe(200);
+    await t.jobs.drain();
+    expect(smtp.received.map((m) => m.to)).toEqual([['ask@twice.example'], ['ask@twice.example'], ['ask@twice.example']]);
+  });
 });

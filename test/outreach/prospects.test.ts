@@ -346,6 +346,12 @@ describe('sightline outreach import', () => {
     const refused = await runCli(['outreach', 'import', bad], env);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/bad\.csv line 3: prospects\[1\]\.contactEmail: must be an email address/);
+    const blank = join(dir, 'blank.csv');
+    writeFileSync(blank, 'email,url\nanna@ok.example,ok.example\nmax@blank.example,\n');
+    const blankUrl = await runCli(['outreach', 'import', blank], env);
+    expect(blankUrl.code).toBe(2);
+    expect(blankUrl.stderr).toMatch(/blank\.csv line 3: column url is blank/);
+    expect(blankUrl.stderr).not.toMatch(/prospects\[/);
     const header = join(dir, 'header.csv');
     writeFileSync(header, 'site,email\nok.example,\n');
     expect((await runCli(['outreach', 'import', header], env)).stderr).toMatch(/the first line must be the header url,email,name,note/);

@@ -3,8 +3,10 @@ import addOutreachProspects from './add_outreach_prospects.js';
 import draftOutreachReply from './draft_outreach_reply.js';
 import findOutreachContact from './find_outreach_contact.js';
 import listOutreachProspects from './list_outreach_prospects.js';
+import listOutreachSuppressions from './list_outreach_suppressions.js';
 import queueOutreachSend from './queue_outreach_send.js';
 import setOutreachStatus from './set_outreach_status.js';
+import setOutreachSuppression from './set_outreach_suppression.js';
 
 export const outreachTools: readonly AuthenticatedOperation[] = [
   listOutreachProspects,
@@ -13,4 +15,6 @@ export const outreachTools: readonly AuthenticatedOperation[] = [
   draftOutreachReply,
   queueOutreachSend,
   setOutreachStatus,
+  listOutreachSuppressions,
+  setOutreachSuppression,
 ];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { OUTREACH_STAGES } from '../../src/outreach/stages.js';
+import { SUPPRESSION_REASONS } from '../../src/outreach/suppressions.js';
 import { isoTime } from '../fields.js';
 
 /** A prospect as every outreach answer gives it. */
@@ -60,4 +61,11 @@ export const queuedSend = z.object({
   inReplyTo: z.string().nullable(),
   sendAt: z.string().meta({ format: 'date-time' }).describe('Now, or the next UTC day with room under the daily cap.'),
   jobId: z.string().describe('The send job (get_job).'),
+});
+
+export const suppressionOutput = z.object({
+  address: z.string().describe('Lower-cased; *@domain covers a domain.'),
+  reason: z.enum(SUPPRESSION_REASONS),
+  domainWide: z.boolean(),
+  createdAt: isoTime(),
 });

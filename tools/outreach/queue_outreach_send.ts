@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { describeSend, MAX_BODY_CHARS, MAX_SUBJECT_CHARS, OPT_OUT_LINE, queueSend } from '../../src/outreach/messages.js';
+import { describeSend, MAX_BODY_CHARS, MAX_SUBJECT_CHARS, queueSend } from '../../src/outreach/messages.js';
 import { defineTool } from '../define.js';
 import { recordId } from '../fields.js';
 import { queuedSend } from './outputs.js';
@@ -11,14 +11,14 @@ export default defineTool({
   scope: 'write:content',
   cap: 10,
   description:
-    "Send a draft from the workspace's own mailbox. Dry run by default: shows the exact message (with the opt-out line appended), recipient, mailbox and when it would go; confirm: true queues it (subject/body edits are then stored). " +
-    'Refused (400) without a mailbox, without a contact email, to a suppressed address, to someone written to inside the quiet period (answers to their message excepted), or when not a draft. ' +
-    `Over the daily cap it goes the next day. Opt-out line: "${OPT_OUT_LINE}"`,
+    "Send a draft from the workspace's mailbox. Dry run shows the exact email, recipient and send time; confirm: true queues it. " +
+    'Refused (400): no mailbox or contact email, suppressed address, prospect rejected or link_placed, quiet period (except one answer per new message of theirs), not a draft. ' +
+    "Over the mailbox's daily cap it goes the next day.",
   annotations: { title: 'Queue outreach send', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   input: z.strictObject({
     messageId: recordId().describe('The draft (from draft_outreach_reply).'),
-    subject: z.string().trim().min(1).max(MAX_SUBJECT_CHARS).optional().describe(`The edited subject, at most ${MAX_SUBJECT_CHARS} characters.`),
-    body: z.string().trim().min(1).max(MAX_BODY_CHARS).optional().describe(`The edited body without the opt-out line, at most ${MAX_BODY_CHARS} characters.`),
+    subject: z.string().trim().min(1).max(MAX_SUBJECT_CHARS).optional().describe('Edited subject.'),
+    body: z.string().trim().min(1).max(MAX_BODY_CHARS).optional().describe('Edited body, no opt-out line.'),
   }),
   output: queuedSend,
   confirm: 'dry-run',
