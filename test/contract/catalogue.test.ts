@@ -45,6 +45,9 @@ const EXTENSIONS = new Map<string, CatalogueRow>([
   ['run_visibility_check', { method: 'POST', path: '/api/v1/visibility/checks', scope: 'write:queries', cap: '10' }],
   // Issue 16: the owner's own outreach prospects (the CLI's CSV import sends them).
   ['add_outreach_prospects', { method: 'POST', path: '/api/v1/outreach/prospects', scope: 'write:content', cap: '10' }],
+  // Issue 16: a prospect's thread with its drafts, and a draft's edits saved before any send.
+  ['get_outreach_thread', { method: 'GET', path: '/api/v1/outreach/thread', scope: 'read:content', cap: '30' }],
+  ['update_outreach_draft', { method: 'POST', path: '/api/v1/outreach/draft', scope: 'write:content', cap: '30' }],
   // Issue 16: one owner's side of a link-network placement, replayed by the approval flow.
   ['accept_link_placement', { method: 'POST', path: '/api/v1/link-network/accept', scope: 'write:backlinks', cap: '10' }],
   // Issue 17: a social search on demand (the daily one runs by itself).

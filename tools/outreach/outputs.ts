@@ -61,3 +61,13 @@ export const queuedSend = z.object({
   sendAt: z.string().meta({ format: 'date-time' }).describe('Now, or the next UTC day with room under the daily cap.'),
   jobId: z.string().describe('The send job (get_job).'),
 });
+
+/** A message as get_outreach_thread gives it: the thread entry, with the whole body and the send's times and outcome. */
+export const threadRecord = threadMessage.extend({
+  body: z.string().describe('The text; a received message is cut at 20,000 characters. A draft is without the opt-out line.'),
+  queuedFor: z.string().meta({ format: 'date-time' }).nullable().describe('When a queued send goes.'),
+  error: z.string().nullable().describe('Why a send failed.'),
+});
+
+/** A stored draft as update_outreach_draft answers it. */
+export const savedDraft = outreachDraft.omit({ thread: true });
