@@ -15,9 +15,15 @@ export const THREAD_LIMIT = 100;
  */
 export const THREAD_BODY_CHARS = 20_000;
 
-function threadRecord(row: MessageRow) {
+/** Who a send of the message would go to now: a first email to the prospect's contact at the time, a reply to who wrote. */
+function recipient(row: MessageRow, prospect: ProspectRow): string {
+  return row.state === 'draft' && row.in_reply_to === null ? (prospect.contact_email ?? row.to_address) : row.to_address;
+}
+
+function threadRecord(row: MessageRow, prospect: ProspectRow) {
   return {
     ...threadEntry(row),
+    to: recipient(row, prospect),
     body: row.body_text.slice(0, THREAD_BODY_CHARS),
     queuedFor: row.queued_for === null ? null : new Date(Number(row.queued_for)).toISOString(),
     error: row.error,
@@ -33,14 +39,12 @@ export async function readThread(db: Kysely<Database>, workspaceId: string, pros
     base.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
   ]);
   const total = Number(count.n);
-  return { prospect: prospectRecord(prospect), total, omitted: Math.max(0, total - latest.length), messages: latest.reverse().map(threadRecord) };
+  return { prospect: prospectRecord(prospect), total, omitted: Math.max(0, total - latest.length), messages: latest.reverse().map((row) => threadRecord(row, prospect)) };
 }
 
 /** A draft as draft_outreach_reply answers it, with the recipient and mailbox a send would use now. */
 function draftRecord(row: MessageRow, prospect: ProspectRow, mailbox: Mailbox | undefined) {
-  const isReply = row.in_reply_to !== null;
-  // As the send picks it: a first email goes to the prospect's contact at the time of the send, a reply to who wrote.
-  const to = isReply ? row.to_address : (prospect.contact_email ?? row.to_address);
+  const to = recipient(row, prospect);
   return {
     messageId: row.id,
     prospectId: row.prospect_id,
@@ -50,7 +54,7 @@ function draftRecord(row: MessageRow, prospect: ProspectRow, mailbox: Mailbox | 
     subject: row.subject,
     body: row.body_text,
     inReplyTo: row.in_reply_to,
-    isReply,
+    isReply: row.in_reply_to !== null,
   };
 }
 

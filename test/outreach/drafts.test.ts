@@ -153,7 +153,11 @@ describe('get_outreach_thread and update_outreach_draft', () => {
     const draftId = await insertDraft(t.db, t.clock, ws.workspaceId, prospectId);
     const viaMcp = await t.mcpTool(ws.key, 'get_outreach_thread', { prospectId });
     expect(viaMcp.isError).toBe(false);
-    expect(viaMcp.structuredContent).toEqual(await readThread(prospectId));
+    const thread = await readThread(prospectId);
+    expect(viaMcp.structuredContent).toEqual(thread);
+    // A first email's draft was stored without a recipient: the thread names who the send would go to now.
+    expect(await message(draftId)).toMatchObject({ to_address: '' });
+    expect(thread.messages).toEqual([expect.objectContaining({ messageId: draftId, state: 'draft', to: expect.stringMatching(/^editor@blog-/) })]);
     const edited = await t.mcpTool(ws.key, 'update_outreach_draft', { messageId: draftId, body: '  Hello Dana,\n\na shorter pitch.  ' });
     expect(edited.isError).toBe(false);
     expect(edited.structuredContent).toMatchObject({ messageId: draftId, state: 'draft', subject: 'A resource for your CRM list', body: 'Hello Dana,\n\na shorter pitch.', isReply: false, to: expect.stringMatching(/^editor@/) });
