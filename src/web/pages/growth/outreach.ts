@@ -139,9 +139,10 @@ function threadView(draft: Draft, timeZone: string): SafeHtml {
 }
 
 /**
- * Drafts an email to a prospect with the writer model and shows it for editing: the edited subject and body go to
- * queue_outreach_send, whose dry run shows the exact email before it is queued. Without a writer model the page shows
- * the operation's message.
+ * Drafts an email to a prospect with the writer model and shows it for editing: the edited subject and body are saved
+ * on the draft (update_outreach_draft) or go to queue_outreach_send, whose dry run shows the exact email before it is
+ * queued; either way the person ends on the prospect's thread. Without a writer model the page shows the operation's
+ * message.
  */
 export async function draftPage(deps: DashboardDeps, req: Request, res: Response): Promise<void> {
   const current = res.locals.current!;
@@ -205,7 +206,7 @@ export async function threadPage(deps: DashboardDeps, req: Request, res: Respons
     html`${dataView({ site: prospect.domain, stage: prospect.stage.replace(/_/g, ' '), contact: prospect.contact?.email ?? null, why: prospect.reason })}
 ${thread.omitted === 0 ? '' : html`<p class="muted">The ${formatNumber(thread.omitted, 0)} oldest messages are not shown.</p>`}
 <h2>Messages, oldest first</h2>${messages}
-<h2>Draft another email</h2>${draftRequestForm(res, prospect)}
+<h2>Draft ${thread.total === 0 ? 'an' : 'another'} email</h2>${draftRequestForm(res, prospect)}
 <p><a href="${outreachPath(current.workspaceId)}">Back to outreach</a></p>`,
     { at: 'growth/outreach' },
   );
