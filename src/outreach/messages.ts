@@ -26,8 +26,15 @@ export const SEND_ATTEMPTS = 5;
 /** Appended to every outreach email, so that the recipient can always say no. */
 export const OPT_OUT_LINE = 'If you would rather not hear from me again, reply "unsubscribe" and I will not write to you again.';
 
+/** A body pasted back from a send's dry run ends with the opt-out line: without it, so that it is never added twice. */
+export function withoutOptOut(body: string): string {
+  const text = body.trimEnd();
+  if (!text.endsWith(OPT_OUT_LINE)) return body;
+  return text.slice(0, -OPT_OUT_LINE.length).trimEnd().replace(/(?:^|\n)[ \t]*--$/, '').trimEnd();
+}
+
 export function withOptOut(body: string): string {
-  return `${body.trimEnd()}\n\n--\n${OPT_OUT_LINE}`;
+  return `${withoutOptOut(body).trimEnd()}\n\n--\n${OPT_OUT_LINE}`;
 }
 
 /** The mailto: address a mail client's unsubscribe button writes to: a reply with that subject suppresses the sender. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { insertPlacement, members, site } from '../network/support.js';
-import { insertProspect } from '../outreach/support.js';
+import { configureMailbox, insertDraft, insertProspect } from '../outreach/support.js';
 import { insertRepurposeDraft } from '../repurpose/support.js';
 import { insertThread } from '../social/support.js';
 import { accessibilityProblems } from '../support/axe.js';
@@ -10,7 +10,7 @@ import { hasChromium } from '../support/chromium.js';
 const fixture = serviceAndBrowser();
 
 describe.skipIf(!hasChromium)('the Growth pages in a real browser', () => {
-  it('moves a social thread’s status and an outreach prospect’s stage, on pages axe finds no serious problem with', async () => {
+  it('moves a social thread’s status and an outreach prospect’s stage, edits an outreach draft in its thread, on pages axe finds no serious problem with', async () => {
     const ws = await site(fixture.t, 'Acme');
     const other = await site(fixture.t, 'Rival');
     await members(fixture.t, ws, other);
@@ -35,6 +35,20 @@ describe.skipIf(!hasChromium)('the Growth pages in a real browser', () => {
     await page.locator(`#move-${prospectId}`).getByRole('button', { name: 'Move' }).click();
     await page.locator('#done').waitFor();
     expect(await page.locator(`#prospect-${prospectId} .stage`).textContent()).toMatch(/^contacted/);
+
+    // The prospect's thread: a stored draft reopened, its edits saved, then checked before sending.
+    await configureMailbox(fixture.t.db, fixture.t.clock, fixture.t.service.services.credentials, ws.workspaceId);
+    const draftId = await insertDraft(fixture.t.db, fixture.t.clock, ws.workspaceId, prospectId);
+    await page.locator(`#prospect-${prospectId}`).getByRole('link', { name: 'Thread and drafts' }).click();
+    const draft = page.locator(`#edit-${draftId}`);
+    await draft.getByLabel('Subject').fill('A guide for your dental readers');
+    await draft.getByRole('button', { name: 'Save the draft' }).click();
+    await page.locator('#done').waitFor();
+    expect(await fixture.t.db.selectFrom('outreach_messages').select(['state', 'subject']).where('id', '=', draftId).executeTakeFirstOrThrow()).toEqual({ state: 'draft', subject: 'A guide for your dental readers' });
+    expect(await accessibilityProblems(page), 'thread').toEqual([]);
+    await page.locator(`#edit-${draftId}`).getByRole('button', { name: 'Check before sending' }).click();
+    await page.locator('#dry-run').waitFor();
+    expect(await page.locator('main').textContent()).toContain('A guide for your dental readers');
 
     for (const path of ['', '/outreach', '/network', '/social', '/repurpose']) {
       await page.goto(`${base}${path}`);

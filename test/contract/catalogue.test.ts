@@ -48,6 +48,9 @@ const EXTENSIONS = new Map<string, CatalogueRow>([
   // Issue 16: the outreach suppression list, read and managed by hand.
   ['list_outreach_suppressions', { method: 'GET', path: '/api/v1/outreach/suppressions', scope: 'read:content', cap: '30' }],
   ['set_outreach_suppression', { method: 'POST', path: '/api/v1/outreach/suppressions', scope: 'write:backlinks', cap: '30' }],
+  // Issue 16: a prospect's thread with its drafts, and a draft's edits saved before any send.
+  ['get_outreach_thread', { method: 'GET', path: '/api/v1/outreach/thread', scope: 'read:content', cap: '30' }],
+  ['update_outreach_draft', { method: 'POST', path: '/api/v1/outreach/draft', scope: 'write:content', cap: '30' }],
   // Issue 16: one owner's side of a link-network placement, replayed by the approval flow.
   ['accept_link_placement', { method: 'POST', path: '/api/v1/link-network/accept', scope: 'write:backlinks', cap: '10' }],
   // Issue 16: links the owner placed (source managed), recorded and removed by the owner.

@@ -181,6 +181,18 @@ export const fixtures: Record<string, Fixture> = {
     valid: async (t, ws) => ({ messageId: await outreachDraft(t, ws) }),
     foreign: async (t, other) => ({ messageId: await outreachDraft(t, other) }),
   },
+  get_outreach_thread: {
+    valid: async (t, ws) => {
+      const prospectId = await insertProspect(t.db, t.clock, ws.workspaceId);
+      await insertDraft(t.db, t.clock, ws.workspaceId, prospectId);
+      return { prospectId };
+    },
+    foreign: async (t, other) => ({ prospectId: await insertProspect(t.db, t.clock, other.workspaceId) }),
+  },
+  update_outreach_draft: {
+    valid: async (t, ws) => ({ messageId: await outreachDraft(t, ws), subject: 'A dental CRM guide for your list', body: 'Hello Dana,\n\nA guide your readers may like.' }),
+    foreign: async (t, other) => ({ messageId: await outreachDraft(t, other), body: 'Edited.' }),
+  },
   get_team: { valid: async () => ({}) },
   invite_team_member: { valid: async () => ({ email: 'new.person@example.com', role: 'member' }) },
   revoke_team_invite: {

@@ -177,6 +177,8 @@ describe('the Growth pages', () => {
     const draftPage = await drafted.text();
     expect(drafted.status, draftPage).toBe(200);
     expect(draftPage).toContain('id="send-draft"');
+    expect(draftPage).toContain(`formaction="/w/${ws.workspaceId}/do/update_outreach_draft"`);
+    expect(draftPage).toContain(`href="/w/${ws.workspaceId}/growth/outreach/thread?prospect=${prospectId}"`);
     const messageId = await insertDraft(t.db, t.clock, ws.workspaceId, prospectId, { to: 'editor@clinic.example' });
     const dryRun = await person.request(`/w/${ws.workspaceId}/do/queue_outreach_send`, {
       method: 'POST',
@@ -187,6 +189,63 @@ describe('the Growth pages', () => {
     expect(text).toContain('id="dry-run"');
     expect(hiddenFields(text)).toMatchObject({ messageId, subject: 'An edited subject', confirm: 'true' });
     expect((await t.db.selectFrom('outreach_messages').select('state').where('id', '=', messageId).executeTakeFirstOrThrow()).state).toBe('draft');
+  });
+
+  it('opens a prospect’s thread, saves a draft’s edits there, and the send’s dry run shows them', async () => {
+    const ws = await t.workspace();
+    const { visitor: person, csrf } = await visitor(ws, 'member');
+    await configureMailbox(t.db, t.clock, t.service.services.credentials, ws.workspaceId);
+    const prospectId = await insertProspect(t.db, t.clock, ws.workspaceId, { domain: 'dentalnews.example' });
+    const queuedId = await insertDraft(t.db, t.clock, ws.workspaceId, prospectId);
+    expect((await t.rest(ws.key, 'POST', '/api/v1/outreach/queue', { messageId: queuedId, confirm: true })).status).toBe(200);
+    t.clock.advance(60_000);
+    // An answer to the prospect (the quiet period would hold back a second first email).
+    const draftId = await insertDraft(t.db, t.clock, ws.workspaceId, prospectId, { inReplyTo: '<their-1@dentalnews.example>', to: 'dana@dentalnews.example' });
+    const threadPath = `/w/${ws.workspaceId}/growth/outreach/thread?prospect=${prospectId}`;
+    expect(await page(person, `/w/${ws.workspaceId}/growth/outreach`)).toContain(`href="${threadPath}"`);
+
+    const thread = await page(person, threadPath);
+    expect(thread).toContain('dentalnews.example');
+    expect(thread.indexOf(`id="message-${queuedId}"`)).toBeLessThan(thread.indexOf(`id="message-${draftId}"`));
+    expect(thread).not.toContain(`id="edit-${queuedId}"`);
+    const form = thread.split(`id="edit-${draftId}"`)[1]!.split('</form>')[0]!;
+    expect(form).toContain('Your list of CRM tools is useful.');
+    expect(form).toContain(`formaction="/w/${ws.workspaceId}/do/update_outreach_draft"`);
+
+    const edited = { ...hiddenFields(form), _csrf: csrf, subject: 'A guide for your dental readers', body: 'Hello Dana,\r\n\r\nan edited pitch.' };
+    const saved = await person.request(`/w/${ws.workspaceId}/do/update_outreach_draft`, { method: 'POST', form: edited });
+    expect(saved.status, await saved.clone().text()).toBe(303);
+    expect(saved.headers.get('location')).toBe(`${threadPath}&done=update_outreach_draft`);
+    expect(await t.db.selectFrom('outreach_messages').select(['state', 'subject', 'body_text']).where('id', '=', draftId).executeTakeFirstOrThrow()).toEqual({
+      state: 'draft',
+      subject: 'A guide for your dental readers',
+      body_text: 'Hello Dana,\n\nan edited pitch.',
+    });
+    const reopened = await page(person, `${threadPath}&done=update_outreach_draft`);
+    expect(reopened).toContain('id="done"');
+    expect(reopened.split(`id="edit-${draftId}"`)[1]!.split('</form>')[0]!).toContain('value="A guide for your dental readers"');
+
+    // Check before sending, with only the stored draft named: the dry run shows the saved edits and queues nothing.
+    const dryRun = await person.request(`/w/${ws.workspaceId}/do/queue_outreach_send`, { method: 'POST', form: { _csrf: csrf, back: threadPath, messageId: draftId } });
+    const text = await dryRun.text();
+    expect(dryRun.status, text).toBe(200);
+    expect(text).toContain('id="dry-run"');
+    expect(text).toContain('A guide for your dental readers');
+    expect(text).toContain('an edited pitch.');
+    expect((await t.db.selectFrom('outreach_messages').select('state').where('id', '=', draftId).executeTakeFirstOrThrow()).state).toBe('draft');
+  });
+
+  it('shows an empty thread, answers a thread page without a prospect with the operation’s 400 and another workspace’s prospect with 404', async () => {
+    const ws = await t.workspace();
+    const { visitor: person } = await visitor(ws, 'owner');
+    const other = await t.workspace();
+    const foreign = await insertProspect(t.db, t.clock, other.workspaceId);
+    expect((await person.request(`/w/${ws.workspaceId}/growth/outreach/thread?prospect=${foreign}`)).status).toBe(404);
+    const quiet = await insertProspect(t.db, t.clock, ws.workspaceId, { domain: 'quiet.example' });
+    expect(await page(person, `/w/${ws.workspaceId}/growth/outreach/thread?prospect=${quiet}`)).toContain('id="thread-empty"');
+    const missing = await person.request(`/w/${ws.workspaceId}/growth/outreach/thread`);
+    expect(missing.status).toBe(400);
+    expect(await missing.text()).toContain('prospectId');
   });
 
   it('shows a placement removal’s dry run and the drafting of posts before anything happens', async () => {

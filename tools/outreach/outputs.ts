@@ -69,3 +69,14 @@ export const suppressionOutput = z.object({
   domainWide: z.boolean(),
   createdAt: isoTime(),
 });
+
+/** A message as get_outreach_thread gives it: the thread entry, with the whole body and the send's times and outcome. */
+export const threadRecord = threadMessage.extend({
+  to: z.string().describe("For a draft, who it would go to now ('' without a contact email)."),
+  body: z.string().describe('The text; a received message is cut at 20,000 characters. A draft is without the opt-out line.'),
+  queuedFor: z.string().meta({ format: 'date-time' }).nullable().describe('When a queued send goes.'),
+  error: z.string().nullable().describe('Why a send failed.'),
+});
+
+/** A stored draft as update_outreach_draft answers it. */
+export const savedDraft = outreachDraft.omit({ thread: true });

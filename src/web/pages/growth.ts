@@ -2,7 +2,7 @@ import express, { type RequestHandler } from 'express';
 import type { DashboardDeps } from '../dashboard.js';
 import { backlinksPage } from './growth/backlinks.js';
 import { networkPage } from './growth/network.js';
-import { addProspect, draftPage, outreachPage } from './growth/outreach.js';
+import { addProspect, draftPage, outreachPage, threadPage } from './growth/outreach.js';
 import { repurposePage, saveDraftEdit } from './growth/repurpose.js';
 import { socialPage } from './growth/social.js';
 
@@ -17,6 +17,7 @@ export function growthPages(deps: DashboardDeps, stack: RequestHandler[]): expre
   router.get('/w/:ws/growth/outreach', ...stack, (req, res) => outreachPage(deps, req, res));
   router.post('/w/:ws/growth/outreach/add', ...stack, (req, res) => addProspect(deps, req, res));
   router.post('/w/:ws/growth/outreach/draft', ...stack, (req, res) => draftPage(deps, req, res));
+  router.get('/w/:ws/growth/outreach/thread', ...stack, (req, res) => threadPage(deps, req, res));
   router.get('/w/:ws/growth/network', ...stack, (req, res) => networkPage(deps, req, res));
   router.get('/w/:ws/growth/social', ...stack, (req, res) => socialPage(deps, req, res));
   router.get('/w/:ws/growth/repurpose', ...stack, (req, res) => repurposePage(deps, req, res));

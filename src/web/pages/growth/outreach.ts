@@ -2,17 +2,25 @@ import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import { mailboxPagePath } from '../../../outreach/mailbox.js';
 import { OUTREACH_STAGES, STAGE_MOVES } from '../../../outreach/stages.js';
-import type { outreachDraft, prospectOutput } from '../../../../tools/outreach/outputs.js';
+import type { outreachDraft, prospectOutput, threadRecord } from '../../../../tools/outreach/outputs.js';
 import type { DashboardDeps } from '../../dashboard.js';
 import { formatNumber, formatTime } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';
-import { dataOrNotice, nextPageLink, operationForm, queryChoice, queryPage, showPage } from '../../kit.js';
+import { dataOrNotice, dataView, nextPageLink, operationForm, queryChoice, queryPage, queryValue, showPage } from '../../kit.js';
 import { csrfField } from '../../layout.js';
 import { readOperation } from '../../operations.js';
 import { choiceField, filterForm, outsideLink, textBlock } from './shared.js';
 
 type Prospect = z.infer<typeof prospectOutput>;
 type Draft = z.infer<typeof outreachDraft>;
+type ThreadMessage = z.infer<typeof threadRecord>;
+
+interface Thread {
+  prospect: Prospect;
+  total: number;
+  omitted: number;
+  messages: ThreadMessage[];
+}
 
 interface ProspectList {
   counts: Record<(typeof OUTREACH_STAGES)[number], number>;
@@ -22,6 +30,8 @@ interface ProspectList {
 }
 
 export const outreachPath = (workspaceId: string): string => `/w/${workspaceId}/growth/outreach`;
+/** A prospect's thread with its drafts, where a draft is reopened for editing. */
+export const threadPath = (workspaceId: string, prospectId: string): string => `${outreachPath(workspaceId)}/thread?prospect=${encodeURIComponent(prospectId)}`;
 
 function contactCell(prospect: Prospect): SafeHtml {
   const contact = prospect.contact;
@@ -44,8 +54,30 @@ function prospectActions(res: Response, prospect: Prospect): SafeHtml {
           id: `move-${prospect.prospectId}`,
         });
   const findContact = operationForm(res, { operationId: 'find_outreach_contact', hidden: { prospectId: prospect.prospectId }, button: `Find a contact at ${prospect.domain}`, buttonClass: 'secondary', showResult: true });
-  const draft = html`<form method="post" action="${outreachPath(res.locals.current!.workspaceId)}/draft">${csrfField(res.locals.visit!.csrf)}<input type="hidden" name="prospectId" value="${prospect.prospectId}"><label>What the email to ${prospect.domain} should say (optional) <textarea name="instructions" rows="2" maxlength="1000"></textarea></label><button type="submit" class="secondary">Draft an email</button></form>`;
-  return html`${move}${prospect.contact === null ? findContact : ''}${draft}`;
+  const thread = html`<p><a href="${threadPath(res.locals.current!.workspaceId, prospect.prospectId)}">Thread and drafts</a></p>`;
+  return html`${move}${prospect.contact === null ? findContact : ''}${draftRequestForm(res, prospect)}${thread}`;
+}
+
+/** Asks the writer model for a new draft to the prospect (the draft page shows it). */
+function draftRequestForm(res: Response, prospect: Prospect): SafeHtml {
+  return html`<form method="post" action="${outreachPath(res.locals.current!.workspaceId)}/draft">${csrfField(res.locals.visit!.csrf)}<input type="hidden" name="prospectId" value="${prospect.prospectId}"><label>What the email to ${prospect.domain} should say (optional) <textarea name="instructions" rows="2" maxlength="1000"></textarea></label><button type="submit" class="secondary">Draft an email</button></form>`;
+}
+
+/**
+ * A draft's subject and body to edit, with two buttons on the same fields: *Save the draft* stores them
+ * (update_outreach_draft), *Check before sending* shows queue_outreach_send's dry run of them. Save comes first, so
+ * Enter in the subject saves rather than heads for a send.
+ */
+function draftForm(res: Response, draft: { messageId: string; subject: string; body: string }, back: string, id: string): SafeHtml {
+  const workspaceId = res.locals.current!.workspaceId;
+  return operationForm(res, {
+    operationId: 'queue_outreach_send',
+    hidden: { messageId: draft.messageId },
+    back,
+    fields: html`<label>Subject <input name="subject" value="${draft.subject}" required maxlength="200"></label><label>Body (the opt-out line is added when sent) <textarea name="body" rows="14" required maxlength="10000">${draft.body}</textarea></label><button type="submit" class="secondary" formaction="/w/${workspaceId}/do/update_outreach_draft">Save the draft</button> `,
+    button: 'Check before sending',
+    id,
+  });
 }
 
 function prospectTable(res: Response, prospects: Prospect[]): SafeHtml {
@@ -107,9 +139,10 @@ function threadView(draft: Draft, timeZone: string): SafeHtml {
 }
 
 /**
- * Drafts an email to a prospect with the writer model and shows it for editing: the edited subject and body go to
- * queue_outreach_send, whose dry run shows the exact email before it is queued. Without a writer model the page shows
- * the operation's message.
+ * Drafts an email to a prospect with the writer model and shows it for editing: the edited subject and body are saved
+ * on the draft (update_outreach_draft) or go to queue_outreach_send, whose dry run shows the exact email before it is
+ * queued; either way the person ends on the prospect's thread. Without a writer model the page shows the operation's
+ * message.
  */
 export async function draftPage(deps: DashboardDeps, req: Request, res: Response): Promise<void> {
   const current = res.locals.current!;
@@ -123,21 +156,58 @@ export async function draftPage(deps: DashboardDeps, req: Request, res: Response
   }
   const draft = answer.data;
   const missing = [draft.to === null ? 'the prospect has no contact email yet' : '', draft.from === null ? 'no mailbox is configured' : ''].filter((reason) => reason !== '');
-  const form = operationForm(res, {
-    operationId: 'queue_outreach_send',
-    hidden: { messageId: draft.messageId },
-    back: outreachPath(current.workspaceId),
-    fields: html`<label>Subject <input name="subject" value="${draft.subject}" required maxlength="200"></label><label>Body (the opt-out line is added when sent) <textarea name="body" rows="14" required>${draft.body}</textarea></label>`,
-    button: 'Check before sending',
-    id: 'send-draft',
-  });
+  const thread = threadPath(current.workspaceId, draft.prospectId);
+  const form = draftForm(res, draft, thread, 'send-draft');
   showPage(
     deps,
     res,
     'Draft an outreach email',
     html`<dl class="data"><dt>To</dt><dd>${draft.to ?? '—'}</dd><dt>From</dt><dd>${draft.from ?? '—'}</dd><dt>Kind</dt><dd>${draft.isReply ? 'a reply in the thread' : 'a first email'}</dd></dl>
 ${missing.length === 0 ? '' : html`<p class="notice" role="status">It cannot be sent yet: ${missing.join('; ')}.</p>`}
-${form}${threadView(draft, current.timeZone)}${back}`,
+${form}<p>The draft is stored: it stays in <a href="${thread}">the prospect's thread</a> until it is sent.</p>${threadView(draft, current.timeZone)}${back}`,
+    { at: 'growth/outreach' },
+  );
+}
+
+function messageHeading(message: ThreadMessage): SafeHtml {
+  const who = message.direction === 'in' ? html`From ${message.from}` : html`To ${message.to === '' ? 'the prospect (no contact email yet)' : message.to}`;
+  return html`<h3>${who}: ${message.subject}</h3>`;
+}
+
+function messageFacts(message: ThreadMessage, timeZone: string): SafeHtml {
+  const when =
+    message.state === 'queued' && message.queuedFor !== null ? html`queued to go ${formatTime(message.queuedFor, timeZone)}` : html`${message.state}, ${formatTime(message.at, timeZone)}`;
+  return html`<p class="muted">${when}${message.error === null ? '' : html`: ${message.error}`}</p>`;
+}
+
+/**
+ * Growth › Outreach › a prospect's thread: every message oldest first, each stored draft open for editing (saved with
+ * update_outreach_draft, sent through queue_outreach_send's dry run), and the form that drafts another.
+ */
+export async function threadPage(deps: DashboardDeps, req: Request, res: Response): Promise<void> {
+  const current = res.locals.current!;
+  const prospectId = queryValue(req, 'prospect');
+  const thread = await readOperation<Thread>(deps, res, 'get_outreach_thread', prospectId === undefined ? {} : { prospectId });
+  const { prospect } = thread;
+  const back = threadPath(current.workspaceId, prospect.prospectId);
+  const messages =
+    thread.messages.length === 0
+      ? html`<p class="muted" id="thread-empty">No email with ${prospect.domain} yet.</p>`
+      : thread.messages.map(
+          (message) =>
+            html`<section class="preview" id="message-${message.messageId}">${messageHeading(message)}${messageFacts(message, current.timeZone)}${
+              message.state === 'draft' ? draftForm(res, message, back, `edit-${message.messageId}`) : textBlock(message.body)
+            }</section>`,
+        );
+  showPage(
+    deps,
+    res,
+    `Outreach thread: ${prospect.domain}`,
+    html`${dataView({ site: prospect.domain, stage: prospect.stage.replace(/_/g, ' '), contact: prospect.contact?.email ?? null, why: prospect.reason })}
+${thread.omitted === 0 ? '' : html`<p class="muted">The ${formatNumber(thread.omitted, 0)} oldest messages are not shown.</p>`}
+<h2>Messages, oldest first</h2>${messages}
+<h2>Draft ${thread.total === 0 ? 'an' : 'another'} email</h2>${draftRequestForm(res, prospect)}
+<p><a href="${outreachPath(current.workspaceId)}">Back to outreach</a></p>`,
     { at: 'growth/outreach' },
   );
 }
