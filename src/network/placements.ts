@@ -184,18 +184,22 @@ export async function settleDecisions(db: Kysely<Database>, clock: Clock, worksp
 /** What became of the host article when its placement changed. */
 export type HostUpdate = { republished: true } | { republished: false; why: string };
 
-/** Why the host article cannot be republished now (no longer published, being rewritten, no destination), or null. */
-async function republishBlocker(db: Kysely<Database>, placement: PlacementRow): Promise<string | null> {
+/**
+ * Why the host article cannot be republished now (no longer published, being rewritten, no destination), and whether
+ * it is still published (the Content API serves its stored copy); null when it can be.
+ */
+async function republishBlocker(db: Kysely<Database>, placement: PlacementRow): Promise<{ why: string; published: boolean } | null> {
   const article = await db
     .selectFrom('articles')
     .select(['status', 'writing_job_id'])
     .where('id', '=', placement.host_article_id)
     .where('workspace_id', '=', placement.host_workspace_id)
     .executeTakeFirst();
-  if (article === undefined) return 'the host article no longer exists';
-  if (article.writing_job_id !== null) return 'the host article is being rewritten';
-  if (article.status !== 'published') return `the host article is ${article.status}, not published`;
-  if ((await publishTargets(db, placement.host_workspace_id)).length === 0) return 'the host site has no destination to publish to';
+  if (article === undefined) return { why: 'the host article no longer exists', published: false };
+  const published = article.status === 'published';
+  if (article.writing_job_id !== null) return { why: 'the host article is being rewritten', published };
+  if (!published) return { why: `the host article is ${article.status}, not published`, published };
+  if ((await publishTargets(db, placement.host_workspace_id)).length === 0) return { why: 'the host site has no destination to publish to', published };
   return null;
 }
 
@@ -204,21 +208,21 @@ async function republishBlocker(db: Kysely<Database>, placement: PlacementRow): 
  * that have it), when it can be republished now; otherwise the answer says why not.
  */
 export async function republishHost(db: Kysely<Database>, clock: Clock, placement: PlacementRow): Promise<HostUpdate> {
-  const why = await republishBlocker(db, placement);
-  if (why !== null) return { republished: false, why };
+  const blocker = await republishBlocker(db, placement);
+  if (blocker !== null) return { republished: false, why: blocker.why };
   await publishArticle(db, clock, placement.host_workspace_id, placement.host_article_id);
   return { republished: true };
 }
 
 /**
- * Re-renders a host article that cannot be republished now and stores the result, so that the Content API serves the
- * article as its placements now are (the render reads only live ones): without a retired link, with one gone live.
- * Destinations that received the article see the change at its next publish. Nothing to do for an article never
- * rendered.
+ * Re-renders a published host article that cannot be republished now and stores the result, so that the Content API
+ * serves it as its placements now are (the render reads only live ones): without a retired link, with one gone live.
+ * Destinations that received the article see the change at its next publish. An article not published is served by
+ * nothing and keeps the copy of its last publish; its next publish renders it afresh.
  */
 async function storeHostRendered(db: Kysely<Database>, clock: Clock, placement: PlacementRow): Promise<boolean> {
   const article = await db.selectFrom('articles').selectAll().where('id', '=', placement.host_article_id).where('workspace_id', '=', placement.host_workspace_id).executeTakeFirst();
-  if (article === undefined || article.markdown === null || article.html === null) return false;
+  if (article === undefined || article.status !== 'published' || article.markdown === null) return false;
   const rendered = await renderArticle(db, clock, placement.host_workspace_id, article, { canonicalUrl: article.url });
   await db.updateTable('articles').set({ html: rendered.html, schema_json_ld: rendered.schemaJsonLd, updated_at: clock.now() }).where('id', '=', article.id).execute();
   return true;
@@ -349,11 +353,13 @@ export async function describeRemoval(db: Kysely<Database>, workspaceId: string,
   const placement = await removable(db, workspaceId, placementId);
   const link = `the link to ${placement.target_url} (anchor "${placement.anchor_text}") in ${placement.host_url}`;
   if (placement.state !== 'live') return `Would withdraw the proposed placement of ${link}; it is retired and never goes live, whatever the owners decide, and both owners' pending approvals are withdrawn.`;
-  const why = await republishBlocker(db, placement);
+  const blocker = await republishBlocker(db, placement);
   const how =
-    why === null
+    blocker === null
       ? 'the host article is republished without it (article.updated)'
-      : `the host article's stored copy (Content API) is re-rendered without it (it cannot be republished now: ${why}; destinations drop the link at its next publish)`;
+      : blocker.published
+        ? `the host article's stored copy (Content API) is re-rendered without it (it cannot be republished now: ${blocker.why}; destinations drop the link at its next publish)`
+        : `the host article is not republished (${blocker.why}); its next publish renders it without the link`;
   return `Would remove ${link}: ${how} and the placement is retired. Credits are not refunded.`;
 }
 
@@ -381,7 +387,7 @@ export async function retirePlacement(db: Kysely<Database>, clock: Clock, placem
     stored,
     note: stored
       ? `Not republished (${update.why}): the stored article (Content API) no longer carries the link; destinations drop it at the article's next publish.`
-      : `Not republished (${update.why}); the article has no rendered copy to change, and its next publish renders it without the link.`,
+      : `Not republished (${update.why}); nothing serves a stored copy of it, and its next publish renders it without the link.`,
   };
 }
 
