@@ -5,7 +5,7 @@ import type { Clock } from '../clock.js';
 import { toIso } from '../domain/brand/records.js';
 import { BadInputError } from '../errors.js';
 import { enqueueJob } from '../jobs/queue.js';
-import { ACTIVE_STATES, bookCredit, membershipOf, STARTING_CREDITS } from './network.js';
+import { ACTIVE_STATES, bookCredit, membershipOf, STARTING_CREDITS, takeNetworkLock } from './network.js';
 import { retirePlacement } from './placements.js';
 import { NETWORK_RULES } from './rules.js';
 
@@ -35,6 +35,26 @@ async function activePlacementsOf(db: Kysely<Database>, workspaceId: string) {
     .execute();
 }
 
+/**
+ * Said when a member changes its link attribute: a placement's rel is fixed when it is proposed, so the change (and
+ * its risk, or its safety) reaches only placements proposed from then on.
+ */
+async function keptRel(db: Kysely<Database>, workspaceId: string): Promise<string> {
+  const rels = await db
+    .selectFrom('network_placements')
+    .select(['rel', (eb) => eb.fn.countAll<number | string>().as('n')])
+    .where('state', 'in', ACTIVE_STATES)
+    .where((eb) => eb.or([eb('host_workspace_id', '=', workspaceId), eb('target_workspace_id', '=', workspaceId)]))
+    .groupBy('rel')
+    .orderBy('rel')
+    .execute();
+  const existing = rels.length === 0 ? 'you have none now' : `now ${rels.map((r) => `${Number(r.n)} carry ${r.rel === 'dofollow' ? 'no rel (dofollow)' : `rel="${r.rel}"`}`).join(', ')}`;
+  return (
+    'The new attribute applies to placements proposed from now on; proposed and live placements keep the rel they were proposed with ' +
+    `(${existing}); retire one with remove_link_placement to stop its link.`
+  );
+}
+
 function checkChange(change: MembershipChange): void {
   if (!change.member && change.linkAttribute !== undefined) throw BadInputError.field('linkAttribute', 'only with member: true; leaving has no link attribute');
 }
@@ -50,7 +70,8 @@ export async function describeMembership(db: Kysely<Database>, workspaceId: stri
       ? `Already a member; would set the link attribute to ${linkAttribute} for placements proposed from now on.`
       : `Would join the link network with links you host carrying ${linkAttribute === 'dofollow' ? 'no rel (dofollow)' : `rel="${linkAttribute}"`}` +
         `${credits > 0 ? `, grant ${credits} starting credits` : ''} and look for matching articles now and daily.`;
-    const risk = linkAttribute === 'dofollow' ? `${NETWORK_RISK} ${DOFOLLOW_RISK}` : NETWORK_RISK;
+    const base = linkAttribute === 'dofollow' ? `${NETWORK_RISK} ${DOFOLLOW_RISK}` : NETWORK_RISK;
+    const risk = isMember && linkAttribute !== current.link_attribute ? `${base} ${await keptRel(db, workspaceId)}` : base;
     return {
       note: `${action} Rules: ${NETWORK_RULES.join(' ')} ${risk} Repeat with confirm: true to ${isMember ? 'apply' : 'join'}.`,
       details: { action: isMember ? 'update' : 'join', linkAttribute, startingCredits: credits, rules: [...NETWORK_RULES], risk },
@@ -85,6 +106,8 @@ export type MembershipAnswer = {
   matchJobId: string | null;
   retiredPlacements: number;
   republishedArticles: number;
+  /** Host articles that could not be republished: stored without their link, which destinations drop at the next publish. */
+  storedArticles: number;
 };
 
 /** Joins (first join: starting credits; a matching job now), changes the link attribute, or leaves (every placement retired). */
@@ -101,6 +124,7 @@ export async function setMembership(db: Kysely<Database>, clock: Clock, workspac
     matchJobId: null,
     retiredPlacements: 0,
     republishedArticles: 0,
+    storedArticles: 0,
     ...extra,
   });
   if (change.member) {
@@ -122,13 +146,18 @@ export async function setMembership(db: Kysely<Database>, clock: Clock, workspac
     return answer(await membershipOf(db, workspaceId), { creditsGranted, matchJobId });
   }
   if (current?.member !== 1) return answer(current);
+  // Under the network lock, as matching and go-lives are: no placement is proposed or goes live with this workspace
+  // between the list below being read and the membership ending.
+  await takeNetworkLock(db, now);
   let retiredPlacements = 0;
   let republishedArticles = 0;
+  let storedArticles = 0;
   for (const placement of await activePlacementsOf(db, workspaceId)) {
-    const { republished } = await retirePlacement(db, clock, placement, 'a side left the network');
+    const { republished, stored } = await retirePlacement(db, clock, placement, 'a side left the network');
     retiredPlacements++;
     if (republished) republishedArticles++;
+    if (stored) storedArticles++;
   }
   await db.updateTable('network_members').set({ member: 0, left_at: now }).where('workspace_id', '=', workspaceId).execute();
-  return answer(await membershipOf(db, workspaceId), { retiredPlacements, republishedArticles });
+  return answer(await membershipOf(db, workspaceId), { retiredPlacements, republishedArticles, storedArticles });
 }

@@ -8,6 +8,9 @@ export type PlacementRow = Selectable<NetworkPlacementsTable>;
 
 export const LINK_ATTRIBUTES = ['sponsored', 'nofollow', 'dofollow'] as const satisfies readonly LinkAttribute[];
 export const PLACEMENT_STATES = ['proposed', 'live', 'declined', 'retired'] as const satisfies readonly PlacementState[];
+/** A network link's verification state, from its backlinks row: placed (not checked yet), verified, or lost. */
+export const LINK_STATUSES = ['placed', 'verified', 'lost'] as const;
+export type LinkStatus = (typeof LINK_STATUSES)[number];
 /** States in which a placement counts as an existing link for the reciprocity, cycle and per-article rules. */
 export const ACTIVE_STATES = ['proposed', 'live'] as const satisfies readonly PlacementState[];
 /** Credits granted on a workspace's first join, once. */

@@ -5,6 +5,7 @@ import type { Clock } from '../clock.js';
 import type { LinkNetworkSettings } from '../config.js';
 import { APPROVAL_TTL_MS, requestApproval } from '../domain/approvals/approvals.js';
 import { toIso } from '../domain/brand/records.js';
+import { renderArticle } from '../domain/content/render.js';
 import { publishArticle, publishTargets } from '../domain/publishing/publish.js';
 import { BadInputError } from '../errors.js';
 import { newId } from '../ids.js';
@@ -172,27 +173,58 @@ export async function settleDecisions(db: Kysely<Database>, clock: Clock, worksp
   for (const placement of proposed) {
     const reason = decisionEnd(placement, approvals, now);
     if (reason === null) continue;
-    await db.updateTable('network_placements').set({ state: 'declined', ended_at: now, end_reason: reason }).where('id', '=', placement.id).where('state', '=', 'proposed').execute();
+    const written = await db.updateTable('network_placements').set({ state: 'declined', ended_at: now, end_reason: reason }).where('id', '=', placement.id).where('state', '=', 'proposed').executeTakeFirst();
+    if (written.numUpdatedRows === 0n) continue;
+    await withdrawApprovals(db, placement, `the placement was declined: ${reason}`, now);
     declined++;
   }
   return declined;
 }
 
+/** What became of the host article when its placement changed. */
+export type HostUpdate = { republished: true } | { republished: false; why: string };
+
 /**
- * Republishes a host article so that the render adds or drops its network link (`article.updated` to destinations
- * that have it). An article no longer published, being rewritten, or without a destination has nothing live to
- * change; false then.
+ * Why the host article cannot be republished now (no longer published, being rewritten, no destination), and whether
+ * it is still published (the Content API serves its stored copy); null when it can be.
  */
-export async function republishHost(db: Kysely<Database>, clock: Clock, placement: PlacementRow): Promise<boolean> {
+async function republishBlocker(db: Kysely<Database>, placement: PlacementRow): Promise<{ why: string; published: boolean } | null> {
   const article = await db
     .selectFrom('articles')
     .select(['status', 'writing_job_id'])
     .where('id', '=', placement.host_article_id)
     .where('workspace_id', '=', placement.host_workspace_id)
     .executeTakeFirst();
-  if (article === undefined || article.status !== 'published' || article.writing_job_id !== null) return false;
-  if ((await publishTargets(db, placement.host_workspace_id)).length === 0) return false;
+  if (article === undefined) return { why: 'the host article no longer exists', published: false };
+  const published = article.status === 'published';
+  if (article.writing_job_id !== null) return { why: 'the host article is being rewritten', published };
+  if (!published) return { why: `the host article is ${article.status}, not published`, published };
+  if ((await publishTargets(db, placement.host_workspace_id)).length === 0) return { why: 'the host site has no destination to publish to', published };
+  return null;
+}
+
+/**
+ * Republishes a host article so that the render adds or drops its network link (`article.updated` to destinations
+ * that have it), when it can be republished now; otherwise the answer says why not.
+ */
+export async function republishHost(db: Kysely<Database>, clock: Clock, placement: PlacementRow): Promise<HostUpdate> {
+  const blocker = await republishBlocker(db, placement);
+  if (blocker !== null) return { republished: false, why: blocker.why };
   await publishArticle(db, clock, placement.host_workspace_id, placement.host_article_id);
+  return { republished: true };
+}
+
+/**
+ * Re-renders a published host article that cannot be republished now and stores the result, so that the Content API
+ * serves it as its placements now are (the render reads only live ones): without a retired link, with one gone live.
+ * Destinations that received the article see the change at its next publish. An article not published is served by
+ * nothing and keeps the copy of its last publish; its next publish renders it afresh.
+ */
+async function storeHostRendered(db: Kysely<Database>, clock: Clock, placement: PlacementRow): Promise<boolean> {
+  const article = await db.selectFrom('articles').selectAll().where('id', '=', placement.host_article_id).where('workspace_id', '=', placement.host_workspace_id).executeTakeFirst();
+  if (article === undefined || article.status !== 'published' || article.markdown === null) return false;
+  const rendered = await renderArticle(db, clock, placement.host_workspace_id, article, { canonicalUrl: article.url });
+  await db.updateTable('articles').set({ html: rendered.html, schema_json_ld: rendered.schemaJsonLd, updated_at: clock.now() }).where('id', '=', article.id).execute();
   return true;
 }
 
@@ -269,7 +301,9 @@ export async function acceptPlacement(db: Kysely<Database>, clock: Clock, settin
   await bookCredit(db, { workspaceId: placement.host_workspace_id, amount: 1, reason: 'hosted', placementId: placement.id, at: now });
   await bookCredit(db, { workspaceId: placement.target_workspace_id, amount: -1, reason: 'received', placementId: placement.id, at: now });
   const live = await findPlacement(db, workspaceId, placementId);
-  await publishArticle(db, clock, live.host_workspace_id, live.host_article_id);
+  // A host that cannot be republished now (it has no destination and serves its site from the Content API, or the
+  // article is being rewritten) gets its stored copy re-rendered with the link; its next publish sends it on.
+  if (!(await republishHost(db, clock, live)).republished) await storeHostRendered(db, clock, live);
   await recordPlacedLink(db, clock, {
     workspaceId: live.target_workspace_id,
     linkingUrl: live.host_url,
@@ -282,9 +316,28 @@ export async function acceptPlacement(db: Kysely<Database>, clock: Clock, settin
   return acceptAnswer(live, side, null);
 }
 
+/**
+ * Ends a placement and withdraws its owners' approvals still pending, so neither owner is left a decision about a
+ * placement that is over. The approval flow has no "withdrawn" state: a withdrawn approval is `expired` as of now,
+ * with the reason in its error, and deciding it is refused like any expired one.
+ */
 async function endPlacement(db: Kysely<Database>, placement: PlacementRow, state: 'declined' | 'retired', reason: string, now: number): Promise<PlacementRow> {
   await db.updateTable('network_placements').set({ state, ended_at: now, end_reason: reason }).where('id', '=', placement.id).execute();
+  await withdrawApprovals(db, placement, `the placement was ${state}: ${reason}`, now);
   return { ...placement, state, ended_at: now, end_reason: reason };
+}
+
+async function withdrawApprovals(db: Kysely<Database>, placement: PlacementRow, reason: string, now: number): Promise<void> {
+  const ids = [placement.host_approval_id, placement.target_approval_id].filter((id): id is string => id !== null);
+  if (ids.length === 0) return;
+  // An approval already past its time has expired on its own and keeps its own expiry.
+  await db
+    .updateTable('approvals')
+    .set({ state: 'expired', expires_at: now, error: reason })
+    .where('id', 'in', ids)
+    .where('state', '=', 'pending')
+    .where('expires_at', '>', now)
+    .execute();
 }
 
 /** A proposed or live placement of this workspace, else 400 naming placementId (another workspace's: 404). */
@@ -296,26 +349,53 @@ async function removable(db: Kysely<Database>, workspaceId: string, placementId:
   return placement;
 }
 
-export function describeRemovalOf(placement: PlacementRow): string {
-  const link = `the link to ${placement.target_url} (anchor "${placement.anchor_text}") in ${placement.host_url}`;
-  return placement.state === 'live'
-    ? `Would remove ${link}: the host article is republished without it (article.updated) and the placement is retired. Credits are not refunded.`
-    : `Would withdraw the proposed placement of ${link}; it is retired and never goes live, whatever the owners decide.`;
-}
-
 export async function describeRemoval(db: Kysely<Database>, workspaceId: string, placementId: string): Promise<string> {
-  return describeRemovalOf(await removable(db, workspaceId, placementId));
+  const placement = await removable(db, workspaceId, placementId);
+  const link = `the link to ${placement.target_url} (anchor "${placement.anchor_text}") in ${placement.host_url}`;
+  if (placement.state !== 'live') return `Would withdraw the proposed placement of ${link}; it is retired and never goes live, whatever the owners decide, and both owners' pending approvals are withdrawn.`;
+  const blocker = await republishBlocker(db, placement);
+  const how =
+    blocker === null
+      ? 'the host article is republished without it (article.updated)'
+      : blocker.published
+        ? `the host article's stored copy (Content API) is re-rendered without it (it cannot be republished now: ${blocker.why}; destinations drop the link at its next publish)`
+        : `the host article is not republished (${blocker.why}); its next publish renders it without the link`;
+  return `Would remove ${link}: ${how} and the placement is retired. Credits are not refunded.`;
 }
 
-/** Retires one placement; a live one leaves its host article through a republish. */
-export async function retirePlacement(db: Kysely<Database>, clock: Clock, placement: PlacementRow, reason: string): Promise<{ republished: boolean }> {
+export interface Retirement {
+  /** True when the live link left its host article through a republish. */
+  republished: boolean;
+  /** True when it could not be, and the host article was re-rendered and stored without the link instead. */
+  stored: boolean;
+  /** Set when a live link could not be republished away: why, and what was done instead. */
+  note: string | null;
+}
+
+/**
+ * Retires one placement, in the caller's transaction, which holds the network lock. A live one leaves its host
+ * article through a republish; when that cannot happen now, the article is re-rendered and stored without it.
+ */
+export async function retirePlacement(db: Kysely<Database>, clock: Clock, placement: PlacementRow, reason: string): Promise<Retirement> {
   await endPlacement(db, placement, 'retired', reason, clock.now());
-  return { republished: placement.state === 'live' ? await republishHost(db, clock, placement) : false };
+  if (placement.state !== 'live') return { republished: false, stored: false, note: null };
+  const update = await republishHost(db, clock, placement);
+  if (update.republished) return { republished: true, stored: false, note: null };
+  const stored = await storeHostRendered(db, clock, placement);
+  return {
+    republished: false,
+    stored,
+    note: stored
+      ? `Not republished (${update.why}): the stored article (Content API) no longer carries the link; destinations drop it at the article's next publish.`
+      : `Not republished (${update.why}); nothing serves a stored copy of it, and its next publish renders it without the link.`,
+  };
 }
 
 export async function removePlacement(db: Kysely<Database>, clock: Clock, workspaceId: string, placementId: string) {
+  // Under the lock, as a go-live is: a removal and an approval of the same placement happen one after the other.
+  await takeNetworkLock(db, clock.now());
   const placement = await removable(db, workspaceId, placementId);
   const side = placement.host_workspace_id === workspaceId ? 'host' : 'target';
-  const { republished } = await retirePlacement(db, clock, placement, `removed by the ${side} site`);
-  return { placementId, state: 'retired' as const, retiredAt: toIso(clock.now()), republished };
+  const { republished, note } = await retirePlacement(db, clock, placement, `removed by the ${side} site`);
+  return { placementId, state: 'retired' as const, retiredAt: toIso(clock.now()), republished, note };
 }

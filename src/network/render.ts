@@ -27,16 +27,26 @@ function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
+/** The link element itself: `rel` as the placement gives it, none only for dofollow. `text` is already escaped for where it goes. */
+function anchorElement(link: NetworkLink, text: string): string {
+  const rel = link.rel === 'dofollow' ? '' : ` rel="${link.rel}"`;
+  return `<a href="${escapeHtml(link.url)}"${rel}>${text}</a>`;
+}
+
 /** A short "Related reading" paragraph, placed after the body and before the FAQ; a dofollow link has no rel. */
 export function relatedReadingHtml(link: NetworkLink | undefined): string {
   if (link === undefined) return '';
-  const rel = link.rel === 'dofollow' ? '' : ` rel="${link.rel}"`;
-  return `<p>Related reading: <a href="${escapeHtml(link.url)}"${rel}>${escapeHtml(link.anchor)}</a></p>\n`;
+  return `<p>Related reading: ${anchorElement(link, escapeHtml(link.anchor))}</p>\n`;
 }
 
+/**
+ * The same link in the Markdown copy. Markdown's own link syntax has no rel, and a destination rendering the Markdown
+ * would publish a followed link for a sponsored placement, so the link is inline HTML, which Markdown passes through.
+ * The anchor text between the tags is still read as Markdown: its emphasis and link characters are backslash-escaped
+ * before the HTML escaping (which adds no backslashes, so the two do not interfere).
+ */
 export function relatedReadingMarkdown(link: NetworkLink | undefined): string {
   if (link === undefined) return '';
-  const anchor = link.anchor.replace(/([\\[\]])/g, '\\$1');
-  const url = link.url.replace(/\(/g, '%28').replace(/\)/g, '%29').replace(/ /g, '%20');
-  return `\n\nRelated reading: [${anchor}](${url})`;
+  const anchor = escapeHtml(link.anchor.replace(/[\\`*_[\]~|!]/g, '\\$&'));
+  return `\n\nRelated reading: ${anchorElement(link, anchor)}`;
 }

@@ -21,7 +21,8 @@ export const NETWORK_RULES = [
   'At most one network link per article, and a monthly cap per site on placements hosted and on placements received.',
   'Anchors vary between the target brand name, the target page title and the bare domain; no exact-match keyword anchors.',
   'Links carry rel="sponsored" unless the owner chose nofollow, or chose dofollow explicitly (then both owners must have chosen it).',
-  'Credits: 3 on first joining; a placement that goes live earns the host 1 and costs the target 1; a target needs a credit; retired placements do not refund.',
+  'Credits: 3 on first joining; a placement that goes live earns the host 1 and costs the target 1; a target needs a credit; retired placements do not refund, ' +
+    'nor do links verification finds lost (shown as lost; either side may retire them).',
   'Leaving retires every placement, given and received, and republishes each host article without its link.',
 ] as const;
 

@@ -4,7 +4,7 @@ import type { Clock } from '../clock.js';
 import { approvalUrl } from '../domain/approvals/approvals.js';
 import { toIso } from '../domain/brand/records.js';
 import { domainOf } from '../visibility/engines/engine.js';
-import { creditBalance, membershipOf, type PlacementRow } from './network.js';
+import { creditBalance, type LinkStatus, membershipOf, type PlacementRow } from './network.js';
 import { approvalsOf, decisionEnd } from './placements.js';
 
 /** Placements listed per side, newest first. */
@@ -47,6 +47,39 @@ async function sitesOf(db: Kysely<Database>, workspaceIds: readonly string[]) {
   return new Map(rows.map((row) => [row.id, { name: row.name, domain: domainOf(row.website_url) ?? row.website_url }]));
 }
 
+/** Placements per backlink lookup: four bound values each, well within either database's limit. */
+const LINK_LOOKUP_CHUNK = 100;
+
+/**
+ * The verification state of each placement's link, by placement id, from the backlinks row recorded when it went live
+ * (in the target's workspace). Looked up by that row's unique key (workspace, linking page, target), and only while
+ * the row still names the placement.
+ */
+async function linkChecks(db: Kysely<Database>, placements: readonly PlacementRow[]) {
+  const wentLive = placements.filter((p) => p.live_at !== null);
+  const checks = new Map<string, { status: LinkStatus; lastVerifiedAt: number | null; lostAt: number | null }>();
+  for (let i = 0; i < wentLive.length; i += LINK_LOOKUP_CHUNK) {
+    const chunk = wentLive.slice(i, i + LINK_LOOKUP_CHUNK);
+    const rows = await db
+      .selectFrom('backlinks')
+      .select(['placement_id', 'status', 'last_verified_at', 'lost_at'])
+      .where((eb) =>
+        eb.or(
+          chunk.map((p) =>
+            eb.and([eb('workspace_id', '=', p.target_workspace_id), eb('linking_url', '=', p.host_url), eb('target_url', '=', p.target_url), eb('placement_id', '=', p.id)]),
+          ),
+        ),
+      )
+      .execute();
+    for (const row of rows) {
+      // A placed link is `placed` until its first check; verification moves it to verified or lost.
+      const status: LinkStatus = row.status === 'verified' || row.status === 'lost' ? row.status : 'placed';
+      checks.set(row.placement_id!, { status, lastVerifiedAt: row.last_verified_at, lostAt: row.lost_at });
+    }
+  }
+  return checks;
+}
+
 /** Credits, membership and the placements on each side, each in its state as the owners' decisions leave it. */
 export async function readLinkNetwork(db: Kysely<Database>, clock: Clock, publicUrl: string, workspaceId: string) {
   const now = clock.now();
@@ -55,6 +88,7 @@ export async function readLinkNetwork(db: Kysely<Database>, clock: Clock, public
     db.selectFrom('network_placements').selectAll().where(column, '=', workspaceId).orderBy('proposed_at', 'desc').orderBy('id', 'desc').limit(LISTED).execute();
   const [given, received] = await Promise.all([side('host_workspace_id'), side('target_workspace_id')]);
   const approvals = await approvalsOf(db, [...given, ...received]);
+  const checks = await linkChecks(db, [...given, ...received]);
   const sites = await sitesOf(db, [...given.map((p) => p.target_workspace_id), ...received.map((p) => p.host_workspace_id)]);
   const view = (placement: PlacementRow, mySide: 'host' | 'target') => {
     // A decline or a lapse not yet written down by the daily run shows as it is.
@@ -81,6 +115,9 @@ export async function readLinkNetwork(db: Kysely<Database>, clock: Clock, public
       liveAt: toIso(placement.live_at),
       endedAt: toIso(ended === null ? placement.ended_at : now),
       endReason: ended ?? placement.end_reason,
+      linkStatus: checks.get(placement.id)?.status ?? null,
+      lastVerifiedAt: toIso(checks.get(placement.id)?.lastVerifiedAt ?? null),
+      lostAt: toIso(checks.get(placement.id)?.lostAt ?? null),
     };
   };
   return {

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withNamedLock } from '../../db/locks.js';
 import { newId } from '../../src/ids.js';
+import { NETWORK_LOCK } from '../../src/network/network.js';
+import { proposePlacement } from '../../src/network/placements.js';
 import { TestService } from '../support/harness.js';
-import { insertPlacement, join, liveArticle, type Member, placement, site, sitePage, view, approveBoth } from './support.js';
+import { insertPlacement, join, liveArticle, type Member, members, placement, site, sitePage, uniqueWords, view, approveBoth } from './support.js';
 
 const DAY_MS = 86_400_000;
 
@@ -107,6 +110,47 @@ describe('link network matching and rules', { timeout: 60_000 }, () => {
     t.clock.advance(DAY_MS);
     await t.jobs.drain();
     expect(await noteOf(broke.host)).toContain('refused: the target site has no credits left');
+  });
+
+  it('keeps to the monthly cap on placements received too', async () => {
+    const capped = await pair('tapestry warp weft bobbin heddle shuttle');
+    const giver = await site(t, 'Giver');
+    for (let i = 0; i < 4; i++) await insertPlacement(t, giver, capped.target, { state: i % 2 === 0 ? 'retired' : 'live' });
+    await join(t, capped.host);
+    await join(t, capped.target);
+    await t.jobs.drain();
+    expect((await view(t, capped.host)).given).toEqual([]);
+    expect(await noteOf(capped.host)).toContain('1 refused: the target site has reached its monthly cap of 4 placements received');
+  });
+
+  it('refuses a second network link in one article, when proposing and again at the second approval', async () => {
+    const host = await site(t, 'Double Host');
+    const first = await site(t, 'First Target');
+    const second = await site(t, 'Second Target');
+    await members(t, host, first, second);
+    const articleId = await liveArticle(t, host, 'Double', uniqueWords(8));
+    // A proposal already out when the article's other link went live: the second approval catches it.
+    const b = await insertPlacement(t, host, second, { hostArticleId: articleId });
+    await insertPlacement(t, host, first, { state: 'live', hostArticleId: articleId });
+    await approveBoth(t, host, second, b);
+    expect(await placement(t, b)).toMatchObject({ state: 'declined', end_reason: 'the host article already carries a network link' });
+    expect((await view(t, second)).credits.balance).toBe(3);
+
+    const match = {
+      hostWorkspaceId: host.workspaceId,
+      hostArticleId: articleId,
+      hostTitle: 'Double',
+      hostUrl: `https://${host.domain}/blog/double`,
+      targetWorkspaceId: second.workspaceId,
+      targetKind: 'page' as const,
+      targetSubjectId: newId('sp'),
+      targetUrl: `https://${second.domain}/another-page`,
+      targetTitle: 'Another page',
+      similarity: 0.95,
+      language: 'en',
+    };
+    const outcome = await withNamedLock(t.db, NETWORK_LOCK, t.clock.now(), (trx) => proposePlacement(trx, t.clock, t.service.services.linkNetwork, match));
+    expect(outcome).toEqual({ refused: 'the host article already carries a network link' });
   });
 
   it('varies anchors among brand name, page title and domain for one target', async () => {

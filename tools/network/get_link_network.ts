@@ -12,7 +12,7 @@ export default defineTool({
   description:
     "The workspace's place in the link network: credits (balance, how they were granted, earned and spent), membership (joinedAt, link attribute, " +
     'the last matching run), and placements given (in my articles) and received (to my pages), each with its state (proposed, live, declined, retired), ' +
-    "the other site, URLs, anchor, rel, similarity, dates and this side's pending approvalUrl.",
+    "the other site, URLs, anchor, rel, similarity, dates, this side's pending approvalUrl, and the link's verification (linkStatus: placed, verified, lost).",
   annotations: { title: 'Get link network', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}),
   output: linkNetwork,

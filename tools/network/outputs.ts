@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LINK_ATTRIBUTES, PLACEMENT_STATES } from '../../src/network/network.js';
+import { LINK_ATTRIBUTES, LINK_STATUSES, PLACEMENT_STATES } from '../../src/network/network.js';
 import { isoTime } from '../fields.js';
 
 export const linkAttribute = z.enum(LINK_ATTRIBUTES);
@@ -23,6 +23,9 @@ const placement = z.object({
   liveAt: isoTime().nullable(),
   endedAt: isoTime().nullable(),
   endReason: z.string().nullable(),
+  linkStatus: z.enum(LINK_STATUSES).nullable().describe('Verification on the host page; null before live.'),
+  lastVerifiedAt: isoTime().nullable(),
+  lostAt: isoTime().nullable(),
 });
 
 export const linkNetwork = z.object({
@@ -54,6 +57,7 @@ export const membershipAnswer = z.object({
   matchJobId: z.string().nullable().describe('The matching job queued on joining (get_job).'),
   retiredPlacements: z.number().int(),
   republishedArticles: z.number().int(),
+  storedArticles: z.number().int().describe('Host articles not republishable now, stored without the link.'),
 });
 
 export const removedPlacement = z.object({
@@ -61,6 +65,7 @@ export const removedPlacement = z.object({
   state: z.literal('retired'),
   retiredAt: isoTime(),
   republished: z.boolean().describe('True when a live link was removed from its host article through a republish.'),
+  note: z.string().nullable().describe('Why a live link was not republished, and what was done instead.'),
 });
 
 export const acceptedPlacement = z.object({

@@ -11,8 +11,8 @@ export default defineTool({
   scope: 'write:backlinks',
   cap: 10,
   description:
-    'Retire a link-network placement, from either side. A live link is removed from its host article through a republish (article.updated); ' +
-    'a proposed one never goes live. Credits are not refunded. Dry run by default; repeat with confirm: true.',
+    'Retire a link-network placement, from either side. A live link is removed from its host article through a republish (article.updated), ' +
+    'or from its stored copy when it cannot be republished now (note says why); a proposed one never goes live. Credits are not refunded. Dry run by default; repeat with confirm: true.',
   annotations: { title: 'Remove link placement', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   input: z.strictObject({
     placementId: recordId().describe('The placement to retire (placementId from get_link_network).'),
