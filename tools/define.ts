@@ -188,11 +188,8 @@ export function scopeText(operation: Operation): string {
 }
 
 const CONFIRM_FIELD = {
-  'dry-run': z
-    .boolean()
-    .default(false)
-    .describe('true: do it. false (default): a dry run that says what would happen.'),
-  required: z.boolean().default(false).describe('Must be true, or the call is refused.'),
+  'dry-run': z.boolean().default(false).describe('true: do it; otherwise a dry run.'),
+  required: z.boolean().default(false).describe('Must be true.'),
 } as const;
 
 export function defineTool<S extends InputSchema, O extends OutputSchema>(definition: ToolDefinition<S, O>): AuthenticatedOperation {

@@ -33,9 +33,9 @@ export function textList(maxItems: number, maxChars: number) {
 export const recordId = () => z.string().trim().min(1).max(100);
 
 /** A paged list's page number and page size. */
-export const pageNumber = () => z.number().int().min(1).max(100_000).default(1).describe('Page number, from 1 (default 1).');
+export const pageNumber = () => z.number().int().min(1).max(100_000).default(1).describe('Page number.');
 export const pageSize = (max: number, fallback: number, items: string) =>
-  z.number().int().min(1).max(max).default(fallback).describe(`${items} per page, 1 to ${max} (default ${fallback}).`);
+  z.number().int().min(1).max(max).default(fallback).describe(`${items} per page.`);
 
 /** What a paged answer says about its page, beside its rows. */
 export const pageFields = {

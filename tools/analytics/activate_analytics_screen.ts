@@ -10,8 +10,9 @@ export default defineTool({
   scope: 'manage:org',
   cap: 10,
   description:
-    'Turn on the Analytics or the Reports screen of the workspace; both ship disabled, and until then get_traffic_overview (analytics) or get_reports_summary and get_reports_wins (reports) answer data null.\n' +
-    'It cannot be undone; calling it again changes nothing and keeps the first activation time.',
+    'Turn on the Analytics or the Reports screen; ' +
+    'both ship disabled, and until then get_traffic_overview (analytics) or get_reports_summary and get_reports_wins (reports) answer null. ' +
+    'It cannot be undone; calling it again changes nothing.',
   annotations: { title: 'Activate analytics screen', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     screen: z.enum(ANALYTICS_SCREENS).describe('analytics or reports.'),

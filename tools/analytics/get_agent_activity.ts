@@ -12,11 +12,11 @@ export default defineTool({
   scope: 'read:analytics',
   cap: 60,
   description:
-    "What the service's agents did over the last 7, 30 or 90 days, per lane (writing, publishing, checks, syncs, outreach, social): runs started, succeeded, failed and still in progress, from the background jobs.\n" +
-    'Use it for a weekly summary of the work done; list_jobs shows the jobs themselves.',
+    "What the service's agents did over the last 7, 30 or 90 days, per lane (writing, publishing, checks, syncs, outreach, social): runs started, succeeded, failed and in progress. " +
+    'Use it for a summary of the work done; list_jobs shows the jobs themselves.',
   annotations: { title: 'Get agent activity', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
-    days: z.enum(METRIC_DAYS).default('7').describe('The window in UTC days, today included (default 7).'),
+    days: z.enum(METRIC_DAYS).default('7').describe('The window in UTC days, today included.'),
   }),
   output: z.object({
     window: z.object({ days: z.int(), from: z.string(), to: z.string() }),

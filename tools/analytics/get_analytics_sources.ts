@@ -30,8 +30,8 @@ export default defineTool({
   scope: 'read:analytics',
   cap: 30,
   description:
-    'Where human traffic and AI-crawler figures come from: the selected source of each, the sources the setup qualifies for, and their install state ' +
-    '(tracking tag, its last report and site-builder installs, connected analytics provider, crawler hook and CMS plugin reports, CDN zone and sync). set_analytics_source changes the crawler source.',
+    'Where human traffic and AI-crawler figures come from: the selected source of each, the sources the setup qualifies for, and their install state (tracking tag, site builders, analytics provider, crawler hook, CMS plugin, CDN). ' +
+    'set_analytics_source changes the crawler source.',
   annotations: { title: 'Get analytics sources', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}),
   output: z.object({

@@ -10,8 +10,9 @@ export default defineTool({
   scope: 'read:analytics',
   cap: 'plan',
   description:
-    "Probe whether AI crawlers can reach the workspace's site: its robots.txt applied to each crawler of the ai.robots.txt list (RFC 9309), and the home page fetched with each crawler's user agent.\n" +
-    'Use it when AI engines do not cite the site: a robots.txt rule or a firewall blocking GPTBot, ClaudeBot or PerplexityBot is the usual cause. It makes live requests to the site (about 160, 8 at a time) and takes seconds.',
+    "Probe whether AI crawlers can reach the workspace's site: its robots.txt applied to each known AI crawler, and the home page fetched with each one's user agent. " +
+    'Use it when AI engines do not cite the site (a robots.txt rule or firewall blocking GPTBot, ClaudeBot or PerplexityBot is the usual cause). ' +
+    'It makes about 160 live requests and takes seconds.',
   annotations: { title: 'Get crawler access', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   input: z.strictObject({}),
   output: crawlerAccessReport,

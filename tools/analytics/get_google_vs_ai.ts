@@ -13,8 +13,8 @@ export default defineTool({
   scope: 'read:analytics',
   cap: 30,
   description:
-    'Google versus AI answers, per tracked query: whether the brand ranks in Google\'s top 30 and how each of the six AI engines treated it in its latest check.\n' +
-    'Use it to find queries where the brand ranks on Google but AI engines ignore it (state google), or the reverse (state ai). summary counts every query; rows come a page at a time.',
+    "Google versus AI answers per tracked query: whether the brand ranks in Google's top 30 and how each AI engine treated it in its latest check. " +
+    'Use it to find queries where the brand ranks on Google but AI engines ignore it (state google), or the reverse (state ai).',
   annotations: { title: 'Get Google versus AI', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     state: z.enum(GOOGLE_VS_AI_STATES).optional().describe('Only rows in this state.'),

@@ -12,15 +12,14 @@ export default defineTool({
   scope: 'read:analytics',
   cap: 30,
   description:
-    "Search rankings per keyword: verified Google and Bing positions (top 30) from the weekly rank checks, Search Console clicks, impressions and average position, the page that earned the keyword, and how often Google's AI overview cites the workspace.\n" +
-    "Use it to see where the site ranks and which articles earn traffic; scope ours (default) keeps the keywords the workspace's published articles appear for, site shows every tracked query " +
-    `plus up to ${SITE_CONSOLE_QUERIES} untracked Search Console queries; best positions first, a page at a time.`,
+    'Search rankings per keyword: Google and Bing positions (top 30) from the weekly rank checks, Search Console clicks, impressions and average position, the ranking page, and Google AI overview citations. ' +
+    'Use it to see where the site ranks and which articles earn traffic; best positions first.',
   annotations: { title: 'Get rankings', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     scope: z
       .enum(RANKING_SCOPES)
       .default('ours')
-      .describe("ours (default): keywords the workspace's published articles appear for. site: everything on the domain, pages not written by the service included."),
+      .describe(`ours: keywords the workspace's articles appear for; site: every tracked query plus up to ${SITE_CONSOLE_QUERIES} other Search Console queries.`),
     page: pageNumber(),
     limit: pageSize(REPORT_PAGE_MAX, REPORT_PAGE_DEFAULT, 'Rows'),
   }),

@@ -15,7 +15,7 @@ export default defineTool({
   scope: 'read:analytics',
   cap: 30,
   description:
-    'Executive summary of the last 7, 30 or 90 days against the days before: visibility score and share of voice with intervals, articles published, AI-referred visits, AI-crawler visits, leads, and a narrative built only from those figures. ' +
+    'Executive summary of the last 7, 30 or 90 days against the days before: visibility score, share of voice, articles published, AI-referred and AI-crawler visits, leads, and a narrative built only from those figures. ' +
     'null until the Reports screen is activated.',
   annotations: { title: 'Get reports summary', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   input: z.strictObject({

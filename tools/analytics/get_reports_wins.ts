@@ -11,7 +11,7 @@ export default defineTool({
   scope: 'read:analytics',
   cap: 30,
   description:
-    'Top wins of the last 7, 30 or 90 days, each traceable to its rows: queries an answer engine newly cited the brand for (with the first citing answer), pages whose AI-referred visits grew most, and new referring hosts. ' +
+    'Top wins of the last 7, 30 or 90 days, each traceable to its rows: queries an answer engine newly cited the brand for, pages whose AI-referred visits grew most, and new referring hosts. ' +
     'null until the Reports screen is activated.',
   annotations: { title: 'Get reports wins', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({

@@ -11,13 +11,12 @@ export default defineTool({
   scope: 'read:analytics',
   cap: 30,
   description:
-    "Human traffic and AI crawlers over 7, 30 or 90 days. scope=ours: the service's own counter (page views, unique visitors, sessions, bounce rate, time on page, sources, top pages). " +
-    'scope=site: the connected Plausible, Umami or Google Analytics (visits against the days before, from search and from AI by engine, trend, top pages). ' +
+    "Human traffic and AI crawlers over 7, 30 or 90 days, from the service's own counter (scope ours) or the connected Plausible, Umami or Google Analytics (scope site). " +
     'null until the Analytics screen is activated.',
   annotations: { title: 'Get traffic overview', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   input: z.strictObject({
     days: z.enum(METRIC_DAYS).default('30').describe('The window in UTC days, today included.'),
-    scope: z.enum(['ours', 'site']).default('ours').describe('ours (default): own counter; site: the connected analytics provider.'),
+    scope: z.enum(['ours', 'site']).default('ours').describe('ours: own counter; site: the connected analytics provider.'),
   }),
   output: z.object({
     window: z.object({ days: z.int(), from: z.string(), to: z.string() }),

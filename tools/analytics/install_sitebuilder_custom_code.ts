@@ -9,15 +9,15 @@ export default defineTool({
   scope: 'manage:org',
   cap: 5,
   description:
-    "Install the tracking loader on every page of the workspace's Wix site through the service's Wix app (Embedded Script), once the site owner has added the app.\n" +
-    "Dry run by default; the site must be the workspace's website. Wix serves it at once, no publish. Re-running changes nothing.",
+    "Install the tracking loader on every page of the workspace's Wix site through the service's Wix app, once the site owner has added the app. " +
+    "The site must be the workspace's website. Wix serves it at once. Re-running changes nothing.",
   annotations: { title: 'Install Wix custom code', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   input: z.strictObject({
     instanceId: z
       .string()
       .trim()
       .regex(/^[\w-]{1,100}$/, 'must be a Wix app instance id (a UUID; letters, digits, - and _)')
-      .describe("The app's instance id on the site, shown in the app's page in the Wix dashboard."),
+      .describe("Shown on the app's page in the Wix dashboard."),
   }),
   output: z.object({
     installId: z.string(),

@@ -10,9 +10,9 @@ export default defineTool({
   scope: 'manage:org',
   cap: 5,
   description:
-    "Install the tracking loader site-wide on the workspace's Webflow site (connected by an owner in the dashboard): registers it as a script, applies it in <head> beside the app's other scripts, then publishes the site.\n" +
-    'Dry run by default: the note lists the changes; confirming publishes the site, which also ships every other staged edit. Re-running once it is live changes nothing. ' +
-    'A publish Webflow refuses (one a minute) answers awaiting_publish with retryPublishAt: run it again then.',
+    "Install the tracking loader site-wide on the workspace's Webflow site (connected by an owner in the dashboard), then publish the site. " +
+    'The dry run lists the changes; confirming publishes the site, which also ships every other staged edit. Re-running once live changes nothing. ' +
+    'When Webflow refuses the publish (one a minute) the answer is awaiting_publish with retryPublishAt: run it again then.',
   annotations: { title: 'Install Webflow embed', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   input: z.strictObject({
     siteId: z
@@ -20,7 +20,7 @@ export default defineTool({
       .trim()
       .regex(/^[\w-]{1,100}$/, 'must be a Webflow site id (letters, digits, - and _; at most 100)')
       .optional()
-      .describe('The Webflow site; needed only when the connection authorizes several.'),
+      .describe('Needed only when the connection has several sites.'),
   }),
   output: z.object({
     installId: z.string(),

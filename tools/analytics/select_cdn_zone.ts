@@ -11,7 +11,7 @@ export default defineTool({
   scope: 'manage:org',
   cap: 10,
   description:
-    'Pick the Cloudflare zone whose AI-crawler requests are read, and start its sync: a backfill over the retention Cloudflare allows (at least 31 days), then hourly. ' +
+    'Pick the Cloudflare zone whose AI-crawler requests are read, and start its sync: a backfill of at least 31 days, then hourly. ' +
     'Another zone than before drops the hours stored from the old one. Follow it with get_job.',
   annotations: { title: 'Select CDN zone', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   input: z.strictObject({

@@ -10,11 +10,11 @@ export default defineTool({
   cap: 10,
   description:
     "Choose where AI-crawler figures come from: site_hook (the site's serving code reports), cms_plugin, or cdn (Cloudflare). " +
-    'A source the setup does not qualify for is refused (see get_analytics_sources); choosing cdn starts a backfill of the zone.',
+    'A source the setup does not qualify for (get_analytics_sources) is refused; cdn starts a backfill.',
   annotations: { title: 'Set analytics source', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     dataType: z.enum(['aiCrawlers']).describe('Only aiCrawlers can be chosen.'),
-    source: z.enum(CRAWLER_SOURCES).describe('site_hook, cms_plugin or cdn; it must qualify (get_analytics_sources).'),
+    source: z.enum(CRAWLER_SOURCES).describe('It must qualify.'),
   }),
   output: z.object({
     dataType: z.literal('aiCrawlers'),

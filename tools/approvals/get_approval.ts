@@ -10,10 +10,8 @@ export default defineTool({
   scope: 'read:content',
   cap: 60,
   description:
-    'Read the state of a change that waits for the workspace owner, by the approvalId an approval_required answer gave you.\n' +
-    'States: pending (the owner has not decided; pending approvals expire after 7 days), running (approved, being carried out), ' +
-    'done (carried out; result holds the answer the operation gave), failed (approved but it could not be carried out; error says why), ' +
-    'declined (the owner said no), expired (nobody decided in time). Only the owner decides, in the dashboard at approvalUrl; no tool can approve.',
+    "Read the state of a change that waits for the workspace owner, by the approvalId an approval_required answer gave: pending (expires after 7 days), running, done (result holds the operation's answer), failed (with error), declined or expired. " +
+    'Only the owner decides, in the dashboard at approvalUrl; no tool can approve.',
   annotations: { title: 'Get approval', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     approvalId: recordId().describe('The approvalId from an approval_required answer.'),

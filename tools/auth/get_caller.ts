@@ -11,7 +11,7 @@ export default defineTool({
   cap: 'plan',
   description:
     'Who is calling: the workspace this credential acts in, the API key or OAuth client behind it, its scopes, and the plan with its limits. ' +
-    'Any valid key or token may call it; use it to learn which tools are open to you instead of probing them.',
+    'Any valid key or token may call it; use it to learn which tools are open to you instead of probing.',
   annotations: { title: 'Get caller', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}),
   output: z.object({

@@ -21,8 +21,8 @@ export default defineTool({
   scope: 'manage:org',
   cap: 10,
   description:
-    "Read this workspace's billing: plan, status (trial, active or cancelling), cycle, next charge, add-ons, recent payments, usage and plan limits.\n" +
-    'Use it to answer questions about the subscription or to check room before inviting. Read-only: plan and payment changes are made by the service operator, not through the API.',
+    "Read this workspace's billing: plan, status, cycle, next charge, add-ons, recent payments, usage and plan limits. " +
+    'Use it for subscription questions or to check room before inviting. Plan and payment changes are made by the service operator, not through the API.',
   annotations: { title: 'Get billing', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}),
   output: z.object({

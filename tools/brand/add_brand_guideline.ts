@@ -11,9 +11,8 @@ export default defineTool({
   cap: 20,
   description:
     'Add a writing guideline: something articles should avoid, and what to write instead. ' +
-    'Use it when the user says the writer should stop doing something (a phrase, a claim, a topic, a tone). ' +
-    'type is one of tone, terminology, topic, style, factual; avoid and instead are required, 1 to 300 characters each (surrounding spaces are trimmed). ' +
-    'The guideline starts switched on; turn it off with set_brand_guideline_active or delete it with remove_brand_guideline.',
+    'Use it when the user says the writer should stop doing something (a phrase, a claim, a topic, a tone). It starts switched on; ' +
+    'pause it with set_brand_guideline_active or delete it with remove_brand_guideline.',
   annotations: { title: 'Add brand guideline', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   input: z.strictObject({
     type: z.enum(GUIDELINE_TYPES).describe('What the guideline is about.'),

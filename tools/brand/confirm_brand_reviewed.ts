@@ -11,8 +11,7 @@ export default defineTool({
   cap: 10,
   description:
     'Mark the brand memory as reviewed by the user, completing the onboarding step "confirm your brand". ' +
-    'Use it only after the user has looked at the brand data (get_brand) and said it is right. Takes no input. ' +
-    'It cannot be undone; calling it again changes nothing and keeps the first review time.',
+    'Use it only after the user has looked at the brand data (get_brand) and said it is right. Calling it again changes nothing.',
   annotations: { title: 'Confirm brand reviewed', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}),
   output: z.object({ reviewed: z.literal(true), reviewedAt: isoTime(), alreadyReviewed: z.boolean(), onboardingStep: z.string() }),

@@ -7,7 +7,7 @@ import { buyerProfileDraft } from './outputs.js';
 const MAX_DEMOGRAPHIC_KEYS = 30;
 
 // Not trimmed: given values come back exactly as sent, empty ones included.
-const givenText = (max: number, what: string) => z.string().max(max).optional().describe(`${what}, at most ${max} characters.`);
+const givenText = (max: number, what: string) => z.string().max(max).optional().describe(`${what}.`);
 const givenList = (what: string) =>
   z.array(z.string().max(300)).max(20).optional().describe(`${what}.`);
 
@@ -24,7 +24,7 @@ const given = z.strictObject({
     .catchall(z.string().max(200))
     .refine((value) => Object.keys(value).length <= MAX_DEMOGRAPHIC_KEYS, `must have at most ${MAX_DEMOGRAPHIC_KEYS} keys`)
     .optional()
-    .describe(`Free keys (e.g. ageRange, seniority, department) with text values of up to 200 characters, at most ${MAX_DEMOGRAPHIC_KEYS} keys.`),
+    .describe('Free keys (e.g. ageRange, seniority) with text values.'),
 });
 
 export default defineTool({
@@ -34,16 +34,15 @@ export default defineTool({
   scope: 'write:content',
   cap: 10,
   description:
-    'Draft a buyer profile (ICP) with the writer model, for the user to review; nothing is saved. ' +
-    'Use it when the user wants help describing an audience: send a one-sentence describe, or a title and who (e.g. from suggest_brand_icps), ' +
-    'and any fields already decided in given. Keys in given (and title) come back exactly as sent, empty values included; only the other fields are written by the model, steered by brand memory. ' +
-    'Save the reviewed draft with write_brand_icp. Answers 400 when no writer model is configured.',
+    'Draft a buyer profile (ICP) with the writer model for the user to review; nothing is saved. Send a one-sentence describe, or a title and who (e.g. ' +
+    'from suggest_brand_icps), and any fields already decided in given; those come back as sent, the model writes the rest. ' +
+    'Save the reviewed draft with write_brand_icp. 400 when no writer model is configured.',
   annotations: { title: 'Draft brand buyer profile', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   input: z.strictObject({
     describe: z.string().trim().min(1).max(300).optional().describe('The audience in one sentence, e.g. "IT managers at mid-sized hospitals".'),
-    title: z.string().max(200).optional().describe('The profile title to use, kept as sent (given.title wins when both are sent).'),
-    who: z.string().trim().min(1).max(300).optional().describe('Who these buyers are and why they would buy; steers the fields the model writes.'),
-    given: given.optional().describe('Buyer-profile fields already decided: kept exactly as sent, including empty values; the fields left out are filled in.'),
+    title: z.string().max(200).optional().describe('Kept as sent (given.title wins).'),
+    who: z.string().trim().min(1).max(300).optional().describe('Who these buyers are and why they would buy.'),
+    given: given.optional().describe('Fields already decided, kept as sent (empty values too).'),
   }),
   output: buyerProfileDraft,
   confirm: 'none',

@@ -10,8 +10,8 @@ export default defineTool({
   scope: 'read:content',
   cap: 60,
   description:
-    "Read the workspace's brand memory in one call: identity (name, website, industry, authors, aliases), profile (tone, colors, locale, scheduling), " +
-    'links, products, buyer profiles (ICPs) and writing guidelines. Call it before writing or editing brand data: write operations replace lists, so send back the full updated list.',
+    "Read the workspace's brand memory in one call: identity, profile (tone, colors, locale, scheduling), links, products, buyer profiles (ICPs) and writing guidelines. " +
+    'Call it before changing brand data: writes replace lists, so send back the full updated list.',
   annotations: { title: 'Get brand memory', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}),
   output: brand,

@@ -10,9 +10,8 @@ export default defineTool({
   scope: 'write:content',
   cap: 20,
   description:
-    'Delete a writing guideline permanently. ' +
-    'Use it when the user wants a guideline gone for good; to pause one instead, use set_brand_guideline_active with on: false. ' +
-    'guidelineId comes from get_brand or add_brand_guideline. An unknown id is 404.',
+    'Delete a writing guideline for good (to pause one, use set_brand_guideline_active). guidelineId comes from get_brand or add_brand_guideline; ' +
+    'an unknown id is 404.',
   annotations: { title: 'Remove brand guideline', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     guidelineId: recordId().describe('The guideline to delete.'),

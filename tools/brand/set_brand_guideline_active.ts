@@ -11,13 +11,12 @@ export default defineTool({
   scope: 'write:content',
   cap: 20,
   description:
-    'Switch a writing guideline on or off without deleting it. ' +
-    'Use it when the user wants a guideline paused or back in force; a switched-off guideline is kept but does not steer articles. ' +
-    'guidelineId comes from get_brand or add_brand_guideline; on is true or false. An unknown id is 404.',
+    'Switch a writing guideline on or off without deleting it: a switched-off guideline is kept but does not steer articles. ' +
+    'guidelineId comes from get_brand or add_brand_guideline; an unknown id is 404.',
   annotations: { title: 'Switch brand guideline on or off', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     guidelineId: recordId().describe('The guideline to switch.'),
-    on: z.boolean().describe('true: the guideline steers articles; false: it is kept but ignored.'),
+    on: z.boolean().describe('false: kept but ignored.'),
   }),
   output: guidelineAnswer,
   confirm: 'none',

@@ -11,16 +11,16 @@ export default defineTool({
   cap: 10,
   description:
     `Suggest up to ${MAX_SUGGESTIONS} audiences (buyer profiles) the brand could write for, from brand memory, with the writer model; nothing is saved. ` +
-    'Use it when the user does not know which buyers to target. Pass the titles already shown in exclude to get new ones; ' +
-    "suggestions never repeat an excluded title or one of the brand's buyer profiles (compared ignoring case). " +
-    'Turn one into a full profile with draft_brand_icp (title and who), then save it with write_brand_icp. Answers 400 when no writer model is configured.',
+    'Use it when the user does not know which buyers to target; ' +
+    'pass titles already shown in exclude for new ones (existing buyer profiles are never repeated). ' +
+    'Turn one into a profile with draft_brand_icp, then save it with write_brand_icp. 400 when no writer model is configured.',
   annotations: { title: 'Suggest brand buyer profiles', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   input: z.strictObject({
     exclude: z
       .array(z.string().trim().min(1).max(200))
       .max(100)
       .default([])
-      .describe('Titles already shown (e.g. from an earlier call); none of them is suggested again.'),
+      .describe('Titles already shown; not suggested again.'),
   }),
   output: z.object({ suggestions: z.array(z.object({ title: z.string(), industry: z.string(), who: z.string() })) }),
   confirm: 'none',

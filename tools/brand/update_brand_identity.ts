@@ -7,7 +7,7 @@ import { httpUrl, textList, webUrl, isoTime } from '../fields.js';
 const author = z.strictObject({
   name: z.string().trim().min(1).max(200).describe('Author name as shown on articles.'),
   bio: z.string().trim().max(1000).optional().describe('Short author bio.'),
-  linkedinUrl: webUrl(/^https$/, 'must be an absolute https URL such as https://www.linkedin.com/in/name').optional().describe('LinkedIn profile, an absolute https URL.'),
+  linkedinUrl: webUrl(/^https$/, 'must be an absolute https URL such as https://www.linkedin.com/in/name').optional().describe('LinkedIn profile, https.'),
 });
 
 export default defineTool({
@@ -17,11 +17,10 @@ export default defineTool({
   scope: 'write:content',
   cap: 20,
   description:
-    "Change the brand's identity: name, industry, sub-industry, product description, authors, style references, aliases, exclusions. " +
-    'Use it when the user corrects who the brand is or who writes for it; call get_brand first. Only the fields sent change. ' +
-    'Each list (authors, styleReferenceUrls, brandAliases, brandExclusions) replaces the stored one: send the full updated list. ' +
-    'Changing industry without subIndustry clears the sub-industry; subIndustry must belong to the industry; null or an empty string clears it. ' +
-    'websiteUrl cannot be changed. A real name change queues the brand-mention search, at most once a day.',
+    "Change the brand's identity: name, industry, sub-industry, product description, authors, style references, aliases, exclusions; " +
+    'only the fields sent change. Call get_brand first: each list replaces the stored one, so send the full updated list. ' +
+    'Changing industry without subIndustry clears the sub-industry. websiteUrl cannot be changed. ' +
+    'A real name change queues the brand-mention search, at most once a day.',
   annotations: { title: 'Update brand identity', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     name: z.string().trim().min(1).max(200).optional().describe('Brand name.'),
@@ -32,16 +31,16 @@ export default defineTool({
       .trim()
       .nullable()
       .optional()
-      .describe('Sub-industry under the industry sent (or the stored one); a wrong value is refused with the allowed list. null or an empty string clears it.'),
+      .describe('One of the industry\'s sub-industries (a wrong one is refused with the list); null or an empty string clears it.'),
     productDescription: z.string().trim().max(5000).optional().describe('What the brand sells; an empty string clears it.'),
-    authors: z.array(author).max(20).optional().describe('Article authors, at most 20; replaces the stored list.'),
-    styleReferenceUrls: z.array(httpUrl()).max(20).optional().describe('Pages whose writing style to follow, absolute http(s) URLs, at most 20; replaces the stored list.'),
-    brandAliases: textList(50, 100).optional().describe('Other names the brand goes by; replaces the stored list.'),
-    brandExclusions: textList(50, 100).optional().describe('Names that look like the brand but are not it; replaces the stored list.'),
+    authors: z.array(author).max(20).optional().describe('Article authors.'),
+    styleReferenceUrls: z.array(httpUrl()).max(20).optional().describe('Pages whose writing style to follow.'),
+    brandAliases: textList(50, 100).optional().describe('Other names the brand goes by.'),
+    brandExclusions: textList(50, 100).optional().describe('Names that look like the brand but are not it.'),
     websiteUrl: z
       .never({ error: 'cannot be changed: the website URL is fixed when the workspace is created' })
       .optional()
-      .describe('Not accepted: the website URL is fixed when the workspace is created.'),
+      .describe('Not accepted: fixed when the workspace is created.'),
   }),
   output: z.object({ identity, mentionSearch: z.object({ queued: z.boolean(), requestedAt: isoTime().optional(), reason: z.string().optional().describe('Why it was not queued.') }) }),
   confirm: 'none',

@@ -12,18 +12,17 @@ export default defineTool({
   scope: 'write:content',
   cap: 20,
   description:
-    "Change the brand's voice and settings: tone, colors, default locale, scheduling, local-business facts. " +
-    'Use it when the user asks for a different tone, brand colors, content language or publishing rhythm. Only the fields sent change. ' +
-    'Colors are #RRGGBB and are stored upper-cased (#1a2b3c reads back as #1A2B3C). defaultLocale must be a supported BCP-47 tag and is stored in canonical form (en-us becomes en-US). ' +
-    'flexibleScheduling true allows 1 to 5 articles a day and manual moves of planned articles. serviceArea: an empty string clears it.',
+    "Change the brand's voice and settings: tone, colors, default locale, scheduling, local-business facts; only the fields sent change. " +
+    'Use it when the user asks for a different tone, brand colors, content language or publishing rhythm. ' +
+    'Colors are stored upper-cased and defaultLocale in canonical form (en-us becomes en-US).',
   annotations: { title: 'Update brand profile', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     tone: z.enum(TONES).optional().describe('Writing tone.'),
-    primaryColor: z.string().regex(HEX_COLOR, 'must be a hex color of the form #RRGGBB').optional().describe('Main brand color, #RRGGBB.'),
-    secondaryColor: z.string().regex(HEX_COLOR, 'must be a hex color of the form #RRGGBB').optional().describe('Second brand color, #RRGGBB.'),
-    defaultLocale: z.string().trim().min(1).max(35).optional().describe('Language and region articles are written for, a supported BCP-47 tag such as en, en-US, de-DE, pt-BR.'),
-    flexibleScheduling: z.boolean().optional().describe('true: 1 to 5 articles a day and planned articles may be moved by hand.'),
-    localBusiness: z.boolean().optional().describe('true when the brand serves customers in a local area.'),
+    primaryColor: z.string().regex(HEX_COLOR, 'must be a hex color of the form #RRGGBB').optional().describe('#RRGGBB.'),
+    secondaryColor: z.string().regex(HEX_COLOR, 'must be a hex color of the form #RRGGBB').optional().describe('#RRGGBB.'),
+    defaultLocale: z.string().trim().min(1).max(35).optional().describe('Language articles are written in, a supported BCP-47 tag such as en, de-DE.'),
+    flexibleScheduling: z.boolean().optional().describe('true: up to 5 articles a day, and planned articles may be moved.'),
+    localBusiness: z.boolean().optional().describe('Serves customers in a local area.'),
     serviceArea: z.string().trim().max(100).optional().describe('Area a local business serves; an empty string clears it.'),
   }),
   output: z.object({ profile }),

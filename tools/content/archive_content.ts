@@ -11,8 +11,8 @@ export default defineTool({
   scope: 'write:content',
   cap: 30,
   description:
-    'Archive an article of any status. It cannot be restored: it is never written, refreshed or published again. Nothing is sent to the site: a live post stays up. ' +
-    'Refused (400) while the article is being written. Archived articles stay in list_content. Archiving it again changes nothing (alreadyArchived: true).',
+    'Archive an article of any status, for good: it is never written, refreshed or published again. Nothing is sent to the site (a live post stays up). ' +
+    'Refused (400) while the article is being written. Archiving it again changes nothing.',
   annotations: { title: 'Archive content', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     contentId: recordId().describe('The article to archive (id from list_content).'),

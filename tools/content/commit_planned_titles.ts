@@ -10,8 +10,8 @@ export default defineTool({
   scope: 'write:content',
   cap: 10,
   description:
-    'Plan approved titles (usually from plan_titles) into the calendar: each takes the next open publish slot, in the order given. ' +
-    'Titles beyond the last open slot (plan allowance per month, publish days, up to the end of next month) are returned in notPlanned, not saved. ' +
+    'Plan approved titles (usually from plan_titles) into the next open publish slots, in the order given. ' +
+    'Titles past the last open slot (monthly allowance, publish days, end of next month) come back in notPlanned, unsaved. ' +
     'A keyword matching a tracked query links the article to it.',
   annotations: { title: 'Commit planned titles', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   input: z.strictObject({
@@ -24,7 +24,7 @@ export default defineTool({
       )
       .min(1)
       .max(20)
-      .describe('The titles to plan, 1 to 20, in the order their slots are given.'),
+      .describe('In the order their slots are given.'),
   }),
   output: committedTitles,
   confirm: 'none',

@@ -11,8 +11,8 @@ export default defineTool({
   scope: 'write:content',
   cap: 20,
   description:
-    'Delete a planned title from the calendar, freeing its slot. Only planned rows that are not being written (400 otherwise: written articles are archived with archive_content). ' +
-    "Its keyword returns to the content ideas as a tracked query (created with source 'returned' if not tracked, unhidden if hidden), with the title as its suggested title.",
+    'Delete a planned title from the calendar, freeing its slot. Only planned rows not being written (400 otherwise; ' +
+    'archive written articles with archive_content). Its keyword returns to the content ideas as a tracked query, with the title as its suggested title.',
   annotations: { title: 'Delete planned title', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   input: z.strictObject({
     contentId: recordId().describe('The planned article to delete (id from list_content).'),

@@ -10,8 +10,8 @@ export default defineTool({
   scope: 'manage:org',
   cap: 'plan',
   description:
-    'Read the article policy: which weekdays and UTC time get publish slots, how many articles a day, target length, FAQ, content type, category, signing author, auto-write and auto-publish.\n' +
-    'Use it before changing the policy with update_article_policy or to explain when planned articles are scheduled. Defaults apply until the policy is first saved.',
+    'Read the article policy: publish weekdays and UTC time, articles a day, target length, FAQ, content type, category, signing author, auto-write and auto-publish. ' +
+    'Use it before update_article_policy or to explain when planned articles are scheduled.',
   annotations: { title: 'Get article policy', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}),
   output: policyView,

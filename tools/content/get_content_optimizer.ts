@@ -15,13 +15,8 @@ export default defineTool({
   scope: 'read:content',
   cap: 'plan',
   description:
-    'Citability report of one written article: how quotable it is for AI answer engines, from the article itself, with a reason for every point; plus its health.\n' +
-    'Points (weight): answerFirst (20: first paragraph, before any section heading, answers in at most 60 words, not a question), ' +
-    'headings (15: at least 3 H2, no level skipped), faq (15: at least 3 entries), structuredData (15: meta title and description present, ' +
-    'so the Article JSON-LD is complete), sources (15: at least 2 links to outside sources), statistics (10: at least 3 numbers, percentages or years in the prose), ' +
-    'freshness (10: written in the last 180 days). Score = sum of met weights, 0 to 100.\n' +
-    "Health (20 each): meta title present and at most 60 characters, meta description present and at most 155, words at least 80% of the policy's target; " +
-    'once published, an internal link out and the live check. Health score = met share of the checks that apply.\n' +
+    'Citability report of one written article: how quotable it is for AI answer engines (answer-first opening, headings, FAQ, structured data, outside sources, statistics, freshness; ' +
+    "0 to 100), with a reason for every point, plus its health (meta lengths, length against the policy's target, internal links, live check). " +
     'A planned (unwritten) article is a 400 naming contentId.',
   annotations: { title: 'Get content optimizer report', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({

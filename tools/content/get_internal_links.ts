@@ -11,8 +11,8 @@ export default defineTool({
   scope: 'read:content',
   cap: 60,
   description:
-    "Internal links of one article, as injected when articles were last rendered for publishing: which published articles link to it, and which links it sends out " +
-    '(to site pages and other published articles). An article that was never published has none yet.',
+    'Internal links of one article as last rendered for publishing: the published articles linking to it, and its links out to site pages and other published articles. ' +
+    'None before its first publish.',
   annotations: { title: 'Get internal links', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     contentId: recordId().describe('The article (its id from list_content).'),

@@ -10,9 +10,8 @@ export default defineTool({
   scope: 'read:content',
   cap: 'plan',
   description:
-    "How many more articles can be planned: the plan's monthly article allowance for this and next calendar month (UTC), how many are booked, and the next open slot.\n" +
-    'Use it before planning. used counts every article scheduled in the month, except ones archived without being written; ' +
-    'openSlots is what can still be planned there (publish days left after now, articles a day, allowance left).',
+    "How many more articles can be planned this and next calendar month (UTC): the plan's monthly allowance, articles booked, open slots and the next open slot. " +
+    'Use it before planning.',
   annotations: { title: 'Get planning capacity', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}),
   output: capacityReport,

@@ -11,11 +11,11 @@ export default defineTool({
   scope: 'write:content',
   cap: 30,
   description:
-    'Hide a content idea the user does not want to write about. The query stays tracked: it keeps its weekly checks, stays in list_queries and keeps its place in the plan limit. ' +
+    'Hide a content idea the user does not want to write about. The query stays tracked (weekly checks, list_queries, plan limit). ' +
     'Hiding a hidden idea changes nothing.',
   annotations: { title: 'Hide content idea', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
-    queryId: recordId().describe('The idea to hide: its id from get_content_ideas (a tracked query id).'),
+    queryId: recordId().describe('The idea\'s id from get_content_ideas.'),
   }),
   output: hiddenIdea,
   confirm: 'none',

@@ -10,11 +10,10 @@ export default defineTool({
   scope: 'read:content',
   cap: 30,
   description:
-    'List every article of the content calendar, archived ones included, ordered by publish slot (scheduledAt).\n' +
-    'Use it to find a contentId, see what is planned, being written (writing: true), published or archived, and which articles need work.\n' +
-    'healthScore (meta, length, internal links, live check) and citabilityScore (see get_content_optimizer) are 0-100, null for articles not written yet. ' +
-    'google is { clicks, impressions, position } from Google Search Console over its last synced 28 days (position: the average over the searches the page appeared in, never a rank), ' +
-    'for published articles whose URL has Search Console data; null otherwise (not published, no data, or no search console connected in the dashboard).',
+    'List every article of the content calendar, archived ones included, by publish slot. ' +
+    'Use it to find a contentId and see what is planned, being written, published or archived, and what needs work. ' +
+    'healthScore and citabilityScore (get_content_optimizer) are null until written; ' +
+    'google holds Search Console clicks, impressions and average position over 28 days, null without data.',
   annotations: { title: 'List content', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}),
   output: contentList,

@@ -11,10 +11,10 @@ export default defineTool({
   scope: 'write:content',
   cap: 10,
   description:
-    "Plan a content idea into the calendar's next open publish slot as a planned article.\n" +
-    "The idea's own title and numbers are used; a title is generated with the writer model only when the idea has none (400 naming the settings when no model is configured). " +
-    "Name the idea by queryText or queryId. A queryText that is not tracked yet becomes a tracked query, within the plan's trackedQueries limit (400 naming queryText when full). " +
-    'created: 0 with a reason when nothing is added (calendar full, or the query already has an article).',
+    "Plan a content idea, named by queryText or queryId, into the next open publish slot as a planned article. It keeps the idea's title; " +
+    'only an idea without one gets a title from the writer model (400 when none is configured). ' +
+    "An untracked queryText becomes a tracked query, within the plan's trackedQueries limit (400 naming queryText when full). " +
+    'created: 0 with a reason when the calendar is full or the query already has an article.',
   annotations: { title: 'Plan content idea', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   input: z
     .strictObject({

@@ -11,15 +11,13 @@ export default defineTool({
   scope: 'write:publish',
   cap: 10,
   description:
-    "Publish a written article (draft, or published again after an edit) to the customer's site: to the active destination and to every feed destination.\n" +
-    'Dry run by default: without confirm: true nothing changes and the note says what would be sent where; repeat with confirm: true to publish.\n' +
-    'Each destination gets article.published the first time it receives the article and article.updated afterwards (same article id). ' +
-    'Deliveries are recorded now and sent by the job worker right after (signed, retried on timeouts, connection failures and 5xx); their outcomes are recorded on the destinations (list_destinations), never returned here. ' +
-    'When the active destination answers with the live URL, it becomes the article\'s url and a render check loads it about two minutes later.\n' +
-    'Refused (400) for a planned, archived or being-written article, and when no destination is set up.',
+    "Publish a written article (draft, or again after an edit) to the customer's site: the active destination and every feed destination. " +
+    'Each gets article.published the first time, article.updated after. Deliveries go out by a job right after, signed and retried; ' +
+    "their outcomes are on list_destinations. The live URL the active destination answers becomes the article's url. " +
+    'Refused (400) for a planned, archived or being-written article, or with no destination.',
   annotations: { title: 'Publish content', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   input: z.strictObject({
-    contentId: recordId().describe('The article to publish, from list_content (its id).'),
+    contentId: recordId().describe('The article (id from list_content).'),
   }),
   output: published,
   confirm: 'dry-run',

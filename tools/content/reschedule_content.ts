@@ -11,15 +11,15 @@ export default defineTool({
   scope: 'write:content',
   cap: 20,
   description:
-    'Move a planned article to another publish time. Only planned articles, and only when flexibleScheduling is on in the brand profile. ' +
-    "The time must be in the future and before the end of next month (UTC); any weekday is allowed; the target day must have fewer articles than the policy's articlesPerDay (1 to 5) " +
-    "and the target month room in the plan's monthly allowance. Refusals are 400 naming the rule.",
+    'Move a planned article to another publish time; needs flexibleScheduling on in the brand profile. ' +
+    "Any weekday, in the future and before the end of next month (UTC), on a day under the policy's articlesPerDay and in a month with room in the plan's allowance. " +
+    'Refusals are 400 naming the rule.',
   annotations: { title: 'Reschedule content', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     contentId: recordId().describe('The planned article to move (id from list_content).'),
     scheduledAt: z.iso
       .datetime({ offset: true, error: 'must be an ISO date-time such as 2026-12-01T09:00:00Z' })
-      .describe('The new publish time, an ISO date-time, e.g. 2026-12-01T09:00:00Z.'),
+      .describe('e.g. 2026-12-01T09:00:00Z.'),
   }),
   output: rescheduled,
   confirm: 'none',

@@ -22,28 +22,28 @@ export default defineTool({
       .min(1)
       .refine((days) => new Set(days).size === days.length, 'must not name a day twice')
       .optional()
-      .describe('Weekdays that get publish slots (UTC), e.g. ["mon", "wed", "fri"]; at least one, each once.'),
+      .describe('Weekdays with publish slots (UTC), each once, e.g. ["mon", "fri"].'),
     publishTime: z
       .string()
       .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a 24-hour time HH:MM, e.g. 09:00')
       .optional()
-      .describe('Time of day of every slot, HH:MM in UTC.'),
+      .describe('Slot time, HH:MM UTC.'),
     articlesPerDay: z
       .int()
       .min(1)
       .max(MAX_ARTICLES_PER_DAY)
       .optional()
-      .describe(`Articles per publish day, 1 to ${MAX_ARTICLES_PER_DAY}; above 1 only with flexibleScheduling on.`),
-    targetWordCount: z.int().min(300).max(5000).optional().describe('Words the writer aims for, 300 to 5000.'),
+      .describe('Above 1 only with flexibleScheduling on.'),
+    targetWordCount: z.int().min(300).max(5000).optional().describe('Words the writer aims for.'),
     includeFaq: z.boolean().optional().describe('Whether articles end with a FAQ (and carry FAQPage structured data).'),
     contentType: z
       .string()
       .regex(/^[a-z][a-z0-9_]{0,39}$/, 'must be a lower-case word of letters, digits and _ (at most 40 characters), e.g. blog_post')
       .optional()
-      .describe('Content type given to new planned articles, e.g. blog_post, guide, comparison.'),
+      .describe('For new planned articles, e.g. blog_post, guide.'),
     categoryName: z.string().trim().max(100).optional().describe('Category the receiving site files articles under; an empty string clears it.'),
-    authorName: z.string().trim().max(200).optional().describe("Name of the brand author who signs articles; an empty string clears it (the first author signs)."),
-    autoWrite: z.boolean().optional().describe('Write planned articles automatically ahead of their slot; true only once one article is confirmed live.'),
+    authorName: z.string().trim().max(200).optional().describe('A brand author who signs articles; an empty string clears it (the first author signs).'),
+    autoWrite: z.boolean().optional().describe('Write planned articles ahead of their slot.'),
     autoPublish: z.boolean().optional().describe('Publish written articles at their slot.'),
   }),
   output: policyView,

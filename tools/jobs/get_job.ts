@@ -11,8 +11,8 @@ export default defineTool({
   scope: 'read:analytics',
   cap: 'plan',
   description:
-    'Read one background job by the jobId an operation answered (generate_article, publish_content, send_test_event): its state (queued, running, done, failed), progress line, attempts, error and, once done, result.\n' +
-    'Poll it every few seconds to follow the work; list_jobs shows the same fields for many.',
+    'Read one background job by the jobId an operation answered: state, progress, attempts, error and, once done, result. ' +
+    'Poll it every few seconds to follow the work.',
   annotations: { title: 'Get job', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     jobId: recordId().describe('The jobId an operation answered.'),

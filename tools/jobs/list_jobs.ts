@@ -10,12 +10,12 @@ export default defineTool({
   scope: 'read:analytics',
   cap: 'plan',
   description:
-    "List the workspace's recent background jobs (article writing, webhook deliveries and their retries, render checks, answer-engine and rank checks, Search Console syncs), newest first.\n" +
-    'Use it to follow an article being written or a delivery, or to find why one failed. A failed job keeps its error; a queued one shows when it runs next (runAt).',
+    "List the workspace's recent background jobs, newest first. " +
+    'Use it to follow an article being written or a delivery, or to find why one failed: a failed job keeps its error, a queued one shows when it runs (runAt).',
   annotations: { title: 'List jobs', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
-    limit: z.int().min(1).max(200).default(50).describe('How many jobs, 1 to 200 (default 50).'),
-    kind: z.enum(JOB_KINDS).optional().describe(`Only jobs of this kind: ${JOB_KINDS.join(', ')}.`),
+    limit: z.int().min(1).max(200).default(50).describe('How many jobs.'),
+    kind: z.enum(JOB_KINDS).optional().describe('Only jobs of this kind.'),
     state: jobState.optional().describe('Only jobs in this state.'),
   }),
   output: z.object({ jobs: z.array(job) }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listSitePages, MAX_SITE_PAGES } from '../../src/domain/links/sitePages.js';
+import { listSitePages } from '../../src/domain/links/sitePages.js';
 import { defineTool } from '../define.js';
 import { sitePages } from './outputs.js';
 
@@ -10,9 +10,8 @@ export default defineTool({
   scope: 'read:content',
   cap: 'plan',
   description:
-    "List the pages of the workspace's own site that articles link to. When an article is published, the first mention of a page's keywords or title " +
-    'in its prose becomes a link to the page (at most 5 internal links per article). Pages come from add_site_pages (source manual) or detect_site_pages ' +
-    `(source sitemap or blog). The workspace keeps at most ${MAX_SITE_PAGES}.`,
+    "List the pages of the workspace's own site that articles link to: when an article is published, the first mention of a page's keywords or title becomes a link (at most 5 internal links an article). " +
+    'Pages come from add_site_pages or detect_site_pages.',
   annotations: { title: 'List site pages', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}),
   output: sitePages,

@@ -11,12 +11,11 @@ export default defineTool({
   scope: 'manage:org',
   cap: 10,
   description:
-    'Make a destination the one that serves the site: later publishes go to it (and to every feed), and the URLs it returns become the articles\' addresses. ' +
-    'One destination is active at a time; the previously active one stops receiving articles (it stays, inactive). ' +
-    'Only a destination with a siteUrl can be active (400 for a feed). Activating the active one changes nothing. Addresses already recorded stay until articles are published again.',
+    "Make a destination the one that serves the site: later publishes go to it (and every feed), and the URLs it returns become the articles' addresses. " +
+    'The previously active one stays, inactive. Only a destination with a siteUrl (400 for a feed). Activating the active one changes nothing.',
   annotations: { title: 'Activate destination', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
-    destinationId: recordId().describe('The destination to activate, from list_destinations.'),
+    destinationId: recordId().describe('From list_destinations.'),
   }),
   output: z.object({ destination }),
   confirm: 'none',

@@ -11,14 +11,12 @@ export default defineTool({
   scope: 'read:content',
   cap: 30,
   description:
-    'The headless Content API for Next.js-style and static sites: published articles (never drafts, planned or archived ones), newest publish first, a page at a time, or one by slug.\n' +
-    'Without slug: { articles, page, limit, total, nextPage (null on the last page), etag }. With slug: { article, etag }, 404 when no published article has that slug.\n' +
-    'Each article: { id, slug, title, metaTitle, metaDescription, html (sanitised body as rendered at its last publish, internal links included), markdown, faq [{ question, answer }], ' +
-    'schemaJsonLd (JSON text for a script of type application/ld+json in the page head), url and canonicalUrl (its live address, null until a destination returned one), language, author { name, bio?, linkedinUrl? } or null, categoryName, keywords, publishedAt, updatedAt }.\n' +
-    'etag changes exactly when the answer does; over REST it is also the ETag header, and a request with If-None-Match: <etag> is answered 304 with no body when nothing changed.',
+    'The headless Content API for Next.js-style and static sites: published articles only, newest first, a page at a time, or one by slug (404 when none has it). ' +
+    'Each has its sanitised HTML, markdown, FAQ, JSON-LD, live URL, author and dates. ' +
+    "Over REST, If-None-Match with the answer's etag gets 304 when nothing changed.",
   annotations: { title: 'Get published articles', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
-    slug: z.string().trim().min(1).max(200).optional().describe('Get the one published article with this slug instead of a page.'),
+    slug: z.string().trim().min(1).max(200).optional().describe('One article by slug instead of a page.'),
     page: pageNumber(),
     limit: pageSize(MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, 'Articles'),
   }),

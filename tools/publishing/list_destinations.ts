@@ -10,8 +10,8 @@ export default defineTool({
   scope: 'read:content',
   cap: 10,
   description:
-    'List the webhook destinations published articles are delivered to, oldest first (removed ones are left out).\n' +
-    'Use it to see where publish_content sends articles and whether the last delivery worked. Signing secrets are never shown here.',
+    'List the webhook destinations published articles are delivered to, oldest first (removed ones left out). ' +
+    'Use it to see where publish_content sends articles and whether the last delivery worked.',
   annotations: { title: 'List destinations', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}),
   output: z.object({ destinations: z.array(destination) }),

@@ -10,11 +10,11 @@ export default defineTool({
   scope: 'manage:org',
   cap: 10,
   description:
-    'Remove a destination: it never receives another delivery, and deliveries to it not sent yet are cancelled. Articles it already received stay on that site. ' +
-    'Removing the active destination leaves none active: activate another one (activate_destination) before publishing to the site again. Cannot be undone; create a new destination instead (it gets a new signing secret).',
+    'Remove a destination for good: it never receives another delivery and its unsent ones are cancelled; articles it received stay on that site. ' +
+    'Removing the active one leaves none active: activate another (activate_destination) before publishing to the site again.',
   annotations: { title: 'Remove destination', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   input: z.strictObject({
-    destinationId: recordId().describe('The destination to remove, from list_destinations.'),
+    destinationId: recordId().describe('From list_destinations.'),
   }),
   output: z.object({ destinationId: z.string(), removed: z.literal(true), wasActive: z.boolean(), cancelledDeliveries: z.int() }),
   confirm: 'none',

@@ -11,11 +11,12 @@ export default defineTool({
   alsoAccepts: ['write:queries'],
   cap: 10,
   description:
-    'Track a query (a question or search term buyers ask) in the weekly visibility checks; uncovered tracked queries become content ideas.\n' +
-    "The same wording, ignoring case and spacing, is tracked once: adding it again answers the existing query with created: false, and shows it among the content ideas again if it was hidden. Refused (400) when the pool is at the plan's trackedQueries limit.",
+    'Track a query (a question or search term buyers ask) in the weekly visibility checks; uncovered tracked queries become content ideas. ' +
+    'The same wording (ignoring case and spacing) is tracked once: adding it again answers the existing query with created: false and unhides it. ' +
+    "Refused (400) at the plan's trackedQueries limit.",
   annotations: { title: 'Add tracked query', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
-    text: z.string().trim().min(1).max(200).describe('The query as a buyer would type or ask it, e.g. "best crm for small agencies".'),
+    text: z.string().trim().min(1).max(200).describe('As a buyer would ask it, e.g. "best crm for small agencies".'),
   }),
   output: z.object({ created: z.boolean(), query: trackedQuery, usage: queryUsage }),
   confirm: 'none',

@@ -10,8 +10,8 @@ export default defineTool({
   scope: 'read:citations',
   cap: 'plan',
   description:
-    "List the workspace's tracked queries: the questions and search terms the weekly visibility checks ask about, oldest first, hidden ones included.\n" +
-    'Use it to see what is tracked, how close the pool is to the plan limit, and which queries already have an article.',
+    "List the workspace's tracked queries (the questions and search terms the weekly visibility checks ask), oldest first, hidden ones included. " +
+    'Use it to see what is tracked, how close the pool is to the plan limit, and which queries have an article.',
   annotations: { title: 'List tracked queries', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}),
   output: z.object({ queries: z.array(trackedQuery), usage: queryUsage }),

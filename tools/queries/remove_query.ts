@@ -11,9 +11,8 @@ export default defineTool({
   scope: 'write:queries',
   cap: 10,
   description:
-    'Stop tracking a query: its weekly checks end, its recorded engine answers and rank checks are deleted and its slot in the plan is freed. ' +
-    'Daily visibility figures already computed keep counting it; an article planned from it stays. Refused while a check run is still asking it.\n' +
-    'To keep the checks but drop it from the content ideas, use update_query with hidden: true instead.',
+    'Stop tracking a query: its checks end, its recorded answers and rank checks are deleted and its plan slot is freed; an article planned from it stays. ' +
+    'Refused while a check run is asking it. To keep the checks but drop it from the content ideas, use update_query with hidden: true.',
   annotations: { title: 'Remove tracked query', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   input: z.strictObject({
     queryId: recordId().describe('The query, from list_queries.'),

@@ -11,8 +11,8 @@ export default defineTool({
   scope: 'write:queries',
   cap: 10,
   description:
-    'Reword a tracked query, or hide it from (or show it again among) the content ideas; a hidden query keeps its weekly checks.\n' +
-    "Give text, hidden or both. New wording must not be another tracked query's; answers already recorded keep the wording they were asked with.",
+    'Reword a tracked query, or hide or show it among the content ideas (a hidden query keeps its checks); give text, hidden or both. ' +
+    "The new wording must not be another tracked query's.",
   annotations: { title: 'Update tracked query', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z
     .strictObject({

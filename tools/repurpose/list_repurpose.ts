@@ -14,7 +14,7 @@ export default defineTool({
   cap: 'plan',
   description:
     'The social drafts made from articles (generate_repurpose) and where each stands: draft (editable), queued, pushed to the scheduling tool, failed, posted. ' +
-    'Newest first, a page at a time; filter by state, article or channel.',
+    'Newest first.',
   annotations: { title: 'List repurpose drafts', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     state: z.enum(REPURPOSE_STATES).optional().describe('Only drafts in this state.'),

@@ -11,8 +11,8 @@ export default defineTool({
   scope: 'write:social',
   cap: 3,
   description:
-    "The workspace's connected scheduling tool (Postiz, Buffer or Typefully) and its channels: the social accounts connected there, each with the draft format it takes. " +
-    'Use a channel id with push_repurpose; only drafts of the channel\'s format can go to it, and only to an active channel. Asks the tool itself (Postiz counts it against its 30 calls an hour). ' +
+    "The workspace's connected scheduling tool (Postiz, Buffer or Typefully) and its channels, each with the draft format it takes: push_repurpose takes an active channel's id and drafts of its format. " +
+    'Asks the tool itself (Postiz counts it against its 30 calls an hour). ' +
     '400 naming the dashboard page when no tool is connected or the tool refuses the key.',
   annotations: { title: 'List repurpose channels', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   input: z.strictObject({}),

@@ -11,8 +11,8 @@ export default defineTool({
   scope: 'write:social',
   cap: 'plan',
   description:
-    'Record that a draft went out, with the public post URL when known. Allowed from pushed, and from draft or failed for a post a person made by hand; ' +
-    'a queued draft (push not finished) or one already posted is refused (400).',
+    'Record that a draft went out, with the public post URL when known. Allowed from pushed, and from draft or failed for a post made by hand; ' +
+    'a queued or already posted draft is refused (400).',
   annotations: { title: 'Mark repurpose draft posted', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   input: z.strictObject({
     draftId: recordId().describe('The draft (draftId from list_repurpose).'),

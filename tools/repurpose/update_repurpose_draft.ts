@@ -11,12 +11,12 @@ export default defineTool({
   scope: 'write:social',
   cap: 'plan',
   description:
-    "Replace a repurpose draft's text: one post, or a thread's parts in order, checked against the channel's limits (the draft's `limits`). " +
-    'Only drafts in state draft or failed can be edited. Keep the tagged link (linkUrl) in the post so the visits are attributed to the channel. Answers the draft.',
+    "Replace a repurpose draft's text: one post, or a thread's parts in order, within the draft's `limits`. Only drafts in state draft or failed. " +
+    'Keep the tagged link (linkUrl) so the visits are attributed to the channel.',
   annotations: { title: 'Edit repurpose draft', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     draftId: recordId().describe('The draft (list_repurpose).'),
-    posts: z.array(z.string().trim().max(10_000)).min(1).max(10).describe("The post, or the thread's parts in order: 1 to 10, each within the channel's character limit."),
+    posts: z.array(z.string().trim().max(10_000)).min(1).max(10).describe("The post, or the thread's parts in order."),
   }),
   output: repurposeDraft,
   confirm: 'none',

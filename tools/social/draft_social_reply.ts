@@ -11,13 +11,13 @@ export default defineTool({
   scope: 'write:social',
   cap: 5,
   description:
-    "Draft a reply to a social thread with the writer model: it answers the thread's question first, mentions the brand only where it helps, follows the community's norms (returned), and a disclosure is added when the brand is named. " +
-    'Or store your own edited text. The source is asked first whether the thread is still open. Stored on the thread (new → drafted); a person posts it, then marks it replied.',
+    'Draft a reply to a social thread with the writer model (answering the question first, naming the brand only where it helps, with a disclosure when it does), or store your own text. ' +
+    'The source is asked first whether the thread is still open. Stored on the thread (new → drafted); a person posts it, then marks it replied.',
   annotations: { title: 'Draft a social reply', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   input: z.strictObject({
     threadId: recordId().describe('The thread (list_social_threads).'),
-    instructions: z.string().trim().min(1).max(1000).optional().describe('What the reply should say or stress, at most 1,000 characters.'),
-    text: z.string().trim().min(1).max(5000).optional().describe('Your own reply text to store instead of a drafted one (Bluesky: at most 300 characters).'),
+    instructions: z.string().trim().min(1).max(1000).optional().describe('What the reply should say or stress.'),
+    text: z.string().trim().min(1).max(5000).optional().describe('Your own reply to store instead (Bluesky: at most 300 characters).'),
   }),
   output: z.object({
     thread: socialThread,

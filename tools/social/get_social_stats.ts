@@ -12,7 +12,7 @@ export default defineTool({
   scope: 'read:content',
   cap: 60,
   description:
-    'The social thread pipeline: threads per status and per source, whether each source is configured (and what the operator sets when not), a pause a source asked for, and the last search.',
+    'The social thread pipeline: threads per status and source, whether each source is configured (and what the operator sets when not), any pause a source asked for, and the last search.',
   annotations: { title: 'Social thread stats', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}),
   output: z.object({

@@ -12,14 +12,13 @@ export default defineTool({
   scope: 'read:content',
   cap: 30,
   description:
-    'Public threads (Hacker News, Stack Exchange, Bluesky, Reddit) where the workspace\'s tracked queries, brand or competitors come up, found by the daily search: ' +
-    'each with the term that found it, relevance and its reason, freshness, state at the source, status and reply draft. Best first (relevance weighed by freshness) or newest first.',
+    'Public threads (Hacker News, Stack Exchange, Bluesky, Reddit) where the tracked queries, brand or competitors come up, found by the daily search, each with its relevance, freshness, status and reply draft.',
   annotations: { title: 'List social threads', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     status: z.enum(THREAD_STATUSES).optional().describe('Only threads with this status (closed: the source locked, deleted or archived it).'),
     source: z.enum(SOCIAL_SOURCE_NAMES).optional().describe('Only threads from this source.'),
-    minRelevance: z.number().int().min(0).max(100).optional().describe('Only threads at least this relevant (0–100).'),
-    sort: z.enum(['best', 'newest']).default('best').describe('best (default): relevance weighed by freshness; newest: by posting time.'),
+    minRelevance: z.number().int().min(0).max(100).optional().describe('Only threads at least this relevant.'),
+    sort: z.enum(['best', 'newest']).default('best').describe('best: relevance weighed by freshness; newest: by posting time.'),
     page: pageNumber(),
     limit: pageSize(100, 25, 'Threads'),
   }),

@@ -10,7 +10,8 @@ export default defineTool({
   scope: 'write:social',
   cap: 2,
   description:
-    'Search the configured social sources now instead of waiting for the daily search: queues a social_search job (or returns the one waiting or running). Follow it with get_job; the threads then appear in list_social_threads.',
+    'Search the configured social sources now instead of at the daily search: queues a social_search job (or returns the one waiting or running). ' +
+    'Follow it with get_job; the threads then appear in list_social_threads.',
   annotations: { title: 'Search social threads now', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   input: z.strictObject({}),
   output: z.object({

@@ -11,8 +11,8 @@ export default defineTool({
   scope: 'write:social',
   cap: 30,
   description:
-    'Move a social thread: new → drafted, replied or dismissed; drafted → new, replied or dismissed; replied or dismissed → new or drafted; closed → dismissed. ' +
-    'drafted needs a reply draft. Mark replied after a person posted the reply (with replyUrl when known): the service never posts.',
+    'Move a social thread: new → drafted, replied or dismissed; drafted → new, replied or dismissed; replied or dismissed → new or drafted; ' +
+    'closed → dismissed. drafted needs a reply draft. Mark replied once a person posted the reply: the service never posts.',
   annotations: { title: 'Move a social thread', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     threadId: recordId().describe('The thread (list_social_threads).'),

@@ -10,9 +10,9 @@ export default defineTool({
   scope: 'write:content',
   cap: 3,
   description:
-    'File a message to the people who run this service: a problem, a question or a request.\n' +
-    'Use it when something fails in a way the caller cannot fix, or when the user asks to contact support.\n' +
-    'Write the message so it stands alone: what was tried, the operation and ids involved, the error text. No reply comes back through the API; give contactEmail to be answered by email.',
+    'File a message to the people who run this service: a problem, question or request. ' +
+    'Use it when something fails in a way the caller cannot fix, or when the user asks for support. ' +
+    'Make it stand alone: what was tried, the operation and ids, the error text. No reply comes through the API; give contactEmail to be answered.',
   annotations: { title: 'Send support message', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   input: z.strictObject({
     message: z.string().trim().min(1).max(5000).describe('The message.'),

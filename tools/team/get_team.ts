@@ -10,9 +10,8 @@ export default defineTool({
   scope: 'manage:org',
   cap: 'plan',
   description:
-    "List the workspace's team: members, pending invites and seats used against the plan's limit.\n" +
-    'Use it before inviting (to see whether a seat is free) and to find the userId that remove_team_member takes or the inviteId that revoke_team_invite takes.\n' +
-    'Seats used = members + pending invites. Accepted, revoked and expired invites are not listed.',
+    "List the workspace's team: members, pending invites and seats used (members + pending invites) against the plan's limit. " +
+    'Use it before inviting, and to find the userId remove_team_member or the inviteId revoke_team_invite takes.',
   annotations: { title: 'Get team', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}),
   output: team,

@@ -10,12 +10,11 @@ export default defineTool({
   scope: 'manage:org',
   cap: 5,
   description:
-    'Remove a member from this workspace and revoke every API key they created in it.\n' +
-    'Requires confirm: true; without it nothing changes and the call is refused with a note naming who would be removed and how many keys would stop working.\n' +
-    'Use get_team to find the userId. The last owner cannot be removed (400). The person keeps their account and any other workspaces; only their access here ends.',
+    'Remove a member from this workspace and revoke every API key they created in it; they keep their account and other workspaces. ' +
+    'Without confirm: true it is refused with a note naming who and how many keys. The last owner cannot be removed (400).',
   annotations: { title: 'Remove team member', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   input: z.strictObject({
-    userId: z.string().min(1).max(100).describe('The userId of the member to remove, as listed by get_team.'),
+    userId: z.string().min(1).max(100).describe('From get_team.'),
   }),
   output: removedMember,
   confirm: 'required',

@@ -11,8 +11,8 @@ export default defineTool({
   scope: 'read:citations',
   cap: 'plan',
   description:
-    `The domains AI answers cite over the last 7, 30 or 90 days: the ${TOP_SOURCES} most cited, with how many answers cite each and its share of the answers that cite anything.\n` +
-    "Use it to find the sites the engines trust for your queries (outreach and content targets); the brand's own domain and competitors' are flagged.",
+    `The ${TOP_SOURCES} domains AI answers cite most over the last 7, 30 or 90 days, with their counts and shares. ` +
+    "Use it to find the sites the engines trust for your queries (outreach and content targets); the brand's and competitors' domains are flagged.",
   annotations: { title: 'Get citation sources', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject(metricInput),
   output: citationSourcesReport,

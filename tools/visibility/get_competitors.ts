@@ -10,11 +10,8 @@ export default defineTool({
   scope: 'read:citations',
   cap: 30,
   description:
-    'The tracked competitors with how AI answer engines treated each over the last 30 UTC days (today included), and the brand\'s own numbers beside them.\n' +
-    'Use it to compare the brand with its competitors; add_competitor and remove_competitor change the list.\n' +
-    'aiVisibilityScore: 100 x mentionRate, null before any answer. mentionRate: answers citing or mentioning / answers given ({ rate 0-1, interval 95 % Wilson, count, of }). ' +
-    'citations: { cited, mentioned (named, not cited), checks (answers given), failed (checks without an answer, not in checks) }. ' +
-    'domainMetrics: { domain, citedInAnswers, answersWithCitations, citationRate }. positioning: how answers place it beside the brand.',
+    "The tracked competitors with how AI answer engines treated each over the last 30 UTC days (mentions, citations, cited domains, positioning beside the brand), and the brand's own numbers beside them. " +
+    'Use it to compare the brand with its competitors; add_competitor and remove_competitor change the list.',
   annotations: { title: 'Get competitors', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}),
   output: competitorsReport,

@@ -11,8 +11,8 @@ export default defineTool({
   scope: 'read:citations',
   cap: 'plan',
   description:
-    'How AI answers frame the brand (and each tracked competitor) over the last 7, 30 or 90 days: the share of positive, neutral and negative answers and the mean sentiment score.\n' +
-    'Use it to spot negative framing; only answers that name the brand have a sentiment.',
+    'How AI answers frame the brand and each tracked competitor over the last 7, 30 or 90 days: positive, neutral and negative shares and the mean score. ' +
+    'Use it to spot negative framing; only answers naming the brand count.',
   annotations: { title: 'Get sentiment', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject(metricInput),
   output: sentimentReport,

@@ -11,8 +11,8 @@ export default defineTool({
   scope: 'read:citations',
   cap: 'plan',
   description:
-    'The brand versus its tracked competitors in AI answers over the last 7, 30 or 90 days: how many answers name each, and each one\'s share of all namings.\n' +
-    'Use it to see who the engines talk about; each brand counts once per answer, cited or mentioned.',
+    'The brand versus its tracked competitors in AI answers over the last 7, 30 or 90 days: how many answers name each (cited or mentioned, once per answer) and its share of all namings. ' +
+    'Use it to see who the engines talk about.',
   annotations: { title: 'Get share of voice', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject(metricInput),
   output: shareOfVoiceReport,

@@ -12,9 +12,8 @@ export default defineTool({
   scope: 'read:citations',
   cap: 'plan',
   description:
-    "The brand's composite AI-visibility score (0-100) over the last 7, 30 or 90 days, overall and per answer engine, with every component and the counts behind it.\n" +
-    'Use it for the headline number; get_visibility_trend gives it per day, get_share_of_voice, get_citation_sources and get_sentiment the detail.\n' +
-    'Version 1: 100 x (0.40 mentionRate + 0.30 shareOfVoice + 0.20 citationRate + 0.10 sentiment/100); an unmeasurable component is left out and the others scaled up (listed in missing); no answers checked: score null with reason.',
+    "The brand's composite AI-visibility score (0-100) over the last 7, 30 or 90 days, overall and per answer engine, with its components (mention rate, share of voice, citation rate, sentiment) and counts. " +
+    'Use it for the headline number; get_visibility_trend gives it per day, get_share_of_voice, get_citation_sources and get_sentiment the detail.',
   annotations: { title: 'Get visibility score', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject(metricInput),
   output: visibilityScoreReport,

@@ -11,8 +11,8 @@ export default defineTool({
   scope: 'read:citations',
   cap: 'plan',
   description:
-    "The brand's AI visibility per UTC day over the last 7, 30 or 90 days: one point per day on which checks ran, oldest first.\n" +
-    'Use it to see whether visibility is rising or falling; compare points only when their intervals do not overlap, engines are noisy.',
+    "The brand's AI visibility per UTC day over the last 7, 30 or 90 days, one point per day with checks, oldest first. " +
+    'Use it to see whether visibility is rising or falling; compare points only when their intervals do not overlap.',
   annotations: { title: 'Get visibility trend', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject(metricInput),
   output: visibilityTrendReport,

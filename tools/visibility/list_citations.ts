@@ -11,28 +11,27 @@ export default defineTool({
   scope: 'read:citations',
   cap: 30,
   description:
-    "Recent AI answer-engine checks of the workspace's tracked queries, newest first: which query, which engine, and whether the answer cited the brand.\n" +
-    'Use it to see the evidence behind the visibility numbers. Page back by passing nextBefore as before; a full page carries nextBefore (null otherwise), and no check is skipped or repeated across pages, even while new checks arrive.\n' +
-    'result: cited (a citation is on the brand\'s site), mentioned (named in the text, not cited), none, or failed (the engine gave no answer: errorClass says why; a failure is never none).',
+    'Recent AI answer-engine checks of the tracked queries, newest first: query, engine, and whether the answer cited the brand (cited, mentioned, none, or failed with errorClass). ' +
+    'Use it to see the evidence behind the visibility numbers. Page back by passing nextBefore as before.',
   annotations: { title: 'List citation checks', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     model: z
       .enum(ENGINE_NAMES as [EngineName, ...EngineName[]])
       .optional()
-      .describe(`Only checks of this answer engine: ${ENGINE_NAMES.join(', ')}. Default: all engines.`),
+      .describe('Only this answer engine.'),
     limit: z
       .number()
       .int()
       .min(1)
       .max(MAX_CITATIONS_PAGE)
       .default(DEFAULT_CITATIONS_PAGE)
-      .describe(`Checks per page, 1 to ${MAX_CITATIONS_PAGE} (default ${DEFAULT_CITATIONS_PAGE}).`),
+      .describe('Checks per page.'),
     before: z
       .string()
       .trim()
       .refine((value) => parseBefore(value) !== undefined, 'must be an ISO date or date-time with its zone (2026-11-21T09:00:00Z) or epoch milliseconds (1795251600000)')
       .optional()
-      .describe('Only checks older than this time: the previous page\'s nextBefore, an ISO date or date-time with its zone, or epoch milliseconds as a string.'),
+      .describe("Only older checks: the previous page's nextBefore, an ISO date-time with zone, or epoch milliseconds."),
   }),
   output: citationsPage,
   confirm: 'none',

@@ -11,12 +11,11 @@ export default defineTool({
   scope: 'write:content',
   cap: 10,
   description:
-    'Stop tracking a competitor. Waits for the workspace owner: the answer is { approval_required: true, approvalId, approvalUrl, summary, expiresAt }, nothing changes yet; ' +
-    'the owner approves or declines at approvalUrl in the dashboard within 7 days. Follow it with get_approval: once approved, its result is { competitorId, name, removed: true, removedAt }.\n' +
-    'A removed competitor is no longer checked or listed; answers already recorded keep their data. An unknown or already removed competitorId is 404.',
+    'Stop tracking a competitor, once the workspace owner approves (at approvalUrl, within 7 days): follow it with get_approval. ' +
+    'Answers already recorded keep their data. An unknown or removed competitorId is 404.',
   annotations: { title: 'Remove competitor', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   input: z.strictObject({
-    competitorId: recordId().describe('The competitor to stop tracking (competitorId from get_competitors).'),
+    competitorId: recordId().describe('From get_competitors.'),
   }),
   output: z.object({ competitorId: z.string(), name: z.string(), removed: z.literal(true), removedAt: isoTime() }),
   confirm: 'none',

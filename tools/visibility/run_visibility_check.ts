@@ -11,8 +11,8 @@ export default defineTool({
   scope: 'write:queries',
   cap: 10,
   description:
-    'Check tracked queries on the answer engines now, instead of waiting for the weekly run: all or some queries and engines, with Google and Bing ranks. ' +
-    'The dry run counts provider calls and their cost at published prices. At most 2 runs an hour; a run in progress is answered, not started twice. Follow it with get_job.',
+    'Check tracked queries on the answer engines now instead of at the weekly run, with Google and Bing ranks. ' +
+    'The dry run counts provider calls and their cost. At most 2 runs an hour; a run in progress is answered, not started twice. Follow it with get_job.',
   annotations: { title: 'Run visibility check', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   input: z.strictObject({
     queryIds: z.array(recordId()).min(1).max(1000).optional().describe('Default: every tracked query.'),

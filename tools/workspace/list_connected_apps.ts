@@ -10,8 +10,8 @@ export default defineTool({
   scope: 'any',
   cap: 'plan',
   description:
-    'List the AI apps connected to this workspace by OAuth: each grant with the app, the person who authorized it, its scopes and when it was last used.\n' +
-    'A caller holding manage:org sees every grant of the workspace; any other caller only the grants of its own user. Use it to find the grantId revoke_connected_app takes.',
+    "List the AI apps connected to this workspace by OAuth: each grant's app, the person who authorized it, scopes and last use. " +
+    "With manage:org every grant of the workspace, else only the caller's own user's. Use it to find the grantId revoke_connected_app takes.",
   annotations: { title: 'List connected apps', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}),
   output: z.object({ apps: z.array(connectedApp) }),

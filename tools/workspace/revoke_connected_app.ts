@@ -9,12 +9,12 @@ export default defineTool({
   scope: 'any',
   cap: 10,
   description:
-    "Revoke an AI app's OAuth grant: its access and refresh tokens stop working at once, and the app must be authorized again to reconnect.\n" +
-    'Requires confirm: true; without it nothing changes and the call is refused with a note naming the app and the person. ' +
-    'A caller holding manage:org may revoke any grant of the workspace; any other caller only its own user\'s (else 404). See list_connected_apps.',
+    "Revoke an AI app's OAuth grant: its tokens stop working at once and the app must be authorized again. " +
+    'Without confirm: true it is refused with a note naming the app and person. ' +
+    "With manage:org any grant of the workspace, else only the caller's own user's (404 otherwise).",
   annotations: { title: 'Revoke connected app', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   input: z.strictObject({
-    grantId: z.string().min(1).max(100).describe('The grantId, as listed by list_connected_apps.'),
+    grantId: z.string().min(1).max(100).describe('From list_connected_apps.'),
   }),
   output: z.object({ grantId: z.string(), revoked: z.literal(true) }),
   confirm: 'required',

@@ -10,8 +10,8 @@ export default defineTool({
   scope: 'manage:org',
   cap: 10,
   description:
-    "Change the workspace's settings: its time zone, in which the dashboard shows every time and counts its days.\n" +
-    'Give an IANA name such as Europe/Berlin or America/New_York; an unknown name is refused (400). The API keeps answering in UTC ISO times.',
+    "Change the workspace's time zone, in which the dashboard shows times and counts days. An unknown IANA name is refused (400). " +
+    'The API keeps answering in UTC.',
   annotations: { title: 'Update workspace settings', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     timeZone: z.string().min(1).max(64).refine(isTimeZone, 'must be an IANA time zone name such as Europe/Berlin').describe('IANA time zone name, e.g. Europe/Berlin.'),
