@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordPlacedLink } from '../../src/backlinks/knownLinks.js';
 import { newId } from '../../src/ids.js';
 import { insertPlacement, members, site } from '../network/support.js';
 import { configureMailbox, insertDraft, insertProspect } from '../outreach/support.js';
@@ -269,6 +270,24 @@ describe('the Growth pages', () => {
     expect(generation.status, text).toBe(200);
     expect(text).toContain('id="dry-run"');
     expect(await t.db.selectFrom('repurpose_drafts').select('id').where('workspace_id', '=', host.workspaceId).execute()).toEqual([]);
+  });
+
+  it('shows what the last look at the host page found for a live placement', async () => {
+    const host = await site(t, 'Checkhost');
+    const target = await site(t, 'Checktarget');
+    await members(t, host, target);
+    const placementId = await insertPlacement(t, host, target, { state: 'live' });
+    const placement = await t.db.selectFrom('network_placements').select(['host_url', 'target_url']).where('id', '=', placementId).executeTakeFirstOrThrow();
+    await t.db.transaction().execute((trx) =>
+      recordPlacedLink(trx, t.clock, { workspaceId: target.workspaceId, linkingUrl: placement.host_url, targetUrl: placement.target_url, anchorText: 'Target Co', dofollow: false, source: 'network', placementId }),
+    );
+    const { visitor: person } = await visitor(host, 'owner');
+    expect(await page(person, `/w/${host.workspaceId}/growth/network`)).toContain('link not checked yet');
+
+    await t.db.updateTable('backlinks').set({ status: 'lost', lost_at: t.clock.now() }).where('placement_id', '=', placementId).execute();
+    const network = await page(person, `/w/${host.workspaceId}/growth/network`);
+    expect(network).toContain('<strong>link lost</strong>');
+    expect(network).not.toContain('link not checked yet');
   });
 
   it('links a proposed placement to its pending approval, and Accept goes to an approval page', async () => {

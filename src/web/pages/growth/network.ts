@@ -25,12 +25,20 @@ function placementActions(res: Response, placement: Placement, side: 'host' | 't
   return html`${accept} ${remove}`;
 }
 
+/** What the last look at the host page found, once the link is live: the network's own state stays `live` when it is lost. */
+function linkCheck(placement: Placement, timeZone: string): SafeHtml | string {
+  if (placement.linkStatus === null) return '';
+  if (placement.linkStatus === 'lost') return html`<br><strong>link lost</strong>${placement.lostAt === null ? '' : html` ${formatTime(placement.lostAt, timeZone)}`}`;
+  if (placement.linkStatus === 'verified' && placement.lastVerifiedAt !== null) return html`<br>link seen ${formatTime(placement.lastVerifiedAt, timeZone)}`;
+  return html`<br>link not checked yet`;
+}
+
 function placementTable(res: Response, placements: Placement[], side: 'host' | 'target', id: string): SafeHtml {
   const timeZone = res.locals.current!.timeZone;
   if (placements.length === 0) return html`<p class="muted" id="${id}-empty">None yet.</p>`;
   return html`<div class="table-wrap" tabindex="0"><table id="${id}"><thead><tr><th scope="col">Other site</th><th scope="col">Host article</th><th scope="col">Target page</th><th scope="col">Anchor</th><th scope="col">Rel</th><th scope="col" class="num">Similarity</th><th scope="col">State</th><th scope="col">Approved by</th><th scope="col">Dates</th><th scope="col">Actions</th></tr></thead><tbody>${placements.map(
     (placement) =>
-      html`<tr><td>${placement.otherSiteName ?? placement.otherSite ?? '—'}</td><td>${outsideLink(placement.hostArticleUrl, 'host article')}</td><td>${placement.targetUrl}</td><td>${placement.anchorText}</td><td>${placement.rel}</td><td class="num">${formatNumber(placement.similarity, 2)}</td><td>${placement.state}</td><td>${[placement.hostApproved ? 'host' : '', placement.targetApproved ? 'target' : ''].filter((who) => who !== '').join(' and ') || 'nobody yet'}</td><td>proposed ${formatTime(placement.proposedAt, timeZone)}${placement.liveAt === null ? '' : html`<br>live ${formatTime(placement.liveAt, timeZone)}`}${placement.endedAt === null ? '' : html`<br>ended ${formatTime(placement.endedAt, timeZone)}`}</td><td>${placementActions(res, placement, side)}</td></tr>`,
+      html`<tr><td>${placement.otherSiteName ?? placement.otherSite ?? '—'}</td><td>${outsideLink(placement.hostArticleUrl, 'host article')}</td><td>${placement.targetUrl}</td><td>${placement.anchorText}</td><td>${placement.rel}</td><td class="num">${formatNumber(placement.similarity, 2)}</td><td>${placement.state}${linkCheck(placement, timeZone)}</td><td>${[placement.hostApproved ? 'host' : '', placement.targetApproved ? 'target' : ''].filter((who) => who !== '').join(' and ') || 'nobody yet'}</td><td>proposed ${formatTime(placement.proposedAt, timeZone)}${placement.liveAt === null ? '' : html`<br>live ${formatTime(placement.liveAt, timeZone)}`}${placement.endedAt === null ? '' : html`<br>ended ${formatTime(placement.endedAt, timeZone)}`}</td><td>${placementActions(res, placement, side)}</td></tr>`,
   )}</tbody></table></div>`;
 }
 
