@@ -3,6 +3,7 @@ import type { BacklinkSource, BacklinkStatus, OutreachStage } from '../../db/sch
 import { recordPlacedLink } from '../../src/backlinks/knownLinks.js';
 import { newId } from '../../src/ids.js';
 import { START_TIME, TestService, type TestWorkspace } from '../support/harness.js';
+import { backlinkRow } from './support.js';
 
 const MINUTE = 60_000;
 
@@ -19,28 +20,18 @@ async function seed(t: TestService, ws: TestWorkspace, rows: Row[]): Promise<voi
   await t.db
     .insertInto('backlinks')
     .values(
-      rows.map((row) => ({
-        id: newId('bl'),
-        workspace_id: ws.workspaceId,
-        linking_url: row.linkingUrl,
-        linking_domain: new URL(row.linkingUrl).hostname.replace(/^www\./, ''),
-        target_url: 'https://acme.example/',
-        anchor_text: 'Acme',
-        dofollow: 1,
-        domain_authority: row.authority ?? null,
-        authority_metric: row.metric ?? null,
-        status: row.status,
-        source: row.source ?? 'index',
-        prospect_id: null,
-        placement_id: null,
-        discovered_at: START_TIME - row.minutesAgo * MINUTE,
-        placed_at: null,
-        last_verified_at: null,
-        lost_at: row.status === 'lost' ? START_TIME : null,
-        status_changed_at: START_TIME,
-        check_error: null,
-        next_check_at: null,
-      })),
+      rows.map((row) =>
+        backlinkRow(START_TIME - row.minutesAgo * MINUTE, {
+          workspace_id: ws.workspaceId,
+          linking_url: row.linkingUrl,
+          domain_authority: row.authority ?? null,
+          authority_metric: row.metric ?? null,
+          status: row.status,
+          source: row.source ?? 'index',
+          lost_at: row.status === 'lost' ? START_TIME : null,
+          status_changed_at: START_TIME,
+        }),
+      ),
     )
     .execute();
 }

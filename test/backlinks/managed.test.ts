@@ -1,11 +1,11 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../src/ids.js';
 import { JOB_HANDLERS } from '../../src/jobs/handlers.js';
 import { JobWorker } from '../../src/jobs/worker.js';
 import { queueDueVerifications } from '../../src/backlinks/verify.js';
 import { TestService, type TestWorkspace } from '../support/harness.js';
 import { closeServer, startHttpsServer } from '../support/localServers.js';
+import { backlinkRow } from './support.js';
 
 const WEEK_MS = 7 * 86_400_000;
 
@@ -36,34 +36,18 @@ const stats = async (ws: TestWorkspace) => (await t.rest(ws.key, 'GET', '/api/v1
 const rows = (ws: TestWorkspace) => t.db.selectFrom('backlinks').selectAll().where('workspace_id', '=', ws.workspaceId).orderBy('id').execute();
 
 async function insertRow(ws: TestWorkspace, source: 'index' | 'outreach' | 'network', linkingUrl: string): Promise<string> {
-  const id = newId('bl');
   const now = t.clock.now();
-  await t.db
-    .insertInto('backlinks')
-    .values({
-      id,
-      workspace_id: ws.workspaceId,
-      linking_url: linkingUrl,
-      linking_domain: new URL(linkingUrl).hostname,
-      target_url: 'https://acme.example/',
-      anchor_text: 'Acme',
-      dofollow: 1,
-      domain_authority: null,
-      authority_metric: null,
-      status: source === 'index' ? 'discovered' : 'placed',
-      source,
-      prospect_id: null,
-      placement_id: source === 'network' ? 'plc_x' : null,
-      discovered_at: now,
-      placed_at: source === 'index' ? null : now,
-      last_verified_at: null,
-      lost_at: null,
-      status_changed_at: now,
-      check_error: null,
-      next_check_at: source === 'index' ? null : now + WEEK_MS,
-    })
-    .execute();
-  return id;
+  const row = backlinkRow(now, {
+    workspace_id: ws.workspaceId,
+    linking_url: linkingUrl,
+    status: source === 'index' ? 'discovered' : 'placed',
+    source,
+    placement_id: source === 'network' ? 'plc_x' : null,
+    placed_at: source === 'index' ? null : now,
+    next_check_at: source === 'index' ? null : now + WEEK_MS,
+  });
+  await t.db.insertInto('backlinks').values(row).execute();
+  return row.id;
 }
 
 describe('add_managed_backlink', () => {

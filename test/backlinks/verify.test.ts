@@ -7,9 +7,9 @@ import { CLAIM_MS, LINKS_PER_JOB, makeKnownLinksDue, queueDueVerifications, UNRE
 import { enqueueJob } from '../../src/jobs/queue.js';
 import { JOB_HANDLERS } from '../../src/jobs/handlers.js';
 import { JobWorker } from '../../src/jobs/worker.js';
-import { newId } from '../../src/ids.js';
 import { TestService } from '../support/harness.js';
 import { closeServer, startHttpsServer } from '../support/localServers.js';
+import { backlinkRow } from './support.js';
 
 const DAY_MS = 86_400_000;
 const WEEK_MS = 7 * DAY_MS;
@@ -260,35 +260,19 @@ describe('backlink verification: pages that do not answer', () => {
 
 describe('backlink verification: which rows, claimed once', () => {
   async function insertIndexRow(path: string): Promise<string> {
-    const id = newId('bl');
     const now = t.clock.now();
-    await t.db
-      .insertInto('backlinks')
-      .values({
-        id,
-        workspace_id: workspaceId,
-        linking_url: `${origin}${path}`,
-        linking_domain: '127.0.0.1',
-        target_url: TARGET,
-        anchor_text: 'from the index',
-        dofollow: 1,
-        domain_authority: 40,
-        authority_metric: 'dataforseo_domain_rank',
-        status: 'discovered',
-        source: 'index',
-        prospect_id: null,
-        placement_id: null,
-        discovered_at: now,
-        placed_at: null,
-        last_verified_at: null,
-        lost_at: null,
-        status_changed_at: now,
-        check_error: null,
-        // Even if an index row were ever given a check time, verification leaves it alone.
-        next_check_at: now - 1,
-      })
-      .execute();
-    return id;
+    const row = backlinkRow(now, {
+      workspace_id: workspaceId,
+      linking_url: `${origin}${path}`,
+      target_url: TARGET,
+      anchor_text: 'from the index',
+      domain_authority: 40,
+      authority_metric: 'dataforseo_domain_rank',
+      // Even if an index row were ever given a check time, verification leaves it alone.
+      next_check_at: now - 1,
+    });
+    await t.db.insertInto('backlinks').values(row).execute();
+    return row.id;
   }
 
   it('claims each due link once across two sweeps, in jobs per workspace of at most LINKS_PER_JOB links', async () => {

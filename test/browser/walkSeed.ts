@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { siteIdOf } from '../../src/analytics/counter/loaderTag.js';
-import { newId } from '../../src/ids.js';
 import { collect } from '../analytics/support.js';
+import { backlinkRow } from '../backlinks/support.js';
 import { commit, markWritten } from '../content/calendarSupport.js';
 import { insertProspect } from '../outreach/support.js';
 import { destinationAt, publish } from '../publishing/support.js';
@@ -81,28 +81,16 @@ async function seedBrand(t: TestService, ws: TestWorkspace): Promise<void> {
 async function seedGrowth(t: TestService, ws: TestWorkspace): Promise<void> {
   await t.db
     .insertInto('backlinks')
-    .values({
-      id: newId('bl'),
-      workspace_id: ws.workspaceId,
-      linking_url: 'https://review.example/crm-roundup',
-      linking_domain: 'review.example',
-      target_url: 'https://acme.example/',
-      anchor_text: 'Acme',
-      dofollow: 1,
-      domain_authority: 42,
-      authority_metric: 'rank',
-      status: 'verified',
-      last_verified_at: START_TIME - DAY,
-      source: 'index',
-      prospect_id: null,
-      placement_id: null,
-      discovered_at: START_TIME - 3 * DAY,
-      placed_at: null,
-      lost_at: null,
-      status_changed_at: START_TIME - 3 * DAY,
-      check_error: null,
-      next_check_at: null,
-    })
+    .values(
+      backlinkRow(START_TIME - 3 * DAY, {
+        workspace_id: ws.workspaceId,
+        linking_url: 'https://review.example/crm-roundup',
+        domain_authority: 42,
+        authority_metric: 'rank',
+        status: 'verified',
+        last_verified_at: START_TIME - DAY,
+      }),
+    )
     .execute();
   await insertProspect(t.db, t.clock, ws.workspaceId);
   await insertThread(t.db, t.clock, ws.workspaceId);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordPlacedLink } from '../../src/backlinks/knownLinks.js';
+import { backlinkRow } from '../backlinks/support.js';
 import { newId } from '../../src/ids.js';
 import { insertPlacement, members, site } from '../network/support.js';
 import { configureMailbox, insertDraft, insertProspect } from '../outreach/support.js';
@@ -26,27 +27,7 @@ async function visitor(ws: TestWorkspace, role: 'owner' | 'member'): Promise<{ v
 async function backlink(workspaceId: string, linkingUrl: string, status: 'verified' | 'lost'): Promise<void> {
   await t.db
     .insertInto('backlinks')
-    .values({
-      id: newId('bl'),
-      workspace_id: workspaceId,
-      linking_url: linkingUrl,
-      linking_domain: new URL(linkingUrl).hostname,
-      target_url: 'https://acme.example/',
-      anchor_text: 'Acme CRM',
-      dofollow: 1,
-      domain_authority: 420,
-      authority_metric: 'dataforseo_domain_rank',
-      status,
-      source: 'index',
-      prospect_id: null,
-      placement_id: null,
-      discovered_at: t.clock.now(),
-      placed_at: null,
-      last_verified_at: null,
-      lost_at: status === 'lost' ? t.clock.now() : null,
-      status_changed_at: t.clock.now(),
-      check_error: null,
-    })
+    .values(backlinkRow(t.clock.now(), { workspace_id: workspaceId, linking_url: linkingUrl, anchor_text: 'Acme CRM', domain_authority: 420, authority_metric: 'dataforseo_domain_rank', status }))
     .execute();
 }
 

@@ -3,7 +3,7 @@ import { newId } from '../../src/ids.js';
 import { OPT_OUT_LINE } from '../../src/outreach/messages.js';
 import { TestService, type TestWorkspace } from '../support/harness.js';
 import { FakeSmtp } from './fakes/mailServers.js';
-import { configureMailbox, insertDraft, insertProspect } from './support.js';
+import { configureMailbox, insertDraft, insertProspect, insertReceived } from './support.js';
 
 let t: TestService;
 let smtp: FakeSmtp;
@@ -57,33 +57,8 @@ const snapshot = async () => ({
 });
 
 /** A message the prospect sent us, as the mailbox reader stores it. */
-async function received(prospectId: string, options: { body?: string; at?: number } = {}): Promise<string> {
-  const id = newId('msg');
-  const at = options.at ?? t.clock.now();
-  await t.db
-    .insertInto('outreach_messages')
-    .values({
-      id,
-      workspace_id: ws.workspaceId,
-      prospect_id: prospectId,
-      direction: 'in',
-      state: 'received',
-      to_address: 'ada@acme.example',
-      from_address: 'dana@clinicblog.example',
-      subject: 'Re: A resource for your CRM list',
-      body_text: options.body ?? 'Sounds good: which page do you mean?',
-      message_id: `<${id}@clinicblog.example>`,
-      in_reply_to: null,
-      references: null,
-      queued_for: null,
-      sent_at: at,
-      error: null,
-      job_id: null,
-      created_at: at,
-      updated_at: at,
-    })
-    .execute();
-  return id;
+function received(prospectId: string, options: { body?: string; at?: number } = {}): Promise<string> {
+  return insertReceived(t.db, t.clock, ws.workspaceId, prospectId, options);
 }
 
 /** A prospect written to once (sent over SMTP), who answered: the thread a reply is drafted in. */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OPT_OUT_LINE } from '../../src/outreach/messages.js';
 import { TestService, type TestWorkspace } from '../support/harness.js';
 import { FakeSmtp } from './fakes/mailServers.js';
-import { configureMailbox, insertDraft, insertProspect } from './support.js';
+import { configureMailbox, insertDraft, insertProspect, insertReceived } from './support.js';
 
 let t: TestService;
 let smtp: FakeSmtp;
@@ -41,29 +41,7 @@ const snapshot = async () => ({
 
 /** A message of theirs read from the mailbox now. */
 async function inbound(prospectId: string, from: string, messageId: string) {
-  await t.db
-    .insertInto('outreach_messages')
-    .values({
-      id: `msg_in_${Math.random().toString(36).slice(2)}`,
-      workspace_id: ws.workspaceId,
-      prospect_id: prospectId,
-      direction: 'in',
-      state: 'received',
-      to_address: 'ada@acme.example',
-      from_address: from,
-      subject: 'Re: A resource for your CRM list',
-      body_text: 'Which page do you mean?',
-      message_id: messageId,
-      in_reply_to: null,
-      references: null,
-      queued_for: null,
-      sent_at: t.clock.now(),
-      error: null,
-      job_id: null,
-      created_at: t.clock.now(),
-      updated_at: t.clock.now(),
-    })
-    .execute();
+  await insertReceived(t.db, t.clock, ws.workspaceId, prospectId, { from, messageId, body: 'Which page do you mean?' });
 }
 
 /**
@@ -100,29 +78,14 @@ describe('draft_outreach_reply', () => {
 
   it("answers the prospect's last message: Re: subject, In-Reply-To and References, the thread in the prompt and the answer", async () => {
     const prospectId = await insertProspect(t.db, t.clock, ws.workspaceId, { stage: 'replied' });
-    await t.db
-      .insertInto('outreach_messages')
-      .values({
-        id: 'msg_inbound_1',
-        workspace_id: ws.workspaceId,
-        prospect_id: prospectId,
-        direction: 'in',
-        state: 'received',
-        to_address: 'ada@acme.example',
-        from_address: 'dana@blog.example',
-        subject: 'Your CRM list',
-        body_text: 'Sounds good, which page do you mean?',
-        message_id: '<their-1@blog.example>',
-        in_reply_to: '<ours-1@acme.example>',
-        references: '<ours-1@acme.example>',
-        queued_for: null,
-        sent_at: t.clock.now(),
-        error: null,
-        job_id: null,
-        created_at: t.clock.now(),
-        updated_at: t.clock.now(),
-      })
-      .execute();
+    await insertReceived(t.db, t.clock, ws.workspaceId, prospectId, {
+      id: 'msg_inbound_1',
+      from: 'dana@blog.example',
+      subject: 'Your CRM list',
+      body: 'Sounds good, which page do you mean?',
+      messageId: '<their-1@blog.example>',
+      inReplyTo: '<ours-1@acme.example>',
+    });
     t.writer.answer('outreach_email', () => ({ subject: 'ignored for a reply', body: 'This one: https://acme.example/crm-for-dentists' }));
     const answer = await t.rest(ws.key, 'POST', '/api/v1/outreach/draft-reply', { prospectId });
     expect(answer.body.data).toMatchObject({ to: 'dana@blog.example', subject: 'Re: Your CRM list', inReplyTo: '<their-1@blog.example>', isReply: true, from: null });

@@ -67,6 +67,42 @@ export async function insertDraft(db: Kysely<Database>, clock: Clock, workspaceI
   return id;
 }
 
+/** A message the prospect sent us, as the mailbox reader stores it (read `at`, by default now). */
+export async function insertReceived(
+  db: Kysely<Database>,
+  clock: Clock,
+  workspaceId: string,
+  prospectId: string,
+  options: { id?: string; from?: string; subject?: string; body?: string; messageId?: string; inReplyTo?: string; at?: number } = {},
+): Promise<string> {
+  const id = options.id ?? newId('msg');
+  const at = options.at ?? clock.now();
+  await db
+    .insertInto('outreach_messages')
+    .values({
+      id,
+      workspace_id: workspaceId,
+      prospect_id: prospectId,
+      direction: 'in',
+      state: 'received',
+      to_address: 'ada@acme.example',
+      from_address: options.from ?? 'dana@clinicblog.example',
+      subject: options.subject ?? 'Re: A resource for your CRM list',
+      body_text: options.body ?? 'Sounds good: which page do you mean?',
+      message_id: options.messageId ?? `<${id}@clinicblog.example>`,
+      in_reply_to: options.inReplyTo ?? null,
+      references: options.inReplyTo ?? null,
+      queued_for: null,
+      sent_at: at,
+      error: null,
+      job_id: null,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+  return id;
+}
+
 export const MAILBOX_FORM: Record<string, string> = {
   fromName: 'Ada from Acme',
   fromAddress: 'ada@acme.example',
