@@ -5,8 +5,7 @@ import type { Clock } from '../clock.js';
 import type { LinkNetworkSettings } from '../config.js';
 import { APPROVAL_TTL_MS, requestApproval } from '../domain/approvals/approvals.js';
 import { toIso } from '../domain/brand/records.js';
-import { renderArticle } from '../domain/content/render.js';
-import { publishArticle, publishTargets } from '../domain/publishing/publish.js';
+import { publishArticle, publishTargets, storeRendered } from '../domain/publishing/publish.js';
 import { BadInputError } from '../errors.js';
 import { newId } from '../ids.js';
 import { domainOf } from '../visibility/engines/engine.js';
@@ -223,8 +222,7 @@ export async function republishHost(db: Kysely<Database>, clock: Clock, placemen
 async function storeHostRendered(db: Kysely<Database>, clock: Clock, placement: PlacementRow): Promise<boolean> {
   const article = await db.selectFrom('articles').selectAll().where('id', '=', placement.host_article_id).where('workspace_id', '=', placement.host_workspace_id).executeTakeFirst();
   if (article === undefined || article.status !== 'published' || article.markdown === null) return false;
-  const rendered = await renderArticle(db, clock, placement.host_workspace_id, article, { canonicalUrl: article.url });
-  await db.updateTable('articles').set({ html: rendered.html, schema_json_ld: rendered.schemaJsonLd, updated_at: clock.now() }).where('id', '=', article.id).execute();
+  await storeRendered(db, clock, placement.host_workspace_id, article, clock.now());
   return true;
 }
 

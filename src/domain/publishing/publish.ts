@@ -117,6 +117,27 @@ export type PublishSummary = {
 };
 
 /**
+ * Renders an article as it is published (canonical URL = its live address when known) and keeps the rendered HTML and
+ * JSON-LD on it, which the Content API serves, as updated `at`; `also` sets more columns in the same write.
+ */
+export async function storeRendered(
+  db: Kysely<Database>,
+  clock: Clock,
+  workspaceId: string,
+  article: ArticleRow,
+  at: number,
+  also: { status?: 'published'; published_at?: number } = {},
+): Promise<RenderedArticle> {
+  const rendered = await renderArticle(db, clock, workspaceId, article, { canonicalUrl: article.url });
+  await db
+    .updateTable('articles')
+    .set({ html: rendered.html, schema_json_ld: rendered.schemaJsonLd, ...also, updated_at: at })
+    .where('id', '=', article.id)
+    .execute();
+  return rendered;
+}
+
+/**
  * Publishes (or publishes again) a written article, in the caller's transaction: renders it (canonical URL = its live
  * address when known), keeps the rendered HTML and JSON-LD on the article, marks it published (the publish date is
  * set once), and records one delivery with its job per target. A delivery of the article still waiting to be sent to a
@@ -125,13 +146,8 @@ export type PublishSummary = {
 export async function publishArticle(db: Kysely<Database>, clock: Clock, workspaceId: string, articleId: string): Promise<PublishSummary> {
   const { article, deliveries } = await planPublish(db, workspaceId, articleId);
   const now = clock.now();
-  const rendered = await renderArticle(db, clock, workspaceId, article, { canonicalUrl: article.url });
   const publishedAt = article.published_at ?? now;
-  await db
-    .updateTable('articles')
-    .set({ html: rendered.html, schema_json_ld: rendered.schemaJsonLd, status: 'published', published_at: publishedAt, updated_at: now })
-    .where('id', '=', article.id)
-    .execute();
+  const rendered = await storeRendered(db, clock, workspaceId, article, now, { status: 'published', published_at: publishedAt });
   const recorded: PublishSummary['deliveries'] = [];
   for (const { destination, event } of deliveries) {
     await cancelPendingDeliveries(db, clock, { destinationId: destination.id, articleId: article.id }, 'superseded by a later publish of the article');
