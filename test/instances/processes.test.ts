@@ -221,15 +221,17 @@ describe.skipIf(postgresUrl === undefined || redisUrl === undefined)('two servic
     })();
     await requests;
     await waitFor('the stopped instance exits', async () => exitCode !== undefined);
+    // Released before anything is asserted, so a failure here does not leave the next test's jobs waiting on the site.
+    releaseSite();
+    instances = instances.slice(1);
     expect(exitCode).toBe(0);
+    expect(proxy.failures).toEqual([]);
     expect(answers).toEqual(Array(40).fill(200));
     expect(stopped.output()).toMatch(/job given back to the queue/);
 
-    releaseSite();
     await waitFor('every check is done', async () => (await db.db.selectFrom('jobs').select('id').where('id', 'in', jobs).where('state', '!=', 'done').execute()).length === 0, 30_000);
     const finished = await db.db.selectFrom('jobs').select(['attempts', 'result']).where('id', 'in', jobs).execute();
     expect(finished.every((job) => job.attempts === 1 && job.result?.includes('"live":true'))).toBe(true);
-    instances = instances.slice(1);
   }, 60_000);
 
   it('publish an auto-publish slot once when both instances start their sweeps together', async () => {

@@ -6,12 +6,15 @@ import { readBody } from './localServers.js';
 /**
  * A round-robin reverse proxy on 127.0.0.1, as a load balancer in front of several instances: it adds
  * X-Forwarded-For, and like nginx's `proxy_next_upstream error` it sends a request to the next instance when one
- * refuses the connection (a stopped instance), so a client never sees that.
+ * refuses the connection (a stopped instance) or, for a GET or HEAD, resets it before answering (a connection still
+ * in the listen backlog when an instance closes its listener), so a client never sees that.
  */
 export class RoundRobinProxy {
   private next = 0;
   /** How many requests each upstream answered, by port. */
   readonly answeredBy = new Map<number, number>();
+  /** Why each 502 the proxy itself answered was sent, so a test can show it. */
+  readonly failures: string[] = [];
 
   private constructor(
     private readonly server: Server,
@@ -32,7 +35,10 @@ export class RoundRobinProxy {
           delete headers.connection;
           res.writeHead(answer.statusCode ?? 502, headers).end(body);
         },
-        (error: unknown) => res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ error: `proxy: ${String(error)}` })),
+        (error: unknown) => {
+          proxy.failures.push(`${req.method} ${req.url}: ${String(error)}`);
+          res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ error: `proxy: ${String(error)}` }));
+        },
       );
     });
     return proxy;
@@ -40,11 +46,13 @@ export class RoundRobinProxy {
 
   private async forward(req: IncomingMessage): Promise<{ upstream: number; answer: IncomingMessage; body: Buffer }> {
     const body = await readBody(req);
+    const idempotent = req.method === 'GET' || req.method === 'HEAD';
     let lastError: unknown;
     for (let tries = 0; tries < this.upstreams.length; tries++) {
       const upstream = this.upstreams[this.next++ % this.upstreams.length]!;
+      let answer: IncomingMessage;
       try {
-        const answer = await new Promise<IncomingMessage>((resolve, reject) => {
+        answer = await new Promise<IncomingMessage>((resolve, reject) => {
           const outgoing = request(
             { host: '127.0.0.1', port: upstream, method: req.method, path: req.url, headers: { ...req.headers, 'x-forwarded-for': '203.0.113.10', connection: 'close' }, agent: false },
             resolve,
@@ -52,12 +60,15 @@ export class RoundRobinProxy {
           outgoing.on('error', reject);
           outgoing.end(body);
         });
-        return { upstream, answer, body: await readBody(answer) };
       } catch (error) {
-        // Only a refused connection is retried elsewhere: the request never reached that instance.
-        if ((error as NodeJS.ErrnoException).code !== 'ECONNREFUSED') throw error;
+        // As nginx: a refused connection never reached the instance; a reset before any answer is retried only when
+        // repeating the request is harmless.
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== 'ECONNREFUSED' && !(code === 'ECONNRESET' && idempotent)) throw error;
         lastError = error;
+        continue;
       }
+      return { upstream, answer, body: await readBody(answer) };
     }
     throw lastError;
   }
