@@ -9,13 +9,18 @@ import type { Database } from './schema.js';
  */
 export async function withNamedLock<T>(db: Kysely<Database>, name: string, now: number, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
   return db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('named_locks')
-      .values({ name, taken_at: now })
-      .onConflict((oc) => oc.column('name').doUpdateSet({ taken_at: now }))
-      .execute();
+    await takeNamedLock(trx, name, now);
     return work(trx);
   });
+}
+
+/** Takes the lock called `name` in the caller's transaction (`trx` must be one); it is held until that commits. */
+export async function takeNamedLock(trx: Kysely<Database>, name: string, now: number): Promise<void> {
+  await trx
+    .insertInto('named_locks')
+    .values({ name, taken_at: now })
+    .onConflict((oc) => oc.column('name').doUpdateSet({ taken_at: now }))
+    .execute();
 }
 
 /** PostgreSQL can skip rows another transaction has locked (`FOR UPDATE SKIP LOCKED`); SQLite has one writer and no row locks. */

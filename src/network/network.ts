@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { takeNamedLock } from '../../db/locks.js';
 import type { Database, LinkAttribute, NetworkPlacementsTable, PlacementState } from '../../db/schema.js';
 import { NotFoundError } from '../errors.js';
 import { newId } from '../ids.js';
@@ -20,12 +21,8 @@ export const STARTING_CREDITS = 3;
 export const NETWORK_LOCK = 'link-network';
 
 /** Takes the network lock in the caller's transaction (see db/locks.ts: the holder's changes are seen by the next). */
-export async function takeNetworkLock(trx: Kysely<Database>, now: number): Promise<void> {
-  await trx
-    .insertInto('named_locks')
-    .values({ name: NETWORK_LOCK, taken_at: now })
-    .onConflict((oc) => oc.column('name').doUpdateSet({ taken_at: now }))
-    .execute();
+export function takeNetworkLock(trx: Kysely<Database>, now: number): Promise<void> {
+  return takeNamedLock(trx, NETWORK_LOCK, now);
 }
 
 /** A placement the workspace is a side of (host or target); anything else, another workspace's included, is 404. */

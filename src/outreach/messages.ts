@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
+import { takeNamedLock } from '../../db/locks.js';
 import type { Database, OutreachMessagesTable } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import { BadInputError, NotFoundError } from '../errors.js';
@@ -22,6 +23,12 @@ const THREAD_IN_PROMPT = 10;
 const BODY_IN_PROMPT = 3_000;
 /** Sends one job may still be retried over before the mailbox takes it as refused. */
 export const SEND_ATTEMPTS = 5;
+/**
+ * Held while a send is given its day and while a send job checks the cap and marks its message `sending`, so two
+ * instances cannot both take a mailbox's last slot. One lock for every mailbox: mailboxes that share a cap are linked
+ * by address or by SMTP account, and outreach volumes make the wait negligible.
+ */
+export const SEND_CAP_LOCK = 'outreach-send-cap';
 
 /** Appended to every outreach email, so that the recipient can always say no. */
 export const OPT_OUT_LINE = 'If you would rather not hear from me again, reply "unsubscribe" and I will not write to you again.';
@@ -325,6 +332,7 @@ export async function describeSend(db: Kysely<Database>, clock: Clock, workspace
 
 /** Records the send (queued) and its job in the caller's transaction: the job exists exactly when the queued send does. */
 export async function queueSend(db: Kysely<Database>, clock: Clock, workspaceId: string, messageId: string, edits: SendEdits) {
+  await takeNamedLock(db, SEND_CAP_LOCK, clock.now());
   const prepared = await prepareSend(db, clock, workspaceId, messageId, edits);
   const jobId = await enqueueJob(db, clock, { workspaceId, kind: 'outreach_send', subjectId: messageId, runAt: prepared.sendAt, maxAttempts: SEND_ATTEMPTS });
   const queued = await db

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { withNamedLock } from '../../db/locks.js';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import { enqueueJob } from '../jobs/queue.js';
@@ -6,7 +7,7 @@ import { RetryableJobError, type ClaimedJob, type JobDeps, type JobHandler } fro
 import { quietPeriodRefusal, stageRefusal } from './guards.js';
 import { MailConnectionError } from './mailHosts.js';
 import { findMailbox, smtpAccount } from './mailbox.js';
-import { capReached, isSuppressed, listUnsubscribe, newMessageId, SEND_ATTEMPTS, sendSlot, suppress } from './messages.js';
+import { capReached, isSuppressed, listUnsubscribe, newMessageId, SEND_ATTEMPTS, SEND_CAP_LOCK, sendSlot, suppress } from './messages.js';
 import { SmtpRefused, sendOverSmtp } from './smtp.js';
 import { findProspect, moveProspect } from './stages.js';
 
@@ -57,24 +58,24 @@ export const outreachSendJob: JobHandler = {
       await fail(db, clock, message.id, quiet);
       return { failed: 'quiet period' };
     }
-    if (await capReached(db, mailbox, now, message.id)) {
-      // Sends queued earlier the same day used the cap up: this one moves to the next day with room, as a new job.
-      const later = await db.transaction().execute(async (trx) => {
+    const header = message.message_id ?? newMessageId(mailbox.fromAddress);
+    const decided = await withNamedLock(db, SEND_CAP_LOCK, now, async (trx) => {
+      if (await capReached(trx, mailbox, now, message.id)) {
+        // Sends queued earlier the same day used the cap up: this one moves to the next day with room, as a new job.
         const at = await sendSlot(trx, mailbox, now, message.id);
         const nextJob = await enqueueJob(trx, clock, { workspaceId: job.workspaceId, kind: 'outreach_send', subjectId: message.id, runAt: at, maxAttempts: SEND_ATTEMPTS });
         await trx.updateTable('outreach_messages').set({ queued_for: at, job_id: nextJob, updated_at: now }).where('id', '=', message.id).where('state', '=', 'queued').execute();
-        return at;
-      });
-      return { postponedTo: new Date(later).toISOString() };
-    }
-    const header = message.message_id ?? newMessageId(mailbox.fromAddress);
-    const marked = await db
-      .updateTable('outreach_messages')
-      .set({ state: 'sending', message_id: header, from_address: mailbox.fromAddress, error: null, updated_at: now })
-      .where('id', '=', message.id)
-      .where('state', '=', 'queued')
-      .executeTakeFirst();
-    if (marked.numUpdatedRows !== 1n) return { skipped: 'the message changed meanwhile' };
+        return { postponedTo: new Date(at).toISOString() };
+      }
+      const marked = await trx
+        .updateTable('outreach_messages')
+        .set({ state: 'sending', message_id: header, from_address: mailbox.fromAddress, error: null, updated_at: now })
+        .where('id', '=', message.id)
+        .where('state', '=', 'queued')
+        .executeTakeFirst();
+      return marked.numUpdatedRows === 1n ? undefined : { skipped: 'the message changed meanwhile' };
+    });
+    if (decided !== undefined) return decided;
     try {
       await sendOverSmtp(services.mail, smtpAccount(mailbox, services.credentials), {
         from: { name: mailbox.fromName, address: mailbox.fromAddress },

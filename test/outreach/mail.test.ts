@@ -352,6 +352,21 @@ describe('queue_outreach_send', () => {
     expect(await message(messageId)).toMatchObject({ state: 'failed', error: expect.stringMatching(/is rejected; outreach email goes only to .* \(moved after it was queued\)/) });
   });
 
+  it("two sends queued at the same moment do not both take the mailbox's last slot of the day", async () => {
+    freshDay();
+    await mailbox({ dailyCap: '1' });
+    const drafts = [await draftFor(), await draftFor(), await draftFor()];
+    // Enough open PostgreSQL connections first, so the three transactions overlap instead of waiting for a new one each.
+    await Promise.all(drafts.map(() => t.rest(ws.key, 'GET', '/api/v1/outreach/prospects')));
+    const answers = await Promise.all(drafts.map((draft) => queue({ messageId: draft.messageId, confirm: true })));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    const days = answers.map((answer) => Math.floor(Date.parse(String((answer.body.data as { sendAt: string }).sendAt)) / DAY));
+    const today = Math.floor(t.clock.now() / DAY);
+    expect([...days].sort()).toEqual([today, today + 1, today + 2]);
+    await t.jobs.drain();
+    expect(smtp.received).toHaveLength(1);
+  });
+
   it('the daily cap is per mailbox: two workspaces sending from one address share it', async () => {
     freshDay();
     await mailbox({ dailyCap: '2' });
