@@ -139,6 +139,35 @@ describe('Hunter', () => {
     expect(row).toMatchObject({ contact_email: 'owner@busy.example', contact_source: 'import' });
   });
 
+  it('answers 503 naming HUNTER_API_KEY when Hunter refuses the key (401), storing nothing', async () => {
+    const ws = await t.workspace();
+    const prospectId = await prospect(t, ws, 'keyless.example');
+    try {
+      hunter.failWith = 401;
+      const refused = await find(t, ws, { prospectId });
+      expect(refused.status).toBe(503);
+      expect(refused.body.error).toMatch(/Hunter refused HUNTER_API_KEY \(401\): No user found for the API key supplied/);
+    } finally {
+      hunter.failWith = undefined;
+    }
+    const row = await t.db.selectFrom('outreach_prospects').selectAll().where('id', '=', prospectId).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ contact_email: null, contact_source: null });
+  });
+
+  it("takes no address for a person who asked Hunter not to be processed (451): the domain search's role address instead", async () => {
+    const ws = await t.workspace();
+    hunter.people.set('privateblog.example', [
+      { value: 'sam.roe@privateblog.example', type: 'personal', confidence: 95, first_name: 'Sam', last_name: 'Roe' },
+      { value: 'editor@privateblog.example', type: 'generic', confidence: 80, first_name: null, last_name: null },
+    ]);
+    hunter.claimed.add('sam roe@privateblog.example');
+    const prospectId = await prospect(t, ws, 'privateblog.example');
+    const before = hunter.requests.length;
+    const answer = await found(t, ws, { prospectId, firstName: 'Sam', lastName: 'Roe' });
+    expect(answer.prospect.contact).toMatchObject({ email: 'editor@privateblog.example', name: null, confidence: 80, source: 'hunter' });
+    expect(hunter.requests.slice(before).map((url) => url.pathname)).toEqual(['/v2/email-finder', '/v2/domain-search', '/v2/email-verifier']);
+  });
+
   it("falls back to the prospect's pages when Hunter knows nobody there", async () => {
     const ws = await t.workspace();
     pages['/contact'] = html('<p>Write to <a href="mailto:editor@localhost?subject=Hello">our editor</a></p>');

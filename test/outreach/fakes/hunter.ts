@@ -20,6 +20,8 @@ export class FakeHunter {
   readonly people = new Map<string, HunterPerson[]>();
   /** Verifier statuses by address; `valid` when not set. */
   readonly verdicts = new Map<string, 'valid' | 'invalid' | 'accept_all' | 'unknown'>();
+  /** People who asked Hunter to stop processing their data ("first last@domain", lower case): the finder answers 451, the domain search leaves them out. */
+  readonly claimed = new Set<string>();
   /** A status every call answers with (403, 429, 401…) instead of data, while set. */
   failWith: number | undefined;
   readonly requests: URL[] = [];
@@ -44,10 +46,14 @@ export class FakeHunter {
     return closeServer(this.server);
   }
 
+  private isClaimed(person: Pick<HunterPerson, 'first_name' | 'last_name'>, domain: string): boolean {
+    return this.claimed.has(`${person.first_name ?? ''} ${person.last_name ?? ''}@${domain}`.toLowerCase());
+  }
+
   private answer(url: URL, send: (status: number, body: unknown) => void): void {
     this.requests.push(url);
     const params = url.searchParams;
-    if (params.get('api_key') !== HUNTER_TEST_KEY) {
+    if (params.get('api_key') !== HUNTER_TEST_KEY || this.failWith === 401) {
       return send(401, { errors: [{ id: 'authentication_failed', code: 401, details: 'No user found for the API key supplied' }] });
     }
     if (this.failWith === 403) return send(403, { errors: [{ id: 'too_many_requests', code: 403, details: "You've exceeded the rate limit of 15 requests per second." }] });
@@ -57,7 +63,7 @@ export class FakeHunter {
     switch (url.pathname) {
       case '/v2/domain-search': {
         if (domain === '') return send(400, { errors: [{ id: 'wrong_params', code: 400, details: 'You are missing the domain or company parameter' }] });
-        const emails = (this.people.get(domain) ?? []).slice(0, Number(params.get('limit') ?? 10));
+        const emails = (this.people.get(domain) ?? []).filter((person) => !this.isClaimed(person, domain)).slice(0, Number(params.get('limit') ?? 10));
         return send(200, {
           data: {
             domain,
@@ -86,6 +92,9 @@ export class FakeHunter {
         const first = params.get('first_name')?.toLowerCase();
         const last = params.get('last_name')?.toLowerCase();
         if (domain === '' || !first || !last) return send(400, { errors: [{ id: 'wrong_params', code: 400, details: 'You are missing the first_name or last_name parameter' }] });
+        if (this.isClaimed({ first_name: first, last_name: last }, domain)) {
+          return send(451, { errors: [{ id: 'claimed_email', code: 451, details: 'The person behind this data asked us to stop processing it.' }] });
+        }
         const person = (this.people.get(domain) ?? []).find((p) => p.first_name?.toLowerCase() === first && p.last_name?.toLowerCase() === last);
         return send(200, {
           data: {
