@@ -34,15 +34,15 @@ export interface InboxRead {
  * messages of the last FIRST_READ_DAYS days, so setting a mailbox up never imports an old inbox wholesale.
  */
 export async function readInbox(settings: MailSettings, account: ImapAccount, since: InboxPosition | null, now: number): Promise<InboxRead> {
-  const { address, servername } = await resolveMailHost(settings, account.host);
+  const { address, sni } = await resolveMailHost(settings, account.host);
   const options: ImapFlowOptions & { doSTARTTLS?: boolean } = {
     host: address,
-    servername,
+    ...sni,
     port: account.port,
     secure: account.secure,
     // STARTTLS is required on a plain port (without it the password would travel in clear) unless MAIL_ALLOW_INSECURE.
     ...(account.secure || settings.allowInsecure ? {} : { doSTARTTLS: true }),
-    tls: { servername },
+    tls: sni,
     auth: { user: account.user, pass: account.password },
     logger: false,
     disableAutoIdle: true,
@@ -55,8 +55,9 @@ export async function readInbox(settings: MailSettings, account: ImapAccount, si
   try {
     await client.connect();
   } catch (error) {
-    const failure = error as { authenticationFailed?: boolean; message?: string };
+    const failure = error as { authenticationFailed?: boolean; tlsFailed?: boolean; message?: string };
     if (failure.authenticationFailed === true) throw new MailSetupError(`the IMAP server refused the login for ${account.user}`);
+    if (failure.tlsFailed === true) throw new MailSetupError(`the IMAP server's TLS failed: ${failure.message ?? String(error)}; mail is read only encrypted unless MAIL_ALLOW_INSECURE is set`);
     throw new MailConnectionError(`the IMAP server could not be reached: ${failure.message ?? String(error)}`);
   }
   try {

@@ -18,8 +18,11 @@ function isPublic(address: string): boolean {
 export interface ResolvedMailHost {
   /** The address connected to: resolved once here, so a name that rebinds later cannot redirect the connection. */
   address: string;
-  /** The name the server's certificate must carry. */
-  servername: string;
+  /**
+   * The name the server's certificate must carry, sent as SNI. None for an IP literal: SNI may not carry an address
+   * (RFC 6066), and the mail clients then check the certificate against the address connected to.
+   */
+  sni: { servername: string } | Record<string, never>;
 }
 
 /**
@@ -38,7 +41,7 @@ export async function resolveMailHost(settings: MailSettings, host: string): Pro
   if (address === undefined) throw new MailConnectionError(`${host} does not resolve`);
   const refused = addresses.find((candidate) => !isPublic(candidate));
   if (refused !== undefined && !settings.allowPrivateHosts) throw new MailSetupError(`${host} is a private address (${refused}); mail servers must be public`);
-  return { address, servername: host };
+  return { address, sni: literal ? {} : { servername: host } };
 }
 
 /** Refuses plain-text connections unless MAIL_ALLOW_INSECURE is set: the mailbox password would cross the network in clear. */

@@ -52,26 +52,27 @@ function classify(error: unknown): Error {
   const failure = error as SmtpFailure;
   const code = failure.responseCode;
   const text = (failure.response ?? failure.message ?? String(error)).slice(0, 500);
+  // No STARTTLS where it is required, or a certificate that does not verify: the settings must change, not the time.
+  // Checked before the 5xx answers: a server without STARTTLS answers the command with 500, which refuses no message.
+  if (failure.code === 'ETLS') return new MailSetupError(`the mail server's TLS failed: ${(failure.message ?? String(error)).slice(0, 500)}; mail goes only encrypted unless MAIL_ALLOW_INSECURE is set`);
   if (code !== undefined && code >= 500 && code < 600) {
     const recipientUnknown = failure.code === 'EENVELOPE' && [550, 551, 553].includes(code) && RECIPIENT_UNKNOWN.test(text);
     return new SmtpRefused(`the mail server refused the message: ${text}`, code, recipientUnknown);
   }
-  // No STARTTLS where it is required, or a certificate that does not verify: the settings must change, not the time.
-  if (failure.code === 'ETLS') return new MailSetupError(`the mail server's TLS failed: ${text}`);
   if (failure.code === 'EAUTH' || failure.code === 'ENOAUTH') return new SmtpRefused(`the mail server refused the login: ${text}`, code ?? 535, false);
   return new MailConnectionError(`the mail server could not take the message now: ${text}`);
 }
 
 /** Sends one message over the mailbox's SMTP server; resolves once the server accepted it. */
 export async function sendOverSmtp(settings: MailSettings, account: SmtpAccount, mail: OutgoingMail): Promise<void> {
-  const { address, servername } = await resolveMailHost(settings, account.host);
+  const { address, sni } = await resolveMailHost(settings, account.host);
   const transport = nodemailer.createTransport({
     host: address,
     port: account.port,
     secure: account.secure,
     // STARTTLS is used whenever offered, and required unless MAIL_ALLOW_INSECURE is set.
     ...requireTransportSecurity(settings),
-    tls: { servername },
+    tls: sni,
     auth: { user: account.user, pass: account.password },
     connectionTimeout: CONNECT_TIMEOUT_MS,
     greetingTimeout: CONNECT_TIMEOUT_MS,

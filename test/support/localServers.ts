@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 
 const TLS_DIR = new URL('./tls/', import.meta.url);
 /** The test certificate for localhost and 127.0.0.1, signed by the throwaway CA vitest trusts (NODE_EXTRA_CA_CERTS). */
-const TEST_CERTIFICATE = { cert: readFileSync(new URL('receiver.pem', TLS_DIR)), key: readFileSync(new URL('receiver-key.pem', TLS_DIR)) };
+export const TEST_CERTIFICATE = { cert: readFileSync(new URL('receiver.pem', TLS_DIR)), key: readFileSync(new URL('receiver-key.pem', TLS_DIR)) };
 
 /** An https server with the test certificate on a free port of 127.0.0.1, listening. */
 export async function startHttpsServer(listener?: RequestListener): Promise<{ server: Server; port: number }> {

@@ -6,6 +6,10 @@ declare module 'hoodiecrow-imap' {
     plugins?: string[];
     storage?: Record<string, { messages: Array<{ raw: string; flags?: string[]; internaldate?: string }> }>;
     users?: Record<string, { password: string }>;
+    /** TLS from the first byte (IMAPS). */
+    secureConnection?: boolean;
+    /** The TLS key and certificate, for secureConnection or the STARTTLS plugin. */
+    credentials?: { key: Buffer; cert: Buffer };
   }
 
   interface HoodiecrowServer {

@@ -1,18 +1,27 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import hoodiecrow from 'hoodiecrow-imap';
-import { ImapFlow } from 'imapflow';
+import { ImapFlow, type ImapFlowOptions } from 'imapflow';
 import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
+import { TEST_CERTIFICATE } from '../../support/localServers.js';
 
 export interface ReceivedMail {
   from: string;
   to: string[];
   raw: string;
+  /** The session was encrypted (TLS from the first byte, or after STARTTLS). */
+  secure: boolean;
 }
 
 /**
- * A local SMTP server (smtp-server) playing the workspace's mail provider: plain text on 127.0.0.1, one account,
- * and recipients it refuses by their local part: `unknown@` is 550 5.1.1, `busy@` is 451 (try later).
+ * How a fake mail server talks: plain text only (the default), plain with STARTTLS offered, or TLS from the first byte
+ * (ports 465 and 993). TLS uses the test certificate for localhost and 127.0.0.1.
+ */
+export type MailTransport = 'plain' | 'starttls' | 'tls';
+
+/**
+ * A local SMTP server (smtp-server) playing the workspace's mail provider on 127.0.0.1, one account, and recipients
+ * it refuses by their local part: `unknown@` is 550 5.1.1, `busy@` is 451 (try later).
  */
 export class FakeSmtp {
   readonly received: ReceivedMail[] = [];
@@ -24,12 +33,11 @@ export class FakeSmtp {
     readonly port: number,
   ) {}
 
-  static async start(user = 'ada@acme.example', password = 'smtp-secret'): Promise<FakeSmtp> {
+  static async start(user = 'ada@acme.example', password = 'smtp-secret', transport: MailTransport = 'plain'): Promise<FakeSmtp> {
     let fake: FakeSmtp | undefined;
     const server = new SMTPServer({
-      secure: false,
-      disabledCommands: ['STARTTLS'],
-      allowInsecureAuth: true,
+      ...(transport === 'plain' ? { secure: false, disabledCommands: ['STARTTLS'] } : { secure: transport === 'tls', ...TEST_CERTIFICATE }),
+      allowInsecureAuth: transport === 'plain',
       logger: false,
       onAuth(auth, _session, callback) {
         if (auth.username === user && auth.password === password) return callback(null, { user });
@@ -48,6 +56,7 @@ export class FakeSmtp {
             from: session.envelope.mailFrom === false ? '' : session.envelope.mailFrom.address,
             to: session.envelope.rcptTo.map((r) => r.address),
             raw: Buffer.concat(chunks).toString('utf8'),
+            secure: session.secure,
           });
           callback();
         });
@@ -71,17 +80,32 @@ export class FakeImap {
     readonly port: number,
     private readonly user: string,
     private readonly password: string,
+    private readonly transport: MailTransport,
   ) {}
 
-  static async start(user = 'ada@acme.example', password = 'imap-secret'): Promise<FakeImap> {
-    const server = hoodiecrow({ plugins: ['UIDPLUS'], storage: { INBOX: { messages: [] } }, users: { [user]: { password } } });
+  static async start(user = 'ada@acme.example', password = 'imap-secret', transport: MailTransport = 'plain'): Promise<FakeImap> {
+    const server = hoodiecrow({
+      plugins: transport === 'starttls' ? ['UIDPLUS', 'STARTTLS'] : ['UIDPLUS'],
+      secureConnection: transport === 'tls',
+      ...(transport === 'plain' ? {} : { credentials: TEST_CERTIFICATE }),
+      storage: { INBOX: { messages: [] } },
+      users: { [user]: { password } },
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-    return new FakeImap(server, (server.server.address() as AddressInfo).port, user, password);
+    return new FakeImap(server, (server.server.address() as AddressInfo).port, user, password, transport);
   }
 
   /** Puts a raw message into INBOX, as the mail provider does when mail arrives. */
   async deliver(raw: string): Promise<void> {
-    const client = new ImapFlow({ host: '127.0.0.1', port: this.port, secure: false, auth: { user: this.user, pass: this.password }, logger: false });
+    const options: ImapFlowOptions & { doSTARTTLS?: boolean } = {
+      host: '127.0.0.1',
+      port: this.port,
+      secure: this.transport === 'tls',
+      ...(this.transport === 'starttls' ? { doSTARTTLS: true } : {}),
+      auth: { user: this.user, pass: this.password },
+      logger: false,
+    };
+    const client = new ImapFlow(options);
     await client.connect();
     await client.append('INBOX', raw, [], new Date());
     await client.logout();
