@@ -77,7 +77,7 @@ async function memberPages(db: Kysely<Database>, workspaceIds: readonly string[]
 }
 
 /** Embeddings of the subjects, from the cache where the text and model are unchanged, else from the writer (then cached). */
-async function embeddings(db: Kysely<Database>, clock: Clock, writer: Writer, model: string, deps: JobDeps, bookTo: string, subjects: readonly Subject[]): Promise<Map<string, number[]>> {
+async function embeddings(db: Kysely<Database>, clock: Clock, writer: Writer, model: string, deps: JobDeps, subjects: readonly Subject[]): Promise<Map<string, number[]>> {
   const vectors = new Map<string, number[]>();
   const hashes = new Map(subjects.map((s) => [s.id, createHash('sha256').update(s.text).digest('hex')]));
   // In chunks: one statement per thousands of ids would pass either database's limit on bound parameters.
@@ -86,22 +86,28 @@ async function embeddings(db: Kysely<Database>, clock: Clock, writer: Writer, mo
     const cached = await db.selectFrom('network_embeddings').selectAll().where('subject_id', 'in', ids).execute();
     for (const row of cached) if (row.model === model && hashes.get(row.subject_id) === row.text_hash) vectors.set(row.subject_id, fromJson<number[]>(row.vector));
   }
-  const missing = subjects.filter((s) => !vectors.has(s.id));
-  for (let i = 0; i < missing.length; i += EMBED_BATCH) {
-    const batch = missing.slice(i, i + EMBED_BATCH);
-    const embedded = await writer.embed(
-      batch.map((s) => s.text),
-      { workspaceId: bookTo, purpose: 'network_match', meter: deps.usage },
-    );
-    for (const [index, subject] of batch.entries()) {
-      const vector = embedded[index]!;
-      vectors.set(subject.id, vector);
-      const row = { text_hash: hashes.get(subject.id)!, model, vector: JSON.stringify(vector), embedded_at: clock.now() };
-      await db
-        .insertInto('network_embeddings')
-        .values({ workspace_id: subject.workspaceId, subject_id: subject.id, ...row })
-        .onConflict((oc) => oc.columns(['workspace_id', 'subject_id']).doUpdateSet(row))
-        .execute();
+  // Each member's texts are booked to that member, whichever member's run embeds them: its ledger shows its own content.
+  const missing = new Map<string, Subject[]>();
+  for (const subject of subjects) {
+    if (!vectors.has(subject.id)) missing.set(subject.workspaceId, [...(missing.get(subject.workspaceId) ?? []), subject]);
+  }
+  for (const [workspaceId, own] of missing) {
+    for (let i = 0; i < own.length; i += EMBED_BATCH) {
+      const batch = own.slice(i, i + EMBED_BATCH);
+      const embedded = await writer.embed(
+        batch.map((s) => s.text),
+        { workspaceId, purpose: 'network_match', meter: deps.usage },
+      );
+      for (const [index, subject] of batch.entries()) {
+        const vector = embedded[index]!;
+        vectors.set(subject.id, vector);
+        const row = { text_hash: hashes.get(subject.id)!, model, vector: JSON.stringify(vector), embedded_at: clock.now() };
+        await db
+          .insertInto('network_embeddings')
+          .values({ workspace_id: subject.workspaceId, subject_id: subject.id, ...row })
+          .onConflict((oc) => oc.columns(['workspace_id', 'subject_id']).doUpdateSet(row))
+          .execute();
+      }
     }
   }
   return vectors;
@@ -152,7 +158,7 @@ export async function matchWorkspace(deps: JobDeps, workspaceId: string): Promis
   );
   const involved = new Map<string, Subject>();
   for (const { host, target } of pairs) involved.set(host.id, host).set(target.id, target);
-  const vectors = await embeddings(db, clock, writer, model, deps, workspaceId, [...involved.values()]);
+  const vectors = await embeddings(db, clock, writer, model, deps, [...involved.values()]);
   const threshold = services.linkNetwork.similarityThreshold;
   const matches: Match[] = pairs
     .map(({ host, target }) => ({

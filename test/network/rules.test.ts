@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withNamedLock } from '../../db/locks.js';
 import { newId } from '../../src/ids.js';
+import { enqueueJob } from '../../src/jobs/queue.js';
 import { NETWORK_LOCK } from '../../src/network/network.js';
 import { proposePlacement } from '../../src/network/placements.js';
 import { TestService } from '../support/harness.js';
@@ -55,6 +56,16 @@ describe('link network matching and rules', { timeout: 60_000 }, () => {
     expect(usage).toContainEqual({ purpose: 'network_match', model: 'fake-embedding-1' });
     const later = t.writer.embeddingRequests.slice(before).flatMap((r) => (Array.isArray(r.input) ? r.input : [r.input]));
     expect(later.filter((text) => text.includes('greenhouse'))).toEqual([]);
+  });
+
+  it("books each member's embeddings to that member, whichever member's matching run embeds them", async () => {
+    const { host, target } = await pair('beekeeping hive queen honey swarm pollen varroa');
+    await members(t, host, target);
+    await enqueueJob(t.db, t.clock, { workspaceId: host.workspaceId, kind: 'link_network_match', subjectId: host.workspaceId });
+    await t.jobs.drain();
+    const booked = await t.db.selectFrom('writer_usage').select('workspace_id').where('purpose', '=', 'network_match').where('workspace_id', 'in', [host.workspaceId, target.workspaceId]).execute();
+    expect(new Set(booked.map((row) => row.workspace_id))).toEqual(new Set([host.workspaceId, target.workspaceId]));
+    expect((await view(t, host)).given).toHaveLength(1);
   });
 
   it('refuses a reciprocal link and a short cycle', async () => {
