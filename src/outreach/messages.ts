@@ -256,16 +256,11 @@ async function sendsOnDay(db: Kysely<Database>, mailbox: Mailbox, dayStart: numb
   return Number(row.n);
 }
 
-/** When a send would go: now when today's cap has room, else the start of the first UTC day that has room. */
+/** When a send would go: now when today's cap has room (by sends other than this one), else the start of the first UTC day that has room. */
 export async function sendSlot(db: Kysely<Database>, mailbox: Mailbox, now: number, messageId: string): Promise<number> {
   for (let day = utcDayStart(now); ; day += DAY_MS) {
     if ((await sendsOnDay(db, mailbox, day, messageId)) < mailbox.dailyCap) return Math.max(now, day);
   }
-}
-
-/** Today's cap is used up (by other sends than this one). */
-export async function capReached(db: Kysely<Database>, mailbox: Mailbox, now: number, messageId: string): Promise<boolean> {
-  return (await sendsOnDay(db, mailbox, utcDayStart(now), messageId)) >= mailbox.dailyCap;
 }
 
 export interface SendEdits {

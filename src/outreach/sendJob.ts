@@ -7,7 +7,7 @@ import { RetryableJobError, type ClaimedJob, type JobDeps, type JobHandler } fro
 import { quietPeriodRefusal, stageRefusal } from './guards.js';
 import { MailConnectionError } from './mailHosts.js';
 import { findMailbox, smtpAccount } from './mailbox.js';
-import { capReached, isSuppressed, listUnsubscribe, newMessageId, SEND_ATTEMPTS, SEND_CAP_LOCK, sendSlot, suppress } from './messages.js';
+import { isSuppressed, listUnsubscribe, newMessageId, SEND_ATTEMPTS, SEND_CAP_LOCK, sendSlot, suppress } from './messages.js';
 import { SmtpRefused, sendOverSmtp } from './smtp.js';
 import { findProspect, moveProspect } from './stages.js';
 
@@ -60,9 +60,9 @@ export const outreachSendJob: JobHandler = {
     }
     const header = message.message_id ?? newMessageId(mailbox.fromAddress);
     const decided = await withNamedLock(db, SEND_CAP_LOCK, now, async (trx) => {
-      if (await capReached(trx, mailbox, now, message.id)) {
+      const at = await sendSlot(trx, mailbox, now, message.id);
+      if (at > now) {
         // Sends queued earlier the same day used the cap up: this one moves to the next day with room, as a new job.
-        const at = await sendSlot(trx, mailbox, now, message.id);
         const nextJob = await enqueueJob(trx, clock, { workspaceId: job.workspaceId, kind: 'outreach_send', subjectId: message.id, runAt: at, maxAttempts: SEND_ATTEMPTS });
         await trx.updateTable('outreach_messages').set({ queued_for: at, job_id: nextJob, updated_at: now }).where('id', '=', message.id).where('state', '=', 'queued').execute();
         return { postponedTo: new Date(at).toISOString() };
