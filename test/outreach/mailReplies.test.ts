@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { stopRequest } from '../../src/outreach/replies.js';
 import { TestService, type TestWorkspace } from '../support/harness.js';
 import { FakeImap, FakeSmtp } from './fakes/mailServers.js';
-import { configureMailbox, insertDraft, insertProspect } from './support.js';
+import { configureMailbox, insertDraft, insertProspect, sendFirstEmail } from './support.js';
 
 let t: TestService;
 let smtp: FakeSmtp;
@@ -43,14 +43,9 @@ const suppression = (email: string) => t.db.selectFrom('outreach_suppressions').
 
 /** A prospect written to: the draft queued and sent over SMTP; its Message-ID. */
 async function contacted(contactEmail: string): Promise<{ prospectId: string; sentId: string }> {
-  const prospectId = await insertProspect(t.db, t.clock, ws.workspaceId, { contactEmail });
-  const messageId = await insertDraft(t.db, t.clock, ws.workspaceId, prospectId);
-  const queued = await t.rest(ws.key, 'POST', '/api/v1/outreach/queue', { messageId, confirm: true });
-  expect(queued.status).toBe(200);
-  await t.jobs.drain();
-  const sent = await t.db.selectFrom('outreach_messages').selectAll().where('id', '=', messageId).executeTakeFirstOrThrow();
-  expect(sent.state).toBe('sent');
-  return { prospectId, sentId: sent.message_id! };
+  const { prospectId, message } = await sendFirstEmail(t, ws, contactEmail);
+  expect(message.state).toBe('sent');
+  return { prospectId, sentId: message.message_id! };
 }
 
 const mail = (headers: Record<string, string>, body: string) =>

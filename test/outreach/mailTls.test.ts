@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestService, type TestWorkspace } from '../support/harness.js';
 import { FakeImap, FakeSmtp, type MailTransport } from './fakes/mailServers.js';
-import { configureMailbox, insertDraft, insertProspect } from './support.js';
+import { configureMailbox, sendFirstEmail } from './support.js';
 
 /**
  * Outreach mail as it runs in production: MAIL_ALLOW_INSECURE unset, so SMTP and IMAP must be encrypted, by STARTTLS on
@@ -40,15 +40,6 @@ async function workspaceSending(smtpTransport: MailTransport, imapTransport: Mai
   return ws;
 }
 
-/** Queues a first email to `to` and runs the send job; the stored message afterwards. */
-async function send(ws: TestWorkspace, to: string) {
-  const prospectId = await insertProspect(t.db, t.clock, ws.workspaceId, { contactEmail: to });
-  const messageId = await insertDraft(t.db, t.clock, ws.workspaceId, prospectId);
-  expect((await t.rest(ws.key, 'POST', '/api/v1/outreach/queue', { messageId, confirm: true })).status).toBe(200);
-  await t.jobs.drain();
-  return { prospectId, message: await t.db.selectFrom('outreach_messages').selectAll().where('id', '=', messageId).executeTakeFirstOrThrow() };
-}
-
 const mailbox = (ws: TestWorkspace) => t.db.selectFrom('outreach_mailboxes').selectAll().where('workspace_id', '=', ws.workspaceId).executeTakeFirstOrThrow();
 
 /** The next run of the replies sweep (every five minutes), and the reads it queues. */
@@ -60,14 +51,14 @@ async function readReplies(): Promise<void> {
 describe('outreach mail over TLS', () => {
   it('sends over STARTTLS on a plain port and over TLS from the first byte, the session encrypted both times', async () => {
     for (const transport of ['starttls', 'tls'] as const) {
-      const { message } = await send(await workspaceSending(transport), `editor@${transport}.example`);
+      const { message } = await sendFirstEmail(t, await workspaceSending(transport), `editor@${transport}.example`);
       expect(message, transport).toMatchObject({ state: 'sent', error: null });
       expect(smtp.get(transport)!.received.map((mail) => [mail.to, mail.secure])).toEqual([[[`editor@${transport}.example`], true]]);
     }
   });
 
   it('sends nothing to a server that offers no STARTTLS: the password would cross in clear', async () => {
-    const { message } = await send(await workspaceSending('plain'), 'editor@plain.example');
+    const { message } = await sendFirstEmail(t, await workspaceSending('plain'), 'editor@plain.example');
     expect(message).toMatchObject({
       state: 'failed',
       error: expect.stringMatching(/^the mail server's TLS failed: Error upgrading connection with STARTTLS: 500 .*; mail goes only encrypted unless MAIL_ALLOW_INSECURE is set$/),
@@ -78,7 +69,7 @@ describe('outreach mail over TLS', () => {
   it('reads replies over IMAP with TLS from the first byte and with STARTTLS; refuses a server without either', async () => {
     for (const transport of ['tls', 'starttls'] as const) {
       const ws = await workspaceSending('tls', transport);
-      const { prospectId, message } = await send(ws, `dana@${transport}-reply.example`);
+      const { prospectId, message } = await sendFirstEmail(t, ws, `dana@${transport}-reply.example`);
       await imap.get(transport)!.deliver(
         [
           `From: dana@${transport}-reply.example`,

@@ -4,6 +4,7 @@ import type { Clock } from '../../src/clock.js';
 import type { CredentialSealer } from '../../src/credentials/sealed.js';
 import { newId } from '../../src/ids.js';
 import { mailboxForm, saveMailbox, type MailboxForm } from '../../src/outreach/mailbox.js';
+import type { TestService, TestWorkspace } from '../support/harness.js';
 
 /** A prospect as the prospect list leaves it (that part of issue 16 is built elsewhere): identified, with a contact. */
 export async function insertProspect(
@@ -119,4 +120,14 @@ export async function configureMailbox(db: Kysely<Database>, clock: Clock, crede
   const form = mailboxForm.parse({ ...MAILBOX_FORM, ...overrides });
   await saveMailbox(db, clock, credentials, workspaceId, form);
   return form;
+}
+
+/** A first email to a new prospect at `to`: drafted, queued with queue_outreach_send and run by its job; the stored message. */
+export async function sendFirstEmail(t: TestService, ws: TestWorkspace, to: string) {
+  const prospectId = await insertProspect(t.db, t.clock, ws.workspaceId, { contactEmail: to });
+  const messageId = await insertDraft(t.db, t.clock, ws.workspaceId, prospectId);
+  const queued = await t.rest(ws.key, 'POST', '/api/v1/outreach/queue', { messageId, confirm: true });
+  if (queued.status !== 200) throw new Error(`queue_outreach_send answered ${queued.status}: ${JSON.stringify(queued.body)}`);
+  await t.jobs.drain();
+  return { prospectId, message: await t.db.selectFrom('outreach_messages').selectAll().where('id', '=', messageId).executeTakeFirstOrThrow() };
 }
