@@ -3,9 +3,9 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../src/auth/apiKeys.js';
+import { scopesOfRole } from '../src/auth/roles.js';
 import { KEY_CACHE_TTL_MS } from '../src/auth/keyCache.js';
 import { revokeKey } from '../src/operator.js';
-import { ALL_SCOPES } from '../src/scopes.js';
 import { TestService } from './support/harness.js';
 import { twoInstancesOnOneDatabase } from './support/instances.js';
 
@@ -66,7 +66,7 @@ describe('revocation of a key in use is refused on the next request, whichever w
     const ws = await t.workspace();
     await t.user(ws.workspaceId, `owner-${ws.workspaceId}@acme.example`, 'owner');
     const memberId = await t.user(ws.workspaceId, `member-${ws.workspaceId}@acme.example`, 'member');
-    const { key } = await createApiKey(t.db, t.clock, { workspaceId: ws.workspaceId, scopes: ALL_SCOPES, name: 'laptop', userId: memberId });
+    const { key } = await createApiKey(t.db, t.clock, { workspaceId: ws.workspaceId, scopes: scopesOfRole('member'), name: 'laptop', userId: memberId });
     await inUse(t, key);
     expect((await t.rest(ws.key, 'POST', '/api/v1/team/remove', { userId: memberId, confirm: true })).status).toBe(200);
     await expectRefused(t, key);

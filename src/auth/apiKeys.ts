@@ -7,6 +7,7 @@ import { newId } from '../ids.js';
 import { sha256Hex } from '../secrets.js';
 import type { Scope } from '../scopes.js';
 import { forgetAuthenticatedKeys } from './keyCache.js';
+import { requireGrantable } from './roles.js';
 
 /**
  * Key format: `slk_` + 43 base62 characters of randomness + 6 base62 characters of CRC32 checksum,
@@ -58,11 +59,13 @@ export interface CreatedApiKey {
   displayPrefix: string;
 }
 
+/** A key made for a person (`userId`) holds at most what their role in the workspace may grant; the operator's keys have no person. */
 export async function createApiKey(
   db: Kysely<Database>,
   clock: Clock,
   options: { workspaceId: string; scopes: readonly Scope[]; name: string; userId?: string | null },
 ): Promise<CreatedApiKey> {
+  if (options.userId != null) await requireGrantable(db, { workspaceId: options.workspaceId, userId: options.userId, scopes: options.scopes });
   const key = generateApiKey();
   const keyId = newId('key');
   const displayPrefix = key.slice(0, KEY_PREFIX.length + 6);

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { isWellFormedApiKey, revokeApiKeys } from '../auth/apiKeys.js';
+import { requireGrantable } from '../auth/roles.js';
 import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
 import type { SafeFetcher } from '../outbound/safeFetch.js';
@@ -203,6 +204,7 @@ export async function issueCode(
   request: AuthorizeRequest,
   consent: { userId: string; workspaceId: string; scopes: readonly Scope[] },
 ): Promise<string> {
+  await requireGrantable(db, consent);
   const code = randomToken();
   await db
     .insertInto('oauth_codes')

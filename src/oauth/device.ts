@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { createApiKey } from '../auth/apiKeys.js';
+import { requireGrantable } from '../auth/roles.js';
 import type { Clock } from '../clock.js';
 import { ServiceError, type ErrorBody } from '../errors.js';
 import { isScope, type Scope } from '../scopes.js';
@@ -126,17 +127,16 @@ export async function findPendingDevice(db: Kysely<Database>, clock: Clock, code
   return row === undefined ? undefined : { userCode: row.user_code, clientId: row.client_id, scopes: row.scopes.split(' ').filter(isScope) };
 }
 
-/** The user's answer on the verification page: approve for a workspace with scopes, or deny. */
-export async function decideDevice(
-  db: Kysely<Database>,
-  clock: Clock,
-  decision: { userCode: string; approve: boolean; userId: string; workspaceId?: string; scopes?: readonly Scope[] },
-): Promise<boolean> {
+export type DeviceDecision = { userCode: string; userId: string } & ({ approve: false } | { approve: true; workspaceId: string; scopes: readonly Scope[] });
+
+/** The user's answer on the verification page: approve for a workspace with scopes (within their role there), or deny. */
+export async function decideDevice(db: Kysely<Database>, clock: Clock, decision: DeviceDecision): Promise<boolean> {
+  if (decision.approve) await requireGrantable(db, decision);
   const result = await db
     .updateTable('device_authorizations')
     .set(
       decision.approve
-        ? { status: 'approved', user_id: decision.userId, workspace_id: decision.workspaceId ?? null, granted_scopes: (decision.scopes ?? []).join(' ') }
+        ? { status: 'approved', user_id: decision.userId, workspace_id: decision.workspaceId, granted_scopes: decision.scopes.join(' ') }
         : { status: 'denied', user_id: decision.userId },
     )
     .where('user_code', '=', decision.userCode)

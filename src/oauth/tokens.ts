@@ -8,8 +8,7 @@ import { UnauthorizedError } from '../errors.js';
 import { newId } from '../ids.js';
 import { randomToken } from '../secrets.js';
 import { DEFAULT_PLAN, isPlanName } from '../plans.js';
-import { LAST_USED_RESOLUTION_MS, type Principal } from '../pipeline/principal.js';
-import { isScope, type Scope } from '../scopes.js';
+import { credentialScopes, LAST_USED_RESOLUTION_MS, type Principal } from '../pipeline/principal.js';
 
 /** Access tokens are short-lived; a client keeps access with its refresh token, which rotates on every use. */
 export const ACCESS_TOKEN_TTL_SECONDS = 900;
@@ -193,7 +192,8 @@ export async function verifyToken(keys: SigningKeys, token: string, options: JWT
 
 /**
  * An access token as a caller: valid signature, issuer, audience (the MCP resource) and lifetime, a grant that
- * is not revoked, and a user who is still a member of the workspace.
+ * is not revoked, and a user who is still a member of the workspace; its scopes are cut to what that member's role
+ * holds now.
  */
 export async function principalFromAccessToken(
   db: Kysely<Database>,
@@ -216,7 +216,7 @@ export async function principalFromAccessToken(
     .selectFrom('oauth_grants')
     .innerJoin('memberships', (join) => join.onRef('memberships.workspace_id', '=', 'oauth_grants.workspace_id').onRef('memberships.user_id', '=', 'oauth_grants.user_id'))
     .innerJoin('workspaces', 'workspaces.id', 'oauth_grants.workspace_id')
-    .select(['workspaces.plan', 'oauth_grants.last_used_at'])
+    .select(['workspaces.plan', 'oauth_grants.last_used_at', 'memberships.role'])
     .where('oauth_grants.id', '=', gid)
     .where('oauth_grants.workspace_id', '=', ws)
     .where('oauth_grants.user_id', '=', sub)
@@ -236,6 +236,6 @@ export async function principalFromAccessToken(
     userId: sub,
     workspaceId: ws,
     plan: isPlanName(grant.plan) ? grant.plan : DEFAULT_PLAN,
-    scopes: new Set(scope.split(' ').filter(isScope) as Scope[]),
+    scopes: credentialScopes(scope, grant.role),
   };
 }

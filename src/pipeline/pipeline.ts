@@ -4,12 +4,13 @@ import { screenActive } from '../analytics/screens.js';
 import type { z } from 'zod';
 import { allows, approvalAnswer, dryRunAnswer, dryRunNote, scopeText, type AuthenticatedOperation, type JsonObject, type OperationContext, type PublicOperation } from '../../tools/define.js';
 import { AuthenticatedKeyCache } from '../auth/keyCache.js';
+import { currentRole, ROLE_BOUND_SCOPES } from '../auth/roles.js';
 import type { Clock } from '../clock.js';
 import { approvalUrl, decide, finishApproval, requestApproval, type Decision } from '../domain/approvals/approvals.js';
 import { BadInputError, ForbiddenError, ServiceError, UnauthorizedError, toServiceError } from '../errors.js';
 import type { Services } from '../services.js';
 import { parseInput } from './input.js';
-import { authenticateApiKey, bearerToken, type Principal } from './principal.js';
+import { authenticateApiKey, bearerToken, credentialScopes, type Principal } from './principal.js';
 import { RateLimitExceeded, RateLimits, type PolicyState } from './rateLimits.js';
 
 export interface PipelineDeps {
@@ -64,9 +65,25 @@ export class Pipeline {
       if (!allows(operation, principal.scopes)) {
         throw new ForbiddenError(`this key lacks the scope ${scopeText(operation)}, which ${operation.operationId} requires`);
       }
+      await this.requireRoleStillHolds(operation, principal);
       limits.push(...(await this.deps.limits.consume(RateLimits.subject(principal), operation)));
       return this.run(operation, principal, parseInput(operation.input, rawInput));
     });
+  }
+
+  /**
+   * A key's principal may come from the cache of recent look-ups, up to KEY_CACHE_TTL_MS old. A call that needs a scope
+   * some role lacks (manage:org) reads the person's role afresh, so a demotion or removal on any instance ends that
+   * part of their keys at once. Tokens and dashboard sessions read the role on every request already.
+   */
+  private async requireRoleStillHolds(operation: AuthenticatedOperation, principal: Principal): Promise<void> {
+    if (principal.via !== 'api_key' || principal.userId === null || operation.scope === 'any') return;
+    if (![operation.scope, ...operation.alsoAccepts].some((scope) => ROLE_BOUND_SCOPES.includes(scope))) return;
+    const role = await currentRole(this.deps.db, principal.workspaceId, principal.userId);
+    if (role === undefined) throw new UnauthorizedError('the person this API key was made for is no longer a member of its workspace');
+    if (!allows(operation, credentialScopes([...principal.scopes].join(' '), role))) {
+      throw new ForbiddenError(`${operation.operationId} requires ${scopeText(operation)}, which the role of this key's person (${role}) does not hold`);
+    }
   }
 
   /** Runs a `public` operation (no credential): only its cap applies, counted per client address. */

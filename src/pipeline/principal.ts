@@ -3,6 +3,7 @@ import { preparedQuery } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import { hashApiKey, isWellFormedApiKey } from '../auth/apiKeys.js';
 import type { AuthenticatedKeyCache } from '../auth/keyCache.js';
+import { splitByRole, type Role } from '../auth/roles.js';
 import type { Clock } from '../clock.js';
 import { UnauthorizedError } from '../errors.js';
 import { DEFAULT_PLAN, isPlanName, type PlanName } from '../plans.js';
@@ -32,11 +33,13 @@ export function bearerToken(authorization: string | undefined): string | undefin
   return match?.[1];
 }
 
+// The person's membership comes with the key: a key made for a person works only within the role they hold now.
 const liveKeyByHash = preparedQuery((db, p: Record<'keyHash', string>) =>
   db
     .selectFrom('api_keys')
     .innerJoin('workspaces', 'workspaces.id', 'api_keys.workspace_id')
-    .select(['api_keys.id', 'api_keys.user_id', 'api_keys.workspace_id', 'api_keys.scopes', 'api_keys.last_used_at', 'workspaces.plan'])
+    .leftJoin('memberships', (join) => join.onRef('memberships.workspace_id', '=', 'api_keys.workspace_id').onRef('memberships.user_id', '=', 'api_keys.user_id'))
+    .select(['api_keys.id', 'api_keys.user_id', 'api_keys.workspace_id', 'api_keys.scopes', 'api_keys.last_used_at', 'workspaces.plan', 'memberships.role'])
     .where('api_keys.key_hash', '=', p.keyHash)
     .where('api_keys.revoked_at', 'is', null),
 );
@@ -53,6 +56,7 @@ export async function authenticateApiKey(db: Kysely<Database>, clock: Clock, key
   const lookup = recent.lookupStarted();
   const [row] = await liveKeyByHash(db, { keyHash });
   if (row === undefined) throw new UnauthorizedError('invalid API key');
+  if (row.user_id !== null && row.role === null) throw new UnauthorizedError('the person this API key was made for is no longer a member of its workspace');
   const now = clock.now();
   // Written at most once a minute per key: a write on every request would serialise all reads behind it.
   if (row.last_used_at === null || now - row.last_used_at >= LAST_USED_RESOLUTION_MS) {
@@ -66,10 +70,19 @@ export async function authenticateApiKey(db: Kysely<Database>, clock: Clock, key
     userId: row.user_id,
     workspaceId: row.workspace_id,
     plan: isPlanName(row.plan) ? row.plan : DEFAULT_PLAN,
-    scopes: new Set(row.scopes.split(' ').filter(isScope)),
+    scopes: credentialScopes(row.scopes, row.user_id === null ? null : row.role),
   };
   recent.remember(keyHash, principal, lookup);
   return principal;
+}
+
+/**
+ * What a credential may do now: the scopes it was granted, less any its person's role no longer holds. `null` is a
+ * credential with no person (the operator's keys), which keeps what it was given.
+ */
+export function credentialScopes(granted: string, role: Role | null): ReadonlySet<Scope> {
+  const scopes = granted.split(' ').filter(isScope);
+  return new Set(role === null ? scopes : splitByRole(role, scopes).grantable);
 }
 
 /** The development principal of MCP_DEV_NO_AUTH: every scope in the oldest workspace. */

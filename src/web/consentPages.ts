@@ -6,7 +6,7 @@ import { AuthorizePageError, issueCode, OAuthRedirectError, parseAuthorizeReques
 import type { OAuthIssuer } from '../oauth/issuer.js';
 import { sendPage } from './dashboard.js';
 import { html } from './html.js';
-import { chosenGrant, grantFields, offeredScopes } from './grantForm.js';
+import { anyGrantable, chosenGrant, grantFields, offeredScopes } from './grantForm.js';
 import { csrfField } from './layout.js';
 
 const PASSED_ON = ['response_type', 'client_id', 'redirect_uri', 'state', 'code_challenge', 'code_challenge_method', 'resource', 'scope'] as const;
@@ -49,6 +49,31 @@ export function consentPages(deps: { db: Kysely<Database>; clock: Clock; issuer:
     }
     const back = (extra: Record<string, string>) => redirectWith(res, request.redirectUri, { ...extra, state: request.state, iss: issuer.issuer });
 
+    function consentForm(status: number, problem?: string): void {
+      allowRedirectTarget(res, request.redirectUri);
+      const destination = new URL(request.redirectUri);
+      const offered = offeredScopes(request.scopes);
+      const grantable = anyGrantable(visit.workspaces, offered);
+      sendPage(
+        res,
+        status,
+        `Connect ${request.client.clientName}`,
+        visit,
+        visit.workspaces.length === 0
+          ? html`<p>You are not a member of any workspace, so there is nothing to connect.</p>`
+          : html`<p><strong>${request.client.clientName}</strong> wants to act for you in Sightline. After you answer, you return to <code>${destination.protocol === 'http:' || destination.protocol === 'https:' ? destination.host : destination.protocol}</code>.</p>
+${problem === undefined ? '' : html`<p class="notice error" role="alert">${problem}</p>`}
+${grantable ? '' : html`<p class="notice error" role="alert">None of the permissions it asks for is yours to grant: only an owner can. Deny, and ask an owner to connect it.</p>`}
+<form method="post" action="/oauth/authorize">
+  ${csrfField(visit.csrf)}
+  ${PASSED_ON.map((name) => (typeof params[name] === 'string' ? html`<input type="hidden" name="${name}" value="${params[name] as string}">` : ''))}
+  ${grantFields(visit.workspaces, offered, { workspace: 'Workspace it may use', scopes: 'What it may do' })}
+  ${grantable ? html`<button type="submit" name="decision" value="allow">Allow</button>` : ''}
+  <button class="secondary" type="submit" name="decision" value="deny">Deny</button>
+</form>`,
+      );
+    }
+
     if (req.method === 'POST') {
       const body = req.body as Record<string, unknown>;
       if (body.decision !== 'allow') {
@@ -56,8 +81,8 @@ export function consentPages(deps: { db: Kysely<Database>; clock: Clock; issuer:
         return;
       }
       const chosen = chosenGrant(body, visit.workspaces, offeredScopes(request.scopes));
-      if (chosen === undefined) {
-        sendPage(res, 400, 'Connect an application', visit, html`<p class="notice error" role="alert">Choose one of your workspaces and at least one permission: go back and try again.</p>`);
+      if (!chosen.ok) {
+        consentForm(400, chosen.problem);
         return;
       }
       const code = await issueCode(db, clock, request, { userId: visit.user.userId, workspaceId: chosen.workspace.workspaceId, scopes: chosen.scopes });
@@ -65,24 +90,7 @@ export function consentPages(deps: { db: Kysely<Database>; clock: Clock; issuer:
       return;
     }
 
-    allowRedirectTarget(res, request.redirectUri);
-    const destination = new URL(request.redirectUri);
-    sendPage(
-      res,
-      200,
-      `Connect ${request.client.clientName}`,
-      visit,
-      visit.workspaces.length === 0
-        ? html`<p>You are not a member of any workspace, so there is nothing to connect.</p>`
-        : html`<p><strong>${request.client.clientName}</strong> wants to act for you in Sightline. After you answer, you return to <code>${destination.protocol === 'http:' || destination.protocol === 'https:' ? destination.host : destination.protocol}</code>.</p>
-<form method="post" action="/oauth/authorize">
-  ${csrfField(visit.csrf)}
-  ${PASSED_ON.map((name) => (typeof params[name] === 'string' ? html`<input type="hidden" name="${name}" value="${params[name] as string}">` : ''))}
-  ${grantFields(visit.workspaces, offeredScopes(request.scopes), { workspace: 'Workspace it may use', scopes: 'What it may do' })}
-  <button type="submit" name="decision" value="allow">Allow</button>
-  <button class="secondary" type="submit" name="decision" value="deny">Deny</button>
-</form>`,
-    );
+    consentForm(200);
   }
 
   router.get('/oauth/authorize', ...signedIn, (req: Request, res: Response) => authorize(req, res));

@@ -6,7 +6,7 @@ import type { LimiterStore } from '../limits/store.js';
 import { decideDevice, findPendingDevice, type PendingDevice } from '../oauth/device.js';
 import { sendPage } from './dashboard.js';
 import { html } from './html.js';
-import { chosenGrant, grantFields, offeredScopes } from './grantForm.js';
+import { anyGrantable, chosenGrant, grantFields, offeredScopes } from './grantForm.js';
 import { csrfField } from './layout.js';
 
 const WRONG_CODES_PER_USER = 10;
@@ -33,19 +33,23 @@ export function devicePages(deps: { db: Kysely<Database>; clock: Clock; limiterS
     );
   };
 
-  const consentForm = (res: Response, device: PendingDevice) => {
+  const consentForm = (res: Response, device: PendingDevice, status = 200, problem?: string) => {
     const visit = res.locals.visit!;
+    const offered = offeredScopes(device.scopes);
+    const grantable = anyGrantable(visit.workspaces, offered);
     sendPage(
       res,
-      200,
+      status,
       'Connect a device',
       visit,
       html`<p><strong>${device.clientId}</strong> asks for an API key (code <code>${device.userCode}</code>). Approve only if you started this login.</p>
+${problem === undefined ? '' : html`<p class="notice error" role="alert">${problem}</p>`}
+${grantable ? '' : html`<p class="notice error" role="alert">None of the permissions it asks for is yours to grant: only an owner can. Deny, and start the login again with fewer scopes.</p>`}
 <form method="post" action="/device">
   ${csrfField(visit.csrf)}
   <input type="hidden" name="user_code" value="${device.userCode}">
-  ${grantFields(visit.workspaces, offeredScopes(device.scopes), { workspace: 'Workspace', scopes: 'What the key may do' })}
-  <button type="submit" name="decision" value="approve">Approve</button>
+  ${grantFields(visit.workspaces, offered, { workspace: 'Workspace', scopes: 'What the key may do' })}
+  ${grantable ? html`<button type="submit" name="decision" value="approve">Approve</button>` : ''}
   <button class="secondary" type="submit" name="decision" value="deny">Deny</button>
 </form>`,
     );
@@ -86,8 +90,8 @@ export function devicePages(deps: { db: Kysely<Database>; clock: Clock; limiterS
       return;
     }
     const chosen = chosenGrant(body, visit.workspaces, offeredScopes(device.scopes));
-    if (chosen === undefined) {
-      consentForm(res, device);
+    if (!chosen.ok) {
+      consentForm(res, device, 400, chosen.problem);
       return;
     }
     await decideDevice(db, clock, { userCode: device.userCode, approve: true, userId: visit.user.userId, workspaceId: chosen.workspace.workspaceId, scopes: chosen.scopes });

@@ -1,23 +1,20 @@
 import type { Response } from 'express';
+import { scopesOfRole } from '../auth/roles.js';
 import type { Membership } from '../domain/accounts/sessions.js';
 import { NotFoundError } from '../errors.js';
 import type { CallResult } from '../pipeline/pipeline.js';
 import type { Principal } from '../pipeline/principal.js';
 import { DEFAULT_PLAN, isPlanName } from '../plans.js';
-import { ALL_SCOPES, type Scope } from '../scopes.js';
 import type { JsonSchema, RegisteredOperation } from '../../tools/registry.js';
 import type { DashboardDeps, Visit } from './dashboard.js';
 import { wallTimeToIso } from './format.js';
-
-/** What a member's session may do: everything but team and policy management, as for the keys a member creates. */
-export const OWNER_ONLY_SCOPES: readonly Scope[] = ['manage:org'];
 
 /**
  * The signed-in person as a caller of the registry: their role's scopes in the workspace they opened. Limits count
  * per person and workspace, so a busy page is held to the same plan quota as an agent.
  */
 export function sessionPrincipal(visit: Visit, workspace: Membership): Principal {
-  const scopes = workspace.role === 'owner' ? ALL_SCOPES : ALL_SCOPES.filter((scope) => !OWNER_ONLY_SCOPES.includes(scope));
+  const scopes = scopesOfRole(workspace.role);
   return {
     credentialId: `session:${visit.user.userId}:${workspace.workspaceId}`,
     via: 'dashboard',

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/apiKeys.js';
+import { scopesOfRole } from '../../src/auth/roles.js';
 import { ALL_SCOPES } from '../../src/scopes.js';
 import { TestService } from '../support/harness.js';
 
@@ -18,7 +19,7 @@ describe('team: remove_team_member', () => {
     const bobId = await t.user(ws.workspaceId, bobEmail, 'member');
     const bobKeys: string[] = [];
     for (const name of ['laptop', 'ci']) {
-      bobKeys.push((await createApiKey(t.db, t.clock, { workspaceId: ws.workspaceId, scopes: ALL_SCOPES, name, userId: bobId })).key);
+      bobKeys.push((await createApiKey(t.db, t.clock, { workspaceId: ws.workspaceId, scopes: scopesOfRole('member'), name, userId: bobId })).key);
     }
     return { ...ws, ownerId, bobId, bobEmail, bobKeys };
   }
@@ -50,9 +51,12 @@ describe('team: remove_team_member', () => {
 
   it('says so when the caller is removing itself', async () => {
     const ws = await team();
-    const mcp = await t.mcpTool(ws.bobKeys[0]!, 'remove_team_member', { userId: ws.bobId });
+    // Only an owner's key reaches remove_team_member: Bob becomes one and makes a third key with every scope.
+    await t.user(ws.workspaceId, ws.bobEmail, 'owner');
+    const { key } = await createApiKey(t.db, t.clock, { workspaceId: ws.workspaceId, scopes: ALL_SCOPES, name: 'admin', userId: ws.bobId });
+    const mcp = await t.mcpTool(key, 'remove_team_member', { userId: ws.bobId });
     expect(mcp.isError).toBe(true);
-    expect(mcp.text).toMatch(/revoke the 2 API keys they created in it\. That includes the key making this call\.$/);
+    expect(mcp.text).toMatch(/revoke the 3 API keys they created in it\. That includes the key making this call\.$/);
   });
 
   it('refuses to remove the last owner, and allows it once there is another', async () => {

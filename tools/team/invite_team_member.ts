@@ -19,6 +19,6 @@ export default defineTool({
   }),
   output: createdInvite,
   confirm: 'dry-run',
-  describe: (ctx, input) => describeInvite(ctx.db, ctx.clock, ctx.workspaceId, input),
-  handler: (ctx, input) => createInvite(ctx.db, ctx.clock, ctx.publicUrl, ctx.workspaceId, input),
+  describe: (ctx, input) => describeInvite(ctx.db, ctx.clock, ctx.workspaceId, { ...input, invitedBy: ctx.caller.userId }),
+  handler: (ctx, input) => createInvite(ctx.db, ctx.clock, ctx.publicUrl, ctx.workspaceId, { ...input, invitedBy: ctx.caller.userId }),
 });

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import type { Clock } from '../../clock.js';
-import { BadInputError, NotFoundError } from '../../errors.js';
+import { BadInputError, ForbiddenError, NotFoundError } from '../../errors.js';
+import { currentRole, mayAssignRole } from '../../auth/roles.js';
 import { hashPassword } from '../../auth/passwords.js';
 import { newId } from '../../ids.js';
 import { randomToken, sha256Hex } from '../../secrets.js';
@@ -17,6 +18,8 @@ export type InviteRole = 'owner' | 'member';
 export interface InviteRequest {
   email: string;
   role: InviteRole;
+  /** The person inviting; null for a key with no person (the operator's), which may give any role. */
+  invitedBy: string | null;
 }
 
 interface InvitePlan {
@@ -34,6 +37,12 @@ async function planInvite(db: Kysely<Database>, workspaceId: string, now: number
   // Sign-in emails are stored lower-cased (see createUser), so invites are too, or the member check would miss.
   const email = request.email.toLowerCase();
   const workspace = await loadTeamWorkspace(db, workspaceId);
+  if (request.invitedBy !== null) {
+    const role = await currentRole(db, workspaceId, request.invitedBy);
+    if (role === undefined || !mayAssignRole(role, request.role)) {
+      throw new ForbiddenError(`you cannot invite someone as ${request.role}: it holds more than your role (${role ?? 'none'}) in this workspace`);
+    }
+  }
   const member = await db
     .selectFrom('memberships')
     .innerJoin('users', 'users.id', 'memberships.user_id')

@@ -1,13 +1,13 @@
 import express, { type RequestHandler, type Response } from 'express';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../../auth/apiKeys.js';
-import { ALL_SCOPES, isScope, SCOPES } from '../../../scopes.js';
+import { refusalText, scopesOfRole, splitByRole } from '../../../auth/roles.js';
+import { isScope, SCOPES } from '../../../scopes.js';
 import type { DashboardDeps } from '../../dashboard.js';
 import { formatTime } from '../../format.js';
 import { formValues } from '../../grantForm.js';
 import { html, type SafeHtml } from '../../html.js';
 import { showPage } from '../../kit.js';
 import { csrfField } from '../../layout.js';
-import { OWNER_ONLY_SCOPES } from '../../operations.js';
 
 /**
  * API keys. The one deliberate exception to "pages call operations", with the connection pages that store outside
@@ -21,7 +21,7 @@ export function keysPages(deps: DashboardDeps, stack: RequestHandler[]): express
     const current = res.locals.current!;
     const visit = res.locals.visit!;
     const keys = await listApiKeys(db, current.workspaceId);
-    const grantable = current.role === 'owner' ? ALL_SCOPES : ALL_SCOPES.filter((s) => !OWNER_ONLY_SCOPES.includes(s));
+    const grantable = scopesOfRole(current.role);
     const canRevoke = (userId: string | null) => current.role === 'owner' || userId === visit.user.userId;
     const zone = current.timeZone;
     showPage(
@@ -64,13 +64,14 @@ export function keysPages(deps: DashboardDeps, stack: RequestHandler[]): express
     const requested = formValues(body, 'scope');
     const name = typeof body.name === 'string' ? body.name.trim().slice(0, 100) : '';
     const scopes = requested.filter(isScope);
+    const { refused } = splitByRole(current.role, scopes);
     const problem =
       name === ''
         ? 'Give the key a name.'
         : scopes.length === 0 || scopes.length !== requested.length
           ? 'Choose at least one scope from the list.'
-          : current.role !== 'owner' && scopes.some((s) => OWNER_ONLY_SCOPES.includes(s))
-            ? 'Only an owner can create keys with manage:org.'
+          : refused.length > 0
+            ? `You cannot create this key: ${refusalText(current.role, refused)}.`
             : undefined;
     if (problem !== undefined) {
       await keysPage(res, html`<p class="notice error" role="alert">${problem}</p>`, 400);
