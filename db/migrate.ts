@@ -30,6 +30,7 @@ import * as repurpose from './migrations/2026_11_26_0030_repurpose.js';
 import * as workspaceTimeZone from './migrations/2026_11_27_0031_workspace_time_zone.js';
 import * as grantLastUsed from './migrations/2026_11_27_0032_grant_last_used.js';
 import * as namedMentions from './migrations/2026_11_27_0033_named_mentions.js';
+import * as accountTrust from './migrations/2026_11_28_0034_account_trust.js';
 
 /** Every migration, in order. Names are timestamped so that they sort in the order they were written. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -63,6 +64,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_27_0031_workspace_time_zone': workspaceTimeZone,
   '2026_11_27_0032_grant_last_used': grantLastUsed,
   '2026_11_27_0033_named_mentions': namedMentions,
+  '2026_11_28_0034_account_trust': accountTrust,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -20,6 +20,8 @@ export interface UsersTable {
   email: string;
   password_hash: string;
   created_at: number;
+  /** When the account was shown to be its email owner's (the operator made or reset it); null: made through a copied invite link. */
+  verified_at: number | null;
 }
 
 export interface MembershipsTable {
@@ -187,6 +189,8 @@ export interface SessionsTable {
   user_id: string;
   created_at: number;
   expires_at: number;
+  /** The last request of this session, to the minute: idle longer than SESSION_IDLE_TIMEOUT_MINUTES ends it. */
+  last_seen_at: number;
 }
 
 export interface OAuthSigningKeysTable {

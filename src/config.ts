@@ -61,6 +61,8 @@ export interface Config {
    * addresses and subnets. Only then is the client address read from X-Forwarded-For.
    */
   trustProxy: false | number | string[];
+  /** A dashboard session not used for this long ends (SESSION_IDLE_TIMEOUT_MINUTES), within its 14-day lifetime. */
+  sessionIdleTimeoutMs: number;
   /** On SIGTERM: how long requests in flight and running jobs get before jobs are handed back and the process exits. */
   shutdownGraceMs: number;
   /** The site builders that install the tracking loader: the operator's Webflow app and Wix app. */
@@ -597,6 +599,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: parseRedisUrl(env.REDIS_URL),
     databasePoolMax: wholeNumber('DATABASE_POOL_MAX', env.DATABASE_POOL_MAX, 10, 1, 1000),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    sessionIdleTimeoutMs: wholeNumber('SESSION_IDLE_TIMEOUT_MINUTES', env.SESSION_IDLE_TIMEOUT_MINUTES, 240, 5, 20_160) * 60_000,
     shutdownGraceMs: wholeNumber('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 10_000, 0, 600_000),
     counterLimits: {
       perAddressPerMinute: wholeNumber('COUNTER_ADDRESS_EVENTS_PER_MINUTE', env.COUNTER_ADDRESS_EVENTS_PER_MINUTE, 600, 1, 10_000_000),

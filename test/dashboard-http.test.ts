@@ -27,13 +27,16 @@ describe('dashboard sessions over HTTP', () => {
     expect((await visitor.request(`/w/${other.workspaceId}/keys`)).status).toBe(404);
   });
 
-  it('issues one CSRF cookie per page, matching the token in its forms', async () => {
+  it('issues one pre-session cookie per page before sign-in, and a form token derived from it rather than a copy of it', async () => {
     const page = await fetch(`${t.baseUrl}/signin`);
     const cookies = page.headers.getSetCookie().filter((c) => c.startsWith('sl_csrf='));
     expect(cookies).toHaveLength(1);
     expect(cookies[0]).toMatch(/HttpOnly/i);
     expect(cookies[0]).toMatch(/SameSite=Strict/i);
-    expect(await page.text()).toContain(`name="_csrf" value="${cookies[0]!.split(';')[0]!.slice('sl_csrf='.length)}"`);
+    const cookieValue = cookies[0]!.split(';')[0]!.slice('sl_csrf='.length);
+    const token = /name="_csrf" value="([^"]+)"/.exec(await page.text())![1]!;
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(token).not.toBe(cookieValue);
   });
 
   it('refuses a form without the CSRF token and changes nothing', async () => {

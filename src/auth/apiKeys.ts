@@ -87,8 +87,8 @@ export async function createApiKey(
   return { key, keyId, displayPrefix };
 }
 
-/** Which live keys a revocation ends: one by id (within a workspace when given), one by its secret, or a member's in a workspace. */
-export type RevokedKeys = { keyId: string; workspaceId?: string } | { key: string } | { workspaceId: string; userId: string };
+/** Which live keys a revocation ends: one by id (within a workspace when given), one by its secret, or a person's (in one workspace when given). */
+export type RevokedKeys = { keyId: string; workspaceId?: string } | { key: string } | { userId: string; workspaceId?: string };
 
 /**
  * Every revocation goes through here. The key is refused from the next request on in this process, whose caches of
@@ -101,7 +101,10 @@ export async function revokeApiKeys(db: Kysely<Database>, clock: Clock, which: R
   else if ('keyId' in which) {
     query = query.where('id', '=', which.keyId);
     if (which.workspaceId !== undefined) query = query.where('workspace_id', '=', which.workspaceId);
-  } else query = query.where('workspace_id', '=', which.workspaceId).where('user_id', '=', which.userId);
+  } else {
+    query = query.where('user_id', '=', which.userId);
+    if (which.workspaceId !== undefined) query = query.where('workspace_id', '=', which.workspaceId);
+  }
   const result = await query.executeTakeFirst();
   forgetAuthenticatedKeys();
   return Number(result.numUpdatedRows);

@@ -47,15 +47,25 @@ export function registerAdminCommands(program: Command): void {
     .command('create-user')
     .description('create a user (or add an existing one) as owner or member of a workspace')
     .requiredOption('--email <email>', 'sign-in email')
-    .requiredOption('--password <password>', 'password, at least 10 characters (ignored for an existing user)')
+    .requiredOption('--password <password>', 'password, at least 10 characters (ignored for an existing verified user)')
     .requiredOption('--workspace <id>', 'workspace id')
     .requiredOption('--role <role>', 'owner or member', role)
+    .option('--reset-unverified', 'take over an account made through an invite link: set this password and end its sessions, keys and app connections')
     .option('--json', 'print one JSON object')
-    .action(async (options: { email: string; password: string; workspace: string; role: 'owner' | 'member'; json?: boolean }) => {
+    .action(async (options: { email: string; password: string; workspace: string; role: 'owner' | 'member'; resetUnverified?: boolean; json?: boolean }) => {
       const created = await withDatabase(({ db }) =>
-        createUser(db, systemClock, { email: options.email, password: options.password, workspaceId: options.workspace, role: options.role }),
+        createUser(db, systemClock, {
+          email: options.email,
+          password: options.password,
+          workspaceId: options.workspace,
+          role: options.role,
+          resetUnverified: options.resetUnverified === true,
+        }),
       );
-      report(options.json, { ...created }, `${created.existingUser ? 'added existing user' : 'created user'} ${created.userId} as ${options.role}`);
+      const how = created.reset
+        ? `took over unverified user ${created.userId} (password set; ${created.reset.sessions} sessions, ${created.reset.apiKeys} API keys and ${created.reset.appConnections} app connections ended) and added it`
+        : `${created.existingUser ? 'added existing user' : 'created user'} ${created.userId}`;
+      report(options.json, { ...created }, `${how} as ${options.role}`);
     });
 
   admin

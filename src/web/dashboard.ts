@@ -5,7 +5,7 @@ import type { Clock } from '../clock.js';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { checkCredentials, endSession, memberships, sessionUser, startSession, SESSION_TTL_MS, type Membership, type SignedInUser } from '../domain/accounts/sessions.js';
-import { acceptInvite, openInvite } from '../domain/team/invites.js';
+import { acceptInvite, openInvite, type InviteAcceptor, type OpenInvite } from '../domain/team/invites.js';
 import { ServiceError } from '../errors.js';
 import type { LimiterStore } from '../limits/store.js';
 import type { CredentialSealer } from '../credentials/sealed.js';
@@ -28,7 +28,7 @@ import { brandPages } from './pages/brand.js';
 import { publishingPages } from './pages/publishing.js';
 import { growthPages } from './pages/growth.js';
 import { analyticsPages } from './pages/analytics.js';
-import { clientAddress, csrfToken, csrfValid, pageHeaders, readCookie, SESSION_COOKIE, setCookie } from './security.js';
+import { clientAddress, csrfToken, csrfValid, formRefusal, FORM_LIMIT, pageHeaders, readCookie, sentFromOwnPages, SESSION_COOKIE, setCookie } from './security.js';
 import { searchConsolePages } from './searchConsolePages.js';
 import { siteAnalyticsPages } from './siteAnalyticsPages.js';
 import { siteBuilderPages } from './siteBuilderPages.js';
@@ -72,7 +72,7 @@ function safeNext(value: unknown): string {
 }
 
 /** Paths the dashboard owns: a miss or a failure under them is an HTML page, not the API's JSON. */
-const DASHBOARD_PATHS = ['/w', '/approvals', '/invite', '/signin', '/device', '/assets'];
+const DASHBOARD_PATHS = ['/w', '/approvals', '/invite', '/signin', '/signout', '/device', '/oauth/authorize', '/assets'];
 
 export function sendPage(res: Response, status: number, title: string, context: PageContext, body: SafeHtml): void {
   res.status(status).type('html').send(page(title, context, body));
@@ -91,18 +91,50 @@ export function dashboardRouter(deps: DashboardDeps): express.Router {
   router.get(['/favicon.svg', '/favicon.ico'], (_req, res) => {
     res.type('image/svg+xml').setHeader('Cache-Control', 'public, max-age=86400').send(FAVICON);
   });
-  // Every form carries the CSRF token; a POST without the matching one changes nothing.
-  const checkCsrf = (req: Request, res: Response, next: NextFunction) => {
-    if (req.method === 'POST' && !csrfValid(req)) {
-      sendPage(res, 403, 'Form expired', { csrf: csrfToken(req, res, secure) }, html`<p class="notice error">This form was not sent from this site or has expired. Go back, reload the page and try again.</p>`);
-      return;
+  const publicOrigin = new URL(config.publicUrl).origin;
+  const anonymous = (req: Request, res: Response): PageContext => res.locals.visit ?? { csrf: csrfToken(req, res, secure) };
+
+  const loadVisit = async (req: Request, res: Response, next: NextFunction) => {
+    const token = readCookie(req, SESSION_COOKIE);
+    const user = token === undefined ? undefined : await sessionUser(db, clock, token, config.sessionIdleTimeoutMs);
+    if (user !== undefined) {
+      res.locals.sessionToken = token;
+      res.locals.visit = { user, workspaces: await memberships(db, user.userId), csrf: csrfToken(req, res, secure) };
     }
     next();
   };
-  const loadVisit = async (req: Request, res: Response, next: NextFunction) => {
-    const token = readCookie(req, SESSION_COOKIE);
-    const user = token === undefined ? undefined : await sessionUser(db, clock, token);
-    if (user !== undefined) res.locals.visit = { user, workspaces: await memberships(db, user.userId), csrf: csrfToken(req, res, secure) };
+  // A form larger than any page sends, or one that cannot be read, is the sender's mistake: a page saying so, not a 500.
+  const formParser = express.urlencoded({ extended: false, limit: FORM_LIMIT });
+  const readForm = (req: Request, res: Response, next: NextFunction) => {
+    formParser(req, res, (error?: unknown) => {
+      if (error === undefined) {
+        next();
+        return;
+      }
+      const refusal = formRefusal(error);
+      if (refusal === undefined) {
+        next(error);
+        return;
+      }
+      deps.logger.warn({ path: req.path, status: refusal.status }, 'dashboard form refused');
+      sendPage(res, refusal.status, refusal.title, anonymous(req, res), html`<p class="notice error" role="alert">${refusal.message}</p>`);
+    });
+  };
+  // Every form carries the CSRF token, and browsers say where a form came from: a POST from another site, or without
+  // the token of this session, changes nothing.
+  const checkCsrf = (req: Request, res: Response, next: NextFunction) => {
+    if (req.method !== 'POST') {
+      next();
+      return;
+    }
+    if (!sentFromOwnPages(req, publicOrigin)) {
+      sendPage(res, 403, 'Form refused', anonymous(req, res), html`<p class="notice error" role="alert">This form was sent from another site, so nothing was changed.</p>`);
+      return;
+    }
+    if (!csrfValid(req, res)) {
+      sendPage(res, 403, 'Form expired', anonymous(req, res), html`<p class="notice error" role="alert">This form was not sent from this site or has expired. Go back, reload the page and try again.</p>`);
+      return;
+    }
     next();
   };
   const requireUser = (req: Request, res: Response, next: NextFunction) => {
@@ -112,20 +144,22 @@ export function dashboardRouter(deps: DashboardDeps): express.Router {
     }
     next();
   };
-  // Page routes only: the API and /mcp never see cookies, forms or these headers.
-  const pageStack = [pageHeaders, express.urlencoded({ extended: false, limit: '32kb' }), checkCsrf, loadVisit];
+  // Page routes only: the API and /mcp never see cookies, forms or these headers. The session is read first, since
+  // the CSRF token is bound to it.
+  const pageStack = [pageHeaders, loadVisit, readForm, checkCsrf];
   const signedIn = [...pageStack, requireUser];
 
   const signInForm = (req: Request, res: Response, status: number, problem?: string) => {
     const next = safeNext(req.query.next ?? (req.body as Record<string, unknown> | undefined)?.next);
+    const csrf = csrfToken(req, res, secure);
     sendPage(
       res,
       status,
       'Sign in',
-      { csrf: csrfToken(req, res, secure) },
+      { csrf },
       html`${problem === undefined ? '' : html`<p class="notice error" role="alert">${problem}</p>`}
 <form method="post" action="/signin">
-  ${csrfField(csrfToken(req, res, secure))}
+  ${csrfField(csrf)}
   <input type="hidden" name="next" value="${next}">
   <label>Email <input type="email" name="email" autocomplete="username" required></label>
   <label>Password <input type="password" name="password" autocomplete="current-password" required></label>
@@ -133,6 +167,37 @@ export function dashboardRouter(deps: DashboardDeps): express.Router {
 </form>`,
     );
   };
+
+  /**
+   * Counts one password attempt against the account and the address; the refusal when either is spent. Sign-in and
+   * an invite's acceptance share these counters, so a link cannot be used to guess passwords past the sign-in limit.
+   */
+  async function passwordAttemptRefused(req: Request, email: string): Promise<{ status: number; problem: string } | undefined> {
+    let attempts;
+    try {
+      attempts = await Promise.all([perAccount.consume(email), perAddress.consume(clientAddress(req))]);
+    } catch (error) {
+      if (!(error instanceof ServiceError)) throw error;
+      return { status: error.status, problem: 'Sign-in is unavailable for a moment. Try again shortly.' };
+    }
+    if (attempts.some((attempt) => !attempt.allowed)) return { status: 429, problem: 'Too many sign-in attempts. Wait a few minutes and try again.' };
+    return undefined;
+  }
+
+  /** The account these credentials open, after counting the attempt; the same refusal for an unknown email and a wrong password. */
+  async function signIn(req: Request, email: string, password: string): Promise<{ ok: true; user: SignedInUser } | { ok: false; status: number; problem: string }> {
+    const refused = await passwordAttemptRefused(req, email);
+    if (refused !== undefined) return { ok: false, ...refused };
+    const user = email === '' || password === '' ? undefined : await checkCredentials(db, email, password);
+    if (user === undefined) return { ok: false, status: 401, problem: 'That email and password do not match an account.' };
+    await perAccount.reset(email);
+    return { ok: true, user };
+  }
+
+  async function beginSession(res: Response, userId: string): Promise<void> {
+    const token = await startSession(db, clock, userId);
+    setCookie(res, SESSION_COOKIE, token, { secure, sameSite: 'lax', maxAgeSeconds: SESSION_TTL_MS / 1000 });
+  }
 
   router.get('/signin', ...pageStack, (req: Request, res: Response) => {
     if (res.locals.visit !== undefined) {
@@ -146,26 +211,12 @@ export function dashboardRouter(deps: DashboardDeps): express.Router {
     const body = req.body as Record<string, unknown>;
     const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : '';
     const password = typeof body.password === 'string' ? body.password : '';
-    let attempts;
-    try {
-      attempts = await Promise.all([perAccount.consume(email), perAddress.consume(clientAddress(req))]);
-    } catch (error) {
-      if (!(error instanceof ServiceError)) throw error;
-      signInForm(req, res, error.status, 'Sign-in is unavailable for a moment. Try again shortly.');
+    const outcome = await signIn(req, email, password);
+    if (!outcome.ok) {
+      signInForm(req, res, outcome.status, outcome.problem);
       return;
     }
-    if (attempts.some((attempt) => !attempt.allowed)) {
-      signInForm(req, res, 429, 'Too many sign-in attempts. Wait a few minutes and try again.');
-      return;
-    }
-    const user = email === '' || password === '' ? undefined : await checkCredentials(db, email, password);
-    if (user === undefined) {
-      signInForm(req, res, 401, 'That email and password do not match an account.');
-      return;
-    }
-    await perAccount.reset(email);
-    const token = await startSession(db, clock, user.userId);
-    setCookie(res, SESSION_COOKIE, token, { secure, sameSite: 'lax', maxAgeSeconds: SESSION_TTL_MS / 1000 });
+    await beginSession(res, outcome.user.userId);
     res.redirect(303, safeNext(body.next));
   });
 
@@ -173,50 +224,90 @@ export function dashboardRouter(deps: DashboardDeps): express.Router {
     const token = readCookie(req, SESSION_COOKIE);
     if (token !== undefined) await endSession(db, token);
     setCookie(res, SESSION_COOKIE, '', { secure, sameSite: 'lax', maxAgeSeconds: 0 });
-    res.redirect(303, '/signin');
+    const next = safeNext((req.body as Record<string, unknown>).next);
+    res.redirect(303, next === '/' ? '/signin' : next);
   });
 
   router.get('/invite/:token', ...pageStack, (req: Request, res: Response) => invitePage(req, res));
   router.post('/invite/:token', ...pageStack, (req: Request, res: Response) => invitePage(req, res));
 
+  /**
+   * One page for every invitee, whether or not the email has an account: signed in as the invited email, a button
+   * accepts; signed out, a password either signs in to the existing account (counted as a sign-in) or makes the new
+   * one. An account made here is unverified: the link was copied by the inviter, so it proves nothing about who
+   * holds the email (see the operator's create-user).
+   */
   async function invitePage(req: Request, res: Response): Promise<void> {
-    const invite = await openInvite(db, clock, String(req.params.token));
-    const context = { csrf: csrfToken(req, res, secure) };
+    const token = String(req.params.token);
+    const invite = await openInvite(db, clock, token);
+    const visit = res.locals.visit;
+    const context = anonymous(req, res);
     if (invite === undefined) {
       sendPage(res, 404, 'Invite not valid', context, html`<p>This invite link is unknown, was already used, was revoked or has expired. Ask the workspace owner for a new one.</p>`);
       return;
     }
-    let problem: string | undefined;
+    const title = `Join ${invite.workspaceName}`;
+    const intro = html`<p>You were invited to join <strong>${invite.workspaceName}</strong> as ${invite.role} with the email <strong>${invite.email}</strong>.</p>`;
+    if (visit !== undefined && visit.user.email !== invite.email) {
+      sendPage(
+        res,
+        req.method === 'POST' ? 403 : 200,
+        title,
+        context,
+        html`${intro}
+<p>You are signed in as <strong>${visit.user.email}</strong>, and this invite is for another email. Sign out, then open the link again.</p>
+<form method="post" action="/signout">${csrfField(context.csrf)}<input type="hidden" name="next" value="/invite/${token}"><button type="submit">Sign out</button></form>`,
+      );
+      return;
+    }
+    let problem: { status: number; text: string } | undefined;
     if (req.method === 'POST') {
-      const password = (req.body as Record<string, unknown>).password;
-      try {
-        const userId = typeof password === 'string' ? await db.transaction().execute((trx) => acceptInvite(trx, clock, invite, password)) : undefined;
-        if (userId !== undefined) {
-          const token = await startSession(db, clock, userId);
-          setCookie(res, SESSION_COOKIE, token, { secure, sameSite: 'lax', maxAgeSeconds: SESSION_TTL_MS / 1000 });
-          res.redirect(303, `/w/${invite.workspaceId}`);
-          return;
-        }
-        problem = 'That password does not match your account.';
-      } catch (error) {
-        if (!(error instanceof ServiceError)) throw error;
-        problem = error.message;
+      const outcome = await acceptAs(req, invite, visit?.user);
+      if (outcome.ok) {
+        if (visit === undefined) await beginSession(res, outcome.userId);
+        res.redirect(303, `/w/${invite.workspaceId}`);
+        return;
       }
+      problem = { status: outcome.status, text: outcome.problem };
     }
     sendPage(
       res,
-      problem === undefined ? 200 : 400,
-      `Join ${invite.workspaceName}`,
+      problem?.status ?? 200,
+      title,
       context,
-      html`<p>You were invited to join <strong>${invite.workspaceName}</strong> as ${invite.role} with the email <strong>${invite.email}</strong>.</p>
-${problem === undefined ? '' : html`<p class="notice error" role="alert">${problem}</p>`}
+      html`${intro}
+${problem === undefined ? '' : html`<p class="notice error" role="alert">${problem.text}</p>`}
 <form method="post">
   ${csrfField(context.csrf)}
-  <label>${invite.existingAccount ? 'Your password' : 'Choose a password (at least 10 characters)'}
-    <input type="password" name="password" autocomplete="${invite.existingAccount ? 'current-password' : 'new-password'}" required></label>
+  ${
+    visit === undefined
+      ? html`<label>Password <span class="muted">(the one of your Sightline account for this email if you have one; otherwise choose one of at least 10 characters)</span>
+    <input type="password" name="password" autocomplete="current-password" required></label>`
+      : ''
+  }
   <button type="submit">Accept and join</button>
 </form>`,
     );
+  }
+
+  /** Accepts for the signed-in invitee, or for whoever gave the password of the email's account, or makes that account. */
+  async function acceptAs(req: Request, invite: OpenInvite, signedIn: SignedInUser | undefined): Promise<{ ok: true; userId: string } | { ok: false; status: number; problem: string }> {
+    const accept = (as: InviteAcceptor) => db.transaction().execute((trx) => acceptInvite(trx, clock, invite, as));
+    try {
+      if (signedIn !== undefined) return { ok: true, userId: await accept({ userId: signedIn.userId }) };
+      const password = (req.body as Record<string, unknown>).password;
+      if (typeof password !== 'string' || password === '') return { ok: false, status: 400, problem: 'Enter a password.' };
+      if (!invite.existingAccount) {
+        const refused = await passwordAttemptRefused(req, invite.email);
+        if (refused !== undefined) return { ok: false, ...refused };
+        return { ok: true, userId: await accept({ newPassword: password }) };
+      }
+      const outcome = await signIn(req, invite.email, password);
+      return outcome.ok ? { ok: true, userId: await accept({ userId: outcome.user.userId }) } : outcome;
+    } catch (error) {
+      if (!(error instanceof ServiceError)) throw error;
+      return { ok: false, status: error.status, problem: error.message };
+    }
   }
 
   router.get('/', ...signedIn, (_req: Request, res: Response) => {
@@ -268,7 +359,7 @@ ${problem === undefined ? '' : html`<p class="notice error" role="alert">${probl
   router.use(devicePages(deps, signedIn));
   // The dashboard's own paths answer in HTML when nothing matched or something failed; the API keeps its JSON.
   router.use(DASHBOARD_PATHS, ...pageStack, (req: Request, res: Response) => {
-    sendPage(res, 404, 'Page not found', res.locals.visit ?? { csrf: csrfToken(req, res, secure) }, html`<p>There is no page at this address. <a href="/">Go to your workspaces</a>.</p>`);
+    sendPage(res, 404, 'Page not found', anonymous(req, res), html`<p>There is no page at this address. <a href="/">Go to your workspaces</a>.</p>`);
   });
   router.use(DASHBOARD_PATHS, (error: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) {
@@ -277,7 +368,7 @@ ${problem === undefined ? '' : html`<p class="notice error" role="alert">${probl
     }
     const known = error instanceof ServiceError && error.status !== 500;
     if (!known) deps.logger.error({ err: error, path: req.path }, 'dashboard page failed');
-    const context = { ...(res.locals.visit ?? { csrf: csrfToken(req, res, secure) }), current: res.locals.current };
+    const context = { ...anonymous(req, res), current: res.locals.current };
     sendPage(
       res,
       known ? error.status : 500,

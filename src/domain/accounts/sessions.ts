@@ -4,8 +4,13 @@ import { hashPassword, verifyPassword } from '../../auth/passwords.js';
 import type { Clock } from '../../clock.js';
 import { randomToken, sha256Hex } from '../../secrets.js';
 
-/** A dashboard session lasts two weeks from sign-in; signing out ends it at once. */
+/**
+ * A dashboard session lasts at most two weeks from sign-in, ends sooner when unused for the idle timeout
+ * (SESSION_IDLE_TIMEOUT_MINUTES), and signing out ends it at once.
+ */
 export const SESSION_TTL_MS = 14 * 86_400_000;
+/** How finely a session's last request is kept: a write on every page view would serialise them. */
+const LAST_SEEN_RESOLUTION_MS = 60_000;
 
 export interface SignedInUser {
   userId: string;
@@ -25,19 +30,25 @@ export async function checkCredentials(db: Kysely<Database>, email: string, pass
 export async function startSession(db: Kysely<Database>, clock: Clock, userId: string): Promise<string> {
   const token = randomToken();
   const now = clock.now();
-  await db.insertInto('sessions').values({ token_hash: sha256Hex(token), user_id: userId, created_at: now, expires_at: now + SESSION_TTL_MS }).execute();
+  await db.insertInto('sessions').values({ token_hash: sha256Hex(token), user_id: userId, created_at: now, expires_at: now + SESSION_TTL_MS, last_seen_at: now }).execute();
   return token;
 }
 
-export async function sessionUser(db: Kysely<Database>, clock: Clock, token: string): Promise<SignedInUser | undefined> {
+/** The person behind a session cookie, while the session is within its lifetime and has not been idle too long. */
+export async function sessionUser(db: Kysely<Database>, clock: Clock, token: string, idleTimeoutMs: number): Promise<SignedInUser | undefined> {
+  const now = clock.now();
+  const tokenHash = sha256Hex(token);
   const row = await db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select(['users.id', 'users.email'])
-    .where('sessions.token_hash', '=', sha256Hex(token))
-    .where('sessions.expires_at', '>', clock.now())
+    .select(['users.id', 'users.email', 'sessions.last_seen_at'])
+    .where('sessions.token_hash', '=', tokenHash)
+    .where('sessions.expires_at', '>', now)
+    .where('sessions.last_seen_at', '>', now - idleTimeoutMs)
     .executeTakeFirst();
-  return row === undefined ? undefined : { userId: row.id, email: row.email };
+  if (row === undefined) return undefined;
+  if (now - row.last_seen_at >= LAST_SEEN_RESOLUTION_MS) await db.updateTable('sessions').set({ last_seen_at: now }).where('token_hash', '=', tokenHash).execute();
+  return { userId: row.id, email: row.email };
 }
 
 export async function endSession(db: Kysely<Database>, token: string): Promise<void> {

@@ -6,7 +6,6 @@ import { currentRole, mayAssignRole } from '../../auth/roles.js';
 import { hashPassword } from '../../auth/passwords.js';
 import { newId } from '../../ids.js';
 import { randomToken, sha256Hex } from '../../secrets.js';
-import { checkCredentials } from '../accounts/sessions.js';
 import { lockWorkspace } from '../workspaces.js';
 import { counted, loadTeamWorkspace, pendingInvites, seatUsage, type TeamWorkspace } from './seats.js';
 
@@ -150,7 +149,7 @@ export interface OpenInvite {
   workspaceName: string;
   email: string;
   role: InviteRole;
-  /** True when the email already has an account: accepting then takes that account's password. */
+  /** True when the email already has an account: accepting then signs in to it. Never shown on the page. */
   existingAccount: boolean;
 }
 
@@ -178,20 +177,32 @@ export async function openInvite(db: Kysely<Database>, clock: Clock, token: stri
 }
 
 /**
- * Accepts an invite: a new email gets an account with this password; an existing account must prove it with its
- * own. The membership and the used invite are written together. Returns the user id, or undefined for a wrong password.
+ * Who accepts: an account already signed in (or whose password was just checked) as the invited email, or a new
+ * account for it with this password.
  */
-export async function acceptInvite(db: Kysely<Database>, clock: Clock, invite: OpenInvite, password: string): Promise<string | undefined> {
+export type InviteAcceptor = { userId: string } | { newPassword: string };
+
+/**
+ * Accepts an invite; the membership and the used invite are written together. A new account is unverified
+ * (verified_at null): the accept link is copied by the inviter, so having it proves nothing about who holds the email.
+ * Returns the user id.
+ */
+export async function acceptInvite(db: Kysely<Database>, clock: Clock, invite: OpenInvite, as: InviteAcceptor): Promise<string> {
   const now = clock.now();
   let userId: string;
-  if (invite.existingAccount) {
-    const user = await checkCredentials(db, invite.email, password);
-    if (user === undefined) return undefined;
-    userId = user.userId;
+  if ('userId' in as) {
+    const user = await db.selectFrom('users').select('email').where('id', '=', as.userId).executeTakeFirst();
+    if (user?.email !== invite.email) throw new ForbiddenError(`this invite is for ${invite.email}; sign in with that email to accept it`);
+    userId = as.userId;
   } else {
-    if (password.length < 10) throw BadInputError.field('password', 'must have at least 10 characters');
+    if (as.newPassword.length < 10) throw BadInputError.field('password', 'must have at least 10 characters');
+    const existing = await db.selectFrom('users').select('id').where('email', '=', invite.email).executeTakeFirst();
+    if (existing !== undefined) throw BadInputError.field('password', 'an account for this email was made in the meantime; sign in with its password');
     userId = newId('usr');
-    await db.insertInto('users').values({ id: userId, email: invite.email, password_hash: await hashPassword(password), created_at: now }).execute();
+    await db
+      .insertInto('users')
+      .values({ id: userId, email: invite.email, password_hash: await hashPassword(as.newPassword), created_at: now, verified_at: null })
+      .execute();
   }
   const used = await db
     .updateTable('team_invites')
