@@ -102,7 +102,7 @@ describe.skipIf(!hasChromium)('dashboard in a real browser', () => {
     const page = await context.newPage();
     await page.goto(`${fixture.t.baseUrl}${acceptPath}`);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Join Acme Analytics');
-    await page.getByLabel(/Choose a password/).fill('a long new password');
+    await page.getByLabel(/Password/).fill('a long new password');
     await page.getByRole('button', { name: 'Accept and join' }).click();
     await page.waitForURL(`${fixture.t.baseUrl}/w/${ws.workspaceId}`);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Acme Analytics');
