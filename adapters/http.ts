@@ -213,7 +213,7 @@ export function createHttpApp({
   app.get(`${API_PREFIX}/openapi.json`, (_req, res) => {
     res.json(openApi);
   });
-  app.use(API_PREFIX, restRouter(registry, pipeline));
+  app.use(API_PREFIX, restRouter(registry, pipeline, issuer.resourceMetadataUrl));
   // Next the tracking loader's events: one request per page view of every customer site, the most frequent of all.
   app.use(collectRouter({ db, clock, limiterStore, limits: config.counterLimits, ingest: counterIngest }));
 

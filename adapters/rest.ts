@@ -29,8 +29,8 @@ export function writeJson(res: Response, status: number, body: unknown, contentT
   res.end(text);
 }
 
-export function sendError(res: Response, error: ServiceError): void {
-  if (error.status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
+export function sendError(res: Response, error: ServiceError, challenge = 'Bearer'): void {
+  if (error.status === 401) res.setHeader('WWW-Authenticate', challenge);
   const body = error.toBody();
   // 429 (a limit is spent) and 503 (the limiter store is out of reach) say when to come back.
   if (body.retryAfterMs !== undefined) res.setHeader('Retry-After', String(Math.ceil(body.retryAfterMs / 1000)));
@@ -69,25 +69,33 @@ function notModified(req: Request, res: Response, data: Record<string, unknown> 
   return known !== undefined && (known.includes('*') || known.includes(data.etag));
 }
 
-function send(req: Request, res: Response, result: CallResult): void {
+/**
+ * The REST API is the same protected resource as /mcp, served by the same authorization server: a 401 names its
+ * resource metadata (RFC 9728), so an OAuth client finds where to get a token, and `invalid_token` when one was sent.
+ */
+function bearerChallenge(req: Request, resourceMetadataUrl: string): string {
+  return `Bearer ${req.headers.authorization === undefined ? '' : 'error="invalid_token", '}resource_metadata="${resourceMetadataUrl}"`;
+}
+
+function send(req: Request, res: Response, result: CallResult, resourceMetadataUrl: string): void {
   setRateLimitHeaders(res, result.limits);
-  if (!result.ok) sendError(res, result.error);
+  if (!result.ok) sendError(res, result.error, bearerChallenge(req, resourceMetadataUrl));
   else if (notModified(req, res, result.data)) res.status(304).end();
   else writeJson(res, 200, { data: result.data });
 }
 
-function route(pipeline: Pipeline, operation: RegisteredOperation) {
+function route(pipeline: Pipeline, operation: RegisteredOperation, resourceMetadataUrl: string) {
   const readInput = (req: Request) => (operation.method === 'GET' ? queryInput(req.query, operation.inputJsonSchema) : (req.body ?? {}));
   return async (req: Request, res: Response) => {
     try {
       if (operation.scope === 'public') {
-        send(req, res, await pipeline.callPublic(operation, clientAddress(req), readInput(req)));
+        send(req, res, await pipeline.callPublic(operation, clientAddress(req), readInput(req)), resourceMetadataUrl);
         return;
       }
       const principal = await pipeline.authenticate(req.headers.authorization);
-      send(req, res, await pipeline.call(operation, principal, readInput(req)));
+      send(req, res, await pipeline.call(operation, principal, readInput(req)), resourceMetadataUrl);
     } catch (error) {
-      sendError(res, toServiceError(error));
+      sendError(res, toServiceError(error), bearerChallenge(req, resourceMetadataUrl));
     }
   };
 }
@@ -135,11 +143,11 @@ export function bodyErrorHandler(error: unknown, _req: Request, res: Response, n
 export const jsonBody = [requireJsonBody, express.json({ limit: BODY_LIMIT, type: 'application/json' })];
 
 /** One route per operation, to be mounted at API_PREFIX, and JSON 404/405 answers for everything else under it. */
-export function restRouter(registry: Registry, pipeline: Pipeline): express.Router {
+export function restRouter(registry: Registry, pipeline: Pipeline, resourceMetadataUrl: string): express.Router {
   const router = express.Router();
   const methodsByPath = new Map<string, string[]>();
   for (const operation of registry.operations) {
-    const handler = route(pipeline, operation);
+    const handler = route(pipeline, operation, resourceMetadataUrl);
     const localPath = operation.path.slice(API_PREFIX.length);
     if (operation.method === 'GET') router.get(localPath, handler);
     else router.post(localPath, ...jsonBody, handler);

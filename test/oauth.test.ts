@@ -177,7 +177,7 @@ describe('OAuth 2.1 for /mcp', () => {
     expect((await listTools(tokens.access_token)).status).toBe(401);
   });
 
-  it('refuses an expired token and a token for another audience', async () => {
+  it('refuses an expired token and a token for another audience on both surfaces; REST takes the /mcp audience by design', async () => {
     const s = await setup();
     const tokens = await codeFlow(s);
     t.clock.advance(15 * 60_000);
@@ -187,6 +187,11 @@ describe('OAuth 2.1 for /mcp', () => {
     const claims = JSON.parse(Buffer.from(tokens.access_token.split('.')[1]!, 'base64url').toString()) as { gid: string; ws: string; sub: string; client_id: string };
     const foreign = await signAccessToken(signing, t.baseUrl, 'https://other.example/mcp', { grantId: claims.gid, clientId: claims.client_id, userId: claims.sub, workspaceId: claims.ws, scopes: ['read:content'] }, t.clock.now());
     expect((await listTools(foreign)).status).toBe(401);
+    const onRest = await t.rest(foreign, 'GET', '/api/v1/brand');
+    expect(onRest.status).toBe(401);
+    expect(onRest.headers.get('www-authenticate')).toBe(`Bearer error="invalid_token", resource_metadata="${t.baseUrl}/.well-known/oauth-protected-resource/mcp"`);
+    expect((await t.rest(undefined, 'GET', '/api/v1/brand')).headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${t.baseUrl}/.well-known/oauth-protected-resource/mcp"`);
+    // REST and /mcp are one protected resource of this authorization server: its audience is accepted on both.
     expect((await t.rest(tokens.access_token, 'GET', '/api/v1/brand')).status).toBe(200);
   });
 });

@@ -75,7 +75,8 @@ export class OAuthIssuer {
       authorization_servers: [this.issuer],
       scopes_supported: ALL_SCOPES,
       bearer_methods_supported: ['header'],
-      resource_name: 'Sightline MCP',
+      // One resource on two surfaces: a token for it works at /mcp and on the REST API alike (README, Security).
+      resource_name: 'Sightline (MCP at /mcp and the REST API at /api/v1)',
       resource_documentation: `${this.issuer}/api/v1/openapi.json`,
     };
   }

@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import type { DatabaseHandle } from '../../db/database.js';
 import { createApiKey } from '../../src/auth/apiKeys.js';
 import { ManualClock } from '../../src/clock.js';
@@ -78,6 +78,8 @@ export class TestService {
       clock?: ManualClock;
       /** MX records of the domains the outreach contact finder checks, in place of DNS. */
       mxResolver?: MxResolver;
+      /** Where the service logs; silent unless TEST_LOG_LEVEL is set. */
+      logger?: Logger;
     } = {},
   ): Promise<TestService> {
     const database = options.database ?? (await openTestDatabase());
@@ -99,7 +101,7 @@ export class TestService {
       config,
       database,
       clock,
-      logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+      logger: options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
       writerTuning: { backoffMs: 5, timeoutMs: 2000 },
       engineTuning: { backoffMs: 5, timeoutMs: 2000 },
       ...(options.registry ? { registry: options.registry } : {}),

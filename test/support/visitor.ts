@@ -13,6 +13,11 @@ export class Visitor {
 
   constructor(private readonly baseUrl: string) {}
 
+  /** A cookie the browser holds without this site having set it: one planted from a sibling subdomain or over plain http. */
+  plant(name: string, value: string): void {
+    this.cookies.set(name, value);
+  }
+
   cookieHeader(): string {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   }
