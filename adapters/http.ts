@@ -51,6 +51,17 @@ function originHost(origin: string): string | undefined {
 }
 
 /**
+ * HSTS for a service published on https: for a year, browsers reach it over https only, so no later visit can be
+ * downgraded to plain http on the way. Without includeSubDomains: the service often runs on a subdomain of a company
+ * domain whose other hosts (an intranet, a printer) may still serve plain http, and a browser would refuse them too.
+ * Browsers honour the header only on a valid https connection, so it is harmless on every answer.
+ */
+function strictTransportSecurity(_req: Request, res: Response, next: NextFunction): void {
+  res.setHeader('Strict-Transport-Security', 'max-age=31536000');
+  next();
+}
+
+/**
  * A browser request from a page on a foreign origin is refused (403). Same-origin requests (the Origin names the
  * Host, which is itself validated) and allowlisted origins pass; requests without Origin (agents, curl) pass.
  */
@@ -206,6 +217,7 @@ export function createHttpApp({
   app.set('etag', false);
   app.set('trust proxy', config.trustProxy);
   lifecycle.watch(app);
+  if (new URL(config.publicUrl).protocol === 'https:') app.use(strictTransportSecurity);
   app.use(validateHost(config.allowedHosts));
 
   // The API surfaces first: express matches every layer in front of a route against each request's path.

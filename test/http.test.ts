@@ -243,3 +243,36 @@ describe('CORS on /mcp', () => {
     expect(foreign.status).toBe(403);
   });
 });
+
+describe('Strict-Transport-Security', () => {
+  /** Answers of every kind: liveness, the API (a document, a refusal, an unknown route), MCP, OAuth metadata, a page. */
+  const answers = async (baseUrl: string) => {
+    const requests: [string, RequestInit][] = [
+      ['/healthz', {}],
+      ['/api/v1/openapi.json', {}],
+      ['/api/v1/brand', {}],
+      ['/api/v1/nowhere', {}],
+      ['/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }],
+      ['/.well-known/oauth-authorization-server', {}],
+      ['/signin', {}],
+    ];
+    return Promise.all(requests.map(async ([path, init]) => {
+      const response = await fetch(`${baseUrl}${path}`, init);
+      await response.arrayBuffer();
+      return [path, response.status, response.headers.get('strict-transport-security')] as const;
+    }));
+  };
+
+  it('is sent on every answer for a year, without includeSubDomains, when PUBLIC_URL is https', async () => {
+    const published = await TestService.start({ writer: false, env: { PUBLIC_URL: 'https://sightline.example' } });
+    try {
+      for (const [path, status, header] of await answers(published.baseUrl)) expect(header, `${path} (${status})`).toBe('max-age=31536000');
+    } finally {
+      await published.close();
+    }
+  });
+
+  it('is not sent when PUBLIC_URL is http', async () => {
+    for (const [path, status, header] of await answers(t.baseUrl)) expect(header, `${path} (${status})`).toBeNull();
+  });
+});

@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import ipaddr from 'ipaddr.js';
 import { Agent, request } from 'undici';
+import { isPublicAddress, notPublicMessage } from './publicAddress.js';
 
 /** How outbound requests to addresses that others chose (client metadata documents, customer endpoints and pages) behave. */
 export interface OutboundOptions {
@@ -16,12 +16,6 @@ export class OutboundError extends Error {}
 /** The target did not answer in time. */
 export class OutboundTimeout extends OutboundError {}
 
-function isPublic(address: string): boolean {
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  return parsed.range() === 'unicast';
-}
-
 /**
  * Refuses private addresses at connect time, after DNS resolution, so a name that rebinds to 127.0.0.1 between a
  * check and the request still cannot reach inside.
@@ -30,8 +24,7 @@ function guardedLookup(allowPrivate: boolean): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
       if (error) return callback(error, '', 0);
-      const refused = addresses.find((a) => !allowPrivate && !isPublic(a.address));
-      if (refused !== undefined) return callback(new OutboundError(`${hostname} resolves to a private address (${refused.address})`), '', 0);
+      if (!allowPrivate && !addresses.every((a) => isPublicAddress(a.address))) return callback(new OutboundError(notPublicMessage(hostname, 'resolved')), '', 0);
       if (options.all) return callback(null, addresses);
       const first = addresses[0]!;
       return callback(null, first.address, first.family);
@@ -80,7 +73,7 @@ export class SafeFetcher {
     if (url.username !== '' || url.password !== '') throw new OutboundError(`${url.href}: URLs with credentials are not requested`);
     // A literal IP never goes through the lookup: check it here (the URL parser already normalised forms like 0x7f.1).
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (isIP(host) !== 0 && !this.options.allowPrivateAddresses && !isPublic(host)) throw new OutboundError(`${url.href}: private address`);
+    if (isIP(host) !== 0 && !this.options.allowPrivateAddresses && !isPublicAddress(host)) throw new OutboundError(notPublicMessage(url.href, 'literal'));
   }
 
   /** One request; a timeout throws OutboundTimeout, anything else that stops it throws OutboundError. Redirects are answers, never followed. */

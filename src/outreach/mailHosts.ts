@@ -1,19 +1,13 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import ipaddr from 'ipaddr.js';
 import type { MailSettings } from '../config.js';
+import { isPublicAddress, notPublicMessage } from '../outbound/publicAddress.js';
 
 /** A mail server could not be reached, or refused the connection for a reason worth trying again later. */
 export class MailConnectionError extends Error {}
 
 /** The mailbox settings cannot work as they are (a private host, a refused login): trying again changes nothing. */
 export class MailSetupError extends Error {}
-
-function isPublic(address: string): boolean {
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  return parsed.range() === 'unicast';
-}
 
 export interface ResolvedMailHost {
   /** The address connected to: resolved once here, so a name that rebinds later cannot redirect the connection. */
@@ -39,8 +33,7 @@ export async function resolveMailHost(settings: MailSettings, host: string): Pro
   );
   const address = addresses[0];
   if (address === undefined) throw new MailConnectionError(`${host} does not resolve`);
-  const refused = addresses.find((candidate) => !isPublic(candidate));
-  if (refused !== undefined && !settings.allowPrivateHosts) throw new MailSetupError(`${host} is a private address (${refused}); mail servers must be public`);
+  if (!settings.allowPrivateHosts && !addresses.every(isPublicAddress)) throw new MailSetupError(`${notPublicMessage(host, literal ? 'literal' : 'resolved')}; mail servers must be public`);
   return { address, sni: literal ? {} : { servername: host } };
 }
 

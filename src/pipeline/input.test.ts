@@ -64,6 +64,22 @@ describe('what the schema cannot see is refused too', () => {
     expect(message(JSON.parse(json))).toBe(expected);
   });
 
+  // The body is the first level: `{"a":[…]}` with n lists nests n + 1 levels.
+  const listsIn = (lists: number) => JSON.parse(`{"a":${'['.repeat(lists)}${']'.repeat(lists)}}`) as unknown;
+
+  it('takes objects and lists 64 levels deep to the schema', () => {
+    expect(message(listsIn(63))).toBe('name: is required; a: is not a field of this operation');
+  });
+
+  it.each([64, 100_000])('refuses %i lists inside the body (65 levels or more), naming where, shortened, and the rule', (lists) => {
+    expect(message(listsIn(lists))).toBe('a[0][0][0][0][0][0][0][0][0][0][0][0][0]…: nests deeper than 64 levels of objects and lists');
+  });
+
+  it('names a path of keys the same way', () => {
+    const objects = JSON.parse(`${'{"key":'.repeat(65)}1${'}'.repeat(65)}`) as unknown;
+    expect(message(objects)).toBe('key.key.key.key.key.key.key.key.key.key.…: nests deeper than 64 levels of objects and lists');
+  });
+
   it('accepts a well-formed pair of surrogates (an emoji)', () => {
     expect(parseInput(schema, JSON.parse('{"name":"\\ud83d\\ude00"}'))).toEqual({ name: '😀' });
   });

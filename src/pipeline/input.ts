@@ -76,8 +76,21 @@ export function describeIssues(issues: readonly Issue[]): string {
 const RESERVED_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**
- * Refuses what the schema cannot see: reserved keys at any depth, and strings holding a lone UTF-16 surrogate (JSON
- * allows `"\ud800"`; stored, it would silently become U+FFFD).
+ * Objects and lists within objects and lists, the body counting as the first: no operation's input comes near, and a
+ * walk through a body nested without bound (JSON.parse takes 100,000 levels) would run out of stack.
+ */
+const MAX_INPUT_DEPTH = 64;
+/** A path at the depth limit is long and says little past its start. */
+const MAX_NAMED_PATH = 40;
+
+function shortFieldName(path: readonly PropertyKey[]): string {
+  const name = fieldName(path);
+  return name.length > MAX_NAMED_PATH ? `${name.slice(0, MAX_NAMED_PATH)}…` : name;
+}
+
+/**
+ * Refuses what the schema cannot see: nesting deeper than MAX_INPUT_DEPTH, reserved keys at any depth, and strings
+ * holding a lone UTF-16 surrogate (JSON allows `"\ud800"`; stored, it would silently become U+FFFD).
  */
 function refuseUnsafeValues(value: unknown, path: PropertyKey[]): void {
   if (typeof value === 'string') {
@@ -85,6 +98,7 @@ function refuseUnsafeValues(value: unknown, path: PropertyKey[]): void {
     return;
   }
   if (typeof value !== 'object' || value === null) return;
+  if (path.length >= MAX_INPUT_DEPTH) throw BadInputError.field(shortFieldName(path), `nests deeper than ${MAX_INPUT_DEPTH} levels of objects and lists`);
   if (Array.isArray(value)) {
     value.forEach((item, index) => refuseUnsafeValues(item, [...path, index]));
     return;

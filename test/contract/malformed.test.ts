@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_SCOPES } from '../../src/scopes.js';
 import { registry } from '../../tools/index.js';
-import type { JsonSchema, RegisteredMcpOperation } from '../../tools/registry.js';
+import type { JsonSchema, RegisteredMcpOperation, RegisteredOperation } from '../../tools/registry.js';
 import { TestService, type TestWorkspace } from '../support/harness.js';
 import { snapshot } from '../support/snapshot.js';
 import { closeCloudflare, cdnEnv } from './cloudflare.js';
@@ -45,10 +45,10 @@ function freshKey(): string {
   return key;
 }
 
-async function restVerdict(op: RegisteredMcpOperation, json: string): Promise<Verdict> {
+async function restVerdict(op: RegisteredOperation, json: string): Promise<Verdict> {
   const response = await fetch(new URL(op.path, t.baseUrl), {
     method: 'POST',
-    headers: { authorization: `Bearer ${freshKey()}`, 'content-type': 'application/json' },
+    headers: { ...(op.scope === 'public' ? {} : { authorization: `Bearer ${freshKey()}` }), 'content-type': 'application/json' },
     body: json,
   });
   const body = (await response.json()) as { error?: string };
@@ -83,6 +83,15 @@ function withMember(input: Record<string, unknown>, key: string, valueJson: stri
   const members = Object.entries(input).map(([name, value]) => `${JSON.stringify(name)}:${JSON.stringify(value)}`);
   return `{${[...members, `${JSON.stringify(key)}:${valueJson}`].join(',')}}`;
 }
+
+/** Lists inside lists, as a field's value: the body around them makes one level more. */
+function nestedLists(lists: number): string {
+  return `${'['.repeat(lists)}${']'.repeat(lists)}`;
+}
+
+/** A field holding 64 lists nests 65 levels (100,000 overflowed the stack of the walk that looks for reserved keys). */
+const TOO_DEEP = [64, 100_000].map((lists) => withMember({}, 'outer', nestedLists(lists)));
+const DEPTH_REFUSAL = 'outer[0][0][0][0][0][0][0][0][0][0][0][0…: nests deeper than 64 levels of objects and lists';
 
 function firstStringField(op: RegisteredMcpOperation): string | undefined {
   const properties = (op.inputJsonSchema.properties ?? {}) as Record<string, JsonSchema>;
@@ -147,6 +156,23 @@ describe.each(registry.tools.map((op) => [op.operationId, op] as const))('%s', (
     if (op.method === 'POST') expect(await restVerdict(op, json)).toEqual(mcp);
   });
 
+  it('refuses objects and lists nested deeper than 64 levels with a 400 naming where, alike on both surfaces; 64 levels reach the schema', async () => {
+    const valid = await fixture.valid(t, ws);
+    await stockKeys(6);
+    for (const lists of [64, 100_000]) {
+      const json = withMember(valid, 'outer', nestedLists(lists));
+      const mcp = await mcpVerdict(op, json);
+      expect(mcp).toEqual({ status: 400, error: DEPTH_REFUSAL });
+      // A query string has no nesting, so GET routes are covered by MCP alone.
+      if (op.method === 'POST') expect(await restVerdict(op, json)).toEqual(mcp);
+    }
+    const deepest = withMember(valid, 'outer', nestedLists(63));
+    const mcp = await mcpVerdict(op, deepest);
+    expect(mcp.status).toBe(400);
+    expect(mcp.error).toContain('outer: is not a field of this operation');
+    if (op.method === 'POST') expect(await restVerdict(op, deepest)).toEqual(mcp);
+  });
+
   it('gives every field every JSON kind without a 5xx, and the same verdict on both surfaces', async () => {
     const properties = Object.keys(op.inputJsonSchema.properties ?? {}).filter((name) => name !== 'confirm');
     const valid = await fixture.valid(t, ws);
@@ -163,6 +189,12 @@ describe.each(registry.tools.map((op) => [op.operationId, op] as const))('%s', (
         if (op.method === 'POST' && mcp.status === 400) expect(await restVerdict(op, json), `${field}=${kind}`).toEqual(mcp);
       }
     }
+  });
+});
+
+describe.each(registry.operations.filter((op) => op.scope === 'public').map((op) => [op.operationId, op] as const))('%s (public, REST only)', (_id, op) => {
+  it('refuses objects and lists nested deeper than 64 levels before anyone is signed in', async () => {
+    for (const json of TOO_DEEP) expect(await restVerdict(op, json)).toEqual({ status: 400, error: DEPTH_REFUSAL });
   });
 });
 
@@ -183,6 +215,10 @@ describe('tools/call through the SDK (a request the fast path leaves to it)', ()
   it('keeps a __proto__ key for the pipeline to refuse', async () => {
     const answer = await viaSdk('{"type":"tone","avoid":"jargon","instead":"plain words","__proto__":{"x":1}}');
     expect(answer.result?.structuredContent).toEqual({ status: 400, error: '__proto__: is a reserved key name and not accepted anywhere in an input' });
+  });
+
+  it('refuses arguments nested deeper than 64 levels as the fast path does', async () => {
+    for (const json of TOO_DEEP) expect((await viaSdk(json)).result?.structuredContent).toEqual({ status: 400, error: DEPTH_REFUSAL });
   });
 
   it('answers arguments that are not an object with invalid params naming `arguments`', async () => {

@@ -175,7 +175,7 @@ describe('detect_site_pages: refusals', () => {
       const { ws, site } = await siteWorkspace(() => ({ '/sitemap.xml': { body: urlset([]) } }), guarded);
       const answer = await detect(ws.key, {}, guarded);
       expect(answer.status).toBe(400);
-      expect(answer.body.error).toBe(`url: localhost resolves to a private address (127.0.0.1)`);
+      expect(answer.body.error).toBe('url: localhost resolves to an address that is not public (private, loopback, link-local and reserved ranges and IPv4 embedded in IPv6 are refused; ALLOW_PRIVATE_TARGETS allows them)');
       expect(site.requests).toEqual([]);
     } finally {
       await guarded.close();

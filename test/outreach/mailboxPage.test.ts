@@ -64,7 +64,7 @@ describe('the outreach mailbox page', () => {
   });
 
   it.each([
-    ['a mail host on a private address unless ALLOW_PRIVATE_TARGETS is set', {}, /private address/],
+    ['a mail host on a private address unless ALLOW_PRIVATE_TARGETS is set', {}, /127\.0\.0\.1 is not a public address \(private, loopback, link-local and reserved ranges and IPv4 embedded in IPv6 are refused; ALLOW_PRIVATE_TARGETS allows them\)/],
     ['a server without TLS unless MAIL_ALLOW_INSECURE is set', { ALLOW_PRIVATE_TARGETS: '1' }, /STARTTLS|TLS/],
   ])('refuses %s', async (_what, env, reason) => {
     const strict = await TestService.start({ writer: false, env });

@@ -164,7 +164,7 @@ describe('get_crawler_access on the public internet rules', () => {
     const ws = await t.workspace();
     await t.db.updateTable('workspaces').set({ website_url: 'https://127.0.0.1:9' }).where('id', '=', ws.workspaceId).execute();
     const data = (await t.rest(ws.key, 'GET', '/api/v1/crawler-access')).body.data as { robots: { error: string }; crawlers: Array<{ homeError: string }> };
-    expect(data.robots.error).toContain('private address');
-    expect(data.crawlers[0]!.homeError).toContain('private address');
+    expect(data.robots.error).toContain('is not a public address');
+    expect(data.crawlers[0]!.homeError).toContain('is not a public address');
   });
 });
