@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { connect, type Socket } from 'node:net';
+import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -27,7 +27,7 @@ function stop(t: TestService): Promise<void> {
   return t.service.close(GRACE_MS);
 }
 
-function errorCode(error: unknown): string {
+function describeError(error: unknown): string {
   const { code, message } = error as { code?: string; message?: string };
   return `${code ?? 'no code'}: ${message ?? String(error)}`;
 }
@@ -44,33 +44,30 @@ interface SteadyClient {
  * an answer says `Connection: close` or a connection is refused, then to `second`, as a load balancer would. A refused
  * connection never reached the instance, so its request is sent again; any other error is a lost request.
  */
-function steadyClient(first: TestService, second: TestService, until: Promise<void>) {
+async function steadyClient(first: TestService, second: TestService, until: Promise<void>): Promise<SteadyClient> {
   const state: SteadyClient = { movedBecause: undefined, failures: [], sent: 0 };
   const clients = [new Client(first.baseUrl, { keepAliveTimeout: 30_000 }), new Client(second.baseUrl, { keepAliveTimeout: 30_000 })] as const;
   let finished = false;
   void until.then(() => (finished = true));
-  const run = (async () => {
-    while (!finished) {
-      const onFirst = state.movedBecause === undefined;
-      state.sent++;
-      try {
-        const answer = await clients[onFirst ? 0 : 1].request({ path: '/healthz', method: 'GET' });
-        await answer.body.text();
-        if (answer.statusCode !== 200) state.failures.push(`status ${answer.statusCode}`);
-        if (onFirst && answer.headers.connection === 'close') state.movedBecause = 'connection: close';
-      } catch (error) {
-        if (onFirst && (error as { code?: string }).code === 'ECONNREFUSED') state.movedBecause = 'refused';
-        else state.failures.push(`${onFirst ? 'stopped instance' : 'other instance'}: ${errorCode(error)}`);
-      }
+  while (!finished) {
+    const onFirst = state.movedBecause === undefined;
+    state.sent++;
+    try {
+      const answer = await clients[onFirst ? 0 : 1].request({ path: '/healthz', method: 'GET' });
+      await answer.body.text();
+      if (answer.statusCode !== 200) state.failures.push(`status ${answer.statusCode}`);
+      if (onFirst && answer.headers.connection === 'close') state.movedBecause = 'connection: close';
+    } catch (error) {
+      if (onFirst && (error as { code?: string }).code === 'ECONNREFUSED') state.movedBecause = 'refused';
+      else state.failures.push(`${onFirst ? 'stopped instance' : 'other instance'}: ${describeError(error)}`);
     }
-    await Promise.all(clients.map((client) => client.close()));
-    return state;
-  })();
-  return run;
+  }
+  await Promise.all(clients.map((client) => client.close()));
+  return state;
 }
 
 /** A raw connection, so that the test decides when it connects, when it sends, and sees when the server closes it. */
-async function rawConnection(t: TestService): Promise<{ socket: Socket; get(): Promise<{ head: string }>; closedAt: Promise<number> }> {
+async function rawConnection(t: TestService): Promise<{ get(): Promise<{ head: string }>; closedAt: Promise<number> }> {
   const { hostname, port } = new URL(t.baseUrl);
   const socket = connect(Number(port), hostname);
   await once(socket, 'connect');
@@ -79,7 +76,6 @@ async function rawConnection(t: TestService): Promise<{ socket: Socket; get(): P
   socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
   socket.on('error', () => {});
   return {
-    socket,
     closedAt,
     async get() {
       received = '';
@@ -110,7 +106,7 @@ describe('a graceful stop with keep-alive clients', () => {
     const late = new Client(stopped.baseUrl);
     const lateAnswer = await late.request({ path: '/healthz', method: 'GET' }).then(
       async (answer) => ({ status: answer.statusCode, connection: answer.headers.connection, body: await answer.body.json() }),
-      (error: unknown) => errorCode(error),
+      (error: unknown) => describeError(error),
     );
     await late.close();
     await closing;
