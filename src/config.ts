@@ -65,6 +65,11 @@ export interface Config {
   sessionIdleTimeoutMs: number;
   /** On SIGTERM: how long requests in flight and running jobs get before jobs are handed back and the process exits. */
   shutdownGraceMs: number;
+  /**
+   * On SIGTERM: how long the instance keeps accepting connections after /readyz fails, so that a load balancer polling
+   * it stops sending here before a connection is refused. At most shutdownGraceMs.
+   */
+  shutdownReadinessDelayMs: number;
   /** The site builders that install the tracking loader: the operator's Webflow app and Wix app. */
   siteBuilders: SiteBuilderSettings;
   /** A contact finder with a Hunter-compatible API (HUNTER_API_KEY); undefined: only the free reading of the prospect's pages. */
@@ -537,6 +542,16 @@ function wholeNumber(name: string, value: string | undefined, fallback: number, 
   return number;
 }
 
+function parseShutdown(env: NodeJS.ProcessEnv): Pick<Config, 'shutdownGraceMs' | 'shutdownReadinessDelayMs'> {
+  const shutdownGraceMs = wholeNumber('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 10_000, 0, 600_000);
+  // The delay is part of the grace; a grace shorter than the default delay shortens the delay with it.
+  const shutdownReadinessDelayMs = wholeNumber('SHUTDOWN_READINESS_DELAY_MS', env.SHUTDOWN_READINESS_DELAY_MS, Math.min(5000, shutdownGraceMs), 0, 600_000);
+  if (shutdownReadinessDelayMs > shutdownGraceMs) {
+    throw new Error(`SHUTDOWN_READINESS_DELAY_MS: must not be longer than SHUTDOWN_GRACE_MS (${shutdownGraceMs}), which bounds the whole stop; got "${env.SHUTDOWN_READINESS_DELAY_MS}"`);
+  }
+  return { shutdownGraceMs, shutdownReadinessDelayMs };
+}
+
 /** TRUST_PROXY: unset, `0` or `false`: off; a hop count such as `1`; or a comma list of addresses and subnets (`10.0.0.0/8`, `loopback`). */
 function parseTrustProxy(value: string | undefined): false | number | string[] {
   if (value === undefined || value === '' || value === '0' || value === 'false') return false;
@@ -600,7 +615,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePoolMax: wholeNumber('DATABASE_POOL_MAX', env.DATABASE_POOL_MAX, 10, 1, 1000),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     sessionIdleTimeoutMs: wholeNumber('SESSION_IDLE_TIMEOUT_MINUTES', env.SESSION_IDLE_TIMEOUT_MINUTES, 240, 5, 20_160) * 60_000,
-    shutdownGraceMs: wholeNumber('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 10_000, 0, 600_000),
+    ...parseShutdown(env),
     counterLimits: {
       perAddressPerMinute: wholeNumber('COUNTER_ADDRESS_EVENTS_PER_MINUTE', env.COUNTER_ADDRESS_EVENTS_PER_MINUTE, 600, 1, 10_000_000),
       perSitePerMinute: wholeNumber('COUNTER_SITE_EVENTS_PER_MINUTE', env.COUNTER_SITE_EVENTS_PER_MINUTE, 300_000, 1, 100_000_000),

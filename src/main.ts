@@ -47,7 +47,10 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down: not ready any more, finishing requests and jobs in flight');
+    logger.info(
+      { signal, graceMs: config.shutdownGraceMs, readinessDelayMs: config.shutdownReadinessDelayMs },
+      'shutting down: not ready any more, accepting connections for the readiness delay, finishing requests and jobs in flight',
+    );
     service.close().then(
       () => process.exit(0),
       (error: unknown) => {

@@ -6,6 +6,7 @@ import { pino, type Logger } from 'pino';
 import type { Express } from 'express';
 import packageJson from '../package.json' with { type: 'json' };
 import { answerClientErrors, createHttpApp, Lifecycle } from '../adapters/http.js';
+import { stopServing } from '../adapters/httpStop.js';
 import type { DatabaseHandle } from '../db/database.js';
 import { CounterIngest } from './analytics/counter/ingest.js';
 import { forgetOldVisitors } from './analytics/counter/visitors.js';
@@ -60,9 +61,10 @@ export interface Service {
   /** Starts listening on the configured host and port (port 0 picks a free one); resolves to the base URL. */
   listen(): Promise<string>;
   /**
-   * A graceful stop: readiness fails at once, new connections are refused, responses in flight finish (with
-   * `Connection: close`), running jobs finish or are given back to the queue within `graceMs` (SHUTDOWN_GRACE_MS by
-   * default), then providers, the limiter store and the database close.
+   * A graceful stop: readiness fails at once and every answer carries `Connection: close`; connections are accepted
+   * for the readiness delay (SHUTDOWN_READINESS_DELAY_MS, at most `graceMs`), then refused; requests in flight finish
+   * and running jobs finish or are given back to the queue within `graceMs` (SHUTDOWN_GRACE_MS by default), then
+   * providers, the limiter store and the database close.
    */
   close(graceMs?: number): Promise<void>;
 }
@@ -152,20 +154,12 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     async close(graceMs = config.shutdownGraceMs) {
       const deadline = Date.now() + graceMs;
       lifecycle.drain();
-      // New requests are still served (with Connection: close) while running jobs finish, so a load balancer that has
-      // not yet seen /readyz fail loses nothing; an idle instance stops accepting at once.
-      const jobsStopped = await jobs.stop(graceMs);
+      const serving = server?.listening ? server : undefined;
+      const [jobsStopped] = await Promise.all([
+        jobs.stop(graceMs),
+        serving && stopServing(serving, { readinessDelayMs: Math.min(config.shutdownReadinessDelayMs, graceMs), deadline }),
+      ]);
       if (jobsStopped.released > 0) logger.warn({ released: jobsStopped.released }, 'jobs still running at the end of the grace were given back to the queue');
-      if (server?.listening) {
-        const open = server;
-        const stopped = new Promise<void>((resolve, reject) => open.close((error) => (error ? reject(error) : resolve())));
-        // Requests accepted before the listener closed get what is left of the grace (at least a second), then are cut.
-        const inTime = await Promise.race([stopped.then(() => true), sleep(Math.max(deadline - Date.now(), 1000), false)]);
-        if (!inTime) {
-          open.closeAllConnections();
-          await stopped;
-        }
-      }
       // A job given back may still wait on a provider; its connection is not waited for past the grace.
       await Promise.race([providers.close(), sleep(Math.max(deadline - Date.now(), 0))]);
       await counterIngest.close();

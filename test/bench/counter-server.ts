@@ -42,6 +42,8 @@ try {
     DATABASE_URL: join(dir, 'bench.db'),
     TRUST_PROXY: 'loopback',
     COUNTER_SITE_EVENTS_PER_MINUTE: '100000000',
+    // No balancer polls it, so its stop need not accept connections for a readiness delay.
+    SHUTDOWN_READINESS_DELAY_MS: '0',
   });
   const database = openDatabase(config.databaseUrl);
   const service = await createService({ config, database, clock: systemClock, logger: pino({ level: 'error' }, pino.destination(2)) });

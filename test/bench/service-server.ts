@@ -33,7 +33,8 @@ const dir = mkdtempSync(join(tmpdir(), 'sightline-bench-'));
 const removeDir = () => rmSync(dir, { recursive: true, force: true });
 
 try {
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: join(dir, 'bench.db') });
+  // No balancer polls it, so its stop need not accept connections for a readiness delay.
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: join(dir, 'bench.db'), SHUTDOWN_READINESS_DELAY_MS: '0' });
   const database = openDatabase(config.databaseUrl);
   const service = await createService({ config, database, clock: systemClock, logger: pino({ level: 'silent' }) });
 

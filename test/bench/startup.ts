@@ -77,7 +77,8 @@ export async function startupBench(root: string, port: number, log: (line: strin
     { label: 'sources: node --import tsx src/main.ts', args: ['--import', 'tsx', 'src/main.ts'] },
   ];
   const dir = mkdtempSync(join(tmpdir(), 'sightline-startup-'));
-  const env = { DATABASE_URL: join(dir, 'sightline.db'), HOST: '127.0.0.1' };
+  // No balancer polls these instances: each stop ends at once instead of accepting for the readiness delay.
+  const env = { DATABASE_URL: join(dir, 'sightline.db'), HOST: '127.0.0.1', SHUTDOWN_READINESS_DELAY_MS: '0' };
   try {
     // The first start migrates and bootstraps; the timed ones find the database ready.
     await startOnce(root, variants[0]!, env, port, false);

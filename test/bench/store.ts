@@ -164,7 +164,7 @@ export async function serveWorkspace(store: Store, workspaceId: string, keyCount
     for (let i = 0; i < keyCount; i++) made.push((await createApiKey(trx, systemClock, { workspaceId, scopes: ALL_SCOPES, name: `bench ${i}` })).key);
     return made;
   });
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', JOBS_POLL_MS: '0', ...env });
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', JOBS_POLL_MS: '0', SHUTDOWN_READINESS_DELAY_MS: '0', ...env });
   const service = await createService({ config, database: store.handle, clock: systemClock, logger: pino({ level: 'silent' }) });
   const baseUrl = await service.listen();
   return { service, caller: new Caller(baseUrl, keys), baseUrl };

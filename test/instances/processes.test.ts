@@ -1,12 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import type { ChildProcess } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../db/database.js';
 import { createApiKey } from '../../src/auth/apiKeys.js';
 import { systemClock } from '../../src/clock.js';
 import { enqueueJob } from '../../src/jobs/queue.js';
+import { createWorkspace } from '../../src/domain/workspaces.js';
 import { createUser } from '../../src/operator.js';
 import { ALL_SCOPES } from '../../src/scopes.js';
 import { Receiver } from '../publishing/receiver.js';
@@ -74,6 +77,51 @@ async function newKey(): Promise<string> {
   return (await createApiKey(db.db, systemClock, { workspaceId, scopes: ALL_SCOPES, name: 'process test' })).key;
 }
 
+interface Traffic {
+  answers: number;
+  failures: string[];
+}
+
+/** Requests each steady client has in flight at once, each on a keep-alive connection of its own, as an agent's parallel tool calls. */
+const LANES = 3;
+
+/**
+ * One client holding keep-alive connections to the proxy, sending REST reads and MCP calls (POSTs, which the proxy does
+ * not send twice) in turn, one after another on each connection, until `until` settles.
+ */
+async function steadyClient(key: string, until: Promise<void>): Promise<Traffic> {
+  const pool = new Pool(proxy.url, { connections: LANES, keepAliveTimeout: 30_000 });
+  const traffic: Traffic = { answers: 0, failures: [] };
+  let finished = false;
+  void until.then(() => (finished = true));
+  const mcpCall = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_caller', arguments: {} } });
+  const send = async (rest: boolean) => {
+    const what = rest ? 'GET /api/v1/caller' : 'POST /mcp get_caller';
+    try {
+      const answer = rest
+        ? await pool.request({ path: '/api/v1/caller', method: 'GET', headers: bearer(key) })
+        : await pool.request({
+            path: '/mcp',
+            method: 'POST',
+            headers: { ...bearer(key), 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+            body: mcpCall,
+          });
+      const body = await answer.body.text();
+      if (answer.statusCode === 200 && !body.includes('"isError":true')) traffic.answers++;
+      else traffic.failures.push(`${what}: ${answer.statusCode} ${body}`);
+    } catch (error) {
+      traffic.failures.push(`${what}: ${String(error)}`);
+    }
+  };
+  await Promise.all(
+    Array.from({ length: LANES }, async (_, lane) => {
+      for (let i = lane; !finished; i++) await send(i % 2 === 0);
+    }),
+  );
+  await pool.close();
+  return traffic;
+}
+
 async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (!(await check())) {
@@ -102,7 +150,10 @@ describe.skipIf(postgresUrl === undefined || redisUrl === undefined)('two servic
       PUBLIC_URL: `http://127.0.0.1:${proxyPort}`,
       TRUST_PROXY: 'loopback',
       JOBS_POLL_MS: '200',
-      SHUTDOWN_GRACE_MS: '1500',
+      SHUTDOWN_GRACE_MS: '4000',
+      // Well beyond the proxy's /readyz poll (every 200 ms, answered late when the machine is busy), as an operator
+      // sets it beyond the balancer's interval and timeout.
+      SHUTDOWN_READINESS_DELAY_MS: '3000',
       ALLOW_PRIVATE_TARGETS: '1',
       BOOTSTRAP_SITE_URL: 'https://acme.example',
       LOG_LEVEL: 'info',
@@ -195,6 +246,33 @@ describe.skipIf(postgresUrl === undefined || redisUrl === undefined)('two servic
     const attempts = await db.db.selectFrom('jobs').select('attempts').where('kind', '=', 'deliver').execute();
     expect(attempts.every((job) => job.attempts === 1)).toBe(true);
   });
+
+  it('lose no request of twenty keep-alive clients with steady traffic when one instance is stopped with SIGTERM', async () => {
+    const steadyWorkspace = await createWorkspace(db.db, systemClock, { name: 'Steady traffic', websiteUrl: 'https://steady.example', plan: 'scale' });
+    const keys = [];
+    for (let i = 0; i < 20; i++) keys.push((await createApiKey(db.db, systemClock, { workspaceId: steadyWorkspace, scopes: ALL_SCOPES, name: `steady client ${i}` })).key);
+    let endTraffic: () => void = () => {};
+    const trafficEnds = new Promise<void>((resolve) => (endTraffic = resolve));
+    const clients = keys.map((key) => steadyClient(key, trafficEnds));
+    // The proxy's connections to both instances are open and in use when the stop begins.
+    await sleep(500);
+    const stopped = instances[0]!;
+    const answeredBefore = proxy.answeredBy.get(stopped.port) ?? 0;
+    const exitCode = await stop(stopped);
+    const answeredWhileStopping = (proxy.answeredBy.get(stopped.port) ?? 0) - answeredBefore;
+    await sleep(300);
+    endTraffic();
+    const results = await Promise.all(clients);
+    // Started again on its port, as a rolling restart does, for the tests below.
+    instances = [...(await startInstances([stopped.port])), ...instances.slice(1)];
+
+    expect(exitCode).toBe(0);
+    expect(proxy.failures).toEqual([]);
+    expect(results.flatMap((client) => client.failures)).toEqual([]);
+    expect(results.every((client) => client.answers > 10)).toBe(true);
+    // The stopping instance answered what reached it before the proxy saw /readyz fail.
+    expect(answeredWhileStopping).toBeGreaterThan(0);
+  }, 60_000);
 
   it('lose no request and no job when one instance is stopped with SIGTERM while both are busy', async () => {
     const articles = [];

@@ -50,6 +50,8 @@ describe('a graceful stop', () => {
     service = await TestService.start({
       registry: extendRegistry(registry, 'test', { description: 'A read that waits until released.', operations: [slowRead({ entered: entered.resolve, release: release.promise })] }),
       outbound: { allowPrivateAddresses: true },
+      // The requests below come during the readiness delay, while the stopping instance still accepts them.
+      env: { SHUTDOWN_READINESS_DELAY_MS: '1000' },
     });
     const t = service;
     const ws = await t.workspace();

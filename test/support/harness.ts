@@ -90,6 +90,8 @@ export class TestService {
       PORT: String(await freePort()),
       HOST: '127.0.0.1',
       JOBS_POLL_MS: '0',
+      // No load balancer polls a test instance, so a stop need not wait for one to notice; the shutdown tests set it.
+      SHUTDOWN_READINESS_DELAY_MS: '0',
       // Fake providers have no per-minute limits; a test of the pacing sets its own.
       ...Object.fromEntries(['ENGINE_CHATGPT_RPM', 'ENGINE_PERPLEXITY_RPM', 'ENGINE_GEMINI_RPM', 'ENGINE_CLAUDE_RPM', 'ENGINE_COPILOT_RPM', 'SERP_RPM'].map((name) => [name, '100000'])),
       // HN and Stack Exchange need no key, so they are on by default; no test reaches the real ones.
