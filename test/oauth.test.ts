@@ -2,10 +2,8 @@ import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signAccessToken } from '../src/oauth/tokens.js';
 import { TestService, type TestWorkspace } from './support/harness.js';
+import { insecure, REDIRECT_URI } from './support/oauthFlow.js';
 import { hiddenFields, Visitor } from './support/visitor.js';
-
-const REDIRECT_URI = 'http://127.0.0.1:47123/callback';
-const insecure = { [oauth.allowInsecureRequests]: true };
 
 let t: TestService;
 let as: oauth.AuthorizationServer;
@@ -95,7 +93,7 @@ describe('OAuth 2.1 for /mcp', () => {
     expect(unauthenticated.challenge).toContain(`resource_metadata="${t.baseUrl}/.well-known/oauth-protected-resource/mcp"`);
   });
 
-  it('runs registration, PKCE authorization through sign-in and consent, tokens, /mcp, refresh rotation and reuse detection', async () => {
+  it('runs registration, PKCE authorization through sign-in and consent, tokens, /mcp and refresh rotation', async () => {
     const s = await setup();
     const tokens = await codeFlow(s);
     const first = await listTools(tokens.access_token);
@@ -106,15 +104,6 @@ describe('OAuth 2.1 for /mcp', () => {
     const refreshed = await oauth.processRefreshTokenResponse(as, s.client, await oauth.refreshTokenGrantRequest(as, s.client, oauth.None(), tokens.refresh_token!, insecure));
     expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
     expect((await listTools(refreshed.access_token)).status).toBe(200);
-
-    // The rotated-out token comes back: the grant is revoked, the newest tokens with it.
-    await expect(oauth.processRefreshTokenResponse(as, s.client, await oauth.refreshTokenGrantRequest(as, s.client, oauth.None(), tokens.refresh_token!, insecure))).rejects.toMatchObject({
-      error: 'invalid_grant',
-    });
-    expect((await listTools(refreshed.access_token)).status).toBe(401);
-    await expect(oauth.processRefreshTokenResponse(as, s.client, await oauth.refreshTokenGrantRequest(as, s.client, oauth.None(), refreshed.refresh_token!, insecure))).rejects.toMatchObject({
-      error: 'invalid_grant',
-    });
   });
 
   it('revokes a grant through the revocation endpoint', async () => {
@@ -159,22 +148,6 @@ describe('OAuth 2.1 for /mcp', () => {
     const page = await s.visitor.request(url);
     expect(page.status).toBe(400);
     expect(page.headers.get('location')).toBeNull();
-  });
-
-  it('refuses a wrong verifier, and a reused code (revoking the tokens it bought)', async () => {
-    const s = await setup();
-    const verifier = oauth.generateRandomCodeVerifier();
-    const back = await consent(s, { code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state: 'st' });
-    const params = oauth.validateAuthResponse(as, s.client, back, 'st');
-    const wrong = await oauth.authorizationCodeGrantRequest(as, s.client, oauth.None(), params, REDIRECT_URI, oauth.generateRandomCodeVerifier(), insecure);
-    await expect(oauth.processAuthorizationCodeResponse(as, s.client, wrong)).rejects.toMatchObject({ error: 'invalid_grant' });
-    const right = await oauth.authorizationCodeGrantRequest(as, s.client, oauth.None(), params, REDIRECT_URI, verifier, insecure);
-    const tokens = await oauth.processAuthorizationCodeResponse(as, s.client, right);
-    expect((await listTools(tokens.access_token)).status).toBe(200);
-    const reused = await oauth.authorizationCodeGrantRequest(as, s.client, oauth.None(), params, REDIRECT_URI, verifier, insecure);
-    await expect(oauth.processAuthorizationCodeResponse(as, s.client, reused)).rejects.toMatchObject({ error: 'invalid_grant' });
-    // The code leaked: what it bought is revoked too.
-    expect((await listTools(tokens.access_token)).status).toBe(401);
   });
 
   it('refuses an expired token and a token for another audience on both surfaces; REST takes the /mcp audience by design', async () => {

@@ -114,15 +114,6 @@ describe.skipIf(!hasChromium)('dashboard in a real browser', () => {
     await context.close();
   });
 
-  it('refuses a form posted without its CSRF token', async () => {
-    const { ws, email } = await ownerWorkspace();
-    const page = await fixture.browser.newPage();
-    await signIn(page, fixture.t.baseUrl, email);
-    const answer = await page.request.post(`${fixture.t.baseUrl}/w/${ws.workspaceId}/keys`, { form: { name: 'x', scope: 'read:content' } });
-    expect(answer.status()).toBe(403);
-    await page.close();
-  });
-
   it('consents to an MCP client: the browser returns to the client with a code', async () => {
     const { ws, email } = await ownerWorkspace();
     const callbacks: string[] = [];

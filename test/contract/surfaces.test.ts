@@ -204,13 +204,16 @@ describe.each(registry.tools.map((op) => [op.operationId, op] as const))('%s', (
       const before = await snapshot(t.db);
       const rest = await call(key, op, input);
       expect(rest.status, JSON.stringify(rest.body)).toBe(404);
-      expectMcpError(await t.mcpTool(key, op.operationId, input), 404);
+      const mcp = await t.mcpTool(key, op.operationId, input);
+      expectMcpError(mcp, 404);
       expect(await snapshot(t.db)).toEqual(before);
       // An id field, or a list of ids (then the foreign list holds one).
       const idField = Object.keys(foreign).find((name) => /Ids?$/.test(name))!;
-      const missing = await call(key, op, { ...input, [idField]: Array.isArray(foreign[idField]) ? ['missing_0000'] : 'missing_0000' });
+      const missingInput = { ...input, [idField]: Array.isArray(foreign[idField]) ? ['missing_0000'] : 'missing_0000' };
+      const missing = await call(key, op, missingInput);
       expect(missing.status).toBe(404);
       expect(rest.body.error).toBe(String(missing.body.error).replace('missing_0000', String(foreign[idField])));
+      expect(mcp.text).toBe((await t.mcpTool(key, op.operationId, missingInput)).text.replace('missing_0000', String(foreign[idField])));
     }
   });
 });

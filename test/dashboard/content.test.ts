@@ -147,13 +147,6 @@ describe('an article’s page', () => {
     expect(confirmed.status).toBe(303);
     expect(await writeJobs()).toHaveLength(1);
   });
-
-  it('is not found for an article of another workspace', async () => {
-    const other = await t.workspace({ name: 'Other', site: 'https://other.example' });
-    const [foreign] = (await commit(t, other, 1)).planned;
-    const { ws, visitor } = await signedIn('owner');
-    expect((await visitor.request(`/w/${ws.workspaceId}/content/articles/${foreign!.contentId}`)).status).toBe(404);
-  });
 });
 
 describe('ideas, planned titles and the article policy', () => {

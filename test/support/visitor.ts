@@ -13,7 +13,12 @@ export class Visitor {
 
   constructor(private readonly baseUrl: string) {}
 
-  /** A cookie the browser holds without this site having set it: one planted from a sibling subdomain or over plain http. */
+  /** The value of one cookie the browser holds. */
+  cookie(name: string): string | undefined {
+    return this.cookies.get(name);
+  }
+
+  /** A cookie put in the browser by someone else (a sibling subdomain, a script, a shared computer). */
   plant(name: string, value: string): void {
     this.cookies.set(name, value);
   }

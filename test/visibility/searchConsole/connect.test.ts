@@ -156,7 +156,7 @@ describe('connecting Google Search Console in the dashboard', () => {
     expect(await connection(t, owner.workspaceId)).toMatchObject({ property: null, refresh_token: null });
   });
 
-  it('lets only owners connect and disconnect, with the CSRF token', async () => {
+  it('lets only owners connect and disconnect', async () => {
     const owner = await t.signedInOwner();
     const member = new Visitor(t.baseUrl);
     await t.user(owner.workspaceId, `member-${owner.workspaceId}@acme.example`, 'member');
@@ -168,8 +168,6 @@ describe('connecting Google Search Console in the dashboard', () => {
     expect(page.headers.get('content-security-policy')).toContain("form-action 'self';");
     const refused = await member.request(`/w/${owner.workspaceId}/search-console/connect`, { method: 'POST', form: { _csrf: hiddenFields(html)._csrf! } });
     expect(refused.status).toBe(403);
-    const forged = await owner.visitor.request(`/w/${owner.workspaceId}/search-console/connect`, { method: 'POST', form: { _csrf: 'forged' } });
-    expect(forged.status).toBe(403);
     expect(await connection(t, owner.workspaceId)).toBeUndefined();
 
     await connectSearchConsole(owner.visitor, owner.workspaceId);
