@@ -67,4 +67,19 @@ describe('operator commands', () => {
     expect(badSite.code).toBe(2);
     expect(badSite.stderr).toContain('site: must use http or https');
   });
+
+  it('create-user refuses an account made through an invite link until told to take it over', async () => {
+    const workspace = json((await admin('create-workspace', '--name', 'Victim Co', '--site', 'https://victim.example', '--json')).stdout);
+    // What accepting an invite link leaves: an account whose password the link's holder chose, never verified.
+    const handle = openDatabase(env.DATABASE_URL);
+    await handle.db.insertInto('users').values({ id: 'usr_planted', email: 'ceo@victim.example', password_hash: 'x', created_at: 1, verified_at: null }).execute();
+    await handle.close();
+    const args = ['create-user', '--email', 'ceo@victim.example', '--password', 'the real password', '--workspace', String(workspace.workspaceId), '--role', 'owner', '--json'];
+    const refused = await admin(...args);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('Run again with --reset-unverified');
+    const taken = await admin(...args, '--reset-unverified');
+    expect(taken.code, taken.stderr).toBe(0);
+    expect(json(taken.stdout)).toEqual({ userId: 'usr_planted', existingUser: true, reset: { sessions: 0, apiKeys: 0, appConnections: 0 } });
+  });
 });
