@@ -4,13 +4,13 @@ import { screenActive } from '../analytics/screens.js';
 import type { z } from 'zod';
 import { allows, approvalAnswer, dryRunAnswer, dryRunNote, scopeText, type AuthenticatedOperation, type JsonObject, type OperationContext, type PublicOperation } from '../../tools/define.js';
 import { AuthenticatedKeyCache } from '../auth/keyCache.js';
-import { currentRole, ROLE_BOUND_SCOPES } from '../auth/roles.js';
+import { currentRole, ROLE_BOUND_SCOPES, splitByRole } from '../auth/roles.js';
 import type { Clock } from '../clock.js';
 import { approvalUrl, decide, finishApproval, requestApproval, type Decision } from '../domain/approvals/approvals.js';
 import { BadInputError, ForbiddenError, ServiceError, UnauthorizedError, toServiceError } from '../errors.js';
 import type { Services } from '../services.js';
 import { parseInput } from './input.js';
-import { authenticateApiKey, bearerToken, credentialScopes, type Principal } from './principal.js';
+import { authenticateApiKey, bearerToken, KEY_PERSON_GONE, type Principal } from './principal.js';
 import { RateLimitExceeded, RateLimits, type PolicyState } from './rateLimits.js';
 
 export interface PipelineDeps {
@@ -80,8 +80,8 @@ export class Pipeline {
     if (principal.via !== 'api_key' || principal.userId === null || operation.scope === 'any') return;
     if (![operation.scope, ...operation.alsoAccepts].some((scope) => ROLE_BOUND_SCOPES.includes(scope))) return;
     const role = await currentRole(this.deps.db, principal.workspaceId, principal.userId);
-    if (role === undefined) throw new UnauthorizedError('the person this API key was made for is no longer a member of its workspace');
-    if (!allows(operation, credentialScopes([...principal.scopes].join(' '), role))) {
+    if (role === undefined) throw new UnauthorizedError(KEY_PERSON_GONE);
+    if (!allows(operation, new Set(splitByRole(role, principal.scopes).grantable))) {
       throw new ForbiddenError(`${operation.operationId} requires ${scopeText(operation)}, which the role of this key's person (${role}) does not hold`);
     }
   }

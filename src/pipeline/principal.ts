@@ -56,7 +56,7 @@ export async function authenticateApiKey(db: Kysely<Database>, clock: Clock, key
   const lookup = recent.lookupStarted();
   const [row] = await liveKeyByHash(db, { keyHash });
   if (row === undefined) throw new UnauthorizedError('invalid API key');
-  if (row.user_id !== null && row.role === null) throw new UnauthorizedError('the person this API key was made for is no longer a member of its workspace');
+  if (row.user_id !== null && row.role === null) throw new UnauthorizedError(KEY_PERSON_GONE);
   const now = clock.now();
   // Written at most once a minute per key: a write on every request would serialise all reads behind it.
   if (row.last_used_at === null || now - row.last_used_at >= LAST_USED_RESOLUTION_MS) {
@@ -75,6 +75,9 @@ export async function authenticateApiKey(db: Kysely<Database>, clock: Clock, key
   recent.remember(keyHash, principal, lookup);
   return principal;
 }
+
+/** Why a key made for a person is refused once that person left its workspace. */
+export const KEY_PERSON_GONE = 'the person this API key was made for is no longer a member of its workspace';
 
 /**
  * What a credential may do now: the scopes it was granted, less any its person's role no longer holds. `null` is a

@@ -92,7 +92,8 @@ export function dashboardRouter(deps: DashboardDeps): express.Router {
     res.type('image/svg+xml').setHeader('Cache-Control', 'public, max-age=86400').send(FAVICON);
   });
   const publicOrigin = new URL(config.publicUrl).origin;
-  const anonymous = (req: Request, res: Response): PageContext => res.locals.visit ?? { csrf: csrfToken(req, res, secure) };
+  /** The signed-in visit, or before sign-in what an anonymous page needs (its CSRF token). */
+  const pageContext = (req: Request, res: Response): PageContext => res.locals.visit ?? { csrf: csrfToken(req, res, secure) };
 
   const loadVisit = async (req: Request, res: Response, next: NextFunction) => {
     const token = readCookie(req, SESSION_COOKIE);
@@ -117,7 +118,7 @@ export function dashboardRouter(deps: DashboardDeps): express.Router {
         return;
       }
       deps.logger.warn({ path: req.path, status: refusal.status }, 'dashboard form refused');
-      sendPage(res, refusal.status, refusal.title, anonymous(req, res), html`<p class="notice error" role="alert">${refusal.message}</p>`);
+      sendPage(res, refusal.status, refusal.title, pageContext(req, res), html`<p class="notice error" role="alert">${refusal.message}</p>`);
     });
   };
   // Every form carries the CSRF token, and browsers say where a form came from: a POST from another site, or without
@@ -128,11 +129,11 @@ export function dashboardRouter(deps: DashboardDeps): express.Router {
       return;
     }
     if (!sentFromOwnPages(req, publicOrigin)) {
-      sendPage(res, 403, 'Form refused', anonymous(req, res), html`<p class="notice error" role="alert">This form was sent from another site, so nothing was changed.</p>`);
+      sendPage(res, 403, 'Form refused', pageContext(req, res), html`<p class="notice error" role="alert">This form was sent from another site, so nothing was changed.</p>`);
       return;
     }
     if (!csrfValid(req, res)) {
-      sendPage(res, 403, 'Form expired', anonymous(req, res), html`<p class="notice error" role="alert">This form was not sent from this site or has expired. Go back, reload the page and try again.</p>`);
+      sendPage(res, 403, 'Form expired', pageContext(req, res), html`<p class="notice error" role="alert">This form was not sent from this site or has expired. Go back, reload the page and try again.</p>`);
       return;
     }
     next();
@@ -241,7 +242,7 @@ export function dashboardRouter(deps: DashboardDeps): express.Router {
     const token = String(req.params.token);
     const invite = await openInvite(db, clock, token);
     const visit = res.locals.visit;
-    const context = anonymous(req, res);
+    const context = pageContext(req, res);
     if (invite === undefined) {
       sendPage(res, 404, 'Invite not valid', context, html`<p>This invite link is unknown, was already used, was revoked or has expired. Ask the workspace owner for a new one.</p>`);
       return;
@@ -359,7 +360,7 @@ ${problem === undefined ? '' : html`<p class="notice error" role="alert">${probl
   router.use(devicePages(deps, signedIn));
   // The dashboard's own paths answer in HTML when nothing matched or something failed; the API keeps its JSON.
   router.use(DASHBOARD_PATHS, ...pageStack, (req: Request, res: Response) => {
-    sendPage(res, 404, 'Page not found', anonymous(req, res), html`<p>There is no page at this address. <a href="/">Go to your workspaces</a>.</p>`);
+    sendPage(res, 404, 'Page not found', pageContext(req, res), html`<p>There is no page at this address. <a href="/">Go to your workspaces</a>.</p>`);
   });
   router.use(DASHBOARD_PATHS, (error: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) {
@@ -368,7 +369,7 @@ ${problem === undefined ? '' : html`<p class="notice error" role="alert">${probl
     }
     const known = error instanceof ServiceError && error.status !== 500;
     if (!known) deps.logger.error({ err: error, path: req.path }, 'dashboard page failed');
-    const context = { ...anonymous(req, res), current: res.locals.current };
+    const context = { ...pageContext(req, res), current: res.locals.current };
     sendPage(
       res,
       known ? error.status : 500,

@@ -23,13 +23,11 @@ export function anyGrantable(workspaces: readonly Membership[], offered: readonl
 
 function scopeField(workspaces: readonly Membership[], scope: Scope): SafeHtml {
   const where = grantableIn(workspaces, scope);
-  if (where.length === 0) {
-    return html`<label><input type="checkbox" name="grant" value="${scope}" disabled> <code>${scope}</code> <span class="muted">${SCOPES[scope]}</span> <strong>refused: only an owner can grant it</strong></label>`;
-  }
-  if (where.length < workspaces.length) {
-    return html`<label><input type="checkbox" name="grant" value="${scope}"> <code>${scope}</code> <span class="muted">${SCOPES[scope]}</span> <strong>only for ${where.map((w) => w.name).join(', ')}, which you own</strong></label>`;
-  }
-  return html`<label><input type="checkbox" name="grant" value="${scope}" checked> <code>${scope}</code> <span class="muted">${SCOPES[scope]}</span></label>`;
+  const field = (state: SafeHtml, note: SafeHtml | '') =>
+    html`<label><input type="checkbox" name="grant" value="${scope}"${state}> <code>${scope}</code> <span class="muted">${SCOPES[scope]}</span>${note}</label>`;
+  if (where.length === 0) return field(html` disabled`, html` <strong>refused: only an owner can grant it</strong>`);
+  if (where.length < workspaces.length) return field(html``, html` <strong>only for ${where.map((w) => w.name).join(', ')}, which you own</strong>`);
+  return field(html` checked`, '');
 }
 
 export function grantFields(workspaces: readonly Membership[], offered: readonly Scope[], legends: { workspace: string; scopes: string }): SafeHtml {
