@@ -71,6 +71,10 @@ export async function registerClient(db: Kysely<Database>, clock: Clock, body: u
   if (!Array.isArray(grantTypes) || !grantTypes.every((g) => g === 'authorization_code' || g === 'refresh_token')) {
     throw new OAuthError('invalid_client_metadata', 'grant_types: only authorization_code and refresh_token');
   }
+  // OpenID Connect's application_type (SEP-837 has MCP clients send it). Not being an OpenID provider, this server
+  // applies one redirect policy to both kinds, so a loopback or private-use URI is fine for either.
+  const applicationType = metadata.application_type;
+  if (applicationType !== undefined && applicationType !== 'native' && applicationType !== 'web') throw new OAuthError('invalid_client_metadata', 'application_type: native or web');
   const name = typeof metadata.client_name === 'string' && metadata.client_name.trim() !== '' ? metadata.client_name.trim().slice(0, 100) : 'Unnamed MCP client';
   const clientId = newId('mcpc');
   const now = clock.now();
@@ -83,6 +87,7 @@ export async function registerClient(db: Kysely<Database>, clock: Clock, body: u
     grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],
     token_endpoint_auth_method: 'none',
+    ...(applicationType === undefined ? {} : { application_type: applicationType }),
   };
 }
 
