@@ -132,6 +132,24 @@ describe('OAuth 2.1 for /mcp', () => {
     expect(response.headers.get('www-authenticate')).toMatch(/error="insufficient_scope", resource_metadata="[^"]+", scope="read:content manage:org"/);
   });
 
+  it('refuses a refresh just after a step-up challenge only when the challenged request was older than 2026-07-28', async () => {
+    const grantOf = (accessToken: string) => (JSON.parse(Buffer.from(accessToken.split('.')[1]!, 'base64url').toString()) as { gid: string }).gid;
+    const refreshed = async (s: Setup, refreshToken: string) =>
+      oauth.processRefreshTokenResponse(as, s.client, await oauth.refreshTokenGrantRequest(as, s.client, oauth.None(), refreshToken, insecure));
+
+    // The v1 SDK refreshes on insufficient_scope and gives up on the same narrow token: its refresh is refused.
+    const legacy = await setup();
+    const legacyTokens = await codeFlow(legacy);
+    await t.service.issuer.recordStepUp(grantOf(legacyTokens.access_token), ['read:content', 'write:content'], '2025-11-25');
+    await expect(refreshed(legacy, legacyTokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+
+    // A 2026-07-28 client authorizes again by itself: its refreshes in the meantime keep working.
+    const modern = await setup();
+    const modernTokens = await codeFlow(modern);
+    await t.service.issuer.recordStepUp(grantOf(modernTokens.access_token), ['read:content', 'write:content'], '2026-07-28');
+    expect((await refreshed(modern, modernTokens.refresh_token!)).scope).toBe('read:content');
+  });
+
   it('refuses PKCE plain or missing, a foreign resource, and sends a denial back as access_denied', async () => {
     const s = await setup();
     const challenge = await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier());

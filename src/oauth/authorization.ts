@@ -321,8 +321,23 @@ export async function tokenRequest(db: Kysely<Database>, settings: Omit<TokenCon
  */
 export const STEP_UP_WINDOW_MS = 120_000;
 
-/** Remembers the insufficient_scope challenge just sent to a grant's token, for every instance to see. */
-export async function recordStepUpChallenge(db: Kysely<Database>, clock: Clock, grantId: string, scopes: readonly string[]): Promise<void> {
+/**
+ * From this protocol version on, a client answers insufficient_scope by authorizing again for the scopes it held and
+ * the challenged ones, without a refresh (the 2026-07-28 step-up flow; the v2 TypeScript client, SEP-2350). The v1
+ * SDK cannot speak it, so a request made in it proves a client that needs no refusal.
+ */
+const FIRST_VERSION_THAT_REAUTHORIZES = '2026-07-28';
+
+function reauthorizesOnStepUp(protocolVersion: string | undefined): boolean {
+  return protocolVersion !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(protocolVersion) && protocolVersion >= FIRST_VERSION_THAT_REAUTHORIZES;
+}
+
+/**
+ * Remembers the insufficient_scope challenge just sent to a grant's token, for every instance to see, unless the
+ * challenged request's MCP-Protocol-Version shows a client that re-authorizes by itself: its refreshes stay untouched.
+ */
+export async function recordStepUpChallenge(db: Kysely<Database>, clock: Clock, grantId: string, scopes: readonly string[], protocolVersion: string | undefined): Promise<void> {
+  if (reauthorizesOnStepUp(protocolVersion)) return;
   await db.updateTable('oauth_grants').set({ step_up_scopes: scopes.join(' '), step_up_at: clock.now() }).where('id', '=', grantId).execute();
 }
 
