@@ -1,5 +1,6 @@
 import {
   Client,
+  type ClientOptions,
   StreamableHTTPClientTransport,
   UnauthorizedError,
   type OAuthClientProvider,
@@ -98,28 +99,35 @@ function recordingGrants(grants: string[]): typeof fetch {
   };
 }
 
-async function authorizedProvider(grantOnly: string[]) {
+async function authorizedProvider(grantOnly: string[], options: ClientOptions) {
   const ws = await t.signedInOwner();
   const provider = new TestProvider(ws.visitor, ws.workspaceId);
   provider.grantOnly = grantOnly;
   const url = new URL(`${t.baseUrl}/mcp`);
   const first = new StreamableHTTPClientTransport(url, { authProvider: provider });
-  await expect(new Client({ name: 'sdk-v2-oauth', version: '1.0.0' }).connect(first)).rejects.toBeInstanceOf(UnauthorizedError);
+  await expect(new Client({ name: 'sdk-v2-oauth', version: '1.0.0' }, options).connect(first)).rejects.toBeInstanceOf(UnauthorizedError);
   // The whole callback, iss included: the v2 client refuses a response without it from a server advertising it (RFC 9207).
   expect(provider.callback?.searchParams.get('iss')).toBe(t.baseUrl);
   await first.finishAuth(provider.callback!.searchParams);
   return { ws, provider, url };
 }
 
-describe('the v2 MCP client (2025-11-25 era) with its OAuth provider', () => {
+/** The client in each era: by default it speaks 2025-11-25 (initialize); pinned, the stateless 2026-07-28. */
+const ERAS: Array<[string, ClientOptions]> = [
+  ['2025-11-25', {}],
+  ['2026-07-28', { versionNegotiation: { mode: { pin: '2026-07-28' } } }],
+];
+
+describe.each(ERAS)('the v2 MCP client speaking %s with its OAuth provider', (version, options) => {
   it('discovers the server, registers, is authorised through consent, checks iss, then lists and calls tools', async () => {
-    const { ws, provider, url } = await authorizedProvider(['read:content', 'write:content']);
+    const { ws, provider, url } = await authorizedProvider(['read:content', 'write:content'], options);
     expect(provider.tokens()?.issuer).toBe(t.baseUrl);
     // It registered as a native application (its redirect URI is loopback, SEP-837), which this server accepts.
     expect(provider.clientInformation()).toMatchObject({ application_type: 'native', issuer: t.baseUrl });
 
-    const client = new Client({ name: 'sdk-v2-oauth', version: '1.0.0' });
+    const client = new Client({ name: 'sdk-v2-oauth', version: '1.0.0' }, options);
     await client.connect(new StreamableHTTPClientTransport(url, { authProvider: provider }));
+    expect(client.getNegotiatedProtocolVersion()).toBe(version);
     const names = (await client.listTools()).tools.map((tool) => tool.name);
     expect(names).toContain('get_brand');
     expect(names).toContain('add_brand_guideline');
@@ -137,13 +145,13 @@ describe('the v2 MCP client (2025-11-25 era) with its OAuth provider', () => {
   });
 
   it('meets insufficient_scope, re-authorizes with the old and the challenged scopes without refreshing, and calls the tool', async () => {
-    const { provider, url } = await authorizedProvider(['read:content']);
+    const { provider, url } = await authorizedProvider(['read:content'], options);
     expect(provider.tokens()?.scope).toBe('read:content');
     expect(provider.tokens()?.refresh_token).toEqual(expect.any(String));
 
     const grants: string[] = [];
     const transport = new StreamableHTTPClientTransport(url, { authProvider: provider, fetch: recordingGrants(grants) });
-    const client = new Client({ name: 'sdk-v2-step-up', version: '1.0.0' });
+    const client = new Client({ name: 'sdk-v2-step-up', version: '1.0.0' }, options);
     await client.connect(transport);
     expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain('add_brand_guideline');
     const guideline = { name: 'add_brand_guideline', arguments: { type: 'tone', avoid: 'jargon', instead: 'plain words' } };
