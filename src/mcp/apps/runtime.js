@@ -47,6 +47,12 @@ function rateText(rate) {
   return `${pct(rate.rate, 1)}${interval}, ${num(rate.count)} of ${num(rate.of)}`;
 }
 
+/** A rate for a narrow table cell: the share, its interval and counts on a second, smaller line. */
+function rateCell(rate) {
+  const [share, rest] = [rate.rate === null ? '–' : pct(rate.rate, 1), rate.interval === null ? `${num(rate.count)} of ${num(rate.of)}` : `95% ${pct(rate.interval.low)}–${pct(rate.interval.high)}, ${num(rate.count)} of ${num(rate.of)}`];
+  return h('span', {}, share, h('br'), h('span', { class: 'soft' }, rest));
+}
+
 /** A day (YYYY-MM-DD or an ISO time) as a short UTC date. */
 function day(text) {
   if (typeof text !== 'string') return '–';
@@ -202,7 +208,7 @@ function startView(appName, render) {
       root.replaceChildren(h('p', { class: result.isError === true ? 'error' : 'soft', id: 'message' }, text || 'Nothing to show.'));
       return;
     }
-    root.replaceChildren(...[render(result.structuredContent, toolInput)].flat());
+    root.replaceChildren(...[render(result.structuredContent, toolInput)].flat(Infinity).filter((node) => node !== null && node !== undefined && node !== false));
   };
 
   // Requests the host may send the view; anything else is answered "method not found", as JSON-RPC asks.

@@ -42,7 +42,7 @@ function renderScore(data) {
       data.byEngine.map((engine) => [
         `${engine.engine}${engine.configured ? '' : ' (not configured)'}`,
         engine.score === null ? '–' : `${num(engine.score, 1)}${engine.range ? ` (${num(engine.range.low, 1)}–${num(engine.range.high, 1)})` : ''}`,
-        rateText(engine.components.mentionRate),
+        rateCell(engine.components.mentionRate),
         num(engine.sampleSize.answersChecked),
       ]),
       [1, 3],
