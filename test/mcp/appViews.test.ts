@@ -255,6 +255,17 @@ describe.skipIf(!hasChromium)('the MCP Apps views in Chromium, inside a host bui
   /** Calls the host page's sightlineHost (test/mcp/hostPage.browser.js) with JSON arguments; strings, since tsc here knows no DOM. */
   const callHost = (page: Page, method: string, ...args: unknown[]) => page.evaluate<unknown>(`window.sightlineHost.${method}(...${JSON.stringify(args)})`);
 
+  /**
+   * The whole view at phone width. The sandboxed frame runs in its own process, and Chromium paints such a frame only
+   * inside the viewport: the viewport grows to the page for the picture instead of a full-page capture.
+   */
+  async function screenshot(page: Page, name: string): Promise<void> {
+    const height = await page.evaluate<number>('document.documentElement.scrollHeight');
+    await page.setViewportSize({ width: PHONE.width, height: Math.max(PHONE.height, height) });
+    await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+    await page.setViewportSize(PHONE);
+  }
+
   const viewText = (frame: Frame) => frame.locator('#app').textContent().then((text) => text ?? '');
   const background = (frame: Frame) => frame.evaluate<string>('getComputedStyle(document.body).backgroundColor');
 
@@ -284,7 +295,7 @@ describe.skipIf(!hasChromium)('the MCP Apps views in Chromium, inside a host bui
       await expect.poll(async () => (await page.evaluate<number>('window.sightlineHost.sizes().at(-1) ?? 0')) - (await frame.evaluate<number>('document.documentElement.scrollHeight'))).toBe(0);
       // Nothing runs off the side of a phone: wide tables scroll inside their own box.
       expect(await frame.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
-      await page.screenshot({ path: join(SCREENSHOTS, `${scenario.tool}-light.png`), fullPage: true });
+      await screenshot(page, `${scenario.tool}-light`);
 
       await more();
       const second = await call(ws, scenario.tool, scenario.args);
@@ -297,7 +308,7 @@ describe.skipIf(!hasChromium)('the MCP Apps views in Chromium, inside a host bui
       await callHost(page, 'setHostContext', { theme: 'dark' });
       await expect.poll(() => frame.evaluate<string>('document.documentElement.dataset.theme')).toBe('dark');
       expect(await background(frame)).toBe('rgb(22, 24, 28)');
-      await page.screenshot({ path: join(SCREENSHOTS, `${scenario.tool}-dark.png`), fullPage: true });
+      await screenshot(page, `${scenario.tool}-dark`);
 
       await callHost(page, 'teardown');
       expect(outside).toEqual([]);
