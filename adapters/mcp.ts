@@ -287,7 +287,9 @@ export class McpAdapter {
     const scope = this.missingScope(principal, filter, req.body);
     if (scope !== undefined) {
       const scopes = [...principal.scopes, scope];
-      if (principal.grantId !== null) await this.issuer.recordStepUp(principal.grantId, scopes);
+      // The challenged request's version tells whether its client refreshes into a dead end after a challenge (see recordStepUp).
+      const version = req.headers['mcp-protocol-version'];
+      if (principal.grantId !== null) await this.issuer.recordStepUp(principal.grantId, scopes, typeof version === 'string' ? version : undefined);
       this.challenge(res, 403, `this token lacks the scope ${scope}`, 'error="insufficient_scope", ', scopes);
       return;
     }

@@ -147,7 +147,8 @@ describe.each(ERAS)('the v2 MCP client speaking %s with its OAuth provider', (ve
   it('meets insufficient_scope, re-authorizes with the old and the challenged scopes without refreshing, and calls the tool', async () => {
     const { provider, url } = await authorizedProvider(['read:content'], options);
     expect(provider.tokens()?.scope).toBe('read:content');
-    expect(provider.tokens()?.refresh_token).toEqual(expect.any(String));
+    const narrowRefreshToken = provider.tokens()!.refresh_token!;
+    expect(narrowRefreshToken).toEqual(expect.any(String));
 
     const grants: string[] = [];
     const transport = new StreamableHTTPClientTransport(url, { authProvider: provider, fetch: recordingGrants(grants) });
@@ -163,6 +164,19 @@ describe.each(ERAS)('the v2 MCP client speaking %s with its OAuth provider', (ve
     expect(provider.authorizations.at(-1)?.searchParams.get('scope')?.split(' ').sort()).toEqual(['read:content', 'write:content']);
     // Straight to a new authorization: a refresh cannot widen a grant, and the v2 client knows it (SEP-2350).
     expect(grants).toEqual([]);
+    // So the narrow grant's refresh is refused just after the challenge only for requests older than 2026-07-28,
+    // whose (v1) clients would otherwise refresh into the same refusal.
+    const narrowRefresh = await fetch(`${t.baseUrl}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: narrowRefreshToken, client_id: provider.clientInformation()!.client_id }),
+    });
+    if (version === '2026-07-28') {
+      expect(narrowRefresh.status).toBe(200);
+      expect(await narrowRefresh.json()).toMatchObject({ scope: 'read:content' });
+    } else {
+      expect(narrowRefresh.status).toBe(400);
+    }
     await transport.finishAuth(provider.callback!.searchParams);
     expect(grants).toEqual(['authorization_code']);
     expect(provider.tokens()?.scope?.split(' ').sort()).toEqual(['read:content', 'write:content']);
