@@ -4,12 +4,15 @@ import {
   isLegacyRequest,
   ProtocolError,
   ProtocolErrorCode,
+  ResourceNotFoundError,
   Server,
   WebStandardStreamableHTTPServerTransport,
   type AuthInfo,
   type CallToolResult,
   type McpHandlerRequestOptions,
   type McpHttpHandler,
+  type ReadResourceResult,
+  type Resource,
   type ServerOptions,
   type Tool,
 } from '@modelcontextprotocol/server';
@@ -18,6 +21,7 @@ import { BadInputError, ServiceError, toServiceError } from '../src/errors.js';
 import type { Pipeline } from '../src/pipeline/pipeline.js';
 import type { Principal } from '../src/pipeline/principal.js';
 import type { OAuthIssuer } from '../src/oauth/issuer.js';
+import { APP_MIME_TYPE, APP_VIEWS, appViewOfTool, type AppView } from '../src/mcp/apps.js';
 import { ALL_SCOPES, type Scope } from '../src/scopes.js';
 import { allows } from '../tools/define.js';
 import type { RegisteredMcpOperation, Registry } from '../tools/registry.js';
@@ -75,13 +79,20 @@ export function parseToolFilter(req: Request, registry: Registry): ToolFilter {
 }
 
 function toTool(operation: RegisteredMcpOperation): Tool {
-  return {
+  const tool: Tool = {
     name: operation.operationId,
     title: operation.annotations.title,
     description: operation.description,
     inputSchema: operation.inputJsonSchema as Tool['inputSchema'],
     annotations: { ...operation.annotations },
   };
+  const view = appViewOfTool(operation.operationId);
+  // Hosts with MCP Apps render the view beside the result; the older key is what hosts built before 2026 read.
+  return view === undefined ? tool : { ...tool, _meta: { ui: { resourceUri: view.uri }, 'ui/resourceUri': view.uri } };
+}
+
+function appResource(view: AppView): Resource {
+  return { uri: view.uri, name: view.name, title: view.title, description: view.description, mimeType: APP_MIME_TYPE };
 }
 
 /**
@@ -208,6 +219,22 @@ export class McpAdapter {
     return tools;
   }
 
+  /** An app view is there for a caller who may call one of the tools it renders, on this connection. */
+  private appViews(principal: Principal, filter: ToolFilter): AppView[] {
+    return APP_VIEWS.filter((view) => view.toolIds.some((id) => {
+      const operation = this.operations.get(id);
+      return operation !== undefined && this.isVisible(operation, principal, filter);
+    }));
+  }
+
+  /** A view outside what the caller may see is not found, exactly as one that does not exist (SEP-2164). */
+  private readAppView(principal: Principal, filter: ToolFilter, uri: string): ReadResourceResult {
+    const view = this.appViews(principal, filter).find((each) => each.uri === uri);
+    if (view === undefined) throw new ResourceNotFoundError(uri);
+    // The view needs nothing from outside (empty CSP lists): it renders the tool result the host hands it.
+    return { contents: [{ uri, mimeType: APP_MIME_TYPE, text: view.html, _meta: { ui: { csp: view.csp, prefersBorder: true } } }] };
+  }
+
   /** Arguments that are not an object are invalid params (JSON-RPC -32602), as the MCP specification has it. */
   async callTool(principal: Principal, filter: ToolFilter, name: string, args: unknown): Promise<CallToolResult> {
     if (args !== undefined && !isPlainObject(args)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, ARGUMENTS_NOT_AN_OBJECT);
@@ -226,12 +253,14 @@ export class McpAdapter {
   private buildServer(caller: McpCaller): Server {
     const { principal, filter } = caller;
     const server = new Server(this.serverInfo, {
-      capabilities: { tools: { listChanged: false } },
+      capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
       instructions: SERVER_INSTRUCTIONS,
       cacheHints: CACHE_HINTS,
     });
     server.setRequestHandler('tools/list', () => ({ tools: this.listTools(principal, filter) }));
     server.setRequestHandler('tools/call', { params: RawArgumentsCallToolParams }, (params) => this.callTool(principal, filter, params.name, params.arguments));
+    server.setRequestHandler('resources/list', () => ({ resources: this.appViews(principal, filter).map(appResource) }));
+    server.setRequestHandler('resources/read', (request) => this.readAppView(principal, filter, request.params.uri));
     return server;
   }
 

@@ -128,6 +128,35 @@ describe('the 2026-07-28 protocol on /mcp', () => {
   });
 });
 
+describe('MCP Apps views as resources', () => {
+  it('links each view from its tools and serves it as an mcp-app document with its CSP', async () => {
+    const tools = (await modern('tools/list')).body.result?.tools as Array<{ name: string; _meta?: Record<string, unknown> }>;
+    const score = tools.find((tool) => tool.name === 'get_visibility_score');
+    expect(score?._meta).toEqual({ ui: { resourceUri: 'ui://sightline/visibility' }, 'ui/resourceUri': 'ui://sightline/visibility' });
+    expect(tools.find((tool) => tool.name === 'get_brand')?._meta).toBeUndefined();
+
+    const listed = await modern('resources/list');
+    expect(listed.body.result).toMatchObject({ cacheScope: 'private', ttlMs: 60_000 });
+    const uris = (listed.body.result?.resources as Array<{ uri: string; mimeType: string }>).map((resource) => resource.uri);
+    expect(uris).toEqual(expect.arrayContaining(['ui://sightline/visibility', 'ui://sightline/traffic', 'ui://sightline/backlinks']));
+
+    const read = await modern('resources/read', { uri: 'ui://sightline/visibility' });
+    const [content] = read.body.result?.contents as Array<{ uri: string; mimeType: string; text: string; _meta: Record<string, unknown> }>;
+    expect(content).toMatchObject({ uri: 'ui://sightline/visibility', mimeType: 'text/html;profile=mcp-app', _meta: { ui: { csp: { connectDomains: [], resourceDomains: [] } } } });
+    expect(content?.text).toMatch(/^<!doctype html>/i);
+  });
+
+  it('answers a view the caller may not see exactly as one that does not exist: -32602 with the uri', async () => {
+    const { key: brandOnly } = await t.workspace({ scopes: ['read:brand'] });
+    const asBrandOnly = { authorization: `Bearer ${brandOnly}` };
+    expect((await modern('resources/list', {}, asBrandOnly)).body.result?.resources).toEqual([]);
+    for (const uri of ['ui://sightline/traffic', 'ui://sightline/nothing-here']) {
+      const answer = await modern('resources/read', { uri }, asBrandOnly);
+      expect(answer.body.error).toMatchObject({ code: -32602, data: { uri } });
+    }
+  });
+});
+
 describe('clients of both eras on the same endpoint', () => {
   const transportOptions = () => ({ requestInit: { headers: { authorization: `Bearer ${key}` } } });
 
