@@ -18,6 +18,9 @@ import { BadInputError, ServiceError, toServiceError } from '../src/errors.js';
 import type { Pipeline } from '../src/pipeline/pipeline.js';
 import type { Principal } from '../src/pipeline/principal.js';
 import type { OAuthIssuer } from '../src/oauth/issuer.js';
+import type { McpDeps } from '../src/mcp/caller.js';
+import { getPrompt, listPrompts } from '../src/mcp/prompts.js';
+import { listResources, listResourceTemplates, readResource } from '../src/mcp/resources.js';
 import { ALL_SCOPES, type Scope } from '../src/scopes.js';
 import { allows } from '../tools/define.js';
 import type { RegisteredMcpOperation, Registry } from '../tools/registry.js';
@@ -174,6 +177,8 @@ export class McpAdapter {
     private readonly pipeline: Pipeline,
     private readonly serverInfo: { name: string; version: string },
     private readonly issuer: OAuthIssuer,
+    /** Where resources and prompts read what the pipeline does not hand out (the brand memory text, an article's Markdown). */
+    private readonly store: Pick<McpDeps, 'db' | 'clock'>,
     /** MCP_DEV_NO_AUTH: who a request without credentials is. */
     private readonly anonymous?: () => Promise<Principal>,
   ) {
@@ -224,12 +229,20 @@ export class McpAdapter {
   private buildServer(caller: McpCaller): Server {
     const { principal, filter } = caller;
     const server = new Server(this.serverInfo, {
-      capabilities: { tools: { listChanged: false } },
+      capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } },
       instructions: SERVER_INSTRUCTIONS,
       cacheHints: CACHE_HINTS,
     });
     server.setRequestHandler('tools/list', () => ({ tools: this.listTools(principal, filter) }));
     server.setRequestHandler('tools/call', { params: RawArgumentsCallToolParams }, (params) => this.callTool(principal, filter, params.name, params.arguments));
+    // Resources and prompts follow the connection's toolsets and the credential's scopes as its tools do (src/mcp/).
+    const deps = { ...this.store, pipeline: this.pipeline, registry: this.registry };
+    const viewer = { principal, toolsets: filter.toolsets, readOnly: filter.readOnly };
+    server.setRequestHandler('resources/list', (request) => listResources(deps, viewer, request.params?.cursor));
+    server.setRequestHandler('resources/templates/list', () => listResourceTemplates(deps, viewer));
+    server.setRequestHandler('resources/read', (request) => readResource(deps, viewer, request.params.uri));
+    server.setRequestHandler('prompts/list', () => listPrompts(deps, viewer));
+    server.setRequestHandler('prompts/get', (request) => getPrompt(deps, viewer, request.params.name, request.params.arguments));
     return server;
   }
 

@@ -20,15 +20,15 @@ export type Cacheable<T> = T & { ttlMs: number; cacheScope: CacheScope };
 
 /*
  * How long a client may keep each answer. Short, so that what a client shows follows a change of scopes, toolsets or
- * data within a minute; a read is checked afresh on the server whatever a client kept, so a stale list at worst
- * offers a resource that now answers "not found".
- * - Lists (resources, templates): 30 s, the same bound as a scope change on a connection that keeps its list.
- * - Brand memory and an article: 60 s; they change when someone edits them, and an agent reads them several times in
- *   one task (before each article it writes or reviews).
+ * data within minutes; a read is checked afresh on the server whatever a client kept, so a stale list at worst offers
+ * a resource that now answers "not found".
+ * - Lists (resources, templates, prompts): a minute, as tools/list, so the lists a client holds age together.
+ * - Brand memory and an article: a minute; they change when someone edits them, and an agent reads them several
+ *   times in one task (before each article it writes or reviews).
  * - The weekly report: 5 minutes; its figures are whole UTC days, it costs two reports (and possibly the analytics
  *   provider's API) to make, and nothing in it changes from one minute to the next.
  */
-export const RESOURCE_LIST_TTL_MS = 30_000;
+export const RESOURCE_LIST_TTL_MS = 60_000;
 const BRAND_TTL_MS = 60_000;
 const ARTICLE_TTL_MS = 60_000;
 const REPORT_TTL_MS = 300_000;

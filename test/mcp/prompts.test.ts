@@ -65,7 +65,7 @@ describe('MCP prompts', () => {
   it('lists every prompt to a caller with every scope, with its arguments and cache hints', async () => {
     const ws = await t.workspace();
     const listed = listPrompts(deps, await caller(ws.key));
-    expect(listed).toMatchObject({ ttlMs: 30_000, cacheScope: 'private' });
+    expect(listed).toMatchObject({ ttlMs: 60_000, cacheScope: 'private' });
     expect(listed.prompts.map((prompt) => [prompt.name, prompt.arguments])).toEqual([
       ['weekly_visibility_review', []],
       ['plan_next_month', [{ name: 'topic', description: expect.any(String), required: false }]],

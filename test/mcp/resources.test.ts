@@ -101,7 +101,7 @@ describe('MCP resources', () => {
     const who = await caller(ws.key);
 
     const first = await listResources(deps, who);
-    expect(first).toMatchObject({ ttlMs: 30_000, cacheScope: 'private' });
+    expect(first).toMatchObject({ ttlMs: 60_000, cacheScope: 'private' });
     expect(first.resources.slice(0, 2).map((r) => r.uri)).toEqual([BRAND_URI, WEEKLY_REPORT_URI]);
     expect(first.resources).toHaveLength(52);
     expect(first.nextCursor).toEqual(expect.any(String));
@@ -123,7 +123,7 @@ describe('MCP resources', () => {
     expect(refused).toMatchObject({ code: ProtocolErrorCode.InvalidParams });
     expect(listResourceTemplates(deps, who)).toEqual({
       resourceTemplates: [expect.objectContaining({ uriTemplate: 'sightline://articles/{id}', mimeType: 'text/markdown' })],
-      ttlMs: 30_000,
+      ttlMs: 60_000,
       cacheScope: 'private',
     });
   });
