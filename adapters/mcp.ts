@@ -22,6 +22,9 @@ import type { Pipeline } from '../src/pipeline/pipeline.js';
 import type { Principal } from '../src/pipeline/principal.js';
 import type { OAuthIssuer } from '../src/oauth/issuer.js';
 import { APP_MIME_TYPE, APP_VIEWS, appViewOfTool, type AppView } from '../src/mcp/apps.js';
+import type { McpDeps } from '../src/mcp/caller.js';
+import { getPrompt, listPrompts } from '../src/mcp/prompts.js';
+import { listResources, listResourceTemplates, readResource } from '../src/mcp/resources.js';
 import { ALL_SCOPES, type Scope } from '../src/scopes.js';
 import { allows } from '../tools/define.js';
 import type { RegisteredMcpOperation, Registry } from '../tools/registry.js';
@@ -90,6 +93,8 @@ function toTool(operation: RegisteredMcpOperation): Tool {
   // Hosts with MCP Apps render the view beside the result; the older key is what hosts built before 2026 read.
   return view === undefined ? tool : { ...tool, _meta: { ui: { resourceUri: view.uri }, 'ui/resourceUri': view.uri } };
 }
+
+const APP_URI_PREFIX = 'ui://';
 
 function appResource(view: AppView): Resource {
   return { uri: view.uri, name: view.name, title: view.title, description: view.description, mimeType: APP_MIME_TYPE };
@@ -186,6 +191,8 @@ export class McpAdapter {
     private readonly pipeline: Pipeline,
     private readonly serverInfo: { name: string; version: string },
     private readonly issuer: OAuthIssuer,
+    /** Where resources and prompts read what the pipeline does not hand out (the brand memory text, an article's Markdown). */
+    private readonly store: Pick<McpDeps, 'db' | 'clock'>,
     /** MCP_DEV_NO_AUTH: who a request without credentials is. */
     private readonly anonymous?: () => Promise<Principal>,
   ) {
@@ -253,14 +260,27 @@ export class McpAdapter {
   private buildServer(caller: McpCaller): Server {
     const { principal, filter } = caller;
     const server = new Server(this.serverInfo, {
-      capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
+      capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } },
       instructions: SERVER_INSTRUCTIONS,
       cacheHints: CACHE_HINTS,
     });
     server.setRequestHandler('tools/list', () => ({ tools: this.listTools(principal, filter) }));
     server.setRequestHandler('tools/call', { params: RawArgumentsCallToolParams }, (params) => this.callTool(principal, filter, params.name, params.arguments));
-    server.setRequestHandler('resources/list', () => ({ resources: this.appViews(principal, filter).map(appResource) }));
-    server.setRequestHandler('resources/read', (request) => this.readAppView(principal, filter, request.params.uri));
+    // Resources and prompts follow the connection's toolsets and the credential's scopes as its tools do (src/mcp/).
+    const deps = { ...this.store, pipeline: this.pipeline, registry: this.registry };
+    const viewer = { principal, toolsets: filter.toolsets, readOnly: filter.readOnly };
+    server.setRequestHandler('resources/list', async (request) => {
+      const cursor = request.params?.cursor;
+      const page = await listResources(deps, viewer, cursor);
+      // The app views lead the first page; the cursor pages through the workspace's own resources.
+      return cursor === undefined ? { ...page, resources: [...this.appViews(principal, filter).map(appResource), ...page.resources] } : page;
+    });
+    server.setRequestHandler('resources/templates/list', () => listResourceTemplates(deps, viewer));
+    server.setRequestHandler('resources/read', (request) =>
+      request.params.uri.startsWith(APP_URI_PREFIX) ? this.readAppView(principal, filter, request.params.uri) : readResource(deps, viewer, request.params.uri),
+    );
+    server.setRequestHandler('prompts/list', () => listPrompts(deps, viewer));
+    server.setRequestHandler('prompts/get', (request) => getPrompt(deps, viewer, request.params.name, request.params.arguments));
     return server;
   }
 

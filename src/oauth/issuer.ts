@@ -6,6 +6,7 @@ import { ALL_SCOPES } from '../scopes.js';
 import { ClientDirectory, recordStepUpChallenge, type TokenContext } from './authorization.js';
 import type { SafeFetcher } from '../outbound/safeFetch.js';
 import type { CredentialSealer } from '../credentials/sealed.js';
+import { openRequestState, signRequestState, type RequestStateClaims } from './requestState.js';
 import { principalFromAccessToken, SigningKeys } from './tokens.js';
 
 /**
@@ -45,6 +46,15 @@ export class OAuthIssuer {
    */
   async recordStepUp(grantId: string, scopes: readonly string[], protocolVersion?: string): Promise<void> {
     await recordStepUpChallenge(this.db, this.clock, grantId, scopes, protocolVersion);
+  }
+
+  /** A multi-round-trip request state, signed so that any instance can trust it when the client echoes it. */
+  async mintRequestState(claims: RequestStateClaims, ttlMs: number): Promise<string> {
+    return signRequestState(await this.keys.signing(), this.issuer, claims, this.clock.now(), ttlMs);
+  }
+
+  openRequestState(state: string): Promise<RequestStateClaims | undefined> {
+    return openRequestState(this.keys, this.issuer, state, this.clock.now());
   }
 
   async principal(token: string): Promise<Principal> {

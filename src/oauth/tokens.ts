@@ -13,7 +13,7 @@ import { credentialScopes, LAST_USED_RESOLUTION_MS, type Principal } from '../pi
 /** Access tokens are short-lived; a client keeps access with its refresh token, which rotates on every use. */
 export const ACCESS_TOKEN_TTL_SECONDS = 900;
 export const REFRESH_TOKEN_TTL_MS = 30 * 86_400_000;
-const ALGORITHM = 'ES256';
+export const SIGNING_ALGORITHM = 'ES256';
 
 /** An OAuth error in RFC 6749's shape: `{ error, error_description }`. */
 export class OAuthError extends Error {
@@ -109,8 +109,8 @@ async function loadLiveKeys(db: Kysely<Database>, clock: Clock, credentials: Cre
       const publicJwk = JSON.parse(row.public_jwk) as JWK;
       return {
         kid: row.kid,
-        privateKey: (await importJWK(JSON.parse(credentials.open(row.private_jwk)) as JWK, ALGORITHM)) as CryptoKey,
-        publicKey: (await importJWK(publicJwk, ALGORITHM)) as CryptoKey,
+        privateKey: (await importJWK(JSON.parse(credentials.open(row.private_jwk)) as JWK, SIGNING_ALGORITHM)) as CryptoKey,
+        publicKey: (await importJWK(publicJwk, SIGNING_ALGORITHM)) as CryptoKey,
         publicJwk,
         retireAt: row.retire_at,
       };
@@ -119,9 +119,9 @@ async function loadLiveKeys(db: Kysely<Database>, clock: Clock, credentials: Cre
 }
 
 async function newSigningKeyRow(clock: Clock, credentials: CredentialSealer) {
-  const pair = await generateKeyPair(ALGORITHM, { extractable: true });
+  const pair = await generateKeyPair(SIGNING_ALGORITHM, { extractable: true });
   const kid = newId('sk');
-  const publicJwk = { ...(await exportJWK(pair.publicKey)), kid, alg: ALGORITHM, use: 'sig' };
+  const publicJwk = { ...(await exportJWK(pair.publicKey)), kid, alg: SIGNING_ALGORITHM, use: 'sig' };
   return {
     kid,
     private_jwk: credentials.seal(JSON.stringify(await exportJWK(pair.privateKey))),
@@ -166,7 +166,7 @@ export interface GrantClaims {
 export async function signAccessToken(key: SigningKey, issuer: string, audience: string, grant: GrantClaims, nowMs: number): Promise<string> {
   const now = Math.floor(nowMs / 1000);
   return new SignJWT({ client_id: grant.clientId, scope: grant.scopes.join(' '), ws: grant.workspaceId, gid: grant.grantId })
-    .setProtectedHeader({ alg: ALGORITHM, typ: 'at+jwt', kid: key.kid })
+    .setProtectedHeader({ alg: SIGNING_ALGORITHM, typ: 'at+jwt', kid: key.kid })
     .setIssuer(issuer)
     .setSubject(grant.userId)
     .setAudience(audience)
@@ -185,7 +185,7 @@ export async function verifyToken(keys: SigningKeys, token: string, options: JWT
       if (key === undefined) throw new Error('no live signing key has this kid');
       return key.publicKey;
     },
-    { algorithms: [ALGORITHM], ...options },
+    { algorithms: [SIGNING_ALGORITHM], ...options },
   );
   return payload;
 }

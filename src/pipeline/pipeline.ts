@@ -6,7 +6,7 @@ import { allows, approvalAnswer, dryRunAnswer, dryRunNote, scopeText, type Authe
 import { AuthenticatedKeyCache } from '../auth/keyCache.js';
 import { currentRole, ROLE_BOUND_SCOPES, splitByRole } from '../auth/roles.js';
 import type { Clock } from '../clock.js';
-import { approvalUrl, decide, finishApproval, requestApproval, type Decision } from '../domain/approvals/approvals.js';
+import { approvalUrl, decide, finishApproval, readApproval, requestApproval, type Decision } from '../domain/approvals/approvals.js';
 import { BadInputError, ForbiddenError, ServiceError, UnauthorizedError, toServiceError } from '../errors.js';
 import type { Services } from '../services.js';
 import { parseInput } from './input.js';
@@ -69,6 +69,11 @@ export class Pipeline {
       limits.push(...(await this.deps.limits.consume(RateLimits.subject(principal), operation)));
       return this.run(operation, principal, parseInput(operation.input, rawInput));
     });
+  }
+
+  /** An approval this principal's workspace asked for, as get_approval reads it; not found in any other workspace. */
+  readApproval(principal: Principal, approvalId: string): ReturnType<typeof readApproval> {
+    return readApproval(this.deps.db, this.deps.clock, principal.workspaceId, approvalId);
   }
 
   /**

@@ -147,11 +147,11 @@ describe('MCP Apps views as resources', () => {
   });
 
   it('answers a view the caller may not see exactly as one that does not exist: -32602 with the uri', async () => {
-    const { key: brandOnly } = await t.workspace({ scopes: ['read:brand'] });
-    const asBrandOnly = { authorization: `Bearer ${brandOnly}` };
-    expect((await modern('resources/list', {}, asBrandOnly)).body.result?.resources).toEqual([]);
+    const { key: leadsOnly } = await t.workspace({ scopes: ['read:leads'] });
+    const asLeadsOnly = { authorization: `Bearer ${leadsOnly}` };
+    expect((await modern('resources/list', {}, asLeadsOnly)).body.result?.resources).toEqual([]);
     for (const uri of ['ui://sightline/traffic', 'ui://sightline/nothing-here']) {
-      const answer = await modern('resources/read', { uri }, asBrandOnly);
+      const answer = await modern('resources/read', { uri }, asLeadsOnly);
       expect(answer.body.error).toMatchObject({ code: -32602, data: { uri } });
     }
   });

@@ -3,10 +3,7 @@ import { reportsSummary } from '../../src/analytics/reports.js';
 import { configuredEngines } from '../../src/visibility/checks/runs.js';
 import { METRIC_DAYS } from '../../src/visibility/metrics/window.js';
 import { defineTool } from '../define.js';
-
-const windowRecord = z.object({ days: z.int(), from: z.string(), to: z.string() });
-const interval = z.object({ low: z.number(), high: z.number() }).nullable();
-const change = z.enum(['up', 'down', 'steady']).nullable().describe('up or down only when the intervals do not overlap.');
+import { reportSummary } from './outputs.js';
 
 export default defineTool({
   operationId: 'get_reports_summary',
@@ -21,18 +18,7 @@ export default defineTool({
   input: z.strictObject({
     days: z.enum(METRIC_DAYS).default('30').describe('The window in UTC days, today included.'),
   }),
-  output: z.object({
-    window: windowRecord,
-    previousWindow: windowRecord,
-    visibility: z.object({ score: z.number().nullable(), range: interval, previousScore: z.number().nullable(), previousRange: interval, change, definition: z.string() }),
-    shareOfVoice: z.object({ share: z.number().nullable(), interval, previousShare: z.number().nullable(), previousInterval: interval, change, definition: z.string() }),
-    articlesPublished: z.object({ count: z.int(), previous: z.int() }),
-    aiTraffic: z.object({ visits: z.int(), previous: z.int(), source: z.enum(['own_counter', 'analytics_provider']), definition: z.string() }),
-    crawls: z.object({ count: z.int(), previous: z.int(), source: z.enum(['site_hook', 'cms_plugin', 'cdn']), definition: z.string() }),
-    leads: z.object({ total: z.int(), fromAi: z.int(), previousTotal: z.int(), previousFromAi: z.int() }),
-    backlinksGained: z.object({ count: z.int().nullable(), previous: z.int().nullable(), reason: z.string().nullable() }).describe('Links first seen in the window and the window before; null with the reason while there is no backlink data.'),
-    narrative: z.string(),
-  }),
+  output: reportSummary,
   confirm: 'none',
   screen: 'reports',
   // Independent reads, and a connected analytics provider may be called: no transaction around them.

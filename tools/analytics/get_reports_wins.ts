@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { reportsWins } from '../../src/analytics/reports.js';
 import { METRIC_DAYS } from '../../src/visibility/metrics/window.js';
 import { defineTool } from '../define.js';
-import { isoTime } from '../fields.js';
+import { reportWins } from './outputs.js';
 
 export default defineTool({
   operationId: 'get_reports_wins',
@@ -17,13 +17,7 @@ export default defineTool({
   input: z.strictObject({
     days: z.enum(METRIC_DAYS).default('30').describe('The window in UTC days, today included.'),
   }),
-  output: z.object({
-    window: z.object({ days: z.int(), from: z.string(), to: z.string() }),
-    definition: z.string(),
-    newlyCited: z.array(z.object({ queryId: z.string(), query: z.string(), engine: z.string(), firstCitedAt: isoTime(), answerId: z.string() })),
-    aiTrafficGrowth: z.array(z.object({ path: z.string(), aiVisits: z.int(), previousAiVisits: z.int(), growth: z.int() })),
-    newReferrers: z.array(z.object({ host: z.string(), firstSeenAt: isoTime(), sessions: z.int() })),
-  }),
+  output: reportWins,
   confirm: 'none',
   screen: 'reports',
   transaction: 'none',

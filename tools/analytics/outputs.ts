@@ -129,3 +129,29 @@ export const siteTraffic = z.object({
   daily: z.array(z.object({ date: z.string(), visits: z.int() })),
   topPages: z.array(z.object({ path: z.string(), visits: z.int() })),
 });
+
+// The Reports screen's two reads (get_reports_summary, get_reports_wins); the weekly-report resource renders them too.
+const reportWindow = z.object({ days: z.int(), from: z.string(), to: z.string() });
+const interval = z.object({ low: z.number(), high: z.number() }).nullable();
+const change = z.enum(['up', 'down', 'steady']).nullable().describe('up or down only when the intervals do not overlap.');
+
+export const reportSummary = z.object({
+  window: reportWindow,
+  previousWindow: reportWindow,
+  visibility: z.object({ score: z.number().nullable(), range: interval, previousScore: z.number().nullable(), previousRange: interval, change, definition: z.string() }),
+  shareOfVoice: z.object({ share: z.number().nullable(), interval, previousShare: z.number().nullable(), previousInterval: interval, change, definition: z.string() }),
+  articlesPublished: z.object({ count: z.int(), previous: z.int() }),
+  aiTraffic: z.object({ visits: z.int(), previous: z.int(), source: z.enum(['own_counter', 'analytics_provider']), definition: z.string() }),
+  crawls: z.object({ count: z.int(), previous: z.int(), source: z.enum(['site_hook', 'cms_plugin', 'cdn']), definition: z.string() }),
+  leads: z.object({ total: z.int(), fromAi: z.int(), previousTotal: z.int(), previousFromAi: z.int() }),
+  backlinksGained: z.object({ count: z.int().nullable(), previous: z.int().nullable(), reason: z.string().nullable() }).describe('Links first seen in the window and the window before; null with the reason while there is no backlink data.'),
+  narrative: z.string(),
+});
+
+export const reportWins = z.object({
+  window: z.object({ days: z.int(), from: z.string(), to: z.string() }),
+  definition: z.string(),
+  newlyCited: z.array(z.object({ queryId: z.string(), query: z.string(), engine: z.string(), firstCitedAt: isoTime(), answerId: z.string() })),
+  aiTrafficGrowth: z.array(z.object({ path: z.string(), aiVisits: z.int(), previousAiVisits: z.int(), growth: z.int() })),
+  newReferrers: z.array(z.object({ host: z.string(), firstSeenAt: isoTime(), sessions: z.int() })),
+});
