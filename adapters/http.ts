@@ -88,13 +88,14 @@ function mcpCors(allowed: readonly string[]) {
     if (origin !== undefined && (origins.has(origin) || originHost(origin) === req.headers.host)) {
       res.setHeader('Access-Control-Allow-Origin', origin);
       res.setHeader('Vary', 'Origin');
-      res.setHeader('Access-Control-Expose-Headers', 'WWW-Authenticate, Mcp-Session-Id, MCP-Protocol-Version');
+      res.setHeader('Access-Control-Expose-Headers', 'WWW-Authenticate, MCP-Protocol-Version');
     }
     if (req.method === 'OPTIONS') {
       res.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS');
       res.setHeader(
         'Access-Control-Allow-Headers',
-        'Authorization, Content-Type, Accept, MCP-Protocol-Version, Mcp-Session-Id, Last-Event-ID, X-MCP-Toolsets, X-MCP-Readonly, X-MCP-Output-Schemas',
+        // The 2026-07-28 routing headers besides the older ones; no tool declares an Mcp-Param-* header.
+        'Authorization, Content-Type, Accept, MCP-Protocol-Version, Mcp-Method, Mcp-Name, X-MCP-Toolsets, X-MCP-Readonly, X-MCP-Output-Schemas',
       );
       res.status(204).end();
       return;

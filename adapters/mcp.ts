@@ -1,8 +1,18 @@
 import type { Request, Response } from 'express';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  createMcpHandler,
+  isLegacyRequest,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  WebStandardStreamableHTTPServerTransport,
+  type AuthInfo,
+  type CallToolResult,
+  type McpHandlerRequestOptions,
+  type McpHttpHandler,
+  type ServerOptions,
+  type Tool,
+} from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { BadInputError, ServiceError, toServiceError } from '../src/errors.js';
 import type { Pipeline } from '../src/pipeline/pipeline.js';
@@ -11,6 +21,7 @@ import type { OAuthIssuer } from '../src/oauth/issuer.js';
 import { ALL_SCOPES, type Scope } from '../src/scopes.js';
 import { allows } from '../tools/define.js';
 import type { RegisteredMcpOperation, Registry } from '../tools/registry.js';
+import { serveThroughFetch } from './mcpFetchBridge.js';
 import { isPlainObject, plainToolCall } from './mcpToolCall.js';
 import { writeJson } from './rest.js';
 
@@ -74,12 +85,10 @@ function toTool(operation: RegisteredMcpOperation): Tool {
 }
 
 /**
- * tools/call as the SDK parses it, but with `arguments` left as sent: the SDK's own schema rebuilds the object, which
- * drops a `__proto__` key before the pipeline could refuse it, and fails a non-object as an internal error.
+ * tools/call params with `arguments` left as sent: the SDK's own schema rebuilds the object, which drops a `__proto__`
+ * key before the pipeline could refuse it.
  */
-const RawArgumentsCallToolRequestSchema = CallToolRequestSchema.extend({
-  params: CallToolRequestSchema.shape.params.extend({ arguments: z.unknown().optional() }),
-});
+const RawArgumentsCallToolParams = z.looseObject({ name: z.string(), arguments: z.unknown().optional() });
 
 const ARGUMENTS_NOT_AN_OBJECT = "arguments: must be an object holding the tool's input";
 
@@ -112,18 +121,53 @@ export function errorResult(error: ServiceError): CallToolResult {
 }
 
 /**
- * MCP over Streamable HTTP, stateless: a fresh SDK server and transport per request (they cannot be
- * reused), built only after the caller is authenticated so refused requests cost nothing. Everything that
- * does not depend on the caller (tool descriptors, JSON schemas) is computed once. A plain tools/call, the
- * request agents make most, is answered without them: building them cost more than the call itself.
+ * How long a client may keep a list or read: a minute. The lists depend on the credential's scopes (so `private`), and
+ * a person's role is checked again on every call, so a demotion shows in a cached list within this time at most;
+ * toolsets come from the connection's URL or headers, which a client caches under.
+ */
+const CACHE_HINT = { ttlMs: 60_000, cacheScope: 'private' } as const;
+const CACHE_HINTS: ServerOptions['cacheHints'] = {
+  'server/discover': CACHE_HINT,
+  'tools/list': CACHE_HINT,
+  'resources/list': CACHE_HINT,
+  'resources/templates/list': CACHE_HINT,
+  'resources/read': CACHE_HINT,
+  'prompts/list': CACHE_HINT,
+};
+
+/** Who is calling on this request and what the connection asked to see: handed to the per-request server through the SDK's authInfo. */
+class McpCaller {
+  constructor(
+    readonly principal: Principal,
+    readonly filter: ToolFilter,
+  ) {}
+
+  static of(authInfo: AuthInfo | undefined): McpCaller {
+    const caller = authInfo?.extra?.caller;
+    // Only handle() reaches the SDK, and it always sets the caller: anything else is a wiring mistake.
+    if (!(caller instanceof McpCaller)) throw new Error('MCP request reached the SDK without an authenticated caller');
+    return caller;
+  }
+
+  authInfo(): AuthInfo {
+    return { token: '', clientId: this.principal.credentialId, scopes: [...this.principal.scopes], extra: { caller: this } };
+  }
+}
+
+/**
+ * MCP over Streamable HTTP, stateless, in both protocol eras from one endpoint: 2026-07-28 requests (the `_meta`
+ * envelope) through the SDK's per-request handler, and 2025-era requests (`initialize`, no envelope) through a fresh
+ * server and transport per request answering in JSON, as this endpoint always has. Servers are built only after the
+ * caller is authenticated, so refused requests cost nothing. Everything that does not depend on the caller (tool
+ * descriptors, JSON schemas) is computed once. A plain 2025-era tools/call, the request older agents make most, is
+ * answered without the SDK: building a server cost more than the call itself.
  */
 export class McpAdapter {
   private readonly tools = new Map<string, Tool>();
   private readonly toolsWithOutput = new Map<string, Tool>();
   private readonly operations = new Map<string, RegisteredMcpOperation>();
   private readonly listCache = new Map<string, Tool[]>();
-  // Building a validator costs more than the rest of a request; one serves every per-request server.
-  private readonly validator = new AjvJsonSchemaValidator();
+  private readonly modern: McpHttpHandler;
 
   constructor(
     private readonly registry: Registry,
@@ -139,6 +183,7 @@ export class McpAdapter {
       this.toolsWithOutput.set(operation.operationId, withOutputSchema(tool, operation));
       this.operations.set(operation.operationId, operation);
     }
+    this.modern = createMcpHandler(({ authInfo }) => this.buildServer(McpCaller.of(authInfo)), { legacy: 'reject' });
   }
 
   private isVisible(operation: RegisteredMcpOperation, principal: Principal, filter: ToolFilter): boolean {
@@ -163,7 +208,7 @@ export class McpAdapter {
 
   /** Arguments that are not an object are invalid params (JSON-RPC -32602), as the MCP specification has it. */
   async callTool(principal: Principal, filter: ToolFilter, name: string, args: unknown): Promise<CallToolResult> {
-    if (args !== undefined && !isPlainObject(args)) throw new McpError(ErrorCode.InvalidParams, ARGUMENTS_NOT_AN_OBJECT);
+    if (args !== undefined && !isPlainObject(args)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, ARGUMENTS_NOT_AN_OBJECT);
     const operation = this.operations.get(name);
     if (operation === undefined) return errorResult(new ServiceError(404, `unknown tool ${name}`));
     if (!this.isEnabled(operation, filter)) {
@@ -176,15 +221,30 @@ export class McpAdapter {
     return { content: [{ type: 'text', text: JSON.stringify(result.data) }], structuredContent: result.data };
   }
 
-  private buildServer(principal: Principal, filter: ToolFilter): Server {
+  private buildServer(caller: McpCaller): Server {
+    const { principal, filter } = caller;
     const server = new Server(this.serverInfo, {
       capabilities: { tools: { listChanged: false } },
       instructions: SERVER_INSTRUCTIONS,
-      jsonSchemaValidator: this.validator,
+      cacheHints: CACHE_HINTS,
     });
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.listTools(principal, filter) }));
-    server.setRequestHandler(RawArgumentsCallToolRequestSchema, (request) => this.callTool(principal, filter, request.params.name, request.params.arguments));
+    server.setRequestHandler('tools/list', () => ({ tools: this.listTools(principal, filter) }));
+    server.setRequestHandler('tools/call', { params: RawArgumentsCallToolParams }, (params) => this.callTool(principal, filter, params.name, params.arguments));
     return server;
+  }
+
+  /** One request after authentication: the 2026-07-28 handler, or for a 2025-era request a server answering in JSON. */
+  private async route(request: globalThis.Request, options: McpHandlerRequestOptions): Promise<globalThis.Response> {
+    if (!(await isLegacyRequest(request, options.parsedBody))) return this.modern.fetch(request, options);
+    const server = this.buildServer(McpCaller.of(options.authInfo));
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(request, options);
+    } finally {
+      // In JSON mode the response is complete once handleRequest resolves: nothing is left to stream.
+      await server.close();
+    }
   }
 
   /** RFC 6750 / RFC 9728 challenge: where to find the authorization server, and the scopes worth asking for. */
@@ -236,18 +296,11 @@ export class McpAdapter {
         const result = await this.callTool(principal, filter, call.name, call.arguments);
         writeJson(res, 200, { result, jsonrpc: '2.0', id: call.id }, 'application/json');
       } catch (error) {
-        if (!(error instanceof McpError)) throw error;
+        if (!(error instanceof ProtocolError)) throw error;
         writeJson(res, 200, { jsonrpc: '2.0', id: call.id, error: { code: error.code, message: error.message } }, 'application/json');
       }
       return;
     }
-    const server = this.buildServer(principal, filter);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(req, res, req.body);
+    await serveThroughFetch((request, options) => this.route(request, options), req, res, new McpCaller(principal, filter).authInfo());
   }
 }

@@ -1,6 +1,5 @@
 import type { Request } from 'express';
-import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { isJsonContentType, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 
 /** One JSON-RPC tools/call, as the SDK would hand it to the tools/call handler, with its arguments as sent. */
 export interface PlainToolCall {
@@ -23,9 +22,9 @@ function hasOnlyKeys(value: Record<string, unknown>, allowed: ReadonlySet<string
 /**
  * The request, when it is a single tools/call that the SDK's Streamable HTTP transport and server would take exactly as
  * sent: the transport's header checks (Accept lists both JSON and event streams, a JSON Content-Type, a supported
- * MCP-Protocol-Version or none) and the strict JSON-RPC envelope, with params holding only `name` and optional
+ * 2025-era MCP-Protocol-Version or none) and the strict JSON-RPC envelope, with params holding only `name` and optional
  * `arguments` (of any JSON kind: the caller refuses what is not an object). Anything else — initialize, tools/list,
- * notifications, batches, `_meta` or task params, a malformed message — is undefined and goes to the SDK, so every
+ * notifications, batches, `_meta` or task params (so every 2026-07-28 request), a malformed message — is undefined and goes to the SDK, so every
  * refusal and edge case keeps the SDK's own answer.
  */
 export function plainToolCall(req: Request): PlainToolCall | undefined {

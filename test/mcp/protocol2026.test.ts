@@ -1,0 +1,159 @@
+import { Client } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestService } from '../support/harness.js';
+
+const MODERN = '2026-07-28';
+const ENVELOPE = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} };
+
+let t: TestService;
+let key: string;
+beforeAll(async () => {
+  t = await TestService.start();
+  ({ key } = await t.workspace());
+});
+afterAll(() => t.close());
+
+interface Answer {
+  status: number;
+  contentType: string | null;
+  body: { result?: Record<string, unknown>; error?: { code: number; message: string; data?: Record<string, unknown> } };
+}
+
+/** One 2026-07-28 request as the specification has a client send it: the envelope in `_meta`, the routing headers. */
+async function modern(method: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}, meta: Record<string, unknown> = ENVELOPE): Promise<Answer> {
+  const name = typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined;
+  const response = await fetch(new URL('/mcp', t.baseUrl), {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${key}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': MODERN,
+      'mcp-method': method,
+      ...(name === undefined ? {} : { 'mcp-name': name }),
+      ...headers,
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params: { ...params, _meta: meta } }),
+  });
+  return { status: response.status, contentType: response.headers.get('content-type'), body: (await response.json()) as Answer['body'] };
+}
+
+describe('the 2026-07-28 protocol on /mcp', () => {
+  it('answers server/discover with the versions served, the capabilities, the server named in _meta and a private cache hint', async () => {
+    const { status, body } = await modern('server/discover');
+    expect(status).toBe(200);
+    expect(body.result).toMatchObject({
+      supportedVersions: expect.arrayContaining([MODERN]),
+      capabilities: { tools: { listChanged: false } },
+      resultType: 'complete',
+      cacheScope: 'private',
+      ttlMs: 60_000,
+      _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'sightline' } },
+    });
+    expect(body.result?.instructions).toMatch(/workspace/);
+  });
+
+  it('lists and calls tools with resultType and cache hints; a refused call is a tool error as on the older path', async () => {
+    const list = await modern('tools/list');
+    expect(list.body.result).toMatchObject({ resultType: 'complete', cacheScope: 'private', ttlMs: 60_000 });
+    const names = (list.body.result?.tools as Array<{ name: string }>).map((tool) => tool.name);
+    expect(names).toEqual(await t.mcpToolNames(key));
+    const call = await modern('tools/call', { name: 'get_brand', arguments: {} });
+    expect(call.body.result).toMatchObject({ resultType: 'complete', structuredContent: expect.objectContaining({ profile: expect.any(Object) }) });
+    const refused = await modern('tools/call', { name: 'add_brand_guideline', arguments: { type: 'tone' } });
+    expect(refused.body.result).toMatchObject({ isError: true, resultType: 'complete', structuredContent: { status: 400 } });
+  });
+
+  it('refuses a request without the envelope fields (-32602), an unknown version (-32022) and mismatched headers (-32020), each with a 400', async () => {
+    const noCapabilities = await modern('tools/list', {}, {}, { 'io.modelcontextprotocol/protocolVersion': MODERN });
+    expect(noCapabilities.status).toBe(400);
+    expect(noCapabilities.body.error?.code).toBe(-32602);
+
+    const future = await modern('tools/list', {}, { 'mcp-protocol-version': '2099-01-01' }, { ...ENVELOPE, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' });
+    expect(future.status).toBe(400);
+    expect(future.body.error?.code).toBe(-32022);
+    expect(future.body.error?.data).toMatchObject({ requested: '2099-01-01', supported: expect.arrayContaining([MODERN]) });
+
+    const wrongMethod = await modern('tools/list', {}, { 'mcp-method': 'tools/call' });
+    expect(wrongMethod.status).toBe(400);
+    expect(wrongMethod.body.error?.code).toBe(-32020);
+    const wrongName = await modern('tools/call', { name: 'get_brand', arguments: {} }, { 'mcp-name': 'get_caller' });
+    expect(wrongName.status).toBe(400);
+    expect(wrongName.body.error?.code).toBe(-32020);
+  });
+
+  it('answers the methods this version removed (ping, logging/setLevel) with 404 and -32601', async () => {
+    for (const method of ['ping', 'logging/setLevel']) {
+      const answer = await modern(method, method === 'ping' ? {} : { level: 'info' });
+      expect(answer.status).toBe(404);
+      expect(answer.body.error?.code).toBe(-32601);
+    }
+  });
+
+  it('refuses arguments nested past the limit with the same tool error as the older path, even far past it', async () => {
+    // JSON.stringify cannot write this; the body is built by hand as a hostile client would send it.
+    const lists = '['.repeat(100_000) + ']'.repeat(100_000);
+    const response = await fetch(new URL('/mcp', t.baseUrl), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'add_brand_guideline' },
+      body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add_brand_guideline","arguments":{"outer":${lists}},"_meta":${JSON.stringify(ENVELOPE)}}}`,
+    });
+    const body = (await response.json()) as Answer['body'];
+    expect(body.result).toMatchObject({ isError: true, structuredContent: { status: 400, error: expect.stringContaining('nests deeper than 64 levels') } });
+  });
+
+  it('still needs credentials: a 2026-07-28 request without them gets the OAuth challenge', async () => {
+    const response = await fetch(new URL('/mcp', t.baseUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/list' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: ENVELOPE } }),
+    });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toContain('resource_metadata=');
+  });
+});
+
+describe('clients of both eras on the same endpoint', () => {
+  const transportOptions = () => ({ requestInit: { headers: { authorization: `Bearer ${key}` } } });
+
+  it('serves the v2 client pinned to 2026-07-28: discover, list, call', async () => {
+    const client = new Client({ name: 'modern-agent', version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } } });
+    await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', t.baseUrl), transportOptions()));
+    expect(client.getProtocolEra()).toBe('modern');
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toContain('get_brand');
+    const result = await client.callTool({ name: 'get_brand', arguments: {} });
+    expect(result.isError).not.toBe(true);
+    expect(result.structuredContent).toHaveProperty('profile');
+    await client.close();
+  });
+
+  it('serves the v2 client negotiating automatically, and the v1 client on 2025-11-25', async () => {
+    const auto = new Client({ name: 'auto-agent', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+    await auto.connect(new StreamableHTTPClientTransport(new URL('/mcp', t.baseUrl), transportOptions()));
+    expect(auto.getProtocolEra()).toBe('modern');
+    expect((await auto.callTool({ name: 'get_caller', arguments: {} })).isError).not.toBe(true);
+    await auto.close();
+
+    const older = new V1Client({ name: 'older-agent', version: '1.0.0' });
+    await older.connect(new V1Transport(new URL('/mcp', t.baseUrl), transportOptions()));
+    expect(older.getServerVersion()?.name).toBe('sightline');
+    const result = await older.callTool({ name: 'get_brand', arguments: {} });
+    expect(result.structuredContent).toHaveProperty('profile');
+    await older.close();
+  });
+
+  it('completes the 2025-06-18 initialize handshake in JSON, as before', async () => {
+    const response = await fetch(new URL('/mcp', t.baseUrl), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'old', version: '1' } } }),
+    });
+    expect(response.headers.get('content-type')).toContain('application/json');
+    const body = (await response.json()) as Answer['body'];
+    expect(body.result).toMatchObject({ protocolVersion: '2025-06-18', serverInfo: { name: 'sightline' } });
+  });
+});
