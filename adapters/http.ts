@@ -230,7 +230,7 @@ export function createHttpApp({
   // Next the tracking loader's events: one request per page view of every customer site, the most frequent of all.
   app.use(collectRouter({ db, clock, limiterStore, limits: config.counterLimits, ingest: counterIngest }));
 
-  const mcp = new McpAdapter(registry, pipeline, serverInfo, issuer, config.mcpDevNoAuth ? () => developmentPrincipal(db) : undefined);
+  const mcp = new McpAdapter(registry, pipeline, serverInfo, issuer, { db, clock }, config.mcpDevNoAuth ? () => developmentPrincipal(db) : undefined);
   if (config.mcpDevNoAuth) logger.warn('MCP_DEV_NO_AUTH is set: /mcp accepts requests without credentials (development only)');
   app.use('/mcp', validateOrigin(config.allowedOrigins), mcpCors(config.allowedOrigins));
   app.post('/mcp', ...jsonBody, (req: Request, res: Response) => mcp.handle(req, res));
