@@ -173,6 +173,7 @@ export class McpAdapter {
   private readonly operations = new Map<string, RegisteredMcpOperation>();
   private readonly listCache = new Map<string, Tool[]>();
   private readonly modern: McpHttpHandler;
+  private readonly serverInfoMeta: Record<string, unknown>;
 
   constructor(
     private readonly registry: Registry,
@@ -190,6 +191,7 @@ export class McpAdapter {
       this.toolsWithOutput.set(operation.operationId, withOutputSchema(tool, operation));
       this.operations.set(operation.operationId, operation);
     }
+    this.serverInfoMeta = { 'io.modelcontextprotocol/serverInfo': serverInfo };
     this.modern = createMcpHandler(({ authInfo }) => this.buildServer(McpCaller.of(authInfo), 'modern'), { legacy: 'reject' });
   }
 
@@ -310,10 +312,12 @@ export class McpAdapter {
     }
     const call = plainToolCall(req);
     if (call !== undefined) {
-      // What the SDK's transport sends for one request in JSON response mode, without a session.
+      // What the SDK's transport sends for one request in JSON response mode, without a session; in the 2026-07-28
+      // form the result also says it is complete and names the server.
       try {
         const result = await this.callTool(principal, filter, call.name, call.arguments);
-        writeJson(res, 200, { result, jsonrpc: '2.0', id: call.id }, 'application/json');
+        const answer = call.era === 'modern' ? { ...result, resultType: 'complete', _meta: this.serverInfoMeta } : result;
+        writeJson(res, 200, { result: answer, jsonrpc: '2.0', id: call.id }, 'application/json');
       } catch (error) {
         if (!(error instanceof ProtocolError)) throw error;
         writeJson(res, 200, { jsonrpc: '2.0', id: call.id, error: { code: error.code, message: error.message } }, 'application/json');

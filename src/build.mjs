@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, relative } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -24,6 +24,10 @@ function* filesUnder(dir) {
 }
 
 const isTest = (path) => path.endsWith('.test.ts');
+
+/** The views' scripts and styles run in the host's browser, not in node: src/mcp/apps.ts inlines them at load. */
+const APP_VIEW_SOURCES = join(ROOT, 'src', 'mcp', 'apps') + sep;
+const isRuntimeData = (path) => path.endsWith('.json') || path.startsWith(APP_VIEW_SOURCES);
 
 /** Every file the build reads, in a stable order. */
 function sources() {
@@ -48,10 +52,11 @@ export function build() {
   rmSync(DIST, { recursive: true, force: true });
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   execFileSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit', cwd: ROOT });
-  // Data the code reads from beside itself (crawler lists, the CLI catalogue): tsc copies only what is imported.
+  // Data the code reads from beside itself (crawler lists, the CLI catalogue, the MCP Apps views' browser sources):
+  // tsc copies only what is imported.
   for (const dir of SOURCE_DIRS) {
     for (const path of filesUnder(join(ROOT, dir))) {
-      if (path.endsWith('.json')) cpSync(path, join(DIST, relative(ROOT, path)), { force: true });
+      if (isRuntimeData(path)) cpSync(path, join(DIST, relative(ROOT, path)), { force: true });
     }
   }
   writeFileSync(STAMP, `${hash}\n`);

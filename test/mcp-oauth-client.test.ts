@@ -6,7 +6,8 @@ import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprot
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STEP_UP_WINDOW_MS } from '../src/oauth/authorization.js';
 import { TestService } from './support/harness.js';
-import { hiddenFields, Visitor } from './support/visitor.js';
+import { consentInBrowser } from './support/oauthFlow.js';
+import type { Visitor } from './support/visitor.js';
 
 const REDIRECT_URI = 'http://127.0.0.1:47124/callback';
 
@@ -68,16 +69,11 @@ class TestProvider implements OAuthClientProvider {
   }
 
   async redirectToAuthorization(url: URL) {
-    const page = await this.visitor.request(url.pathname + url.search);
-    expect(page.status).toBe(200);
-    const form = new URLSearchParams({ ...hiddenFields(await page.text()), decision: 'allow', workspace: this.workspaceId });
-    for (const scope of this.grantOnly ?? (url.searchParams.get('scope') ?? '').split(' ')) form.append('grant', scope);
-    const answer = await this.visitor.request('/oauth/authorize', { method: 'POST', form });
-    this.code = new URL(answer.headers.get('location')!).searchParams.get('code') ?? undefined;
+    this.code = (await consentInBrowser(this.visitor, url, this.workspaceId, this.grantOnly)).searchParams.get('code') ?? undefined;
   }
 }
 
-describe('the MCP SDK client with its OAuth provider', () => {
+describe('the v1 MCP SDK client with its OAuth provider', () => {
   it('discovers the server, registers, is authorised through consent, then lists and calls tools', async () => {
     const ws = await t.signedInOwner();
     const provider = new TestProvider(ws.visitor, ws.workspaceId);
@@ -109,7 +105,7 @@ describe('the MCP SDK client with its OAuth provider', () => {
   });
 });
 
-describe('step-up authorization with the MCP SDK client', () => {
+describe('step-up authorization with the v1 MCP SDK client', () => {
   it('meets insufficient_scope on a tool, re-authorizes with the larger scope and calls it', async () => {
     const ws = await t.signedInOwner();
     const provider = new TestProvider(ws.visitor, ws.workspaceId);

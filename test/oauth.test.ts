@@ -86,11 +86,16 @@ describe('OAuth 2.1 for /mcp', () => {
     for (const path of ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource']) {
       const response = await fetch(new URL(path, t.baseUrl));
       expect(response.headers.get('access-control-allow-origin')).toBe('*');
-      expect(await response.json()).toMatchObject({ resource: mcpUrl, authorization_servers: [t.baseUrl] });
+      const resource = (await response.json()) as { scopes_supported: string[] };
+      expect(resource).toMatchObject({ resource: mcpUrl, authorization_servers: [t.baseUrl] });
+      // A refresh token is no resource requirement: every code grant brings one, unasked.
+      expect(resource.scopes_supported).not.toContain('offline_access');
     }
+    expect(as.scopes_supported).not.toContain('offline_access');
     const unauthenticated = await listTools('');
     expect(unauthenticated.status).toBe(401);
     expect(unauthenticated.challenge).toContain(`resource_metadata="${t.baseUrl}/.well-known/oauth-protected-resource/mcp"`);
+    expect(unauthenticated.challenge).not.toContain('offline_access');
   });
 
   it('runs registration, PKCE authorization through sign-in and consent, tokens, /mcp and refresh rotation', async () => {
@@ -127,6 +132,24 @@ describe('OAuth 2.1 for /mcp', () => {
     expect(response.headers.get('www-authenticate')).toMatch(/error="insufficient_scope", resource_metadata="[^"]+", scope="read:content manage:org"/);
   });
 
+  it('refuses a refresh just after a step-up challenge only when the challenged request was older than 2026-07-28', async () => {
+    const grantOf = (accessToken: string) => (JSON.parse(Buffer.from(accessToken.split('.')[1]!, 'base64url').toString()) as { gid: string }).gid;
+    const refreshed = async (s: Setup, refreshToken: string) =>
+      oauth.processRefreshTokenResponse(as, s.client, await oauth.refreshTokenGrantRequest(as, s.client, oauth.None(), refreshToken, insecure));
+
+    // The v1 SDK refreshes on insufficient_scope and gives up on the same narrow token: its refresh is refused.
+    const legacy = await setup();
+    const legacyTokens = await codeFlow(legacy);
+    await t.service.issuer.recordStepUp(grantOf(legacyTokens.access_token), ['read:content', 'write:content'], '2025-11-25');
+    await expect(refreshed(legacy, legacyTokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+
+    // A 2026-07-28 client authorizes again by itself: its refreshes in the meantime keep working.
+    const modern = await setup();
+    const modernTokens = await codeFlow(modern);
+    await t.service.issuer.recordStepUp(grantOf(modernTokens.access_token), ['read:content', 'write:content'], '2026-07-28');
+    expect((await refreshed(modern, modernTokens.refresh_token!)).scope).toBe('read:content');
+  });
+
   it('refuses PKCE plain or missing, a foreign resource, and sends a denial back as access_denied', async () => {
     const s = await setup();
     const challenge = await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier());
@@ -140,6 +163,25 @@ describe('OAuth 2.1 for /mcp', () => {
     const denied = await consent(s, { code_challenge: challenge, code_challenge_method: 'S256', state: 's4' }, 'deny');
     expect(denied.searchParams.get('error')).toBe('access_denied');
     expect(denied.searchParams.get('state')).toBe('s4');
+    const unknownScope = await consent(s, { code_challenge: challenge, code_challenge_method: 'S256', scope: 'read:everything', state: 's5' });
+    expect(unknownScope.searchParams.get('error')).toBe('invalid_scope');
+    // RFC 9207 on every authorization response, errors included: a client checks it before acting on any of them.
+    for (const back of [plain, missing, foreign, denied, unknownScope]) expect(back.searchParams.get('iss')).toBe(t.baseUrl);
+  });
+
+  it('names itself with iss on a successful authorization response too', async () => {
+    const s = await setup();
+    const back = await consent(s, { code_challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()), code_challenge_method: 'S256', state: 'ok' });
+    expect(back.searchParams.get('code')).toEqual(expect.any(String));
+    expect(back.searchParams.get('iss')).toBe(t.baseUrl);
+  });
+
+  it('states the granted scope in every token response, refreshes included', async () => {
+    const s = await setup();
+    const tokens = await codeFlow(s, ['read:content', 'read:citations']);
+    expect(tokens.scope?.split(' ').sort()).toEqual(['read:citations', 'read:content']);
+    const refreshed = await oauth.processRefreshTokenResponse(as, s.client, await oauth.refreshTokenGrantRequest(as, s.client, oauth.None(), tokens.refresh_token!, insecure));
+    expect(refreshed.scope?.split(' ').sort()).toEqual(['read:citations', 'read:content']);
   });
 
   it('refuses a redirect URI that was not registered, without redirecting', async () => {
@@ -188,6 +230,26 @@ describe('dynamic client registration', () => {
     const body = (await response.json()) as Record<string, unknown>;
     if (status === 201) expect(body).toMatchObject({ client_id: expect.stringMatching(/^mcpc_/), token_endpoint_auth_method: 'none' });
     else expect(body.error).toBe('invalid_redirect_uri');
+  });
+
+  // OpenID Connect ties redirect URIs to application_type; this server is no OpenID provider and applies its one
+  // policy to both kinds (SEP-837 has 2026 clients send the field; older ones send none, which OIDC reads as web).
+  it.each([
+    ['native', ['http://127.0.0.1:3000/callback', 'cursor://anysphere.cursor-retrieval/oauth/callback'], 201],
+    ['web', ['https://app.example/callback'], 201],
+    ['web', ['http://localhost:3000/callback'], 201],
+    ['native', ['http://app.example/callback'], 400],
+    ['browser', ['https://app.example/callback'], 400],
+  ])('application_type %s with %j → %i', async (applicationType, uris, status) => {
+    const response = await fetch(new URL('/oauth/register', t.baseUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ redirect_uris: uris, client_name: 'Probe', application_type: applicationType }),
+    });
+    expect(response.status).toBe(status);
+    const body = (await response.json()) as Record<string, unknown>;
+    if (status === 201) expect(body).toMatchObject({ application_type: applicationType, redirect_uris: uris });
+    else expect(body.error).toBe(applicationType === 'browser' ? 'invalid_client_metadata' : 'invalid_redirect_uri');
   });
 
   it('refuses confidential client authentication methods', async () => {

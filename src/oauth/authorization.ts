@@ -71,6 +71,10 @@ export async function registerClient(db: Kysely<Database>, clock: Clock, body: u
   if (!Array.isArray(grantTypes) || !grantTypes.every((g) => g === 'authorization_code' || g === 'refresh_token')) {
     throw new OAuthError('invalid_client_metadata', 'grant_types: only authorization_code and refresh_token');
   }
+  // OpenID Connect's application_type (SEP-837 has MCP clients send it). Not being an OpenID provider, this server
+  // applies one redirect policy to both kinds, so a loopback or private-use URI is fine for either.
+  const applicationType = metadata.application_type;
+  if (applicationType !== undefined && applicationType !== 'native' && applicationType !== 'web') throw new OAuthError('invalid_client_metadata', 'application_type: native or web');
   const name = typeof metadata.client_name === 'string' && metadata.client_name.trim() !== '' ? metadata.client_name.trim().slice(0, 100) : 'Unnamed MCP client';
   const clientId = newId('mcpc');
   const now = clock.now();
@@ -83,6 +87,7 @@ export async function registerClient(db: Kysely<Database>, clock: Clock, body: u
     grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],
     token_endpoint_auth_method: 'none',
+    ...(applicationType === undefined ? {} : { application_type: applicationType }),
   };
 }
 
@@ -316,8 +321,23 @@ export async function tokenRequest(db: Kysely<Database>, settings: Omit<TokenCon
  */
 export const STEP_UP_WINDOW_MS = 120_000;
 
-/** Remembers the insufficient_scope challenge just sent to a grant's token, for every instance to see. */
-export async function recordStepUpChallenge(db: Kysely<Database>, clock: Clock, grantId: string, scopes: readonly string[]): Promise<void> {
+/**
+ * From this protocol version on, a client answers insufficient_scope by authorizing again for the scopes it held and
+ * the challenged ones, without a refresh (the 2026-07-28 step-up flow; the v2 TypeScript client, SEP-2350). The v1
+ * SDK cannot speak it, so a request made in it proves a client that needs no refusal.
+ */
+const FIRST_VERSION_THAT_REAUTHORIZES = '2026-07-28';
+
+function reauthorizesOnStepUp(protocolVersion: string | undefined): boolean {
+  return protocolVersion !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(protocolVersion) && protocolVersion >= FIRST_VERSION_THAT_REAUTHORIZES;
+}
+
+/**
+ * Remembers the insufficient_scope challenge just sent to a grant's token, for every instance to see, unless the
+ * challenged request's MCP-Protocol-Version shows a client that re-authorizes by itself: its refreshes stay untouched.
+ */
+export async function recordStepUpChallenge(db: Kysely<Database>, clock: Clock, grantId: string, scopes: readonly string[], protocolVersion: string | undefined): Promise<void> {
+  if (reauthorizesOnStepUp(protocolVersion)) return;
   await db.updateTable('oauth_grants').set({ step_up_scopes: scopes.join(' '), step_up_at: clock.now() }).where('id', '=', grantId).execute();
 }
 

@@ -39,9 +39,12 @@ export class OAuthIssuer {
     return { clock: this.clock, key: await this.keys.signing(), keys: this.keys, issuer: this.issuer, resource: this.resource };
   }
 
-  /** An insufficient_scope challenge was sent to a token of this grant (see STEP_UP_WINDOW_MS). */
-  async recordStepUp(grantId: string, scopes: readonly string[]): Promise<void> {
-    await recordStepUpChallenge(this.db, this.clock, grantId, scopes);
+  /**
+   * An insufficient_scope challenge was sent to a token of this grant (see STEP_UP_WINDOW_MS), in answer to a request
+   * with this MCP-Protocol-Version header (absent: the client may be one that needs the refresh refused).
+   */
+  async recordStepUp(grantId: string, scopes: readonly string[], protocolVersion?: string): Promise<void> {
+    await recordStepUpChallenge(this.db, this.clock, grantId, scopes, protocolVersion);
   }
 
   async principal(token: string): Promise<Principal> {

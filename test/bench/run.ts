@@ -2,9 +2,10 @@
  * `npm run bench`: requests per second and p50/p99 latency, on this machine and in one run, of
  *   1. a bare express 5 hello-world JSON route (the baseline),
  *   2. GET /api/v1/brand on the real service with a valid API key,
- *   3. the MCP tools/call of get_brand (POST /mcp, stateless, JSON response),
- * and the ratios against the aims: REST at least half the baseline's rate, MCP at least 60% of REST's (a run that
- * misses either exits 1).
+ *   3. the MCP tools/call of get_brand in the 2025-11-25 form (POST /mcp, stateless, JSON response),
+ *   4. the same call in the 2026-07-28 form (the `_meta` envelope and the Mcp-Method / Mcp-Name headers),
+ * and the ratios against the aims: REST at least half the baseline's rate, each MCP form at least 60% of REST's (a
+ * run that misses any exits 1).
  *
  * Each server runs in its own child process; autocannon runs here, so load generator and server do not
  * share an event loop (on a small machine they still share the cores: read the figures as ratios). After each
@@ -28,8 +29,9 @@
  * cold start and memory (startup.ts), then the visibility part runs (visibility.ts: list_citations and the metric
  * reads at scale, on SQLite and PostgreSQL) and the counter part (counter.ts: the loader's size, collect throughput,
  * and the counter's reads of a site with 10 million events, on SQLite and PostgreSQL), the backlinks part, and the
- * dashboard part (dashboard.ts: every dashboard page on the visibility part's workspace at 500 queries);
- * BENCH_PARTS=api, cli, startup, visibility, counter, backlinks or dashboard (or a comma list) runs only those.
+ * dashboard part (dashboard.ts: every dashboard page on the visibility part's workspace at 500 queries), and the apps
+ * part (apps.ts: each MCP Apps view's size, gzipped, under 200 KB);
+ * BENCH_PARTS=api, cli, startup, visibility, counter, backlinks, dashboard or apps (or a comma list) runs only those.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -39,6 +41,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createServer } from 'node:net';
 import autocannon from 'autocannon';
+import { appsBench } from './apps.js';
 import { startupBench } from './startup.js';
 import { setting } from './store.js';
 
@@ -143,7 +146,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 // Targets and load
 
 interface Target {
-  name: 'baseline' | 'rest' | 'mcp';
+  name: 'baseline' | 'rest' | 'mcp' | 'mcp2026';
   label: string;
   url: string;
   method: 'GET' | 'POST';
@@ -175,6 +178,14 @@ interface Measurement {
 
 const MCP_BODY = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_brand', arguments: {} } });
 const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+const MCP_2026 = '2026-07-28';
+const MCP_2026_BODY = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: { name: 'get_brand', arguments: {}, _meta: { 'io.modelcontextprotocol/protocolVersion': MCP_2026, 'io.modelcontextprotocol/clientCapabilities': {} } },
+});
+const MCP_2026_HEADERS = { ...MCP_HEADERS, 'mcp-protocol-version': MCP_2026, 'mcp-method': 'tools/call', 'mcp-name': 'get_brand' };
 
 function statusCodes(result: autocannon.Result): Record<string, number> {
   const out: Record<string, number> = {};
@@ -391,14 +402,14 @@ async function main(): Promise<void> {
   const rateCeiling = Math.max(MIN_RATE_CEILING, Math.max(warmBaseline.warmUp.rps, warmBaseline.warmUp.maxRps) * RATE_CEILING_MARGIN);
   const callsPerKey = KEY_RUN * Math.floor((SAFE_CALLS_PER_KEY - 2) / KEY_RUN);
   const poolSize = Math.ceil(((WARMUP_SECONDS + SECONDS) * rateCeiling) / callsPerKey);
-  log(`service: ${2 * poolSize + 1} API keys (${poolSize} per target, at most ${SAFE_CALLS_PER_KEY} calls each below ${Math.round(rateCeiling)} req/s; cap ${ROUTE_CAP_PER_MINUTE}/min)`);
-  const serviceChild = await startChild('service', 'service-server.ts', [`--keys=${2 * poolSize}`]);
+  log(`service: ${3 * poolSize + 1} API keys (${poolSize} per target, at most ${SAFE_CALLS_PER_KEY} calls each below ${Math.round(rateCeiling)} req/s; cap ${ROUTE_CAP_PER_MINUTE}/min)`);
+  const serviceChild = await startChild('service', 'service-server.ts', [`--keys=${3 * poolSize}`]);
   const { info } = serviceChild;
   const url = String(info.url);
   const sanityKey = info.key;
   if (typeof sanityKey !== 'string') throw new Error('service: no "key" in its announcement');
   const keys = keyList(info, 'keys');
-  if (keys.length !== 2 * poolSize) throw new Error(`service: expected ${2 * poolSize} keys, got ${keys.length}`);
+  if (keys.length !== 3 * poolSize) throw new Error(`service: expected ${3 * poolSize} keys, got ${keys.length}`);
 
   const rest: Target = {
     name: 'rest',
@@ -418,36 +429,43 @@ async function main(): Promise<void> {
     path: '/mcp',
     headers: MCP_HEADERS,
     body: MCP_BODY,
-    keys: keys.slice(poolSize),
+    keys: keys.slice(poolSize, 2 * poolSize),
     // A refused tool call (429 from the limiter included) is a JSON-RPC result with isError inside an HTTP 200.
     verify: (body) => body.includes('"result":{') && body.includes('"structuredContent":') && !body.includes('"isError":true'),
   };
+  const mcp2026: Target = { ...mcp, name: 'mcp2026', label: 'MCP 2026-07-28 tools/call get_brand', headers: MCP_2026_HEADERS, body: MCP_2026_BODY, keys: keys.slice(2 * poolSize) };
 
   await sanityCheck(rest, sanityKey, (status, body) => (status === 200 && isRecord(body) && isRecord(body.data) ? undefined : 'expected 200 { data: {...} }'));
-  await sanityCheck(mcp, sanityKey, (status, body) => {
-    if (status !== 200 || !isRecord(body) || !isRecord(body.result)) return 'expected 200 with a JSON-RPC result';
-    if (body.result.isError === true) return 'the tool call returned an error';
-    return isRecord(body.result.structuredContent) ? undefined : 'expected structuredContent';
-  });
+  for (const target of [mcp, mcp2026]) {
+    await sanityCheck(target, sanityKey, (status, body) => {
+      if (status !== 200 || !isRecord(body) || !isRecord(body.result)) return 'expected 200 with a JSON-RPC result';
+      if (body.result.isError === true) return 'the tool call returned an error';
+      return isRecord(body.result.structuredContent) ? undefined : 'expected structuredContent';
+    });
+  }
 
-  const { results, roundRates } = await measureInTurns([warmBaseline, await warmUp(rest), await warmUp(mcp)]);
+  const { results, roundRates } = await measureInTurns([warmBaseline, await warmUp(rest), await warmUp(mcp), await warmUp(mcp2026)]);
   await stopChild(serviceChild.proc);
   await stopChild(baselineChild.proc);
 
   // Report.
-  const [baselineResult, restResult, mcpResult] = results as [Measurement, Measurement, Measurement];
-  const rows = [baselineResult, restResult, mcpResult];
-  const [baselineRates, restRates, mcpRates] = roundRates as [number[], number[], number[]];
+  const [baselineResult, restResult, mcpResult, mcp2026Result] = results as [Measurement, Measurement, Measurement, Measurement];
+  const rows = [baselineResult, restResult, mcpResult, mcp2026Result];
+  const [baselineRates, restRates, mcpRates, mcp2026Rates] = roundRates as [number[], number[], number[], number[]];
   const spread = (values: number[]) => `${Math.min(...values).toFixed(2)} to ${Math.max(...values).toFixed(2)}`;
   const restRoundRatios = restRates.map((rate, i) => rate / baselineRates[i]!);
   const mcpRoundRatios = mcpRates.map((rate, i) => rate / restRates[i]!);
+  const mcp2026RoundRatios = mcp2026Rates.map((rate, i) => rate / restRates[i]!);
   const restRatio = restResult.rps / baselineResult.rps;
   const mcpRatio = mcpResult.rps / restResult.rps;
   const restMet = restRatio >= REST_AIM;
   const mcpMet = mcpRatio >= MCP_AIM;
+  const mcp2026Ratio = mcp2026Result.rps / restResult.rps;
+  const mcp2026Met = mcp2026Ratio >= MCP_AIM;
   process.stdout.write(`\n${table(rows)}\n\n`);
   process.stdout.write(`REST / baseline  ${restRatio.toFixed(2)}  (aim >= ${REST_AIM.toFixed(2)})  ${restMet ? 'met' : 'NOT MET'}  rounds ${spread(restRoundRatios)}\n`);
   process.stdout.write(`MCP / REST       ${mcpRatio.toFixed(2)}  (aim >= ${MCP_AIM.toFixed(2)})  ${mcpMet ? 'met' : 'NOT MET'}  rounds ${spread(mcpRoundRatios)}\n`);
+  process.stdout.write(`MCP 2026 / REST  ${mcp2026Ratio.toFixed(2)}  (aim >= ${MCP_AIM.toFixed(2)})  ${mcp2026Met ? 'met' : 'NOT MET'}  rounds ${spread(mcp2026RoundRatios)}\n`);
   const loadAfter = loadavg()[0] ?? 0;
   process.stdout.write(
     `every response was 200 with the expected body; ${CONNECTIONS} connections, pipelining 1, ${WARMUP_SECONDS} s warm-up + ${SECONDS} s per target in ${ROUNDS} turns, ${KEY_RUN} calls per key in a row\n`,
@@ -469,21 +487,25 @@ async function main(): Promise<void> {
     targets: Object.fromEntries(
       rows.map((m) => [m.target, { label: m.label, rps: round(m.rps), p50Ms: m.p50, p99Ms: m.p99, requests: m.requests, non2xx: m.non2xx }]),
     ),
-    ratios: { restToBaseline: round(restRatio, 3), mcpToRest: round(mcpRatio, 3) },
-    roundRatios: { restToBaseline: restRoundRatios.map((r) => round(r, 3)), mcpToRest: mcpRoundRatios.map((r) => round(r, 3)) },
-    aims: { restToBaseline: REST_AIM, mcpToRest: MCP_AIM },
-    met: { restToBaseline: restMet, mcpToRest: mcpMet },
+    ratios: { restToBaseline: round(restRatio, 3), mcpToRest: round(mcpRatio, 3), mcp2026ToRest: round(mcp2026Ratio, 3) },
+    roundRatios: {
+      restToBaseline: restRoundRatios.map((r) => round(r, 3)),
+      mcpToRest: mcpRoundRatios.map((r) => round(r, 3)),
+      mcp2026ToRest: mcp2026RoundRatios.map((r) => round(r, 3)),
+    },
+    aims: { restToBaseline: REST_AIM, mcpToRest: MCP_AIM, mcp2026ToRest: MCP_AIM },
+    met: { restToBaseline: restMet, mcpToRest: mcpMet, mcp2026ToRest: mcp2026Met },
   };
   process.stdout.write(`bench-result ${JSON.stringify(summary)}\n`);
-  if (!restMet || !mcpMet) process.exitCode = 1;
+  if (!restMet || !mcpMet || !mcp2026Met) process.exitCode = 1;
 }
 
 /**
  * BENCH_PARTS: `api` (the above), `cli` (cliBench), `startup` (startup.ts: the service's cold start and memory,
  * compiled and from sources), `visibility` (visibility.ts), `counter` (counter.ts), `backlinks` (backlinks.ts) and
- * `dashboard` (dashboard.ts), each in a child process; all by default.
+ * `dashboard` (dashboard.ts), each in a child process, and `apps` (apps.ts, in this one); all by default.
  */
-const PART_NAMES = ['api', 'cli', 'startup', 'visibility', 'counter', 'backlinks', 'dashboard'];
+const PART_NAMES = ['api', 'cli', 'startup', 'visibility', 'counter', 'backlinks', 'dashboard', 'apps'];
 const PARTS = new Set((process.env.BENCH_PARTS ?? PART_NAMES.join(',')).split(',').map((part) => part.trim()));
 for (const part of PARTS) if (!PART_NAMES.includes(part)) throw new Error(`BENCH_PARTS: a comma list of ${PART_NAMES.join(', ')}, got "${part}"`);
 
@@ -598,3 +620,8 @@ if (PARTS.has('visibility')) await partInChild('visibility', 'visibility.ts', 12
 if (PARTS.has('counter')) await partInChild('counter', 'counter.ts', 30);
 if (PARTS.has('backlinks')) await partInChild('backlinks', 'backlinks.ts', 20);
 if (PARTS.has('dashboard')) await partInChild('dashboard', 'dashboard.ts', 30);
+if (PARTS.has('apps')) {
+  const result = appsBench(log);
+  process.stdout.write(`bench-result-apps ${JSON.stringify(result)}\n`);
+  if (!result.met) process.exitCode = 1;
+}

@@ -67,6 +67,18 @@ describe('the 2026-07-28 protocol on /mcp', () => {
     expect(refused.body.result).toMatchObject({ isError: true, resultType: 'complete', structuredContent: { status: 400 } });
   });
 
+  it('answers a plain call exactly as the SDK does when the request needs it (a progress token sends it there)', async () => {
+    for (const args of [{}, { type: 'tone' }, { type: 'tone', avoid: 'jargon', instead: 'plain words' }]) {
+      const name = 'type' in args ? 'add_brand_guideline' : 'get_caller';
+      const plain = await modern('tools/call', { name, arguments: args });
+      const viaSdk = await modern('tools/call', { name, arguments: args }, {}, { ...ENVELOPE, progressToken: 1 });
+      // Each call adds its own guideline: only the new ids differ.
+      const withoutIds = (answer: Answer) => JSON.stringify(answer.body).replace(/gl_[0-9a-z]+/g, 'gl_?');
+      expect(plain.status).toBe(viaSdk.status);
+      expect(withoutIds(plain)).toBe(withoutIds(viaSdk));
+    }
+  });
+
   it('refuses a request without the envelope fields (-32602), an unknown version (-32022) and mismatched headers (-32020), each with a 400', async () => {
     const noCapabilities = await modern('tools/list', {}, {}, { 'io.modelcontextprotocol/protocolVersion': MODERN });
     expect(noCapabilities.status).toBe(400);

@@ -57,3 +57,16 @@ export async function authorizationCodeTokens(issuerUrl: string, visitor: Visito
   const { params, verifier } = await authorizationCode(as, client, visitor, workspaceId, scopes);
   return redeemCode(as, client, params, verifier);
 }
+
+/**
+ * The user's browser at an MCP client's authorization URL: the signed-in `visitor` ticks `grant` (undefined: every
+ * scope the client asked for) for `workspaceId` and allows; returns the callback URL the server redirects to.
+ */
+export async function consentInBrowser(visitor: Visitor, authorizationUrl: URL, workspaceId: string, grant: readonly string[] | undefined): Promise<URL> {
+  const page = await visitor.request(authorizationUrl.pathname + authorizationUrl.search);
+  if (page.status !== 200) throw new Error(`the consent page answered ${page.status}`);
+  const form = new URLSearchParams({ ...hiddenFields(await page.text()), decision: 'allow', workspace: workspaceId });
+  for (const scope of grant ?? (authorizationUrl.searchParams.get('scope') ?? '').split(' ')) form.append('grant', scope);
+  const answer = await visitor.request('/oauth/authorize', { method: 'POST', form });
+  return new URL(answer.headers.get('location')!);
+}
