@@ -82,6 +82,15 @@ describe('tools/call answered with a task', () => {
     await setup.t.jobs.drain();
     expect((await modern(ws.key, 'tasks/get', { taskId })).result).toMatchObject({ status: 'cancelled' });
     expect(setup.receiver.at('/hook')).toHaveLength(before);
+    // Its delivery is not left pending: the job's failure handler ran, as after a failed last attempt.
+    const delivery = await setup.t.db
+      .selectFrom('mcp_tasks')
+      .innerJoin('jobs', 'jobs.id', 'mcp_tasks.job_id')
+      .innerJoin('deliveries', 'deliveries.id', 'jobs.subject_id')
+      .select(['deliveries.state', 'deliveries.error'])
+      .where('mcp_tasks.id', '=', taskId)
+      .executeTakeFirstOrThrow();
+    expect(delivery).toEqual({ state: 'failed', error: 'cancelled by the MCP client (tasks/cancel) before it started' });
   });
 
   it('answers plainly a client that did not declare the extension, a call that started nothing, and a 2025-era call', async () => {
