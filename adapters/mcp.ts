@@ -25,10 +25,12 @@ import { APP_MIME_TYPE, APP_VIEWS, appViewOfTool, type AppView } from '../src/mc
 import type { McpDeps } from '../src/mcp/caller.js';
 import { getPrompt, listPrompts } from '../src/mcp/prompts.js';
 import { listResources, listResourceTemplates, readResource } from '../src/mcp/resources.js';
+import { createTask, startedJobId, type Task } from '../src/mcp/tasks.js';
 import { ALL_SCOPES, type Scope } from '../src/scopes.js';
 import { allows } from '../tools/define.js';
 import type { RegisteredMcpOperation, Registry } from '../tools/registry.js';
 import { serveThroughFetch } from './mcpFetchBridge.js';
+import { declaresTasks, registerTaskMethods, TASKS_CAPABILITY } from './mcpTasks.js';
 import { isPlainObject, plainToolCall } from './mcpToolCall.js';
 import { writeJson } from './rest.js';
 
@@ -127,6 +129,9 @@ function withOutputSchema(tool: Tool, operation: RegisteredMcpOperation): Tool {
   return { ...tool, outputSchema: { type: 'object', anyOf: [...answers, ERROR_CONTENT_SCHEMA] } as Tool['outputSchema'] };
 }
 
+/** A tools/call answered with a task (the Tasks extension's CreateTaskResult). */
+type TaskHandle = Task & { resultType: 'task' };
+
 // Results keep the key order the SDK's result schema gives them, so both ways of answering send the same bytes.
 export function errorResult(error: ServiceError): CallToolResult {
   return {
@@ -191,7 +196,10 @@ export class McpAdapter {
     private readonly pipeline: Pipeline,
     private readonly serverInfo: { name: string; version: string },
     private readonly issuer: OAuthIssuer,
-    /** Where resources and prompts read what the pipeline does not hand out (the brand memory text, an article's Markdown). */
+    /**
+     * Where the Tasks extension keeps its tasks, and where resources and prompts read what the pipeline does not hand
+     * out (the brand memory text, an article's Markdown).
+     */
     private readonly store: Pick<McpDeps, 'db' | 'clock'>,
     /** MCP_DEV_NO_AUTH: who a request without credentials is. */
     private readonly anonymous?: () => Promise<Principal>,
@@ -203,7 +211,7 @@ export class McpAdapter {
       this.operations.set(operation.operationId, operation);
     }
     this.serverInfoMeta = { 'io.modelcontextprotocol/serverInfo': serverInfo };
-    this.modern = createMcpHandler(({ authInfo }) => this.buildServer(McpCaller.of(authInfo)), { legacy: 'reject' });
+    this.modern = createMcpHandler(({ authInfo }) => this.buildServer(McpCaller.of(authInfo), 'modern'), { legacy: 'reject' });
   }
 
   private isVisible(operation: RegisteredMcpOperation, principal: Principal, filter: ToolFilter): boolean {
@@ -242,8 +250,12 @@ export class McpAdapter {
     return { contents: [{ uri, mimeType: APP_MIME_TYPE, text: view.html, _meta: { ui: { csp: view.csp, prefersBorder: true } } }] };
   }
 
-  /** Arguments that are not an object are invalid params (JSON-RPC -32602), as the MCP specification has it. */
-  async callTool(principal: Principal, filter: ToolFilter, name: string, args: unknown): Promise<CallToolResult> {
+  /**
+   * Arguments that are not an object are invalid params (JSON-RPC -32602), as the MCP specification has it. With
+   * `asTask` (the client declared the Tasks extension on this request), an answer that started a background job is
+   * answered with a task handle instead, stored before it is answered; tasks/get then follows the job.
+   */
+  async callTool(principal: Principal, filter: ToolFilter, name: string, args: unknown, asTask = false): Promise<CallToolResult | TaskHandle> {
     if (args !== undefined && !isPlainObject(args)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, ARGUMENTS_NOT_AN_OBJECT);
     const operation = this.operations.get(name);
     if (operation === undefined) return errorResult(new ServiceError(404, `unknown tool ${name}`));
@@ -252,20 +264,28 @@ export class McpAdapter {
     }
     const result = await this.pipeline.call(operation, principal, args ?? {});
     if (!result.ok) return errorResult(result.error);
+    if (asTask && isPlainObject(result.data)) {
+      const jobId = startedJobId(result.data);
+      if (jobId !== undefined) return { resultType: 'task', ...(await createTask(this.store.db, this.store.clock, principal, { operationId: name, jobId, answer: result.data })) };
+    }
     // A screen not yet activated answers null, which MCP's structured content (an object) cannot hold: text only.
     if (result.data === null) return { content: [{ type: 'text', text: 'null' }] };
     return { content: [{ type: 'text', text: JSON.stringify(result.data) }], structuredContent: result.data };
   }
 
-  private buildServer(caller: McpCaller): Server {
+  /** The Tasks extension is served in the 2026-07-28 era only: 2025-era clients cannot declare it. */
+  private buildServer(caller: McpCaller, era: 'legacy' | 'modern'): Server {
     const { principal, filter } = caller;
     const server = new Server(this.serverInfo, {
-      capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } },
+      capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false }, ...(era === 'modern' ? TASKS_CAPABILITY : {}) },
       instructions: SERVER_INSTRUCTIONS,
       cacheHints: CACHE_HINTS,
     });
     server.setRequestHandler('tools/list', () => ({ tools: this.listTools(principal, filter) }));
-    server.setRequestHandler('tools/call', { params: RawArgumentsCallToolParams }, (params) => this.callTool(principal, filter, params.name, params.arguments));
+    server.setRequestHandler('tools/call', { params: RawArgumentsCallToolParams }, (params, ctx) =>
+      this.callTool(principal, filter, params.name, params.arguments, era === 'modern' && declaresTasks(ctx)),
+    );
+    if (era === 'modern') registerTaskMethods(server, this.store, principal);
     // Resources and prompts follow the connection's toolsets and the credential's scopes as its tools do (src/mcp/).
     const deps = { ...this.store, pipeline: this.pipeline, registry: this.registry };
     const viewer = { principal, toolsets: filter.toolsets, readOnly: filter.readOnly };
@@ -287,7 +307,7 @@ export class McpAdapter {
   /** One request after authentication: the 2026-07-28 handler, or for a 2025-era request a server answering in JSON. */
   private async route(request: globalThis.Request, options: McpHandlerRequestOptions): Promise<globalThis.Response> {
     if (!(await isLegacyRequest(request, options.parsedBody))) return this.modern.fetch(request, options);
-    const server = this.buildServer(McpCaller.of(options.authInfo));
+    const server = this.buildServer(McpCaller.of(options.authInfo), 'legacy');
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {

@@ -439,6 +439,24 @@ export interface JobsTable {
   finished_at: number | null;
 }
 
+/** A tools/call answered with an MCP task handle: the job doing the work, and who may follow it. */
+export interface McpTasksTable {
+  id: string;
+  workspace_id: string;
+  /** The Principal's credentialId: only this credential reads, cancels or updates the task. */
+  credential_id: string;
+  operation_id: string;
+  job_id: string;
+  /** JSON: the tool's immediate answer, the task's result once the job is done. */
+  answer: string;
+  cancel_requested_at: number | null;
+  /** The job had not started and was withdrawn: the task is cancelled. */
+  cancelled_at: number | null;
+  created_at: number;
+  updated_at: number;
+  expires_at: number;
+}
+
 export interface NamedLocksTable {
   name: string;
   taken_at: number;
@@ -1327,6 +1345,7 @@ export interface Database {
   deliveries: DeliveriesTable;
   delivery_attempts: DeliveryAttemptsTable;
   jobs: JobsTable;
+  mcp_tasks: McpTasksTable;
   crawler_visits: CrawlerVisitsTable;
   competitors: CompetitorsTable;
   check_runs: CheckRunsTable;

@@ -33,6 +33,7 @@ import { createServices, type ProviderOptions } from './providers.js';
 import { queueDailyDiscovery } from './outreach/discover.js';
 import { runDueChecks } from './visibility/checks/runs.js';
 import { queueNetworkMatches } from './network/matching.js';
+import { forgetExpiredTasks } from './mcp/tasks.js';
 
 export const SERVER_INFO = { name: 'sightline', version: packageJson.version };
 
@@ -101,6 +102,8 @@ export async function createService(options: ServiceOptions): Promise<Service> {
       { name: 'link-network-match', everyMs: 86_400_000, run: () => queueNetworkMatches(database.db, clock) },
       { name: 'backlink-verify', everyMs: 900_000, run: () => queueDueVerifications(database.db, clock) },
       { name: 'social-search', everyMs: 3_600_000, run: () => queueDueSocialSearches(database.db, clock, services) },
+      // Expired tasks already read as not found; the sweep only keeps the table small.
+      { name: 'mcp-task-expiry', everyMs: 3_600_000, run: () => forgetExpiredTasks(database.db, clock.now()) },
     ],
   });
   const issuer = new OAuthIssuer(database.db, clock, config.publicUrl, new Set(config.oauthRedirectSchemes), services.outbound, services.credentials);

@@ -39,8 +39,11 @@ export type JobResult = Record<string, unknown>;
 /** What a job does; it records its own effects in short transactions of its own. */
 export interface JobHandler {
   run(job: ClaimedJob, deps: JobDeps): Promise<JobResult>;
-  /** After the last attempt failed: leave the job's subject in a state people can act on (not "being written" forever). */
-  onFailed?(job: ClaimedJob, reason: string, deps: Pick<JobDeps, 'db' | 'clock'>): Promise<void>;
+  /**
+   * After the last attempt failed, or the job was withdrawn before it ran (src/jobs/withdraw.ts, so it holds no lease):
+   * leave the job's subject in a state people can act on (not "being written" forever).
+   */
+  onFailed?(job: Omit<ClaimedJob, 'leaseToken'>, reason: string, deps: Pick<JobDeps, 'db' | 'clock'>): Promise<void>;
 }
 
 /** Thrown by a handler for a failure worth another attempt (a timeout, a 5xx); other errors end the job at once. */

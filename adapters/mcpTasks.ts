@@ -1,0 +1,71 @@
+import {
+  CancelTaskResultV2Schema,
+  GetTaskRequestV2Schema,
+  GetTaskResultV2Schema,
+  hasTaskClientCapabilityV2,
+  TASKS_EXTENSION_ID_V2,
+  UpdateTaskResultV2Schema,
+} from '@modelcontextprotocol/ext-tasks/core/v2';
+import { MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode, type Server, type ServerContext } from '@modelcontextprotocol/server';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { Clock } from '../src/clock.js';
+import { cancelTask, readTask, taskExists, type TaskOwner } from '../src/mcp/tasks.js';
+
+// The Tasks extension's three methods (tasks/get, tasks/update, tasks/cancel) on a per-request server: they only
+// translate between the wire and src/mcp/tasks.ts, which holds the tasks in the database.
+
+/** What a server advertises (in server/discover) so that clients know it may answer tools/call with a task. */
+export const TASKS_CAPABILITY = { extensions: { [TASKS_EXTENSION_ID_V2]: {} } };
+
+/**
+ * Whether this request's client declared the extension (in `_meta["io.modelcontextprotocol/clientCapabilities"]`). A
+ * client that did not must get neither a task nor an answer to tasks/*; legacy-era requests never carry the declaration.
+ */
+export function declaresTasks(ctx: ServerContext): boolean {
+  return hasTaskClientCapabilityV2({ _meta: ctx.mcpReq.envelope ?? {} });
+}
+
+/** The params of all three methods as the handlers see them: `{ taskId }`. */
+const TaskIdParams = GetTaskRequestV2Schema.shape.params;
+
+export interface TaskDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+}
+
+/** Registers tasks/get, tasks/update and tasks/cancel for the authenticated caller; each checks the declaration first. */
+export function registerTaskMethods(server: Server, deps: TaskDeps, owner: TaskOwner): void {
+  const { db, clock } = deps;
+
+  server.setRequestHandler('tasks/get', { params: TaskIdParams, result: GetTaskResultV2Schema }, async ({ taskId }, ctx) => {
+    requireDeclaration(ctx);
+    const task = await readTask(db, clock, owner, taskId);
+    if (task === undefined) throw taskNotFound();
+    return { ...task, resultType: 'complete' as const };
+  });
+
+  // No Sightline job asks for input mid-way, so responses have no outstanding request to answer: the extension has
+  // such responses ignored, and the update acknowledged. (The SDK lifts `inputResponses` out of the params before they
+  // are checked, as for a multi-round-trip retry, so only the task id is left to check.)
+  server.setRequestHandler('tasks/update', { params: TaskIdParams, result: UpdateTaskResultV2Schema }, async ({ taskId }, ctx) => {
+    requireDeclaration(ctx);
+    if (!(await taskExists(db, clock, owner, taskId))) throw taskNotFound();
+    return { resultType: 'complete' as const };
+  });
+
+  server.setRequestHandler('tasks/cancel', { params: TaskIdParams, result: CancelTaskResultV2Schema }, async ({ taskId }, ctx) => {
+    requireDeclaration(ctx);
+    if (!(await cancelTask(db, clock, owner, taskId))) throw taskNotFound();
+    return { resultType: 'complete' as const };
+  });
+}
+
+function requireDeclaration(ctx: ServerContext): void {
+  if (!declaresTasks(ctx)) throw new MissingRequiredClientCapabilityError({ requiredCapabilities: TASKS_CAPABILITY }, `Missing required client capability: ${TASKS_EXTENSION_ID_V2}`);
+}
+
+// Unknown, expired, another workspace's and another credential's tasks alike: one answer, nothing to tell them apart.
+function taskNotFound(): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, 'Task not found');
+}

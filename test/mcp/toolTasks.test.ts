@@ -1,0 +1,115 @@
+import { CallToolResultV2Schema, CreateTaskResultV2Schema, GetTaskResultV2Schema, TASKS_EXTENSION_ID_V2 } from '@modelcontextprotocol/ext-tasks/core/v2';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestWorkspace } from '../support/harness.js';
+import { destinationAt, startWithReceiver, stopWithReceiver, type PublishingSetup } from '../publishing/support.js';
+
+// The Tasks extension on /mcp: a tools/call that starts a background job is answered with a task for a 2026-07-28
+// client that declared the extension, and tasks/get follows the job to the tool's answer.
+
+const MODERN = '2026-07-28';
+const DECLARING = { extensions: { [TASKS_EXTENSION_ID_V2]: {} } };
+
+let setup: PublishingSetup;
+let ws: TestWorkspace;
+let destinationId: string;
+
+interface Answer {
+  status: number;
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string; data?: unknown };
+}
+
+async function modern(key: string, method: string, params: Record<string, unknown>, capabilities: object = DECLARING): Promise<Answer> {
+  const name = typeof params.name === 'string' ? params.name : typeof params.taskId === 'string' ? params.taskId : undefined;
+  const response = await fetch(new URL('/mcp', setup.t.baseUrl), {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${key}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': MODERN,
+      'mcp-method': method,
+      ...(name === undefined ? {} : { 'mcp-name': name }),
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method,
+      params: { ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': capabilities } },
+    }),
+  });
+  return { status: response.status, ...((await response.json()) as Omit<Answer, 'status'>) };
+}
+
+const testEvent = (key: string, capabilities?: object) => modern(key, 'tools/call', { name: 'send_test_event', arguments: { destinationId } }, capabilities);
+
+beforeAll(async () => {
+  setup = await startWithReceiver();
+  ws = await setup.t.workspace();
+  destinationId = await destinationAt(setup.t, ws, setup.receiver, '/hook');
+});
+afterAll(() => stopWithReceiver(setup));
+
+describe('tools/call answered with a task', () => {
+  it('advertises the extension in server/discover', async () => {
+    const discover = await modern(ws.key, 'server/discover', {});
+    expect(discover.result).toMatchObject({ capabilities: { tools: { listChanged: false }, ...DECLARING } });
+  });
+
+  it('answers a call that started a job with a working task, which completes with the tool answer once the job is done', async () => {
+    const started = await testEvent(ws.key);
+    expect(started.status).toBe(200);
+    expect(CreateTaskResultV2Schema.safeParse(started.result).success).toBe(true);
+    expect(started.result).toMatchObject({ resultType: 'task', status: 'working', ttlMs: 86_400_000, pollIntervalMs: 5000 });
+    const taskId = String(started.result?.taskId);
+
+    expect((await modern(ws.key, 'tasks/get', { taskId })).result).toMatchObject({ resultType: 'complete', taskId, status: 'working' });
+    await setup.t.jobs.drain();
+    const done = await modern(ws.key, 'tasks/get', { taskId });
+    expect(GetTaskResultV2Schema.safeParse(done.result).success).toBe(true);
+    expect(done.result).toMatchObject({ status: 'completed' });
+    const result = done.result?.result as { structuredContent: Record<string, unknown>; content: Array<{ text: string }> };
+    expect(CallToolResultV2Schema.safeParse(result).success).toBe(true);
+    expect(result.structuredContent).toMatchObject({ destinationId, event: 'test', queued: true, jobId: expect.any(String) });
+    expect(JSON.parse(result.content[0]!.text)).toMatchObject({ ...result.structuredContent, job: { id: result.structuredContent.jobId, kind: 'deliver', state: 'done' } });
+    expect(setup.receiver.at('/hook')).toHaveLength(1);
+  });
+
+  it('cancels through tasks/cancel a job that has not run: the event is never sent', async () => {
+    const before = setup.receiver.at('/hook').length;
+    const taskId = String((await testEvent(ws.key)).result?.taskId);
+    expect((await modern(ws.key, 'tasks/cancel', { taskId })).result).toMatchObject({ resultType: 'complete' });
+    await setup.t.jobs.drain();
+    expect((await modern(ws.key, 'tasks/get', { taskId })).result).toMatchObject({ status: 'cancelled' });
+    expect(setup.receiver.at('/hook')).toHaveLength(before);
+    // Its delivery is not left pending: the job's failure handler ran, as after a failed last attempt.
+    const delivery = await setup.t.db
+      .selectFrom('mcp_tasks')
+      .innerJoin('jobs', 'jobs.id', 'mcp_tasks.job_id')
+      .innerJoin('deliveries', 'deliveries.id', 'jobs.subject_id')
+      .select(['deliveries.state', 'deliveries.error'])
+      .where('mcp_tasks.id', '=', taskId)
+      .executeTakeFirstOrThrow();
+    expect(delivery).toEqual({ state: 'failed', error: 'cancelled by the MCP client (tasks/cancel) before it started' });
+  });
+
+  it('answers plainly a client that did not declare the extension, a call that started nothing, and a 2025-era call', async () => {
+    const plain = await testEvent(ws.key, {});
+    expect(plain.result).toMatchObject({ resultType: 'complete', structuredContent: { destinationId, jobId: expect.any(String) } });
+    const brand = await modern(ws.key, 'tools/call', { name: 'get_brand', arguments: {} });
+    expect(brand.result).toMatchObject({ resultType: 'complete', structuredContent: { profile: expect.any(Object) } });
+    const legacy = await setup.t.mcpTool(ws.key, 'send_test_event', { destinationId });
+    expect(legacy.structuredContent).toMatchObject({ destinationId, jobId: expect.any(String) });
+    await setup.t.jobs.drain();
+  });
+
+  it("keeps a task to the key that started it: another key of the workspace gets -32602, as for an unknown task", async () => {
+    const taskId = String((await testEvent(ws.key)).result?.taskId);
+    const otherKey = await setup.t.key(ws.workspaceId, ['manage:org', 'read:analytics']);
+    const theirs = await modern(otherKey, 'tasks/get', { taskId });
+    const unknown = await modern(ws.key, 'tasks/get', { taskId: 'task_000000000000000000000000' });
+    expect(theirs.error).toEqual({ code: -32602, message: 'Task not found' });
+    expect(unknown.error).toEqual(theirs.error);
+    await setup.t.jobs.drain();
+  });
+});
