@@ -29,7 +29,9 @@ import { createTask, startedJobId, type Task } from '../src/mcp/tasks.js';
 import { ALL_SCOPES, type Scope } from '../src/scopes.js';
 import { allows } from '../tools/define.js';
 import type { RegisteredMcpOperation, Registry } from '../tools/registry.js';
+import { ApprovalQuestions, approvalOf, opensUrls } from './mcpApprovals.js';
 import { serveThroughFetch } from './mcpFetchBridge.js';
+import { answerResult, errorResult } from './mcpResults.js';
 import { declaresTasks, registerTaskMethods, TASKS_CAPABILITY } from './mcpTasks.js';
 import { isPlainObject, plainToolCall } from './mcpToolCall.js';
 import { writeJson } from './rest.js';
@@ -132,14 +134,6 @@ function withOutputSchema(tool: Tool, operation: RegisteredMcpOperation): Tool {
 /** A tools/call answered with a task (the Tasks extension's CreateTaskResult). */
 type TaskHandle = Task & { resultType: 'task' };
 
-// Results keep the key order the SDK's result schema gives them, so both ways of answering send the same bytes.
-export function errorResult(error: ServiceError): CallToolResult {
-  return {
-    content: [{ type: 'text', text: error.message }],
-    structuredContent: { status: error.status, ...error.toBody() },
-    isError: true,
-  };
-}
 
 /**
  * How long a client may keep a list or read: a minute. The lists depend on the credential's scopes (so `private`), and
@@ -190,6 +184,7 @@ export class McpAdapter {
   private readonly listCache = new Map<string, Tool[]>();
   private readonly modern: McpHttpHandler;
   private readonly serverInfoMeta: Record<string, unknown>;
+  private readonly approvals: ApprovalQuestions;
 
   constructor(
     private readonly registry: Registry,
@@ -211,6 +206,7 @@ export class McpAdapter {
       this.operations.set(operation.operationId, operation);
     }
     this.serverInfoMeta = { 'io.modelcontextprotocol/serverInfo': serverInfo };
+    this.approvals = new ApprovalQuestions(pipeline, issuer);
     this.modern = createMcpHandler(({ authInfo }) => this.buildServer(McpCaller.of(authInfo), 'modern'), { legacy: 'reject' });
   }
 
@@ -270,7 +266,7 @@ export class McpAdapter {
     }
     // A screen not yet activated answers null, which MCP's structured content (an object) cannot hold: text only.
     if (result.data === null) return { content: [{ type: 'text', text: 'null' }] };
-    return { content: [{ type: 'text', text: JSON.stringify(result.data) }], structuredContent: result.data };
+    return answerResult(result.data);
   }
 
   /** The Tasks extension is served in the 2026-07-28 era only: 2025-era clients cannot declare it. */
@@ -282,9 +278,15 @@ export class McpAdapter {
       cacheHints: CACHE_HINTS,
     });
     server.setRequestHandler('tools/list', () => ({ tools: this.listTools(principal, filter) }));
-    server.setRequestHandler('tools/call', { params: RawArgumentsCallToolParams }, (params, ctx) =>
-      this.callTool(principal, filter, params.name, params.arguments, era === 'modern' && declaresTasks(ctx)),
-    );
+    server.setRequestHandler('tools/call', { params: RawArgumentsCallToolParams }, async (params, ctx) => {
+      if (era === 'legacy') return this.callTool(principal, filter, params.name, params.arguments);
+      // A retry after the person was asked to approve carries the state given with the question.
+      const state = ctx.mcpReq.requestState<string>();
+      if (state !== undefined) return this.approvals.resume(principal, params.name, state, ctx.mcpReq.inputResponses);
+      const result = await this.callTool(principal, filter, params.name, params.arguments, declaresTasks(ctx));
+      const approval = opensUrls(ctx) ? approvalOf(result) : undefined;
+      return approval === undefined ? result : this.approvals.ask(principal, params.name, approval);
+    });
     if (era === 'modern') registerTaskMethods(server, this.store, principal);
     // Resources and prompts follow the connection's toolsets and the credential's scopes as its tools do (src/mcp/).
     const deps = { ...this.store, pipeline: this.pipeline, registry: this.registry };

@@ -49,8 +49,8 @@ export class OAuthIssuer {
   }
 
   /** A multi-round-trip request state, signed so that any instance can trust it when the client echoes it. */
-  async mintRequestState(claims: RequestStateClaims, ttlMs: number): Promise<string> {
-    return signRequestState(await this.keys.signing(), this.issuer, claims, this.clock.now(), ttlMs);
+  async mintRequestState(claims: RequestStateClaims, expiresAtMs: number): Promise<string> {
+    return signRequestState(await this.keys.signing(), this.issuer, claims, this.clock.now(), expiresAtMs);
   }
 
   openRequestState(state: string): Promise<RequestStateClaims | undefined> {

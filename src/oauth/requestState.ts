@@ -22,14 +22,14 @@ function audienceOf(issuer: string): string {
   return `${issuer}/mcp#request-state`;
 }
 
-export function signRequestState(key: SigningKey, issuer: string, claims: RequestStateClaims, nowMs: number, ttlMs: number): Promise<string> {
+export function signRequestState(key: SigningKey, issuer: string, claims: RequestStateClaims, nowMs: number, expiresAtMs: number): Promise<string> {
   const now = Math.floor(nowMs / 1000);
   return new SignJWT({ op: claims.operationId, cred: claims.credentialId, apr: claims.approvalId })
     .setProtectedHeader({ alg: SIGNING_ALGORITHM, typ: TYPE, kid: key.kid })
     .setIssuer(issuer)
     .setAudience(audienceOf(issuer))
     .setIssuedAt(now)
-    .setExpirationTime(now + Math.ceil(ttlMs / 1000))
+    .setExpirationTime(Math.max(now + 1, Math.floor(expiresAtMs / 1000)))
     .sign(key.privateKey);
 }
 

@@ -1,0 +1,17 @@
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { ServiceError } from '../src/errors.js';
+
+// A tool's answer and its refusal as MCP results. They keep the key order the SDK's result schema gives them, so both
+// ways of answering (the SDK's and the plain fast path) send the same bytes.
+
+export function answerResult(data: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data };
+}
+
+export function errorResult(error: ServiceError): CallToolResult {
+  return {
+    content: [{ type: 'text', text: error.message }],
+    structuredContent: { status: error.status, ...error.toBody() },
+    isError: true,
+  };
+}
