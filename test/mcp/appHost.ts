@@ -1,12 +1,15 @@
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 
-/** Where the test host page seems to live: the test answers this address itself, so nothing is served. */
-export const HOST_URL = 'http://host.test/';
+/**
+ * Where the test host page seems to live: the test answers this address itself, so nothing is served. https, as a web
+ * host is: a secure context, which Chromium requires of a page before it may ask to reach the service on loopback.
+ */
+export const HOST_URL = 'https://host.test/';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** The host page: hostPage.browser.js and the ext-apps AppBridge it imports, bundled for the browser into one inline script. */
+/** The host page: hostPage.browser.js with the MCP client and the ext-apps AppBridge it imports, bundled for the browser into one inline script. */
 export async function hostPage(): Promise<string> {
   const result = await build({
     configFile: false,

@@ -2,9 +2,10 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_MIME_TYPE, APP_VIEWS, appViewOfTool, type AppView } from '../../src/mcp/apps.js';
+import { APP_MIME_TYPE, APP_VIEWS, appViewOfTool } from '../../src/mcp/apps.js';
 import { siteIdOf } from '../../src/analytics/counter/loaderTag.js';
 import { googleVsAiReport } from '../../tools/analytics/outputs.js';
 import { contentList } from '../../tools/content/outputs.js';
@@ -60,13 +61,6 @@ describe('the MCP Apps views', () => {
     }
   });
 });
-
-/** What a test host renders for one tool call: the result of a real call over MCP. */
-interface ToolResult {
-  content: { type: 'text'; text: string }[];
-  structuredContent: Record<string, unknown>;
-  isError: boolean;
-}
 
 interface Scenario {
   view: string;
@@ -205,33 +199,38 @@ const SCENARIOS: Scenario[] = [
   },
 ];
 
-describe.skipIf(!hasChromium)('the MCP Apps views in Chromium, inside a host built on the ext-apps AppBridge', () => {
+describe.skipIf(!hasChromium)('the MCP Apps views in Chromium, in a host built on the ext-apps AppBridge and a real MCP client', () => {
   let t: TestService;
   let browser: Browser;
   let host: string;
+  let mcpUrl: string;
 
   beforeAll(async () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
     [t, browser, host] = await Promise.all([
-      TestService.start({ env: { TRUST_PROXY: 'loopback', ENGINE_CHATGPT_API_KEY: 'k', ENGINE_PERPLEXITY_API_KEY: 'k' } }),
+      // The host page calls /mcp from its own origin, as a web host does: the service must allow that origin.
+      TestService.start({ env: { TRUST_PROXY: 'loopback', ENGINE_CHATGPT_API_KEY: 'k', ENGINE_PERPLEXITY_API_KEY: 'k', ALLOWED_ORIGINS: new URL(HOST_URL).origin } }),
       launchChromium(),
       hostPage(),
     ]);
+    mcpUrl = new URL('/mcp', t.baseUrl).href;
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
     await t?.close();
   });
 
-  async function call(ws: TestWorkspace, tool: string, args: Record<string, unknown>): Promise<ToolResult> {
-    const answer = await t.mcpTool(ws.key, tool, args);
-    expect(answer.isError, answer.text).toBe(false);
-    return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.structuredContent, isError: false };
-  }
+  /** Calls the host page's sightlineHost (test/mcp/hostPage.browser.js) with JSON arguments; strings, since tsc here knows no DOM. */
+  const callHost = (page: Page, method: string, ...args: unknown[]) => page.evaluate<unknown>(`window.sightlineHost.${method}(...${JSON.stringify(args)})`);
 
-  /** The host page at phone width, every request but the host page's own refused and kept, every console error kept. */
-  async function openHost(options: { colorScheme?: 'light' | 'dark' } = {}) {
-    const page = await browser.newPage({ viewport: PHONE, colorScheme: options.colorScheme ?? 'light' });
+  /**
+   * The host page at phone width, connected to /mcp with the workspace's key. Only the host page's own calls to /mcp
+   * go out; every other request, the view's above all, is refused and kept, and every console error is kept.
+   */
+  async function openHost(ws: TestWorkspace, options: { colorScheme?: 'light' | 'dark' } = {}) {
+    // The test service listens on loopback, which Chromium lets a page on a public address reach only with the reader's
+    // leave; a deployed service is public, so that leave is no part of what the test checks.
+    const page = await browser.newPage({ viewport: PHONE, colorScheme: options.colorScheme ?? 'light', permissions: ['local-network-access'] });
     const outside: string[] = [];
     const errors: string[] = [];
     page.on('console', (message) => {
@@ -239,21 +238,27 @@ describe.skipIf(!hasChromium)('the MCP Apps views in Chromium, inside a host bui
     });
     page.on('pageerror', (error) => errors.push(error.message));
     await page.route('**/*', (route) => {
-      if (route.request().url() === HOST_URL) return route.fulfill({ contentType: 'text/html', body: host });
-      outside.push(route.request().url());
+      const request = route.request();
+      if (request.url() === HOST_URL) return route.fulfill({ contentType: 'text/html', body: host });
+      if (request.url() === mcpUrl && request.frame() === page.mainFrame()) return route.continue();
+      outside.push(`${request.frame() === page.mainFrame() ? 'host' : 'view'}: ${request.url()}`);
       return route.abort();
     });
     await page.goto(HOST_URL);
+    await callHost(page, 'connect', mcpUrl, ws.key);
     return { page, outside, errors };
   }
 
-  async function viewFrame(page: Page): Promise<Frame> {
+  /** Has the host find the tool's view in tools/list, read it and render it; checks what resources/read answered. */
+  async function openView(page: Page, tool: string, hostContext: Record<string, unknown>): Promise<Frame> {
+    const view = appViewOfTool(tool)!;
+    expect(await callHost(page, 'open', tool, hostContext)).toEqual({ uri: view.uri, mimeType: APP_MIME_TYPE, meta: { ui: { csp: view.csp, prefersBorder: true } } });
     await expect.poll(() => page.frames().length).toBe(2);
     return page.frames().find((frame) => frame !== page.mainFrame())!;
   }
 
-  /** Calls the host page's sightlineHost (test/mcp/hostPage.browser.js) with JSON arguments; strings, since tsc here knows no DOM. */
-  const callHost = (page: Page, method: string, ...args: unknown[]) => page.evaluate<unknown>(`window.sightlineHost.${method}(...${JSON.stringify(args)})`);
+  /** tools/call through the host's client; the host hands the result to the view. */
+  const callTool = async (page: Page, args: Record<string, unknown>) => (await callHost(page, 'call', args)) as CallToolResult;
 
   /**
    * The whole view at phone width. The sandboxed frame runs in its own process, and Chromium paints such a frame only
@@ -277,17 +282,15 @@ describe.skipIf(!hasChromium)('the MCP Apps views in Chromium, inside a host bui
   }
 
   for (const scenario of SCENARIOS) {
-    it(`${scenario.tool} in the ${scenario.view} view: its numbers, a second result in place, both themes, phone width`, async () => {
-      const view: AppView = appViewOfTool(scenario.tool)!;
-      expect(view.name).toBe(scenario.view);
+    it(`${scenario.tool} in the ${scenario.view} view: its numbers, a second call's in place, both themes, phone width`, async () => {
+      expect(appViewOfTool(scenario.tool)?.name).toBe(scenario.view);
       const ws = await t.workspace();
       const more = await scenario.seed(t, ws);
-      const first = await call(ws, scenario.tool, scenario.args);
 
-      const { page, outside, errors } = await openHost();
-      await callHost(page, 'open', view.html, { theme: 'light', locale: 'en-US', displayMode: 'inline' });
-      const frame = await viewFrame(page);
-      await callHost(page, 'show', scenario.args, first);
+      const { page, outside, errors } = await openHost(ws);
+      const frame = await openView(page, scenario.tool, { theme: 'light', locale: 'en-US', displayMode: 'inline' });
+      const first = await callTool(page, scenario.args);
+      expect(first.isError ?? false, JSON.stringify(first.content)).toBe(false);
       await expectShown(frame, scenario.shown(first.structuredContent));
       const firstText = await viewText(frame);
       expect(await background(frame)).toBe('rgb(255, 255, 255)');
@@ -298,9 +301,8 @@ describe.skipIf(!hasChromium)('the MCP Apps views in Chromium, inside a host bui
       await screenshot(page, `${scenario.tool}-light`);
 
       await more();
-      const second = await call(ws, scenario.tool, scenario.args);
+      const second = await callTool(page, scenario.args);
       expect(second.structuredContent).not.toEqual(first.structuredContent);
-      await callHost(page, 'showAgain', second);
       await expectShown(frame, scenario.shown(second.structuredContent));
       expect(await viewText(frame)).not.toBe(firstText);
       expect(await frame.locator('#app > h1').count()).toBe(1);
@@ -310,7 +312,7 @@ describe.skipIf(!hasChromium)('the MCP Apps views in Chromium, inside a host bui
       expect(await background(frame)).toBe('rgb(22, 24, 28)');
       await screenshot(page, `${scenario.tool}-dark`);
 
-      await callHost(page, 'teardown');
+      await callHost(page, 'close');
       expect(outside).toEqual([]);
       expect(errors).toEqual([]);
       await page.close();
@@ -320,29 +322,30 @@ describe.skipIf(!hasChromium)('the MCP Apps views in Chromium, inside a host bui
   it("follows the host's style variables, and the reader's colour scheme while the host names no theme", async () => {
     const ws = await t.workspace();
     await commit(t, ws, 1, 'Guide');
-    const result = await call(ws, 'list_content', {});
-    const view = appViewOfTool('list_content')!;
-    const { page, outside, errors } = await openHost({ colorScheme: 'dark' });
-    await callHost(page, 'open', view.html, { locale: 'en-US' });
-    const frame = await viewFrame(page);
-    await callHost(page, 'show', {}, result);
+    const { page, outside, errors } = await openHost(ws, { colorScheme: 'dark' });
+    const frame = await openView(page, 'list_content', { locale: 'en-US' });
+    await callTool(page, {});
     await expectShown(frame, ['Guide 1']);
     expect(await background(frame)).toBe('rgb(22, 24, 28)');
     await callHost(page, 'setHostContext', { theme: 'light', styles: { variables: { '--color-background-primary': 'rgb(250, 240, 230)' } } });
     await expect.poll(() => background(frame)).toBe('rgb(250, 240, 230)');
+    await callHost(page, 'close');
     expect(outside).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
   });
 
-  it('shows the text of an error result, not a broken view', async () => {
-    const { page, errors } = await openHost();
-    await callHost(page, 'open', appViewOfTool('get_backlink_stats')!.html, { theme: 'light' });
-    const frame = await viewFrame(page);
-    await callHost(page, 'show', {}, { content: [{ type: 'text', text: 'Rate limit reached: try again in 20 s.' }], isError: true });
-    await expectShown(frame, ['Rate limit reached: try again in 20 s.']);
+  it("shows the text of the service's error result, not a broken view", async () => {
+    const { page, outside, errors } = await openHost(await t.workspace());
+    const frame = await openView(page, 'get_visibility_score', { theme: 'light' });
+    const result = await callTool(page, { days: 'many' });
+    expect(result.isError).toBe(true);
+    const [content] = result.content;
+    expect(content).toMatchObject({ type: 'text', text: expect.stringMatching(/days/) });
+    await expectShown(frame, [(content as { text: string }).text]);
+    await callHost(page, 'close');
+    expect(outside).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
   });
 });
-
