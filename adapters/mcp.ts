@@ -31,6 +31,7 @@ import { allows } from '../tools/define.js';
 import type { RegisteredMcpOperation, Registry } from '../tools/registry.js';
 import { ApprovalQuestions, approvalOf, opensUrls } from './mcpApprovals.js';
 import { serveThroughFetch } from './mcpFetchBridge.js';
+import { withProgress } from './mcpProgress.js';
 import { answerResult, errorResult } from './mcpResults.js';
 import { declaresTasks, registerTaskMethods, TASKS_CAPABILITY } from './mcpTasks.js';
 import { isPlainObject, plainToolCall } from './mcpToolCall.js';
@@ -283,7 +284,7 @@ export class McpAdapter {
       // A retry after the person was asked to approve carries the state given with the question.
       const state = ctx.mcpReq.requestState<string>();
       if (state !== undefined) return this.approvals.resume(principal, params.name, state, ctx.mcpReq.inputResponses);
-      const result = await this.callTool(principal, filter, params.name, params.arguments, declaresTasks(ctx));
+      const result = await withProgress(ctx, () => this.callTool(principal, filter, params.name, params.arguments, declaresTasks(ctx)));
       const approval = opensUrls(ctx) ? approvalOf(result) : undefined;
       return approval === undefined ? result : this.approvals.ask(principal, params.name, approval);
     });
