@@ -2,8 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import { JOB_HANDLERS } from './handlers.js';
-import type { JobKind } from './queue.js';
-import type { ClaimedJob } from './worker.js';
+import { jobOfRow, type ClaimedJob } from './worker.js';
 
 export type WithdrawnJob = Omit<ClaimedJob, 'leaseToken'>;
 
@@ -25,17 +24,7 @@ export async function withdrawQueuedJob(db: Kysely<Database>, clock: Clock, work
     .where('state', '=', 'queued')
     .returning(['id', 'workspace_id', 'kind', 'subject_id', 'payload', 'attempts', 'max_attempts'])
     .executeTakeFirst();
-  if (row === undefined) return undefined;
-  return {
-    id: row.id,
-    workspaceId: row.workspace_id,
-    // Written only by enqueueJob, which takes a JobKind.
-    kind: row.kind as JobKind,
-    subjectId: row.subject_id,
-    payload: JSON.parse(row.payload) as Record<string, unknown>,
-    attempt: row.attempts,
-    maxAttempts: row.max_attempts,
-  };
+  return row === undefined ? undefined : jobOfRow(row);
 }
 
 /** What a failed job's handler does after its last attempt (an article goes back to planned), for a withdrawn job. */

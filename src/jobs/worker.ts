@@ -23,6 +23,20 @@ export interface ClaimedJob {
   leaseToken: string;
 }
 
+/** A job row as its handler sees it (a claimed job adds its lease). */
+export function jobOfRow(row: { id: string; workspace_id: string; kind: string; subject_id: string | null; payload: string; attempts: number; max_attempts: number }): Omit<ClaimedJob, 'leaseToken'> {
+  return {
+    id: row.id,
+    workspaceId: row.workspace_id,
+    // Written only by enqueueJob, which takes a JobKind.
+    kind: row.kind as JobKind,
+    subjectId: row.subject_id,
+    payload: JSON.parse(row.payload) as Record<string, unknown>,
+    attempt: row.attempts,
+    maxAttempts: row.max_attempts,
+  };
+}
+
 export interface JobDeps {
   db: Kysely<Database>;
   clock: Clock;
@@ -197,16 +211,7 @@ export class JobWorker {
       .returning(['id', 'workspace_id', 'kind', 'subject_id', 'payload', 'attempts', 'max_attempts', 'lease_token'])
       .execute();
     return rows.map((row) => {
-      const job: ClaimedJob = {
-        id: row.id,
-        workspaceId: row.workspace_id,
-        kind: row.kind as JobKind,
-        subjectId: row.subject_id,
-        payload: JSON.parse(row.payload) as Record<string, unknown>,
-        attempt: row.attempts,
-        maxAttempts: row.max_attempts,
-        leaseToken: row.lease_token!,
-      };
+      const job: ClaimedJob = { ...jobOfRow(row), leaseToken: row.lease_token! };
       const done = this.execute(job).finally(() => {
         this.running.delete(job.leaseToken);
         if (this.polling && !this.stopped) this.claimFree().catch((error: unknown) => this.options.logger.error({ err: error }, 'job worker failed to look for jobs'));

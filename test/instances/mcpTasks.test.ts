@@ -10,6 +10,7 @@ import { systemClock } from '../../src/clock.js';
 import { ALL_SCOPES } from '../../src/scopes.js';
 import { Receiver } from '../publishing/receiver.js';
 import { freePort } from '../support/harness.js';
+import { modernRequest } from '../support/mcp2026.js';
 import { startEntry } from '../support/processes.js';
 
 /**
@@ -19,7 +20,6 @@ import { startEntry } from '../support/processes.js';
  */
 const postgresUrl = process.env.TEST_DATABASE_URL || undefined;
 const redisUrl = process.env.TEST_REDIS_URL || undefined;
-const MODERN = '2026-07-28';
 
 interface Instance {
   port: number;
@@ -60,32 +60,9 @@ interface Answer {
 
 /** One 2026-07-28 request to one instance, from a client that declares the Tasks extension. */
 async function modern(instance: Instance, method: string, params: Record<string, unknown>): Promise<Answer> {
-  const name = typeof params.name === 'string' ? params.name : String(params.taskId);
-  const response = await fetch(`http://127.0.0.1:${instance.port}/mcp`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${key}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': MODERN,
-      'mcp-method': method,
-      'mcp-name': name,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': MODERN,
-          'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS_EXTENSION_ID_V2]: {} } },
-        },
-      },
-    }),
-  });
-  expect(response.status, `${method} on port ${instance.port}`).toBe(200);
-  return (await response.json()) as Answer;
+  const { status, body } = await modernRequest(`http://127.0.0.1:${instance.port}`, key, method, params, { capabilities: { extensions: { [TASKS_EXTENSION_ID_V2]: {} } } });
+  expect(status, `${method} on port ${instance.port}`).toBe(200);
+  return body;
 }
 
 async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {

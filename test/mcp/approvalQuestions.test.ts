@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBrandRow } from '../../src/domain/brand/readBrand.js';
 import { TestService, type TestWorkspace } from '../support/harness.js';
+import { modernRequest } from '../support/mcp2026.js';
 import { registryWithTestOperations } from '../support/testOperations.js';
 
-const MODERN = '2026-07-28';
 const OPENS_URLS = { elicitation: { url: {} } };
 
 let t: TestService;
@@ -22,24 +22,7 @@ interface Result {
 
 /** One 2026-07-28 tools/call of the test operation that waits for the owner; `retry` carries what a retry adds. */
 async function rename(ws: TestWorkspace, name: string, capabilities: Record<string, unknown>, retry: Record<string, unknown> = {}, tool = 'rename_brand_for_test') {
-  const response = await fetch(new URL('/mcp', t.baseUrl), {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${ws.key}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': MODERN,
-      'mcp-method': 'tools/call',
-      'mcp-name': tool,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: { name: tool, arguments: { name }, ...retry, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': capabilities } },
-    }),
-  });
-  return (await response.json()) as { result?: Result; error?: { code: number; message: string } };
+  return (await modernRequest(t.baseUrl, ws.key, 'tools/call', { name: tool, arguments: { name }, ...retry }, { capabilities })).body as { result?: Result; error?: { code: number; message: string } };
 }
 
 async function ownedWorkspace() {

@@ -4,8 +4,8 @@ import { defineTool } from '../../tools/define.js';
 import { registry } from '../../tools/index.js';
 import { extendRegistry } from '../../tools/registry.js';
 import { TestService } from '../support/harness.js';
+import { MODERN, modernRequest } from '../support/mcp2026.js';
 
-const MODERN = '2026-07-28';
 
 // A call that takes longer than a moment, on the real clock: the notifications are sent in real time.
 const slowForTest = defineTool({
@@ -33,18 +33,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function slowCall(ms: number, meta: Record<string, unknown>) {
-  const response = await fetch(new URL('/mcp', t.baseUrl), {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'slow_for_test' },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 5,
-      method: 'tools/call',
-      params: { name: 'slow_for_test', arguments: { ms }, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {}, ...meta } },
-    }),
-  });
-  return { contentType: response.headers.get('content-type') ?? '', text: await response.text() };
+function slowCall(ms: number, meta: Record<string, unknown>) {
+  const envelope = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {}, ...meta };
+  return modernRequest(t.baseUrl, key, 'tools/call', { name: 'slow_for_test', arguments: { ms } }, { meta: envelope });
 }
 
 /** The JSON-RPC messages of an event stream, in order. */
@@ -63,7 +54,7 @@ describe('progress on calls that take more than a moment', () => {
     const progress = messages.filter((message) => message.method === 'notifications/progress').map((message) => message.params);
     expect(progress.length).toBeGreaterThanOrEqual(2);
     expect(progress[0]).toEqual({ progressToken: 'slow-1', progress: 1, message: 'still working (1 s)' });
-    expect(messages.at(-1)).toMatchObject({ id: 5, result: { structuredContent: { waitedMs: 2600 } } });
+    expect(messages.at(-1)).toMatchObject({ id: 7, result: { structuredContent: { waitedMs: 2600 } } });
   });
 
   it('answers in plain JSON without a progress token, or when the call is quick', async () => {

@@ -4,8 +4,8 @@ import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestService } from '../support/harness.js';
+import { MODERN, modernRequest, type ModernAnswer } from '../support/mcp2026.js';
 
-const MODERN = '2026-07-28';
 const ENVELOPE = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} };
 
 let t: TestService;
@@ -16,29 +16,11 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-interface Answer {
-  status: number;
-  contentType: string | null;
-  body: { result?: Record<string, unknown>; error?: { code: number; message: string; data?: Record<string, unknown> } };
-}
+type Answer = ModernAnswer;
 
-/** One 2026-07-28 request as the specification has a client send it: the envelope in `_meta`, the routing headers. */
-async function modern(method: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}, meta: Record<string, unknown> = ENVELOPE): Promise<Answer> {
-  const name = typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined;
-  const response = await fetch(new URL('/mcp', t.baseUrl), {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${key}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': MODERN,
-      'mcp-method': method,
-      ...(name === undefined ? {} : { 'mcp-name': name }),
-      ...headers,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params: { ...params, _meta: meta } }),
-  });
-  return { status: response.status, contentType: response.headers.get('content-type'), body: (await response.json()) as Answer['body'] };
+/** One 2026-07-28 request as the specification has a client send it, with this file's key unless the headers say otherwise. */
+function modern(method: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}, meta?: Record<string, unknown>): Promise<Answer> {
+  return modernRequest(t.baseUrl, key, method, params, { headers, ...(meta === undefined ? {} : { meta }) });
 }
 
 describe('the 2026-07-28 protocol on /mcp', () => {

@@ -1,12 +1,12 @@
 import { CallToolResultV2Schema, CreateTaskResultV2Schema, GetTaskResultV2Schema, TASKS_EXTENSION_ID_V2 } from '@modelcontextprotocol/ext-tasks/core/v2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestWorkspace } from '../support/harness.js';
+import { modernRequest } from '../support/mcp2026.js';
 import { destinationAt, startWithReceiver, stopWithReceiver, type PublishingSetup } from '../publishing/support.js';
 
 // The Tasks extension on /mcp: a tools/call that starts a background job is answered with a task for a 2026-07-28
 // client that declared the extension, and tasks/get follows the job to the tool's answer.
 
-const MODERN = '2026-07-28';
 const DECLARING = { extensions: { [TASKS_EXTENSION_ID_V2]: {} } };
 
 let setup: PublishingSetup;
@@ -19,29 +19,12 @@ interface Answer {
   error?: { code: number; message: string; data?: unknown };
 }
 
-async function modern(key: string, method: string, params: Record<string, unknown>, capabilities: object = DECLARING): Promise<Answer> {
-  const name = typeof params.name === 'string' ? params.name : typeof params.taskId === 'string' ? params.taskId : undefined;
-  const response = await fetch(new URL('/mcp', setup.t.baseUrl), {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${key}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': MODERN,
-      'mcp-method': method,
-      ...(name === undefined ? {} : { 'mcp-name': name }),
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method,
-      params: { ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': capabilities } },
-    }),
-  });
-  return { status: response.status, ...((await response.json()) as Omit<Answer, 'status'>) };
+async function modern(key: string, method: string, params: Record<string, unknown>, capabilities: Record<string, unknown> = DECLARING): Promise<Answer> {
+  const { status, body } = await modernRequest(setup.t.baseUrl, key, method, params, { capabilities });
+  return { status, ...body };
 }
 
-const testEvent = (key: string, capabilities?: object) => modern(key, 'tools/call', { name: 'send_test_event', arguments: { destinationId } }, capabilities);
+const testEvent = (key: string, capabilities?: Record<string, unknown>) => modern(key, 'tools/call', { name: 'send_test_event', arguments: { destinationId } }, capabilities);
 
 beforeAll(async () => {
   setup = await startWithReceiver();

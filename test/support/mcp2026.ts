@@ -1,0 +1,51 @@
+/** The protocol version of the stateless MCP requests these helpers send. */
+export const MODERN = '2026-07-28';
+
+export interface ModernAnswer {
+  status: number;
+  contentType: string;
+  /** The body as sent: JSON, or an event stream when the call sent progress first. */
+  text: string;
+  body: { id?: unknown; result?: Record<string, unknown>; error?: { code: number; message: string; data?: Record<string, unknown> } };
+}
+
+export interface ModernRequestOptions {
+  /** What the client declares it can do (`_meta["io.modelcontextprotocol/clientCapabilities"]`); none by default. */
+  capabilities?: Record<string, unknown>;
+  /** The whole `_meta` instead of the version and capabilities, for requests that break the rules. */
+  meta?: Record<string, unknown>;
+  /** Headers added to or replacing the ones a well-behaved client sends. */
+  headers?: Record<string, string>;
+}
+
+/**
+ * One 2026-07-28 request to `/mcp` as the specification has a client send it: the `_meta` envelope in the params, the
+ * Mcp-Method header and, for the methods that name something, Mcp-Name (a tool, a resource or a task).
+ */
+export async function modernRequest(baseUrl: string, key: string, method: string, params: Record<string, unknown> = {}, options: ModernRequestOptions = {}): Promise<ModernAnswer> {
+  const named = params.name ?? params.uri ?? params.taskId;
+  const meta = options.meta ?? { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': options.capabilities ?? {} };
+  const response = await fetch(new URL('/mcp', baseUrl), {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${key}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': MODERN,
+      'mcp-method': method,
+      ...(typeof named === 'string' ? { 'mcp-name': named } : {}),
+      ...options.headers,
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params: { ...params, _meta: meta } }),
+  });
+  const contentType = response.headers.get('content-type') ?? '';
+  const text = await response.text();
+  // A call that sent progress answers in an event stream: its last message is the response.
+  const body = contentType.includes('text/event-stream') ? lastEvent(text) : (JSON.parse(text) as ModernAnswer['body']);
+  return { status: response.status, contentType, text, body };
+}
+
+function lastEvent(stream: string): ModernAnswer['body'] {
+  const data = stream.split('\n').filter((line) => line.startsWith('data: '));
+  return JSON.parse(data.at(-1)!.slice('data: '.length)) as ModernAnswer['body'];
+}
