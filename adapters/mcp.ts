@@ -22,7 +22,7 @@ import type { Pipeline } from '../src/pipeline/pipeline.js';
 import type { Principal } from '../src/pipeline/principal.js';
 import type { OAuthIssuer } from '../src/oauth/issuer.js';
 import { APP_MIME_TYPE, APP_VIEWS, appViewOfTool, type AppView } from '../src/mcp/apps.js';
-import type { McpDeps } from '../src/mcp/caller.js';
+import { mayUse, type McpCaller, type McpDeps } from '../src/mcp/caller.js';
 import { getPrompt, listPrompts } from '../src/mcp/prompts.js';
 import { listResources, listResourceTemplates, readResource } from '../src/mcp/resources.js';
 import { createTask, startedJobId, type Task } from '../src/mcp/tasks.js';
@@ -101,6 +101,11 @@ function toTool(operation: RegisteredMcpOperation): Tool {
 
 const APP_URI_PREFIX = 'ui://';
 
+/** The caller and its connection's filter, as resources and prompts (src/mcp/) take them. */
+function viewerOf(principal: Principal, filter: ToolFilter): McpCaller {
+  return { principal, toolsets: filter.toolsets, readOnly: filter.readOnly };
+}
+
 function appResource(view: AppView): Resource {
   return { uri: view.uri, name: view.name, title: view.title, description: view.description, mimeType: APP_MIME_TYPE };
 }
@@ -152,16 +157,16 @@ const CACHE_HINTS: ServerOptions['cacheHints'] = {
 };
 
 /** Who is calling on this request and what the connection asked to see: handed to the per-request server through the SDK's authInfo. */
-class McpCaller {
+class RequestCaller {
   constructor(
     readonly principal: Principal,
     readonly filter: ToolFilter,
   ) {}
 
-  static of(authInfo: AuthInfo | undefined): McpCaller {
+  static of(authInfo: AuthInfo | undefined): RequestCaller {
     const caller = authInfo?.extra?.caller;
     // Only handle() reaches the SDK, and it always sets the caller: anything else is a wiring mistake.
-    if (!(caller instanceof McpCaller)) throw new Error('MCP request reached the SDK without an authenticated caller');
+    if (!(caller instanceof RequestCaller)) throw new Error('MCP request reached the SDK without an authenticated caller');
     return caller;
   }
 
@@ -208,11 +213,11 @@ export class McpAdapter {
     }
     this.serverInfoMeta = { 'io.modelcontextprotocol/serverInfo': serverInfo };
     this.approvals = new ApprovalQuestions(pipeline, issuer);
-    this.modern = createMcpHandler(({ authInfo }) => this.buildServer(McpCaller.of(authInfo), 'modern'), { legacy: 'reject' });
+    this.modern = createMcpHandler(({ authInfo }) => this.buildServer(RequestCaller.of(authInfo), 'modern'), { legacy: 'reject' });
   }
 
   private isVisible(operation: RegisteredMcpOperation, principal: Principal, filter: ToolFilter): boolean {
-    return this.isEnabled(operation, filter) && allows(operation, principal.scopes);
+    return mayUse(viewerOf(principal, filter), operation);
   }
 
   private isEnabled(operation: RegisteredMcpOperation, filter: ToolFilter): boolean {
@@ -271,7 +276,7 @@ export class McpAdapter {
   }
 
   /** The Tasks extension is served in the 2026-07-28 era only: 2025-era clients cannot declare it. */
-  private buildServer(caller: McpCaller, era: 'legacy' | 'modern'): Server {
+  private buildServer(caller: RequestCaller, era: 'legacy' | 'modern'): Server {
     const { principal, filter } = caller;
     const server = new Server(this.serverInfo, {
       capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false }, ...(era === 'modern' ? TASKS_CAPABILITY : {}) },
@@ -291,7 +296,7 @@ export class McpAdapter {
     if (era === 'modern') registerTaskMethods(server, this.store, principal);
     // Resources and prompts follow the connection's toolsets and the credential's scopes as its tools do (src/mcp/).
     const deps = { ...this.store, pipeline: this.pipeline, registry: this.registry };
-    const viewer = { principal, toolsets: filter.toolsets, readOnly: filter.readOnly };
+    const viewer = viewerOf(principal, filter);
     server.setRequestHandler('resources/list', async (request) => {
       const cursor = request.params?.cursor;
       const page = await listResources(deps, viewer, cursor);
@@ -310,7 +315,7 @@ export class McpAdapter {
   /** One request after authentication: the 2026-07-28 handler, or for a 2025-era request a server answering in JSON. */
   private async route(request: globalThis.Request, options: McpHandlerRequestOptions): Promise<globalThis.Response> {
     if (!(await isLegacyRequest(request, options.parsedBody))) return this.modern.fetch(request, options);
-    const server = this.buildServer(McpCaller.of(options.authInfo), 'legacy');
+    const server = this.buildServer(RequestCaller.of(options.authInfo), 'legacy');
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {
@@ -379,6 +384,6 @@ export class McpAdapter {
       }
       return;
     }
-    await serveThroughFetch((request, options) => this.route(request, options), req, res, new McpCaller(principal, filter).authInfo());
+    await serveThroughFetch((request, options) => this.route(request, options), req, res, new RequestCaller(principal, filter).authInfo());
   }
 }
