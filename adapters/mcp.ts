@@ -22,7 +22,7 @@ import type { Pipeline } from '../src/pipeline/pipeline.js';
 import type { Principal } from '../src/pipeline/principal.js';
 import type { OAuthIssuer } from '../src/oauth/issuer.js';
 import { APP_MIME_TYPE, APP_VIEWS, appViewOfTool, type AppView } from '../src/mcp/apps.js';
-import { mayUse, type McpCaller, type McpDeps } from '../src/mcp/caller.js';
+import { enabledOnConnection, mayUse, type McpCaller, type McpDeps } from '../src/mcp/caller.js';
 import { getPrompt, listPrompts } from '../src/mcp/prompts.js';
 import { listResources, listResourceTemplates, readResource } from '../src/mcp/resources.js';
 import { createTask, startedJobId, type Task } from '../src/mcp/tasks.js';
@@ -221,7 +221,7 @@ export class McpAdapter {
   }
 
   private isEnabled(operation: RegisteredMcpOperation, filter: ToolFilter): boolean {
-    return (filter.toolsets === null || filter.toolsets.has(operation.toolset)) && (!filter.readOnly || operation.annotations.readOnlyHint);
+    return enabledOnConnection(filter, operation);
   }
 
   /** The tools a caller may call on this connection; cached per scope set and filter. */

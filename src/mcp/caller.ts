@@ -24,13 +24,14 @@ export interface McpDeps {
   registry: Registry;
 }
 
-/** Exactly the test tools/list applies to a tool: its toolset is on, a read-only connection hides writes, the scopes allow it. */
+/** Whether the connection shows a tool, whatever the scopes: its toolset is on, and a read-only connection hides writes. */
+export function enabledOnConnection(connection: Omit<McpCaller, 'principal'>, operation: RegisteredMcpOperation): boolean {
+  return (connection.toolsets === null || connection.toolsets.has(operation.toolset)) && (!connection.readOnly || operation.annotations.readOnlyHint);
+}
+
+/** Exactly the test tools/list applies to a tool: the connection shows it and the scopes allow it. */
 export function mayUse(caller: McpCaller, operation: RegisteredMcpOperation): boolean {
-  return (
-    (caller.toolsets === null || caller.toolsets.has(operation.toolset)) &&
-    (!caller.readOnly || operation.annotations.readOnlyHint) &&
-    allows(operation, caller.principal.scopes)
-  );
+  return enabledOnConnection(caller, operation) && allows(operation, caller.principal.scopes);
 }
 
 /**
