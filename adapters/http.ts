@@ -110,11 +110,18 @@ function mcpCors(allowed: readonly string[]) {
  */
 export class Lifecycle {
   private draining = false;
+  private readonly onDrain: (() => void)[] = [];
 
   constructor(private readonly db: Kysely<Database>) {}
 
+  /** Runs when draining starts: for what never ends on its own, such as a stream a client keeps open. */
+  whenDraining(action: () => void): void {
+    this.onDrain.push(action);
+  }
+
   drain(): void {
     this.draining = true;
+    for (const action of this.onDrain) action();
   }
 
   /**
@@ -230,7 +237,17 @@ export function createHttpApp({
   // Next the tracking loader's events: one request per page view of every customer site, the most frequent of all.
   app.use(collectRouter({ db, clock, limiterStore, limits: config.counterLimits, ingest: counterIngest }));
 
-  const mcp = new McpAdapter(registry, pipeline, serverInfo, issuer, { db, clock }, config.mcpDevNoAuth ? () => developmentPrincipal(db) : undefined);
+  const mcp = new McpAdapter(
+    registry,
+    pipeline,
+    serverInfo,
+    issuer,
+    { db, clock },
+    { pollMs: config.mcpListenPollMs, onError: (error) => logger.error({ err: error }, 'an MCP listen stream failed to look for changes') },
+    config.mcpDevNoAuth ? () => developmentPrincipal(db) : undefined,
+  );
+  // Open listen streams would hold the stop until its deadline: they end first, and their clients listen elsewhere.
+  lifecycle.whenDraining(() => mcp.endListenStreams());
   if (config.mcpDevNoAuth) logger.warn('MCP_DEV_NO_AUTH is set: /mcp accepts requests without credentials (development only)');
   app.use('/mcp', validateOrigin(config.allowedOrigins), mcpCors(config.allowedOrigins));
   app.post('/mcp', ...jsonBody, (req: Request, res: Response) => mcp.handle(req, res));

@@ -31,6 +31,7 @@ import { allows } from '../tools/define.js';
 import type { RegisteredMcpOperation, Registry } from '../tools/registry.js';
 import { ApprovalQuestions, approvalOf, opensUrls } from './mcpApprovals.js';
 import { serveThroughFetch } from './mcpFetchBridge.js';
+import { ListenStreams } from './mcpListen.js';
 import { withProgress } from './mcpProgress.js';
 import { answerResult, errorResult } from './mcpResults.js';
 import { declaresTasks, registerTaskMethods, TASKS_CAPABILITY } from './mcpTasks.js';
@@ -101,6 +102,10 @@ function toTool(operation: RegisteredMcpOperation): Tool {
 
 const APP_URI_PREFIX = 'ui://';
 
+function isListenRequest(body: unknown): boolean {
+  return isPlainObject(body) && body.method === 'subscriptions/listen';
+}
+
 /** The caller and its connection's filter, as resources and prompts (src/mcp/) take them. */
 function viewerOf(principal: Principal, filter: ToolFilter): McpCaller {
   return { principal, toolsets: filter.toolsets, readOnly: filter.readOnly };
@@ -161,6 +166,8 @@ class RequestCaller {
   constructor(
     readonly principal: Principal,
     readonly filter: ToolFilter,
+    /** Checks again that the request's credential holds: a listen stream outlives its request. */
+    readonly stillValid: () => Promise<boolean>,
   ) {}
 
   static of(authInfo: AuthInfo | undefined): RequestCaller {
@@ -191,6 +198,7 @@ export class McpAdapter {
   private readonly modern: McpHttpHandler;
   private readonly serverInfoMeta: Record<string, unknown>;
   private readonly approvals: ApprovalQuestions;
+  private readonly listens: ListenStreams;
 
   constructor(
     private readonly registry: Registry,
@@ -202,6 +210,8 @@ export class McpAdapter {
      * out (the brand memory text, an article's Markdown).
      */
     private readonly store: Pick<McpDeps, 'db' | 'clock'>,
+    /** subscriptions/listen streams: how often they look for changes, and where a failed look is reported. */
+    listen: { pollMs: number; onError(error: unknown): void },
     /** MCP_DEV_NO_AUTH: who a request without credentials is. */
     private readonly anonymous?: () => Promise<Principal>,
   ) {
@@ -213,6 +223,7 @@ export class McpAdapter {
     }
     this.serverInfoMeta = { 'io.modelcontextprotocol/serverInfo': serverInfo };
     this.approvals = new ApprovalQuestions(pipeline, issuer);
+    this.listens = new ListenStreams({ ...store, pipeline, registry }, { ...listen, serverInfo });
     this.modern = createMcpHandler(({ authInfo }) => this.buildServer(RequestCaller.of(authInfo), 'modern'), { legacy: 'reject' });
   }
 
@@ -279,7 +290,11 @@ export class McpAdapter {
   private buildServer(caller: RequestCaller, era: 'legacy' | 'modern'): Server {
     const { principal, filter } = caller;
     const server = new Server(this.serverInfo, {
-      capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false }, ...(era === 'modern' ? TASKS_CAPABILITY : {}) },
+      // Changes are told on subscriptions/listen (mcpListen.ts), which 2025-era stateless serving cannot hold open.
+      capabilities:
+        era === 'modern'
+          ? { tools: { listChanged: false }, resources: { listChanged: true, subscribe: true }, prompts: { listChanged: false }, ...TASKS_CAPABILITY }
+          : { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } },
       instructions: SERVER_INSTRUCTIONS,
       cacheHints: CACHE_HINTS,
     });
@@ -312,9 +327,21 @@ export class McpAdapter {
     return server;
   }
 
-  /** One request after authentication: the 2026-07-28 handler, or for a 2025-era request a server answering in JSON. */
+  /** Ends the open listen streams, telling their clients to listen again elsewhere; new ones are refused. */
+  endListenStreams(): void {
+    this.listens.endAll();
+  }
+
+  /**
+   * One request after authentication: a listen stream, the 2026-07-28 handler, or for a 2025-era request a server
+   * answering in JSON.
+   */
   private async route(request: globalThis.Request, options: McpHandlerRequestOptions): Promise<globalThis.Response> {
-    if (!(await isLegacyRequest(request, options.parsedBody))) return this.modern.fetch(request, options);
+    if (!(await isLegacyRequest(request, options.parsedBody))) {
+      if (!isListenRequest(options.parsedBody)) return this.modern.fetch(request, options);
+      const { principal, filter, stillValid } = RequestCaller.of(options.authInfo);
+      return this.listens.serve(request, options.parsedBody, { viewer: viewerOf(principal, filter), stillValid });
+    }
     const server = this.buildServer(RequestCaller.of(options.authInfo), 'legacy');
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
@@ -384,6 +411,7 @@ export class McpAdapter {
       }
       return;
     }
-    await serveThroughFetch((request, options) => this.route(request, options), req, res, new RequestCaller(principal, filter).authInfo());
+    const stillValid = presented ? () => this.pipeline.authenticate(req.headers.authorization).then(() => true, () => false) : async () => true;
+    await serveThroughFetch((request, options) => this.route(request, options), req, res, new RequestCaller(principal, filter, stillValid).authInfo());
   }
 }

@@ -24,6 +24,8 @@ export interface Config {
    * official conformance suite, which cannot send a token; refused unless the service is bound to loopback.
    */
   mcpDevNoAuth: boolean;
+  /** How often an open MCP subscriptions/listen stream looks in the database for changes to tell its client. */
+  mcpListenPollMs: number;
   /** Outbound requests to addresses others choose (client metadata documents, webhooks, customer pages): private targets allowed? Local testing only. */
   allowPrivateTargets: boolean;
   /** The OpenAI-compatible chat-completions server that writes; undefined when not configured. */
@@ -586,6 +588,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port,
     mcpDevNoAuth,
+    mcpListenPollMs: wholeNumber('MCP_LISTEN_POLL_MS', env.MCP_LISTEN_POLL_MS, 5000, 100, 60_000),
     allowPrivateTargets: env.ALLOW_PRIVATE_TARGETS === '1',
     writer: parseWriter(env),
     jobsPollMs: parseJobsPoll(env.JOBS_POLL_MS),

@@ -9,7 +9,8 @@ import {
   type Resource,
   type ResourceTemplateType,
 } from '@modelcontextprotocol/server';
-import { writtenArticleMarkdown, writtenArticlesPage, type WrittenArticleEntry } from '../domain/content/writtenArticles.js';
+import { createHash } from 'node:crypto';
+import { writtenArticleMarkdown, writtenArticlesMark, writtenArticlesPage, type WrittenArticleEntry } from '../domain/content/writtenArticles.js';
 import { ServiceError } from '../errors.js';
 import { brandMemoryPrompt } from '../writer/brandMemory.js';
 import { mayUseAll, type McpCaller, type McpDeps } from './caller.js';
@@ -168,4 +169,36 @@ export async function readResource(deps: McpDeps, caller: McpCaller, uri: string
   }
   if (found === undefined) throw new ResourceNotFoundError(uri);
   return cacheable({ contents: [{ uri, mimeType: MARKDOWN, text: found.text }] }, found.ttlMs);
+}
+
+/*
+ * Fingerprints for subscriptions/listen: a listen stream looks again every few seconds and tells its client when one
+ * changed. They are read from the database, so a change made through any instance shows on every instance's streams.
+ */
+
+/** Changes when resources/list would answer differently for the caller. */
+export async function resourceListMark(deps: McpDeps, caller: McpCaller): Promise<string> {
+  // The fixed resources and the app views change only with a deploy; a caller who may not read articles sees none.
+  return mayUseAll(deps.registry, caller, ARTICLES_READ_VIA) ? writtenArticlesMark(deps.db, caller.principal.workspaceId) : '';
+}
+
+/**
+ * Changes when resources/read of `uri` would answer differently for the caller: a digest of the text, or "missing"
+ * for anything it cannot read (another workspace's article stays "missing" forever, telling nothing). Undefined when
+ * the read failed for another reason (a provider down, a rate cap): nothing is known then, so nothing is said.
+ */
+export async function resourceMark(deps: McpDeps, caller: McpCaller, uri: string): Promise<string | undefined> {
+  try {
+    const { contents } = await readResource(deps, caller, uri);
+    return createHash('sha256').update(contents.map((content) => ('text' in content ? content.text : '')).join('\n')).digest('base64url');
+  } catch (error) {
+    if (error instanceof ResourceNotFoundError) return 'missing';
+    if (error instanceof ProtocolError) return undefined;
+    throw error;
+  }
+}
+
+/** How often a subscribed resource is worth reading again: the weekly report only as often as a client may cache it. */
+export function resourceLookIntervalMs(uri: string): number {
+  return uri === WEEKLY_REPORT_URI ? REPORT_TTL_MS : 0;
 }

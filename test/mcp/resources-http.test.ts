@@ -33,7 +33,7 @@ describe('resources and prompts over HTTP', () => {
     const other = await t.workspace({ name: 'Other', site: 'https://other.example' });
     const theirs = await writtenArticle(t, other);
     const client = await modernClient(ws.key);
-    expect(client.getServerCapabilities()).toMatchObject({ resources: { listChanged: false }, prompts: { listChanged: false } });
+    expect(client.getServerCapabilities()).toMatchObject({ resources: { listChanged: true, subscribe: true }, prompts: { listChanged: false } });
 
     const listed = await client.listResources();
     expect(listed).toMatchObject({ ttlMs: 60_000, cacheScope: 'private' });

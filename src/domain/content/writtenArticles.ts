@@ -48,6 +48,20 @@ export async function writtenArticlesPage(
 }
 
 /**
+ * What changes whenever writtenArticlesPage's pages would: how many written articles there are and the latest edit of
+ * any (a delete lowers the count, an edit raises the latest time).
+ */
+export async function writtenArticlesMark(db: Kysely<Database>, workspaceId: string): Promise<string> {
+  const row = await db
+    .selectFrom('articles')
+    .select((eb) => [eb.fn.countAll<number | string>().as('count'), eb.fn.max('updated_at').as('latest')])
+    .where('workspace_id', '=', workspaceId)
+    .where('markdown', 'is not', null)
+    .executeTakeFirstOrThrow();
+  return `${Number(row.count)}:${row.latest === null ? '' : Number(row.latest)}`;
+}
+
+/**
  * A written article as Markdown: its title as the heading, then the body as publishing sends it (related reading and
  * FAQ appended). An article without a body is as missing as another workspace's: there is no Markdown to read.
  */

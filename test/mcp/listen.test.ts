@@ -1,0 +1,225 @@
+import { TASKS_EXTENSION_ID_V2, TaskStatusNotificationV2Schema } from '@modelcontextprotocol/ext-tasks/core/v2';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { revokeApiKeys } from '../../src/auth/apiKeys.js';
+import { destinationAt, ok, writtenArticle } from '../publishing/support.js';
+import { Receiver } from '../publishing/receiver.js';
+import { TestService, type TestWorkspace } from '../support/harness.js';
+import { MODERN, modernRequest } from '../support/mcp2026.js';
+
+// subscriptions/listen on /mcp: the server tells a 2026-07-28 client when the resource list or a subscribed resource
+// changed, and how its tasks went, reading every change from the database; each stream hears only of its own
+// workspace and credential.
+
+const DECLARING = { extensions: { [TASKS_EXTENSION_ID_V2]: {} } };
+/** Long enough for several looks at MCP_LISTEN_POLL_MS below. */
+const QUIET_MS = 600;
+
+let t: TestService;
+let receiver: Receiver;
+let ws: TestWorkspace;
+
+interface Message {
+  id?: unknown;
+  method?: string;
+  params?: Record<string, unknown>;
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string };
+}
+
+/** A listen stream read message by message, as a client without the SDK reads it. */
+class RawListen {
+  private readonly messages: Message[] = [];
+  private waiting: (() => void) | undefined;
+  ended = false;
+
+  private constructor(readonly response: Response) {}
+
+  static async open(
+    key: string,
+    notifications: Record<string, unknown>,
+    capabilities: Record<string, unknown> = {},
+    headers: Record<string, string> = {},
+    baseUrl = t.baseUrl,
+  ): Promise<RawListen> {
+    const response = await fetch(new URL('/mcp', baseUrl), {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': MODERN,
+        'mcp-method': 'subscriptions/listen',
+        ...headers,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'listen-1',
+        method: 'subscriptions/listen',
+        params: { notifications, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': capabilities } },
+      }),
+    });
+    const stream = new RawListen(response);
+    if (response.headers.get('content-type')?.includes('text/event-stream')) void stream.read();
+    return stream;
+  }
+
+  private async read(): Promise<void> {
+    const decoder = new TextDecoder();
+    let buffered = '';
+    for await (const chunk of this.response.body!) {
+      buffered += decoder.decode(chunk as Uint8Array, { stream: true });
+      let end: number;
+      while ((end = buffered.indexOf('\n\n')) !== -1) {
+        const data = buffered.slice(0, end).split('\n').find((line) => line.startsWith('data: '));
+        buffered = buffered.slice(end + 2);
+        if (data !== undefined) this.messages.push(JSON.parse(data.slice('data: '.length)) as Message);
+        this.waiting?.();
+      }
+    }
+    this.ended = true;
+    this.waiting?.();
+  }
+
+  /** The next message, or undefined when none came within `withinMs`. */
+  async next(withinMs = 5000): Promise<Message | undefined> {
+    const deadline = Date.now() + withinMs;
+    while (this.messages.length === 0 && !this.ended && Date.now() < deadline) {
+      await new Promise<void>((resolve) => {
+        this.waiting = resolve;
+        setTimeout(resolve, Math.max(deadline - Date.now(), 0));
+      });
+    }
+    return this.messages.shift();
+  }
+
+  async close(): Promise<void> {
+    await this.response.body?.cancel().catch(() => undefined);
+  }
+}
+
+beforeAll(async () => {
+  t = await TestService.start({
+    outbound: { allowPrivateAddresses: true },
+    timing: { webhookTimeoutMs: 500 },
+    env: { MCP_LISTEN_POLL_MS: '100' },
+  });
+  receiver = await Receiver.start({ clock: () => t.clock.now() });
+  ws = await t.workspace();
+});
+afterAll(async () => {
+  await receiver.close();
+  await t.close();
+});
+
+describe('subscriptions/listen', () => {
+  it('tells a v2 client of a new article and of a change to the brand memory it subscribed to, not of what it did not ask for', async () => {
+    const client = new Client({ name: 'listening-agent', version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } } });
+    await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', t.baseUrl), { requestInit: { headers: { authorization: `Bearer ${ws.key}` } } }));
+    expect(client.getServerCapabilities()).toMatchObject({ resources: { listChanged: true, subscribe: true }, tools: { listChanged: false }, prompts: { listChanged: false } });
+    const heard: string[] = [];
+    client.setNotificationHandler('notifications/resources/list_changed', () => void heard.push('list'));
+    client.setNotificationHandler('notifications/resources/updated', (notification) => void heard.push(`updated ${notification.params.uri}`));
+    const subscription = await client.listen({ toolsListChanged: true, resourcesListChanged: true, resourceSubscriptions: ['sightline://brand'] });
+    // The tool list never changes while connected, so that part is not honoured.
+    expect(subscription.honoredFilter).toEqual({ resourcesListChanged: true, resourceSubscriptions: ['sightline://brand'] });
+
+    await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
+    expect(heard).toEqual([]);
+    await writtenArticle(t, ws);
+    await expect.poll(() => heard, { timeout: 5000 }).toEqual(['list']);
+    await ok(t, ws.key, 'POST', '/api/v1/brand', { productDescription: 'Scheduling software for dental practices.' });
+    await expect.poll(() => heard, { timeout: 5000 }).toEqual(['list', 'updated sightline://brand']);
+
+    await subscription.close();
+    expect(await subscription.closed).toBe('local');
+    await client.close();
+  });
+
+  it("hears nothing of another workspace's articles, nor of an article of theirs it names", async () => {
+    const other = await t.workspace({ name: 'Other', site: 'https://other.example' });
+    const theirs = await writtenArticle(t, other, 'Their first article');
+    const stream = await RawListen.open(ws.key, { resourcesListChanged: true, resourceSubscriptions: [`sightline://articles/${theirs}`] });
+    expect(await stream.next()).toMatchObject({ method: 'notifications/subscriptions/acknowledged', params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen-1' } } });
+    await new Promise((resolve) => setTimeout(resolve, QUIET_MS / 2));
+    await writtenArticle(t, other, 'Their second article');
+    await t.db.updateTable('articles').set({ markdown: '# Their first article\n\nChanged.', updated_at: t.clock.now() + 1 }).where('id', '=', theirs).execute();
+    expect(await stream.next(QUIET_MS)).toBeUndefined();
+    // Its own change still comes through, first: nothing of theirs was waiting before it.
+    await writtenArticle(t, ws, 'Our next article');
+    expect(await stream.next()).toMatchObject({ method: 'notifications/resources/list_changed' });
+    await stream.close();
+  });
+
+  it('tells a client that declared the Tasks extension how its task went, with the whole task', async () => {
+    const destinationId = await destinationAt(t, ws, receiver, '/hook');
+    const started = await modernRequest(t.baseUrl, ws.key, 'tools/call', { name: 'send_test_event', arguments: { destinationId } }, { capabilities: DECLARING });
+    const taskId = String(started.body.result?.taskId);
+
+    const undeclared = await RawListen.open(ws.key, { taskIds: [taskId] });
+    expect(await undeclared.next()).toMatchObject({ method: 'notifications/subscriptions/acknowledged', params: { notifications: {} } });
+    // Nothing honoured: the server ends the subscription at once with its result.
+    expect(await undeclared.next()).toMatchObject({ id: 'listen-1', result: { resultType: 'complete' } });
+
+    const otherKey = await t.key(ws.workspaceId, ['read:content']);
+    const stranger = await RawListen.open(otherKey, { taskIds: [taskId] }, DECLARING);
+    const stream = await RawListen.open(ws.key, { taskIds: [taskId] }, DECLARING);
+    expect(await stream.next()).toMatchObject({ method: 'notifications/subscriptions/acknowledged', params: { notifications: { taskIds: [taskId] } } });
+    expect(await stranger.next()).toMatchObject({ params: { notifications: { taskIds: [taskId] } } });
+    await new Promise((resolve) => setTimeout(resolve, QUIET_MS / 2));
+    await t.jobs.drain();
+    // The job's progress may be told first, while the task is still working; then how it ended.
+    let told = await stream.next();
+    while (told?.params?.status === 'working') {
+      expect(told).toMatchObject({ method: 'notifications/tasks', params: { taskId, statusMessage: expect.stringContaining('sending test') } });
+      told = await stream.next();
+    }
+    expect(TaskStatusNotificationV2Schema.safeParse(told).success).toBe(true);
+    expect(told).toMatchObject({ method: 'notifications/tasks', params: { taskId, status: 'completed', result: { structuredContent: { destinationId, event: 'test' } } } });
+    // Another credential's stream names the same id and hears nothing: the task is not theirs.
+    expect(await stranger.next(QUIET_MS)).toBeUndefined();
+    await Promise.all([stream.close(), stranger.close()]);
+  });
+
+  it('refuses a filter it cannot honour, naming the field, and requests missing their headers', async () => {
+    const tooMany = await RawListen.open(ws.key, { resourceSubscriptions: Array.from({ length: 21 }, (_, i) => `sightline://articles/a${i}`) });
+    expect(tooMany.response.status).toBe(200);
+    expect(await tooMany.response.json()).toMatchObject({ id: 'listen-1', error: { code: -32602, message: expect.stringContaining('params.notifications.resourceSubscriptions') } });
+
+    const noFilter = await modernRequest(t.baseUrl, ws.key, 'subscriptions/listen', {});
+    expect(noFilter.body.error).toMatchObject({ code: -32602, message: expect.stringContaining('params.notifications') });
+
+    const noMethodHeader = await fetch(new URL('/mcp', t.baseUrl), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ws.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'subscriptions/listen', params: { notifications: { resourcesListChanged: true }, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} } } }),
+    });
+    expect(noMethodHeader.status).toBe(400);
+    expect(await noMethodHeader.json()).toMatchObject({ id: 3, error: { code: -32020 } });
+
+    const wrongMethodHeader = await RawListen.open(ws.key, { resourcesListChanged: true }, {}, { 'mcp-method': 'tools/list' });
+    expect(wrongMethodHeader.response.status).toBe(400);
+    expect(await wrongMethodHeader.response.json()).toMatchObject({ error: { code: -32020 } });
+  });
+
+  it('ends the stream when its key is revoked', async () => {
+    const key = await t.key(ws.workspaceId, ['read:content']);
+    const stream = await RawListen.open(key, { resourcesListChanged: true });
+    expect(await stream.next()).toMatchObject({ method: 'notifications/subscriptions/acknowledged' });
+    await revokeApiKeys(t.db, t.clock, { key });
+    expect(await stream.next()).toMatchObject({ id: 'listen-1', result: { resultType: 'complete' } });
+    expect(await stream.next()).toBeUndefined();
+    expect(stream.ended).toBe(true);
+  });
+
+  it('ends open streams with their result when the service stops, so clients listen again elsewhere', async () => {
+    const stopped = await TestService.start({ writer: false });
+    const own = await stopped.workspace();
+    const stream = await RawListen.open(own.key, { resourcesListChanged: true }, {}, {}, stopped.baseUrl);
+    expect(await stream.next()).toMatchObject({ method: 'notifications/subscriptions/acknowledged' });
+    const stopping = stopped.close();
+    expect(await stream.next()).toMatchObject({ id: 'listen-1', result: { resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'sightline' } } } });
+    await stopping;
+    expect(await stream.next()).toBeUndefined();
+  });
+});
