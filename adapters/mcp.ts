@@ -25,7 +25,8 @@ import { APP_MIME_TYPE, APP_VIEWS, appViewOfTool, type AppView } from '../src/mc
 import { enabledOnConnection, mayUse, type McpCaller, type McpDeps } from '../src/mcp/caller.js';
 import { getPrompt, listPrompts } from '../src/mcp/prompts.js';
 import { listResources, listResourceTemplates, readResource } from '../src/mcp/resources.js';
-import { createTask, startedJobId, type Task } from '../src/mcp/tasks.js';
+import { createTask, startedJobIds, type Task } from '../src/mcp/tasks.js';
+import { answerResult, errorResult } from '../src/mcp/toolResults.js';
 import { ALL_SCOPES, type Scope } from '../src/scopes.js';
 import { allows } from '../tools/define.js';
 import type { RegisteredMcpOperation, Registry } from '../tools/registry.js';
@@ -33,7 +34,6 @@ import { ApprovalQuestions, approvalOf, opensUrls } from './mcpApprovals.js';
 import { serveThroughFetch } from './mcpFetchBridge.js';
 import { ListenStreams } from './mcpListen.js';
 import { withProgress } from './mcpProgress.js';
-import { answerResult, errorResult } from './mcpResults.js';
 import { declaresTasks, registerTaskMethods, TASKS_CAPABILITY } from './mcpTasks.js';
 import { isPlainObject, plainToolCall } from './mcpToolCall.js';
 import { writeJson } from './rest.js';
@@ -123,7 +123,7 @@ const RawArgumentsCallToolParams = z.looseObject({ name: z.string(), arguments: 
 
 const ARGUMENTS_NOT_AN_OBJECT = "arguments: must be an object holding the tool's input";
 
-/** structuredContent of a refused call (isError: true): errorResult below. */
+/** structuredContent of a refused call (isError: true): errorResult (src/mcp/toolResults.ts). */
 const ERROR_CONTENT_SCHEMA = {
   type: 'object',
   properties: { status: { type: 'integer' }, error: { type: 'string' }, retryAfterMs: { type: 'integer' } },
@@ -265,8 +265,8 @@ export class McpAdapter {
 
   /**
    * Arguments that are not an object are invalid params (JSON-RPC -32602), as the MCP specification has it. With
-   * `asTask` (the client declared the Tasks extension on this request), an answer that started a background job is
-   * answered with a task handle instead, stored before it is answered; tasks/get then follows the job.
+   * `asTask` (the client declared the Tasks extension on this request), an answer that started background jobs is
+   * answered with a task handle instead, stored before it is answered; tasks/get then follows the jobs.
    */
   async callTool(principal: Principal, filter: ToolFilter, name: string, args: unknown, asTask = false): Promise<CallToolResult | TaskHandle> {
     if (args !== undefined && !isPlainObject(args)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, ARGUMENTS_NOT_AN_OBJECT);
@@ -278,8 +278,8 @@ export class McpAdapter {
     const result = await this.pipeline.call(operation, principal, args ?? {});
     if (!result.ok) return errorResult(result.error);
     if (asTask && isPlainObject(result.data)) {
-      const jobId = startedJobId(result.data);
-      if (jobId !== undefined) return { resultType: 'task', ...(await createTask(this.store.db, this.store.clock, principal, { operationId: name, jobId, answer: result.data })) };
+      const jobIds = startedJobIds(result.data);
+      if (jobIds.length > 0) return { resultType: 'task', ...(await createTask(this.store.db, this.store.clock, principal, { operationId: name, jobIds, answer: result.data })) };
     }
     // A screen not yet activated answers null, which MCP's structured content (an object) cannot hold: text only.
     if (result.data === null) return { content: [{ type: 'text', text: 'null' }] };

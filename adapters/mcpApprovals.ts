@@ -1,11 +1,11 @@
 import { inputRequired, inputResponse, ProtocolError, ProtocolErrorCode, type CallToolResult, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
 import { approvalUrl } from '../src/domain/approvals/approvals.js';
 import { ServiceError, toServiceError } from '../src/errors.js';
+import { answerResult, errorResult } from '../src/mcp/toolResults.js';
 import type { OAuthIssuer } from '../src/oauth/issuer.js';
 import type { Pipeline } from '../src/pipeline/pipeline.js';
 import type { Principal } from '../src/pipeline/principal.js';
 import { approvalAnswer } from '../tools/define.js';
-import { answerResult, errorResult } from './mcpResults.js';
 import { isPlainObject } from './mcpToolCall.js';
 
 // A change that waits for the workspace owner, asked inside the call (2026-07-28 multi-round-trip requests): a client

@@ -32,6 +32,7 @@ import * as grantLastUsed from './migrations/2026_11_27_0032_grant_last_used.js'
 import * as namedMentions from './migrations/2026_11_27_0033_named_mentions.js';
 import * as accountTrust from './migrations/2026_11_28_0034_account_trust.js';
 import * as mcpTasks from './migrations/2026_11_28_0035_mcp_tasks.js';
+import * as mcpTaskJobs from './migrations/2026_11_28_0036_mcp_task_jobs.js';
 
 /** Every migration, in order. Names are timestamped so that they sort in the order they were written. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -67,6 +68,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_27_0033_named_mentions': namedMentions,
   '2026_11_28_0034_account_trust': accountTrust,
   '2026_11_28_0035_mcp_tasks': mcpTasks,
+  '2026_11_28_0036_mcp_task_jobs': mcpTaskJobs,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

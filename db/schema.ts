@@ -439,22 +439,31 @@ export interface JobsTable {
   finished_at: number | null;
 }
 
-/** A tools/call answered with an MCP task handle: the job doing the work, and who may follow it. */
+/** A tools/call answered with an MCP task handle: who may follow it; its jobs are in mcp_task_jobs. */
 export interface McpTasksTable {
   id: string;
   workspace_id: string;
   /** The Principal's credentialId: only this credential reads, cancels or updates the task. */
   credential_id: string;
   operation_id: string;
+  /** The first of its jobs, for instances of the release before mcp_task_jobs; read the jobs from mcp_task_jobs. */
   job_id: string;
   /** JSON: the tool's immediate answer, the task's result once the job is done. */
   answer: string;
   cancel_requested_at: number | null;
-  /** The job had not started and was withdrawn: the task is cancelled. */
+  /** Every one of its jobs was withdrawn before it ran: the task is cancelled. */
   cancelled_at: number | null;
   created_at: number;
   updated_at: number;
   expires_at: number;
+}
+
+/** The jobs an MCP task follows: every job its tool's answer started. */
+export interface McpTaskJobsTable {
+  task_id: string;
+  job_id: string;
+  /** tasks/cancel took the job off the queue before it ran. */
+  withdrawn_at: number | null;
 }
 
 export interface NamedLocksTable {
@@ -1346,6 +1355,7 @@ export interface Database {
   delivery_attempts: DeliveryAttemptsTable;
   jobs: JobsTable;
   mcp_tasks: McpTasksTable;
+  mcp_task_jobs: McpTaskJobsTable;
   crawler_visits: CrawlerVisitsTable;
   competitors: CompetitorsTable;
   check_runs: CheckRunsTable;

@@ -1,15 +1,18 @@
 import type { DetailedTaskV2, TaskV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, McpTasksTable } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import { getJob } from '../domain/jobs/listJobs.js';
 import { toIso } from '../domain/brand/records.js';
+import { ServiceError } from '../errors.js';
 import { newId } from '../ids.js';
-import { settleWithdrawnJob, withdrawQueuedJob } from '../jobs/withdraw.js';
+import { settleWithdrawnJob, withdrawQueuedJob, type WithdrawnJob } from '../jobs/withdraw.js';
+import { errorResult } from './toolResults.js';
 
 // MCP tasks (the io.modelcontextprotocol/tasks extension) over the durable job queue: a tools/call whose answer started
-// a job is answered with a task handle; tasks/get follows the job. State lives in the database only, so any instance
-// answers for a task any other created, before and after restarts.
+// jobs is answered with a task handle; tasks/get follows every one of them. State lives in the database only, so any
+// instance answers for a task any other created, before and after restarts.
 
 /** The extension's wire task: what a tools/call answers (with resultType "task") and the base of what tasks/get answers. */
 export type Task = TaskV2;
@@ -25,15 +28,16 @@ export interface TaskOwner {
 
 export interface StartedWork {
   operationId: string;
-  jobId: string;
-  /** The tool's immediate answer: the task's result (its structuredContent) once the job is done. */
+  /** Every job the answer started (startedJobIds): at least one. */
+  jobIds: readonly string[];
+  /** The tool's immediate answer: the task's result (its structuredContent) once the jobs are done. */
   answer: Record<string, unknown>;
 }
 
 /**
- * A task is kept a day after its job is due (a queued outreach send may wait for the next day's room): long enough for
- * the job's retries (three attempts, backoff up to an hour) and for a client that comes back the next morning; short
- * enough that the table stays small. The job itself stays readable with get_job after that.
+ * A task is kept a day after its last job is due (a queued outreach send may wait for the next day's room): long enough
+ * for the jobs' retries (three attempts, backoff up to an hour) and for a client that comes back the next morning;
+ * short enough that the table stays small. The jobs themselves stay readable with get_job after that.
  */
 export const TASK_TTL_MS = 86_400_000;
 
@@ -44,36 +48,46 @@ const CANCELLED_REASON = 'cancelled by the MCP client (tasks/cancel) before it s
 const CANCEL_TOO_LATE = 'Cancellation requested, but the job had already started: it runs to the end.';
 
 /**
- * The job an operation's answer started, if any: a top-level string `jobId` (some operations answer `jobId: null` when
- * nothing was started). A dry run starts nothing.
+ * The jobs an operation's answer started: its top-level string `jobId` (some operations answer `jobId: null` when
+ * nothing was started), or the `jobId` of each of its `deliveries` (publish_content and update_article_meta send one
+ * delivery job per destination). A dry run starts nothing.
  */
-export function startedJobId(answer: unknown): string | undefined {
-  if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) return undefined;
-  const fields = answer as Record<string, unknown>;
-  if (fields.dryRun === true) return undefined;
-  return typeof fields.jobId === 'string' ? fields.jobId : undefined;
+export function startedJobIds(answer: unknown): string[] {
+  if (!isObject(answer)) return [];
+  if (answer.dryRun === true) return [];
+  if (typeof answer.jobId === 'string') return [answer.jobId];
+  if (!Array.isArray(answer.deliveries)) return [];
+  return answer.deliveries.flatMap((delivery: unknown) => (isObject(delivery) && typeof delivery.jobId === 'string' ? [delivery.jobId] : []));
 }
 
 /** Records the task before the handle is answered (the extension requires a tasks/get for it to resolve at once). */
 export async function createTask(db: Kysely<Database>, clock: Clock, owner: TaskOwner, start: StartedWork): Promise<Task> {
   const now = clock.now();
-  const job = await db.selectFrom('jobs').select(['run_at']).where('id', '=', start.jobId).where('workspace_id', '=', owner.workspaceId).executeTakeFirst();
-  // The answer came from this workspace's own operation, so its job is there: anything else is a programming error.
-  if (job === undefined) throw new Error(`job ${start.jobId} of ${start.operationId} is not in the caller's workspace`);
+  const jobIds = [...new Set(start.jobIds)];
+  const [firstJobId] = jobIds;
+  const jobs = firstJobId === undefined ? [] : await db.selectFrom('jobs').select(['run_at']).where('id', 'in', jobIds).where('workspace_id', '=', owner.workspaceId).execute();
+  // The answer came from this workspace's own operation, so its jobs are there: anything else is a programming error.
+  if (firstJobId === undefined || jobs.length !== jobIds.length) throw new Error(`jobs [${jobIds.join(', ')}] of ${start.operationId} are not all in the caller's workspace`);
   const row: Selectable<McpTasksTable> = {
     id: newId('task'),
     workspace_id: owner.workspaceId,
     credential_id: owner.credentialId,
     operation_id: start.operationId,
-    job_id: start.jobId,
+    job_id: firstJobId,
     answer: JSON.stringify(start.answer),
     cancel_requested_at: null,
     cancelled_at: null,
     created_at: now,
     updated_at: now,
-    expires_at: Math.max(now, job.run_at) + TASK_TTL_MS,
+    expires_at: Math.max(now, ...jobs.map((job) => job.run_at)) + TASK_TTL_MS,
   };
-  await db.insertInto('mcp_tasks').values(row).execute();
+  await db.transaction().execute(async (trx) => {
+    await trx.insertInto('mcp_tasks').values(row).execute();
+    await trx
+      .insertInto('mcp_task_jobs')
+      .values(jobIds.map((jobId) => ({ task_id: row.id, job_id: jobId, withdrawn_at: null })))
+      .execute();
+  });
   return { ...taskBase(row, now), status: 'working' };
 }
 
@@ -81,60 +95,72 @@ export async function createTask(db: Kysely<Database>, clock: Clock, owner: Task
 export async function readTask(db: Kysely<Database>, clock: Clock, owner: TaskOwner, taskId: string): Promise<TaskWithOutcome | undefined> {
   const task = await ownTask(db, clock, owner, taskId);
   if (task === undefined) return undefined;
-  if (task.cancelled_at !== null) return { ...taskBase(task, task.cancelled_at), status: 'cancelled', statusMessage: 'Cancelled before the job started.' };
-  const { job } = await getJob(db, owner.workspaceId, task.job_id);
-  const lastUpdated = Math.max(task.updated_at, Date.parse(job.startedAt ?? job.createdAt), Date.parse(job.finishedAt ?? job.createdAt));
+  const links = await taskJobs(db, task);
+  const several = links.length > 1;
+  if (task.cancelled_at !== null) {
+    return { ...taskBase(task, task.cancelled_at), status: 'cancelled', statusMessage: several ? 'Cancelled before any of its jobs started.' : 'Cancelled before the job started.' };
+  }
+  const jobs = (await Promise.all(links.map(async (link) => (await getJob(db, owner.workspaceId, link.job_id)).job))).sort(
+    (a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id),
+  );
+  const lastUpdated = Math.max(task.updated_at, ...jobs.flatMap((job) => [Date.parse(job.startedAt ?? job.createdAt), Date.parse(job.finishedAt ?? job.createdAt)]));
   const base = taskBase(task, lastUpdated);
   const answer = JSON.parse(task.answer) as Record<string, unknown>;
-  switch (job.state) {
-    case 'queued':
-    case 'running': {
-      const statusMessage = task.cancel_requested_at !== null ? CANCEL_TOO_LATE : (job.progress ?? (job.error === null ? undefined : `Retrying after: ${job.error}`));
-      return { ...base, status: 'working', ...(statusMessage === undefined ? {} : { statusMessage }) };
-    }
-    case 'done':
-      return {
-        ...base,
-        status: 'completed',
-        // A CallToolResult as the tool would have answered: structuredContent stays the tool's answer (its output schema
-        // admits nothing else), the text adds the job's outcome.
-        result: { resultType: 'complete', content: [{ type: 'text', text: JSON.stringify({ ...answer, job }) }], structuredContent: answer } as JsonObject,
-      };
-    case 'failed': {
-      // A tool-level failure, not a protocol one: the extension has it completed with isError, in the shape of a
-      // refused call ({status, error}, as the MCP adapter's errorResult).
-      const error = `background job ${job.id} failed: ${job.error ?? 'no reason recorded'}`;
-      return {
-        ...base,
-        status: 'completed',
-        statusMessage: error,
-        result: { resultType: 'complete', content: [{ type: 'text', text: error }], structuredContent: { status: 500, error }, isError: true },
-      };
-    }
+  const unfinished = jobs.filter((job) => job.state === 'queued' || job.state === 'running');
+  if (unfinished.length > 0) {
+    const statusMessage = task.cancel_requested_at !== null ? cancelTooLate(jobs.length, unfinished) : workingMessage(jobs.length, unfinished);
+    return { ...base, status: 'working', ...(statusMessage === undefined ? {} : { statusMessage }) };
   }
+  const failed = jobs.filter((job) => job.state === 'failed');
+  if (failed.length > 0) {
+    // A tool-level failure, not a protocol one: the extension has it completed with isError, in the shape of a refused
+    // call. Each failed job is named; the others' outcomes are a get_job away.
+    const failures = failed.map((job) => `background job ${job.id} failed: ${job.error ?? 'no reason recorded'}`).join('; ');
+    const error = several ? `${failures}; ${jobs.length - failed.length} of ${jobs.length} jobs done` : failures;
+    return { ...base, status: 'completed', statusMessage: error, result: taskResult(errorResult(new ServiceError(500, error))) };
+  }
+  // A CallToolResult as the tool would have answered: structuredContent stays the tool's answer (its output schema
+  // admits nothing else), the text adds each job's outcome.
+  const text = JSON.stringify(several ? { ...answer, jobs } : { ...answer, job: jobs[0] });
+  return { ...base, status: 'completed', result: taskResult({ content: [{ type: 'text', text }], structuredContent: answer }) };
 }
 
 /**
- * Cooperative and idempotent: a job that has not started is withdrawn (the task then reads cancelled); a running one
- * cannot be stopped, so the request is recorded and the task stays working, saying so. False when the task is not found.
+ * Cooperative and idempotent: jobs that have not started are withdrawn (once all of them are, the task reads
+ * cancelled); a running one cannot be stopped, so the request is recorded and the task stays working, saying so.
+ * False when the task is not found.
  */
 export async function cancelTask(db: Kysely<Database>, clock: Clock, owner: TaskOwner, taskId: string): Promise<boolean> {
-  const outcome = await db.transaction().execute(async (trx) => {
+  const withdrawn = await db.transaction().execute(async (trx) => {
     const task = await ownTask(trx, clock, owner, taskId);
     if (task === undefined) return undefined;
-    if (task.cancelled_at !== null) return { withdrawn: undefined };
+    if (task.cancelled_at !== null) return [];
     const now = clock.now();
+    const links = await taskJobs(trx, task);
     // Asked again, it tries again: a job given back to the queue by a stopping instance can be withdrawn now.
-    const withdrawn = await withdrawQueuedJob(trx, clock, owner.workspaceId, task.job_id, CANCELLED_REASON);
+    const withdrawnNow: WithdrawnJob[] = [];
+    for (const link of links.filter((candidate) => candidate.withdrawn_at === null)) {
+      const job = await withdrawQueuedJob(trx, clock, owner.workspaceId, link.job_id, CANCELLED_REASON);
+      if (job !== undefined) withdrawnNow.push(job);
+    }
+    if (withdrawnNow.length > 0) {
+      await trx
+        .updateTable('mcp_task_jobs')
+        .set({ withdrawn_at: now })
+        .where('task_id', '=', task.id)
+        .where('job_id', 'in', withdrawnNow.map((job) => job.id))
+        .execute();
+    }
+    const allWithdrawn = links.every((link) => link.withdrawn_at !== null || withdrawnNow.some((job) => job.id === link.job_id));
     await trx
       .updateTable('mcp_tasks')
-      .set({ cancel_requested_at: task.cancel_requested_at ?? now, updated_at: now, ...(withdrawn === undefined ? {} : { cancelled_at: now }) })
+      .set({ cancel_requested_at: task.cancel_requested_at ?? now, updated_at: now, ...(allWithdrawn ? { cancelled_at: now } : {}) })
       .where('id', '=', task.id)
       .execute();
-    return { withdrawn };
+    return withdrawnNow;
   });
-  if (outcome === undefined) return false;
-  if (outcome.withdrawn !== undefined) await settleWithdrawnJob(db, clock, outcome.withdrawn, CANCELLED_REASON);
+  if (withdrawn === undefined) return false;
+  for (const job of withdrawn) await settleWithdrawnJob(db, clock, job, CANCELLED_REASON);
   return true;
 }
 
@@ -150,6 +176,42 @@ export async function forgetExpiredTasks(db: Kysely<Database>, now: number): Pro
 }
 
 type JsonObject = Extract<TaskWithOutcome, { status: 'completed' }>['result'];
+
+/** A CallToolResult as a completed task carries it: the extension types it as any JSON object. */
+function taskResult(result: CallToolResult): JsonObject {
+  return { resultType: 'complete', ...result } as JsonObject;
+}
+
+type TaskJob = Awaited<ReturnType<typeof getJob>>['job'];
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The task's jobs. A task made by an instance of the previous release (during a rolling deploy) has no rows in
+ * mcp_task_jobs: its one job is mcp_tasks.job_id, withdrawn when the task was cancelled.
+ */
+async function taskJobs(db: Kysely<Database>, task: Selectable<McpTasksTable>): Promise<Array<{ job_id: string; withdrawn_at: number | null }>> {
+  const links = await db.selectFrom('mcp_task_jobs').select(['job_id', 'withdrawn_at']).where('task_id', '=', task.id).execute();
+  return links.length > 0 ? links : [{ job_id: task.job_id, withdrawn_at: task.cancelled_at }];
+}
+
+/** While jobs run: a lone job's progress or last error; for several, how many finished and what the others say. */
+function workingMessage(total: number, unfinished: TaskJob[]): string | undefined {
+  const notes = unfinished.flatMap((job) => {
+    const note = job.progress ?? (job.error === null ? undefined : `Retrying after: ${job.error}`);
+    return note === undefined ? [] : [{ id: job.id, note }];
+  });
+  if (total === 1) return notes[0]?.note;
+  return [`${total - unfinished.length} of ${total} jobs finished`, ...notes.map(({ id, note }) => `${id}: ${note}`)].join('; ');
+}
+
+function cancelTooLate(total: number, unfinished: TaskJob[]): string {
+  if (total === 1) return CANCEL_TOO_LATE;
+  const started = unfinished.map((job) => job.id).join(', ');
+  return `Cancellation requested: the jobs not yet started were withdrawn, but ${started} had already started and ${unfinished.length === 1 ? 'runs' : 'run'} to the end.`;
+}
 
 function ownTask(db: Kysely<Database>, clock: Clock, owner: TaskOwner, taskId: string) {
   return db

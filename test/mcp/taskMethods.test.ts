@@ -71,7 +71,7 @@ afterAll(async () => {
 
 async function startedTask() {
   const jobId = await enqueueJob(database.db, clock, { workspaceId: owner.workspaceId, kind: 'social_search' });
-  return createTask(database.db, clock, owner, { operationId: 'search_social_threads', jobId, answer: { jobId, queued: true, sources: [] } });
+  return createTask(database.db, clock, owner, { operationId: 'search_social_threads', jobIds: [jobId], answer: { jobId, queued: true, sources: [] } });
 }
 
 describe('the Tasks extension methods over createMcpHandler (2026-07-28)', () => {

@@ -1,8 +1,9 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { ServiceError } from '../src/errors.js';
+import type { ServiceError } from '../errors.js';
 
-// A tool's answer and its refusal as MCP results. They keep the key order the SDK's result schema gives them, so both
-// ways of answering (the SDK's and the plain fast path) send the same bytes.
+// A tool's answer and its refusal as MCP results: what tools/call answers, and what a task's result is once its jobs are
+// done. They keep the key order the SDK's result schema gives them, so both ways of answering (the SDK's and the plain
+// fast path) send the same bytes.
 
 export function answerResult(data: Record<string, unknown>): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data };
