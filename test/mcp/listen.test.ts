@@ -5,7 +5,7 @@ import { revokeApiKeys } from '../../src/auth/apiKeys.js';
 import { destinationAt, ok, writtenArticle } from '../publishing/support.js';
 import { Receiver } from '../publishing/receiver.js';
 import { TestService, type TestWorkspace } from '../support/harness.js';
-import { MODERN, modernRequest } from '../support/mcp2026.js';
+import { ListenStream, MODERN, modernRequest } from '../support/mcp2026.js';
 
 // subscriptions/listen on /mcp: the server tells a 2026-07-28 client when the resource list or a subscribed resource
 // changed, and how its tasks went, reading every change from the database; each stream hears only of its own
@@ -18,85 +18,6 @@ const QUIET_MS = 600;
 let t: TestService;
 let receiver: Receiver;
 let ws: TestWorkspace;
-
-interface Message {
-  id?: unknown;
-  method?: string;
-  params?: Record<string, unknown>;
-  result?: Record<string, unknown>;
-  error?: { code: number; message: string };
-}
-
-/** A listen stream read message by message, as a client without the SDK reads it. */
-class RawListen {
-  private readonly messages: Message[] = [];
-  private waiting: (() => void) | undefined;
-  ended = false;
-
-  private constructor(readonly response: Response) {}
-
-  static async open(
-    key: string,
-    notifications: Record<string, unknown>,
-    capabilities: Record<string, unknown> = {},
-    headers: Record<string, string> = {},
-    baseUrl = t.baseUrl,
-  ): Promise<RawListen> {
-    const response = await fetch(new URL('/mcp', baseUrl), {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${key}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': MODERN,
-        'mcp-method': 'subscriptions/listen',
-        ...headers,
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 'listen-1',
-        method: 'subscriptions/listen',
-        params: { notifications, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': capabilities } },
-      }),
-    });
-    const stream = new RawListen(response);
-    if (response.headers.get('content-type')?.includes('text/event-stream')) void stream.read();
-    return stream;
-  }
-
-  private async read(): Promise<void> {
-    const decoder = new TextDecoder();
-    let buffered = '';
-    for await (const chunk of this.response.body!) {
-      buffered += decoder.decode(chunk as Uint8Array, { stream: true });
-      let end: number;
-      while ((end = buffered.indexOf('\n\n')) !== -1) {
-        const data = buffered.slice(0, end).split('\n').find((line) => line.startsWith('data: '));
-        buffered = buffered.slice(end + 2);
-        if (data !== undefined) this.messages.push(JSON.parse(data.slice('data: '.length)) as Message);
-        this.waiting?.();
-      }
-    }
-    this.ended = true;
-    this.waiting?.();
-  }
-
-  /** The next message, or undefined when none came within `withinMs`. */
-  async next(withinMs = 5000): Promise<Message | undefined> {
-    const deadline = Date.now() + withinMs;
-    while (this.messages.length === 0 && !this.ended && Date.now() < deadline) {
-      await new Promise<void>((resolve) => {
-        this.waiting = resolve;
-        setTimeout(resolve, Math.max(deadline - Date.now(), 0));
-      });
-    }
-    return this.messages.shift();
-  }
-
-  async close(): Promise<void> {
-    await this.response.body?.cancel().catch(() => undefined);
-  }
-}
 
 beforeAll(async () => {
   t = await TestService.start({
@@ -139,7 +60,7 @@ describe('subscriptions/listen', () => {
   it("hears nothing of another workspace's articles, nor of an article of theirs it names", async () => {
     const other = await t.workspace({ name: 'Other', site: 'https://other.example' });
     const theirs = await writtenArticle(t, other, 'Their first article');
-    const stream = await RawListen.open(ws.key, { resourcesListChanged: true, resourceSubscriptions: [`sightline://articles/${theirs}`] });
+    const stream = await ListenStream.open(t.baseUrl, ws.key, { resourcesListChanged: true, resourceSubscriptions: [`sightline://articles/${theirs}`] });
     expect(await stream.next()).toMatchObject({ method: 'notifications/subscriptions/acknowledged', params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen-1' } } });
     await new Promise((resolve) => setTimeout(resolve, QUIET_MS / 2));
     await writtenArticle(t, other, 'Their second article');
@@ -156,14 +77,14 @@ describe('subscriptions/listen', () => {
     const started = await modernRequest(t.baseUrl, ws.key, 'tools/call', { name: 'send_test_event', arguments: { destinationId } }, { capabilities: DECLARING });
     const taskId = String(started.body.result?.taskId);
 
-    const undeclared = await RawListen.open(ws.key, { taskIds: [taskId] });
+    const undeclared = await ListenStream.open(t.baseUrl, ws.key, { taskIds: [taskId] });
     expect(await undeclared.next()).toMatchObject({ method: 'notifications/subscriptions/acknowledged', params: { notifications: {} } });
     // Nothing honoured: the server ends the subscription at once with its result.
     expect(await undeclared.next()).toMatchObject({ id: 'listen-1', result: { resultType: 'complete' } });
 
     const otherKey = await t.key(ws.workspaceId, ['read:content']);
-    const stranger = await RawListen.open(otherKey, { taskIds: [taskId] }, DECLARING);
-    const stream = await RawListen.open(ws.key, { taskIds: [taskId] }, DECLARING);
+    const stranger = await ListenStream.open(t.baseUrl, otherKey, { taskIds: [taskId] }, DECLARING);
+    const stream = await ListenStream.open(t.baseUrl, ws.key, { taskIds: [taskId] }, DECLARING);
     expect(await stream.next()).toMatchObject({ method: 'notifications/subscriptions/acknowledged', params: { notifications: { taskIds: [taskId] } } });
     expect(await stranger.next()).toMatchObject({ params: { notifications: { taskIds: [taskId] } } });
     await new Promise((resolve) => setTimeout(resolve, QUIET_MS / 2));
@@ -182,7 +103,7 @@ describe('subscriptions/listen', () => {
   });
 
   it('refuses a filter it cannot honour, naming the field, and requests missing their headers', async () => {
-    const tooMany = await RawListen.open(ws.key, { resourceSubscriptions: Array.from({ length: 21 }, (_, i) => `sightline://articles/a${i}`) });
+    const tooMany = await ListenStream.open(t.baseUrl, ws.key, { resourceSubscriptions: Array.from({ length: 21 }, (_, i) => `sightline://articles/a${i}`) });
     expect(tooMany.response.status).toBe(200);
     expect(await tooMany.response.json()).toMatchObject({ id: 'listen-1', error: { code: -32602, message: expect.stringContaining('params.notifications.resourceSubscriptions') } });
 
@@ -197,14 +118,14 @@ describe('subscriptions/listen', () => {
     expect(noMethodHeader.status).toBe(400);
     expect(await noMethodHeader.json()).toMatchObject({ id: 3, error: { code: -32020 } });
 
-    const wrongMethodHeader = await RawListen.open(ws.key, { resourcesListChanged: true }, {}, { 'mcp-method': 'tools/list' });
+    const wrongMethodHeader = await ListenStream.open(t.baseUrl, ws.key, { resourcesListChanged: true }, {}, { 'mcp-method': 'tools/list' });
     expect(wrongMethodHeader.response.status).toBe(400);
     expect(await wrongMethodHeader.response.json()).toMatchObject({ error: { code: -32020 } });
   });
 
   it('ends the stream when its key is revoked', async () => {
     const key = await t.key(ws.workspaceId, ['read:content']);
-    const stream = await RawListen.open(key, { resourcesListChanged: true });
+    const stream = await ListenStream.open(t.baseUrl, key, { resourcesListChanged: true });
     expect(await stream.next()).toMatchObject({ method: 'notifications/subscriptions/acknowledged' });
     await revokeApiKeys(t.db, t.clock, { key });
     expect(await stream.next()).toMatchObject({ id: 'listen-1', result: { resultType: 'complete' } });
@@ -215,7 +136,7 @@ describe('subscriptions/listen', () => {
   it('ends open streams with their result when the service stops, so clients listen again elsewhere', async () => {
     const stopped = await TestService.start({ writer: false });
     const own = await stopped.workspace();
-    const stream = await RawListen.open(own.key, { resourcesListChanged: true }, {}, {}, stopped.baseUrl);
+    const stream = await ListenStream.open(stopped.baseUrl, own.key, { resourcesListChanged: true });
     expect(await stream.next()).toMatchObject({ method: 'notifications/subscriptions/acknowledged' });
     const stopping = stopped.close();
     expect(await stream.next()).toMatchObject({ id: 'listen-1', result: { resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'sightline' } } } });

@@ -49,3 +49,82 @@ function lastEvent(stream: string): ModernAnswer['body'] {
   const data = stream.split('\n').filter((line) => line.startsWith('data: '));
   return JSON.parse(data.at(-1)!.slice('data: '.length)) as ModernAnswer['body'];
 }
+
+export interface ListenMessage {
+  id?: unknown;
+  method?: string;
+  params?: Record<string, unknown>;
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string };
+}
+
+/** A listen stream read message by message, as a client without the SDK reads it. */
+export class ListenStream {
+  private readonly messages: ListenMessage[] = [];
+  private waiting: (() => void) | undefined;
+  ended = false;
+
+  private constructor(readonly response: Response) {}
+
+  static async open(
+    baseUrl: string,
+    key: string,
+    notifications: Record<string, unknown>,
+    capabilities: Record<string, unknown> = {},
+    headers: Record<string, string> = {},
+  ): Promise<ListenStream> {
+    const response = await fetch(new URL('/mcp', baseUrl), {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': MODERN,
+        'mcp-method': 'subscriptions/listen',
+        ...headers,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'listen-1',
+        method: 'subscriptions/listen',
+        params: { notifications, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': capabilities } },
+      }),
+    });
+    const stream = new ListenStream(response);
+    if (response.headers.get('content-type')?.includes('text/event-stream')) void stream.read();
+    return stream;
+  }
+
+  private async read(): Promise<void> {
+    const decoder = new TextDecoder();
+    let buffered = '';
+    for await (const chunk of this.response.body!) {
+      buffered += decoder.decode(chunk as Uint8Array, { stream: true });
+      let end: number;
+      while ((end = buffered.indexOf('\n\n')) !== -1) {
+        const data = buffered.slice(0, end).split('\n').find((line) => line.startsWith('data: '));
+        buffered = buffered.slice(end + 2);
+        if (data !== undefined) this.messages.push(JSON.parse(data.slice('data: '.length)) as ListenMessage);
+        this.waiting?.();
+      }
+    }
+    this.ended = true;
+    this.waiting?.();
+  }
+
+  /** The next message, or undefined when none came within `withinMs`. */
+  async next(withinMs = 5000): Promise<ListenMessage | undefined> {
+    const deadline = Date.now() + withinMs;
+    while (this.messages.length === 0 && !this.ended && Date.now() < deadline) {
+      await new Promise<void>((resolve) => {
+        this.waiting = resolve;
+        setTimeout(resolve, Math.max(deadline - Date.now(), 0));
+      });
+    }
+    return this.messages.shift();
+  }
+
+  async close(): Promise<void> {
+    await this.response.body?.cancel().catch(() => undefined);
+  }
+}
