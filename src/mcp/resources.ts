@@ -12,7 +12,7 @@ import {
 import { writtenArticleMarkdown, writtenArticlesPage, type WrittenArticleEntry } from '../domain/content/writtenArticles.js';
 import { ServiceError } from '../errors.js';
 import { brandMemoryPrompt } from '../writer/brandMemory.js';
-import { mayUseAll, type McpCaller, type McpDeps } from './caller.js';
+import { mayUseAll, mcpOperation, refusalError, spendCall, type McpCaller, type McpDeps } from './caller.js';
 import { WEEKLY_REPORT_OPERATIONS, weeklyReportMarkdown } from './weeklyReport.js';
 
 /** Results a client may keep: per caller (the lists follow the token's scopes), for `ttlMs`. */
@@ -48,7 +48,17 @@ interface FixedResource {
   resource: Resource;
   readVia: readonly string[];
   ttlMs: number;
+  /** Reads it, spending the caller's rate limits as the operations it stands for would. */
   read(deps: McpDeps, caller: McpCaller): Promise<string>;
+}
+
+/**
+ * A read that does not go through the pipeline spends what a call of the operation reading the same data spends: a
+ * point of the plan limit and one of that operation's cap, on the same counter, so reading a resource is no way
+ * around the operation's cap.
+ */
+function spendAs(deps: McpDeps, caller: McpCaller, operationId: string): Promise<void> {
+  return spendCall(deps.pipeline, caller.principal, mcpOperation(deps.registry, operationId));
 }
 
 const FIXED_RESOURCES: readonly FixedResource[] = [
@@ -64,7 +74,10 @@ const FIXED_RESOURCES: readonly FixedResource[] = [
     },
     readVia: ['get_brand'],
     ttlMs: BRAND_TTL_MS,
-    read: (deps, caller) => brandMemoryPrompt(deps.db, caller.principal.workspaceId),
+    read: async (deps, caller) => {
+      await spendAs(deps, caller, 'get_brand');
+      return brandMemoryPrompt(deps.db, caller.principal.workspaceId);
+    },
   },
   {
     resource: {
@@ -78,6 +91,7 @@ const FIXED_RESOURCES: readonly FixedResource[] = [
     },
     readVia: WEEKLY_REPORT_OPERATIONS,
     ttlMs: REPORT_TTL_MS,
+    // Through the pipeline: both operations' calls are counted there.
     read: (deps, caller) => weeklyReportMarkdown(deps, caller.principal),
   },
 ];
@@ -140,9 +154,7 @@ export function listResourceTemplates(deps: McpDeps, caller: McpCaller): Cacheab
 
 /** A refusal the pipeline or a domain read gave, as MCP answers it: anything missing is not found, with the uri. */
 function protocolError(error: ServiceError, uri: string): ProtocolError {
-  if (error.status === 404) return new ResourceNotFoundError(uri);
-  const code = error.status === 400 ? ProtocolErrorCode.InvalidParams : ProtocolErrorCode.InternalError;
-  return new ProtocolError(code, error.message, { status: error.status, ...error.toBody() });
+  return error.status === 404 ? new ResourceNotFoundError(uri) : refusalError(error);
 }
 
 async function readText(deps: McpDeps, caller: McpCaller, uri: string): Promise<{ text: string; ttlMs: number } | undefined> {
@@ -150,13 +162,15 @@ async function readText(deps: McpDeps, caller: McpCaller, uri: string): Promise<
   if (fixed !== undefined) return mayUseAll(deps.registry, caller, fixed.readVia) ? { text: await fixed.read(deps, caller), ttlMs: fixed.ttlMs } : undefined;
   const articleId = ARTICLE_URI.exec(uri)?.[1];
   if (articleId === undefined || !mayUseAll(deps.registry, caller, ARTICLES_READ_VIA)) return undefined;
+  await spendAs(deps, caller, ARTICLES_READ_VIA[0]);
   const { markdown } = await writtenArticleMarkdown(deps.db, deps.clock, caller.principal.workspaceId, articleId);
   return { text: markdown, ttlMs: ARTICLE_TTL_MS };
 }
 
 /**
  * resources/read. A resource the caller may not read (scopes, toolsets), an unknown URI, and an article of another
- * workspace all answer the same -32602 with `data: { uri }` (SEP-2164): none of them says whether it exists.
+ * workspace all answer the same -32602 with `data: { uri }` (SEP-2164): none of them says whether it exists. A read
+ * the caller may make counts against its rate limits as a call of the operation reading the same data does.
  */
 export async function readResource(deps: McpDeps, caller: McpCaller, uri: string): Promise<Cacheable<ReadResourceResult>> {
   let found: { text: string; ttlMs: number } | undefined;
