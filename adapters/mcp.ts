@@ -17,12 +17,12 @@ import {
   type Tool,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { BadInputError, ServiceError, toServiceError } from '../src/errors.js';
+import { BadInputError, toServiceError } from '../src/errors.js';
 import type { Pipeline } from '../src/pipeline/pipeline.js';
 import type { Principal } from '../src/pipeline/principal.js';
 import type { OAuthIssuer } from '../src/oauth/issuer.js';
 import { APP_MIME_TYPE, APP_VIEWS, appViewOfTool, type AppView } from '../src/mcp/apps.js';
-import { enabledOnConnection, mayUse, type McpCaller, type McpDeps } from '../src/mcp/caller.js';
+import { enabledOnConnection, mayUse, planOnly, spendCall, type McpCaller, type McpDeps } from '../src/mcp/caller.js';
 import { getPrompt, listPrompts } from '../src/mcp/prompts.js';
 import { listResources, listResourceTemplates, readResource } from '../src/mcp/resources.js';
 import { createTask, startedJobIds, type Task } from '../src/mcp/tasks.js';
@@ -255,26 +255,28 @@ export class McpAdapter {
     }));
   }
 
-  /** A view outside what the caller may see is not found, exactly as one that does not exist (SEP-2164). */
-  private readAppView(principal: Principal, filter: ToolFilter, uri: string): ReadResourceResult {
+  /**
+   * A view outside what the caller may see is not found, exactly as one that does not exist (SEP-2164). A read spends
+   * a point of the plan limit, as every other resource read does.
+   */
+  private async readAppView(principal: Principal, filter: ToolFilter, uri: string): Promise<ReadResourceResult> {
     const view = this.appViews(principal, filter).find((each) => each.uri === uri);
     if (view === undefined) throw new ResourceNotFoundError(uri);
+    await spendCall(this.pipeline, principal, planOnly('resources/read'));
     // The view needs nothing from outside (empty CSP lists): it renders the tool result the host hands it.
     return { contents: [{ uri, mimeType: APP_MIME_TYPE, text: view.html, _meta: { ui: { csp: view.csp, prefersBorder: true } } }] };
   }
 
   /**
-   * Arguments that are not an object are invalid params (JSON-RPC -32602), as the MCP specification has it. With
+   * An unknown tool (also one this connection does not enable, by toolsets or readonly: it is not in its tools/list)
+   * and arguments that are not an object are invalid params (JSON-RPC -32602), as the MCP specification has it. With
    * `asTask` (the client declared the Tasks extension on this request), an answer that started background jobs is
    * answered with a task handle instead, stored before it is answered; tasks/get then follows the jobs.
    */
   async callTool(principal: Principal, filter: ToolFilter, name: string, args: unknown, asTask = false): Promise<CallToolResult | TaskHandle> {
     if (args !== undefined && !isPlainObject(args)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, ARGUMENTS_NOT_AN_OBJECT);
     const operation = this.operations.get(name);
-    if (operation === undefined) return errorResult(new ServiceError(404, `unknown tool ${name}`));
-    if (!this.isEnabled(operation, filter)) {
-      return errorResult(new ServiceError(404, `tool ${name} is not enabled on this connection (see its toolsets and readonly parameters)`));
-    }
+    if (operation === undefined || !this.isEnabled(operation, filter)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
     const result = await this.pipeline.call(operation, principal, args ?? {});
     if (!result.ok) return errorResult(result.error);
     if (asTask && isPlainObject(result.data)) {
@@ -308,7 +310,7 @@ export class McpAdapter {
       const approval = opensUrls(ctx) ? approvalOf(result) : undefined;
       return approval === undefined ? result : this.approvals.ask(principal, params.name, approval);
     });
-    if (era === 'modern') registerTaskMethods(server, this.store, principal);
+    if (era === 'modern') registerTaskMethods(server, { ...this.store, pipeline: this.pipeline }, principal);
     // Resources and prompts follow the connection's toolsets and the credential's scopes as its tools do (src/mcp/).
     const deps = { ...this.store, pipeline: this.pipeline, registry: this.registry };
     const viewer = viewerOf(principal, filter);

@@ -10,7 +10,10 @@ import { MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode,
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../src/clock.js';
-import { cancelTask, readTask, taskExists, type TaskOwner } from '../src/mcp/tasks.js';
+import { planOnly, spendCall } from '../src/mcp/caller.js';
+import { cancelTask, readTask, taskExists } from '../src/mcp/tasks.js';
+import type { Pipeline } from '../src/pipeline/pipeline.js';
+import type { Principal } from '../src/pipeline/principal.js';
 
 // The Tasks extension's three methods (tasks/get, tasks/update, tasks/cancel) on a per-request server: they only
 // translate between the wire and src/mcp/tasks.ts, which holds the tasks in the database.
@@ -32,14 +35,23 @@ const TaskIdParams = GetTaskRequestV2Schema.shape.params;
 export interface TaskDeps {
   db: Kysely<Database>;
   clock: Clock;
+  pipeline: Pick<Pipeline, 'consume'>;
 }
 
-/** Registers tasks/get, tasks/update and tasks/cancel for the authenticated caller; each checks the declaration first. */
-export function registerTaskMethods(server: Server, deps: TaskDeps, owner: TaskOwner): void {
+/**
+ * Registers tasks/get, tasks/update and tasks/cancel for the authenticated caller (the owner of the tasks it may see).
+ * Each checks the declaration first, then spends a point of the caller's plan limit, as get_job does: polling a task
+ * costs what polling its job costs, and never the cap of the tool that started it.
+ */
+export function registerTaskMethods(server: Server, deps: TaskDeps, owner: Principal): void {
   const { db, clock } = deps;
+  const admit = (ctx: ServerContext, method: string) => {
+    requireDeclaration(ctx);
+    return spendCall(deps.pipeline, owner, planOnly(method));
+  };
 
   server.setRequestHandler('tasks/get', { params: TaskIdParams, result: GetTaskResultV2Schema }, async ({ taskId }, ctx) => {
-    requireDeclaration(ctx);
+    await admit(ctx, 'tasks/get');
     const task = await readTask(db, clock, owner, taskId);
     if (task === undefined) throw taskNotFound();
     return { ...task, resultType: 'complete' as const };
@@ -49,13 +61,13 @@ export function registerTaskMethods(server: Server, deps: TaskDeps, owner: TaskO
   // such responses ignored, and the update acknowledged. (The SDK lifts `inputResponses` out of the params before they
   // are checked, as for a multi-round-trip retry, so only the task id is left to check.)
   server.setRequestHandler('tasks/update', { params: TaskIdParams, result: UpdateTaskResultV2Schema }, async ({ taskId }, ctx) => {
-    requireDeclaration(ctx);
+    await admit(ctx, 'tasks/update');
     if (!(await taskExists(db, clock, owner, taskId))) throw taskNotFound();
     return { resultType: 'complete' as const };
   });
 
   server.setRequestHandler('tasks/cancel', { params: TaskIdParams, result: CancelTaskResultV2Schema }, async ({ taskId }, ctx) => {
-    requireDeclaration(ctx);
+    await admit(ctx, 'tasks/cancel');
     if (!(await cancelTask(db, clock, owner, taskId))) throw taskNotFound();
     return { resultType: 'complete' as const };
   });

@@ -145,12 +145,13 @@ describe('MCP transport rules', () => {
     expect(contradicting.body.error).toBe('toolsets: given as ?toolsets and as the x-mcp-toolsets header with different values');
   });
 
-  it('refuses to call a tool that the connection filtered out', async () => {
+  it('answers a call of a tool the connection filtered out exactly as one of an unknown tool: -32602, as the MCP specification has it', async () => {
     const { key } = await t.workspace();
     const writer = registry.tools.find((op) => !op.annotations.readOnlyHint)!;
-    const answer = await t.mcpTool(key, writer.operationId, {}, '?readonly=1');
-    expect(answer.isError).toBe(true);
-    expect(answer.structuredContent.status).toBe(404);
+    const filtered = await t.mcpRequest(key, 'tools/call', { name: writer.operationId, arguments: {} }, '?readonly=1');
+    expect(filtered).toEqual({ status: 200, body: { jsonrpc: '2.0', id: 1, error: { code: -32602, message: `Unknown tool: ${writer.operationId}` } } });
+    const unknown = await t.mcpRequest(key, 'tools/call', { name: 'no_such_tool', arguments: {} });
+    expect(unknown.body.error).toEqual({ code: -32602, message: 'Unknown tool: no_such_tool' });
   });
 
   it('answers a plain tools/call byte for byte as the SDK server does, and leaves every other message to the SDK', async () => {

@@ -4,7 +4,7 @@ import { recordId } from '../../tools/fields.js';
 import { findArticle } from '../domain/content/articles.js';
 import { BadInputError, ServiceError } from '../errors.js';
 import { describeIssues } from '../pipeline/input.js';
-import { mayUseAll, type McpCaller, type McpDeps } from './caller.js';
+import { mayUseAll, planOnly, spendCall, type McpCaller, type McpDeps } from './caller.js';
 import { markdownText } from './markdownText.js';
 import { RESOURCE_LIST_TTL_MS, type Cacheable } from './resources.js';
 
@@ -161,11 +161,13 @@ export function listPrompts(deps: McpDeps, caller: McpCaller): Cacheable<ListPro
 
 /**
  * prompts/get. An unknown name, a prompt the caller is not shown, and arguments that are missing or wrong (an article
- * of another workspace is as unknown as one that never existed) all answer -32602.
+ * of another workspace is as unknown as one that never existed) all answer -32602. A prompt it may get spends a point
+ * of the plan limit, as a call does.
  */
 export async function getPrompt(deps: McpDeps, caller: McpCaller, name: string, args: Record<string, string> | undefined): Promise<GetPromptResult> {
   const prompt = WORKFLOW_PROMPTS.find((candidate) => candidate.name === name);
   if (prompt === undefined || !isListed(deps, caller, prompt)) throw invalidParams(`unknown prompt ${name}`);
+  await spendCall(deps.pipeline, caller.principal, planOnly('prompts/get'));
   let text: string;
   try {
     text = await prompt.render(deps, caller, args ?? {});

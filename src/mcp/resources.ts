@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { writtenArticleMarkdown, writtenArticlesMark, writtenArticlesPage, type WrittenArticleEntry } from '../domain/content/writtenArticles.js';
 import { ServiceError } from '../errors.js';
 import { brandMemoryPrompt } from '../writer/brandMemory.js';
-import { mayUseAll, type McpCaller, type McpDeps } from './caller.js';
+import { mayUseAll, mcpOperation, refusalError, spendCall, type McpCaller, type McpDeps } from './caller.js';
 import { WEEKLY_REPORT_OPERATIONS, weeklyReportMarkdown } from './weeklyReport.js';
 
 /** Results a client may keep: per caller (the lists follow the token's scopes), for `ttlMs`. */
@@ -49,7 +49,20 @@ interface FixedResource {
   resource: Resource;
   readVia: readonly string[];
   ttlMs: number;
-  read(deps: McpDeps, caller: McpCaller): Promise<string>;
+  /**
+   * Reads it; for a read the caller asked for (`charged`), spending the caller's rate limits as the operations it
+   * stands for would.
+   */
+  read(deps: McpDeps, caller: McpCaller, charged: boolean): Promise<string>;
+}
+
+/**
+ * A read that does not go through the pipeline spends what a call of the operation reading the same data spends: a
+ * point of the plan limit and one of that operation's cap, on the same counter, so reading a resource is no way
+ * around the operation's cap.
+ */
+function spendAs(deps: McpDeps, caller: McpCaller, operationId: string): Promise<void> {
+  return spendCall(deps.pipeline, caller.principal, mcpOperation(deps.registry, operationId));
 }
 
 const FIXED_RESOURCES: readonly FixedResource[] = [
@@ -65,7 +78,10 @@ const FIXED_RESOURCES: readonly FixedResource[] = [
     },
     readVia: ['get_brand'],
     ttlMs: BRAND_TTL_MS,
-    read: (deps, caller) => brandMemoryPrompt(deps.db, caller.principal.workspaceId),
+    read: async (deps, caller, charged) => {
+      if (charged) await spendAs(deps, caller, 'get_brand');
+      return brandMemoryPrompt(deps.db, caller.principal.workspaceId);
+    },
   },
   {
     resource: {
@@ -79,6 +95,7 @@ const FIXED_RESOURCES: readonly FixedResource[] = [
     },
     readVia: WEEKLY_REPORT_OPERATIONS,
     ttlMs: REPORT_TTL_MS,
+    // Through the pipeline: both operations' calls are counted there.
     read: (deps, caller) => weeklyReportMarkdown(deps, caller.principal),
   },
 ];
@@ -141,34 +158,44 @@ export function listResourceTemplates(deps: McpDeps, caller: McpCaller): Cacheab
 
 /** A refusal the pipeline or a domain read gave, as MCP answers it: anything missing is not found, with the uri. */
 function protocolError(error: ServiceError, uri: string): ProtocolError {
-  if (error.status === 404) return new ResourceNotFoundError(uri);
-  const code = error.status === 400 ? ProtocolErrorCode.InvalidParams : ProtocolErrorCode.InternalError;
-  return new ProtocolError(code, error.message, { status: error.status, ...error.toBody() });
+  return error.status === 404 ? new ResourceNotFoundError(uri) : refusalError(error);
 }
 
-async function readText(deps: McpDeps, caller: McpCaller, uri: string): Promise<{ text: string; ttlMs: number } | undefined> {
+/**
+ * The text of a resource, or undefined when the caller may not read it. `charged`: a read the caller asked for, which
+ * spends its rate limits; a listen stream's look (resourceMark) is not one, since it tells the client no more than
+ * that the text changed.
+ */
+async function readText(deps: McpDeps, caller: McpCaller, uri: string, charged: boolean): Promise<{ text: string; ttlMs: number } | undefined> {
   const fixed = FIXED_RESOURCES.find((entry) => entry.resource.uri === uri);
-  if (fixed !== undefined) return mayUseAll(deps.registry, caller, fixed.readVia) ? { text: await fixed.read(deps, caller), ttlMs: fixed.ttlMs } : undefined;
+  if (fixed !== undefined) return mayUseAll(deps.registry, caller, fixed.readVia) ? { text: await fixed.read(deps, caller, charged), ttlMs: fixed.ttlMs } : undefined;
   const articleId = ARTICLE_URI.exec(uri)?.[1];
   if (articleId === undefined || !mayUseAll(deps.registry, caller, ARTICLES_READ_VIA)) return undefined;
+  if (charged) await spendAs(deps, caller, ARTICLES_READ_VIA[0]);
   const { markdown } = await writtenArticleMarkdown(deps.db, deps.clock, caller.principal.workspaceId, articleId);
   return { text: markdown, ttlMs: ARTICLE_TTL_MS };
 }
 
 /**
  * resources/read. A resource the caller may not read (scopes, toolsets), an unknown URI, and an article of another
- * workspace all answer the same -32602 with `data: { uri }` (SEP-2164): none of them says whether it exists.
+ * workspace all answer the same -32602 with `data: { uri }` (SEP-2164): none of them says whether it exists. A read
+ * the caller may make counts against its rate limits as a call of the operation reading the same data does.
  */
 export async function readResource(deps: McpDeps, caller: McpCaller, uri: string): Promise<Cacheable<ReadResourceResult>> {
+  const found = await readFound(deps, caller, uri, true);
+  return cacheable({ contents: [{ uri, mimeType: MARKDOWN, text: found.text }] }, found.ttlMs);
+}
+
+async function readFound(deps: McpDeps, caller: McpCaller, uri: string, charged: boolean): Promise<{ text: string; ttlMs: number }> {
   let found: { text: string; ttlMs: number } | undefined;
   try {
-    found = await readText(deps, caller, uri);
+    found = await readText(deps, caller, uri, charged);
   } catch (error) {
     if (error instanceof ServiceError) throw protocolError(error, uri);
     throw error;
   }
   if (found === undefined) throw new ResourceNotFoundError(uri);
-  return cacheable({ contents: [{ uri, mimeType: MARKDOWN, text: found.text }] }, found.ttlMs);
+  return found;
 }
 
 /*
@@ -185,12 +212,14 @@ export async function resourceListMark(deps: McpDeps, caller: McpCaller): Promis
 /**
  * Changes when resources/read of `uri` would answer differently for the caller: a digest of the text, or "missing"
  * for anything it cannot read (another workspace's article stays "missing" forever, telling nothing). Undefined when
- * the read failed for another reason (a provider down, a rate cap): nothing is known then, so nothing is said.
+ * the read failed for another reason (a provider down, a rate cap): nothing is known then, so nothing is said. Not
+ * charged to the caller, except the weekly report's, which is made by two operations through the pipeline (so at most
+ * once per resourceLookIntervalMs).
  */
 export async function resourceMark(deps: McpDeps, caller: McpCaller, uri: string): Promise<string | undefined> {
   try {
-    const { contents } = await readResource(deps, caller, uri);
-    return createHash('sha256').update(contents.map((content) => ('text' in content ? content.text : '')).join('\n')).digest('base64url');
+    const { text } = await readFound(deps, caller, uri, false);
+    return createHash('sha256').update(text).digest('base64url');
   } catch (error) {
     if (error instanceof ResourceNotFoundError) return 'missing';
     if (error instanceof ProtocolError) return undefined;

@@ -11,7 +11,7 @@ import { BadInputError, ForbiddenError, ServiceError, UnauthorizedError, toServi
 import type { Services } from '../services.js';
 import { parseInput } from './input.js';
 import { authenticateApiKey, bearerToken, KEY_PERSON_GONE, type Principal } from './principal.js';
-import { RateLimitExceeded, RateLimits, type PolicyState } from './rateLimits.js';
+import { RateLimitExceeded, RateLimits, type CapPolicy, type PolicyState } from './rateLimits.js';
 
 export interface PipelineDeps {
   db: Kysely<Database>;
@@ -69,6 +69,15 @@ export class Pipeline {
       limits.push(...(await this.deps.limits.consume(RateLimits.subject(principal), operation)));
       return this.run(operation, principal, parseInput(operation.input, rawInput));
     });
+  }
+
+  /**
+   * Spends one call of the principal's budget under `policy` without running anything: for requests that read or
+   * change what no operation hands out (MCP's tasks/*, resource reads, prompts), so that they count as calls do.
+   * Throws the RateLimitExceeded a call would answer (or the limiter store's 503); scope is the caller's to check first.
+   */
+  consume(principal: Principal, policy: CapPolicy): Promise<PolicyState[]> {
+    return this.deps.limits.consume(RateLimits.subject(principal), policy);
   }
 
   /** An approval this principal's workspace asked for, as get_approval reads it; not found in any other workspace. */

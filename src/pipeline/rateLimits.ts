@@ -21,6 +21,12 @@ export interface LimitSubject {
   planQuota: number | null;
 }
 
+/**
+ * What a call spends besides the plan: its operation's cap, counted under its name. Requests that are not operations
+ * (MCP's tasks/* and resource reads) name the operation whose budget they share, or a cap of `plan`.
+ */
+export type CapPolicy = Pick<Operation, 'operationId' | 'cap'>;
+
 interface Policy {
   name: PolicyState['name'];
   quota: number;
@@ -54,7 +60,7 @@ export class RateLimits {
   }
 
   /** Consumes one point from each policy that applies; throws a 429 carrying the longest wait when any is spent. */
-  async consume(subject: LimitSubject, operation: Operation): Promise<PolicyState[]> {
+  async consume(subject: LimitSubject, operation: CapPolicy): Promise<PolicyState[]> {
     const policies: Policy[] = [];
     if (subject.planQuota !== null) policies.push(this.policy('plan', `plan:${subject.planQuota}`, subject.planQuota));
     if (typeof operation.cap === 'number') policies.push(this.policy('route', `route:${operation.operationId}`, operation.cap));

@@ -252,7 +252,7 @@ describe.each(publicOperations.map((op) => [op.operationId, op] as const))('publ
     expect(answer.status).toBe(400);
     expect(answer.body.error).toMatch(/notAField/);
     expect(await t.mcpToolNames(ws.key)).not.toContain(op.operationId);
-    expect((await t.mcpTool(ws.key, op.operationId)).structuredContent.status).toBe(404);
+    expect((await t.mcpRequest(ws.key, 'tools/call', { name: op.operationId, arguments: {} })).body.error).toEqual({ code: -32602, message: `Unknown tool: ${op.operationId}` });
   });
 
   it.runIf(typeof op.cap === 'number')(`allows ${String(op.cap)} calls a minute per client address, then 429`, async () => {

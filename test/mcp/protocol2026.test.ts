@@ -61,6 +61,16 @@ describe('the 2026-07-28 protocol on /mcp', () => {
     }
   });
 
+  it('answers a call of an unknown tool, or of one the connection filtered out, with -32602, on the plain path as through the SDK', async () => {
+    for (const [name, headers] of [['no_such_tool', {}], ['add_brand_guideline', { 'x-mcp-readonly': '1' }]] as const) {
+      const plain = await modern('tools/call', { name, arguments: {} }, headers);
+      const viaSdk = await modern('tools/call', { name, arguments: {} }, headers, { ...ENVELOPE, progressToken: 1 });
+      expect(plain.status).toBe(200);
+      expect(plain.body.error).toEqual({ code: -32602, message: `Unknown tool: ${name}` });
+      expect(plain.text).toBe(viaSdk.text);
+    }
+  });
+
   it('refuses a request without the envelope fields (-32602), an unknown version (-32022) and mismatched headers (-32020), each with a 400', async () => {
     const noCapabilities = await modern('tools/list', {}, {}, { 'io.modelcontextprotocol/protocolVersion': MODERN });
     expect(noCapabilities.status).toBe(400);

@@ -7,7 +7,11 @@ import { registerTaskMethods, TASKS_CAPABILITY } from '../../adapters/mcpTasks.j
 import { ManualClock } from '../../src/clock.js';
 import { createWorkspace } from '../../src/domain/workspaces.js';
 import { enqueueJob } from '../../src/jobs/queue.js';
-import { createTask, type TaskOwner } from '../../src/mcp/tasks.js';
+import { MemoryLimiterStore } from '../../src/limits/memoryStore.js';
+import { createTask } from '../../src/mcp/tasks.js';
+import type { Principal } from '../../src/pipeline/principal.js';
+import { RateLimits, type CapPolicy } from '../../src/pipeline/rateLimits.js';
+import { ALL_SCOPES } from '../../src/scopes.js';
 import { openTestDatabase } from '../support/database.js';
 
 // tasks/get, tasks/update and tasks/cancel through the SDK's HTTP handler on the 2026-07-28 era, on a scratch server
@@ -17,15 +21,18 @@ const MODERN = '2026-07-28';
 const DECLARING = { extensions: { [TASKS_EXTENSION_ID_V2]: {} } };
 
 let database: DatabaseHandle;
-let owner: TaskOwner;
+let owner: Principal;
 const clock = new ManualClock(Date.parse('2026-11-28T09:00:00Z'));
 let nextId = 1;
+/** The service's own limits, counted in memory as Pipeline.consume counts them in the shared store. */
+const limits = new RateLimits(new MemoryLimiterStore());
+const pipeline = { consume: (principal: Principal, policy: CapPolicy) => limits.consume(RateLimits.subject(principal), policy) };
 
 /** One handler serving every caller as the owner: the tests vary only what the client declares. */
-function handlerFor(caller: () => TaskOwner) {
+function handlerFor(caller: () => Principal) {
   return createMcpHandler(() => {
     const server = new Server({ name: 'tasks-scratch', version: '1.0.0' }, { capabilities: TASKS_CAPABILITY });
-    registerTaskMethods(server, { db: database.db, clock }, caller());
+    registerTaskMethods(server, { db: database.db, clock, pipeline }, caller());
     return server;
   });
 }
@@ -63,7 +70,8 @@ async function call(handler: ReturnType<typeof createMcpHandler>, method: string
 beforeAll(async () => {
   database = await openTestDatabase();
   await migrateToLatest(database);
-  owner = { workspaceId: await createWorkspace(database.db, clock, { name: 'Tasks', websiteUrl: 'https://tasks.example' }), credentialId: 'grant:one' };
+  const workspaceId = await createWorkspace(database.db, clock, { name: 'Tasks', websiteUrl: 'https://tasks.example' });
+  owner = { workspaceId, credentialId: 'grant:one', via: 'oauth', apiKeyId: null, grantId: 'one', userId: null, plan: 'scale', scopes: new Set(ALL_SCOPES) };
 });
 afterAll(async () => {
   await database.close();
