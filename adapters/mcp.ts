@@ -26,7 +26,7 @@ import { enabledOnConnection, mayUse, planOnly, spendCall, type McpCaller, type 
 import { getPrompt, listPrompts } from '../src/mcp/prompts.js';
 import { listResources, listResourceTemplates, readResource } from '../src/mcp/resources.js';
 import { createTask, startedJobIds, type Task } from '../src/mcp/tasks.js';
-import { answerResult, errorResult } from '../src/mcp/toolResults.js';
+import { answerResult, ERROR_CONTENT_SCHEMA, errorResult } from '../src/mcp/toolResults.js';
 import { ALL_SCOPES, type Scope } from '../src/scopes.js';
 import { allows } from '../tools/define.js';
 import type { RegisteredMcpOperation, Registry } from '../tools/registry.js';
@@ -35,7 +35,8 @@ import { serveThroughFetch } from './mcpFetchBridge.js';
 import { ListenStreams } from './mcpListen.js';
 import { withProgress } from './mcpProgress.js';
 import { declaresTasks, registerTaskMethods, TASKS_CAPABILITY } from './mcpTasks.js';
-import { isPlainObject, plainToolCall } from './mcpToolCall.js';
+import { plainToolCall } from './mcpToolCall.js';
+import { isPlainObject } from '../src/shared/objects.js';
 import { writeJson } from './rest.js';
 
 const SERVER_INSTRUCTIONS =
@@ -123,14 +124,6 @@ const RawArgumentsCallToolParams = z.looseObject({ name: z.string(), arguments: 
 
 const ARGUMENTS_NOT_AN_OBJECT = "arguments: must be an object holding the tool's input";
 
-/** structuredContent of a refused call (isError: true): errorResult (src/mcp/toolResults.ts). */
-const ERROR_CONTENT_SCHEMA = {
-  type: 'object',
-  properties: { status: { type: 'integer' }, error: { type: 'string' }, retryAfterMs: { type: 'integer' } },
-  required: ['status', 'error'],
-  additionalProperties: false,
-};
-
 /**
  * The tool with its outputSchema: what structuredContent holds, the answer or, on a refusal, the error (clients such
  * as the SDK's validate structuredContent even when isError is set). MCP wants an object schema at the root.
@@ -144,7 +137,6 @@ function withOutputSchema(tool: Tool, operation: RegisteredMcpOperation): Tool {
 
 /** A tools/call answered with a task (the Tasks extension's CreateTaskResult). */
 type TaskHandle = Task & { resultType: 'task' };
-
 
 /**
  * How long a client may keep a list or read: a minute. The lists depend on the credential's scopes (so `private`), and

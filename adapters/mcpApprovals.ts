@@ -6,7 +6,7 @@ import type { OAuthIssuer } from '../src/oauth/issuer.js';
 import type { Pipeline } from '../src/pipeline/pipeline.js';
 import type { Principal } from '../src/pipeline/principal.js';
 import { approvalAnswer } from '../tools/define.js';
-import { isPlainObject } from './mcpToolCall.js';
+import { isPlainObject } from '../src/shared/objects.js';
 
 // A change that waits for the workspace owner, asked inside the call (2026-07-28 multi-round-trip requests): a client
 // that can bring its person to a URL gets an input-required result pointing at the approval page in the product, and

@@ -10,6 +10,7 @@ import {
 import { z } from 'zod';
 import { ChangeWatch, type Change, type Watched } from '../src/mcp/changes.js';
 import type { McpCaller, McpDeps } from '../src/mcp/caller.js';
+import { isPlainObject } from '../src/shared/objects.js';
 import { MODERN_PROTOCOL_VERSION } from './mcpToolCall.js';
 
 // subscriptions/listen (2026-07-28) served here rather than by the SDK's listen router, which delivers one process's
@@ -204,7 +205,7 @@ function paramsOf(change: Change): Record<string, unknown> {
 
 function declaresTasks(message: JSONRPCRequest): boolean {
   const meta = message.params?._meta;
-  return hasTaskClientCapabilityV2({ _meta: typeof meta === 'object' && meta !== null ? meta : {} });
+  return hasTaskClientCapabilityV2({ _meta: isPlainObject(meta) ? meta : {} });
 }
 
 /** The two standard headers a listen request must carry (it names nothing, so Mcp-Name does not apply), as the SDK checks them. */

@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import { isJsonContentType, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
+import { isPlainObject } from '../src/shared/objects.js';
 
 /** One JSON-RPC tools/call, as the SDK would hand it to the tools/call handler, with its arguments as sent. */
 export interface PlainToolCall {
@@ -21,10 +22,6 @@ const CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
 const ENVELOPE_KEYS: ReadonlySet<string> = new Set([PROTOCOL_VERSION, CLIENT_CAPABILITIES, CLIENT_INFO]);
 /** A name the Mcp-Name header carries as it is (other names travel base64-encoded, which the SDK decodes). */
 const HEADER_SAFE_NAME = /^[\x21-\x7e]+$/;
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function hasOnlyKeys(value: Record<string, unknown>, allowed: ReadonlySet<string>): boolean {
   return Object.keys(value).every((key) => allowed.has(key));

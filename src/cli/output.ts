@@ -1,4 +1,5 @@
 import Table from 'cli-table3';
+import { isPlainObject } from '../shared/objects.js';
 
 /** Text cells are cut to this many characters, and records in cells wrap at it: a table is for scanning, --json gives everything. */
 const CELL_WIDTH = 48;
@@ -7,8 +8,7 @@ const REPEAT_MIN_LENGTH = 40;
 
 type Row = Record<string, unknown>;
 
-const isRecord = (value: unknown): value is Row => typeof value === 'object' && value !== null && !Array.isArray(value);
-const isTable = (value: unknown): value is Row[] => Array.isArray(value) && value.length > 0 && value.every(isRecord);
+const isTable = (value: unknown): value is Row[] => Array.isArray(value) && value.length > 0 && value.every(isPlainObject);
 
 interface Cell {
   text: string;
@@ -18,7 +18,7 @@ interface Cell {
 /** Records (and lists of them) as JSON wrapped over lines, never cut; other values on one line, cut at the width. */
 function cell(value: unknown): Cell {
   if (value === null || value === undefined) return { text: '', cut: false };
-  if (typeof value === 'object' && !(Array.isArray(value) && value.every((v) => !isRecord(v)))) {
+  if (typeof value === 'object' && !(Array.isArray(value) && value.every((v) => !isPlainObject(v)))) {
     const json = JSON.stringify(value);
     const wrapped: string[] = [];
     for (let start = 0; start < json.length; start += CELL_WIDTH) wrapped.push(json.slice(start, start + CELL_WIDTH));
@@ -85,10 +85,10 @@ function lines(data: Row, indent: string, printed: Printed): string[] {
       for (const column of shared) scalar(`${column} (every row)`, String(value[0]![column]), `${indent}  `);
       const rows = value.map((row) => Object.fromEntries(Object.entries(row).filter(([column]) => !shared.includes(column))));
       out.push(...table(rows).split('\n').map((line) => `${indent}  ${line}`));
-    } else if (isRecord(value)) {
+    } else if (isPlainObject(value)) {
       out.push(`${indent}${key}:`, ...(Object.keys(value).length === 0 ? [`${indent}  (none)`] : lines(value, `${indent}  `, printed)));
     } else if (Array.isArray(value)) {
-      out.push(`${indent}${key}: ${value.length === 0 ? '(none)' : value.map((item) => (isRecord(item) ? JSON.stringify(item) : String(item))).join(', ')}`);
+      out.push(`${indent}${key}: ${value.length === 0 ? '(none)' : value.map((item) => (isPlainObject(item) ? JSON.stringify(item) : String(item))).join(', ')}`);
     } else if (typeof value === 'string') {
       scalar(key, value);
     } else {

@@ -1,4 +1,5 @@
 import type { JsonSchema, Registry } from '../../tools/registry.js';
+import { isPlainObject } from '../shared/objects.js';
 
 /**
  * Every operation's input and output schema as released: `contract.json`, committed. The spec promises additive
@@ -73,7 +74,7 @@ function compare(at: string, before: JsonSchema, after: JsonSchema, direction: D
 }
 
 function isSchema(value: unknown): value is JsonSchema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return isPlainObject(value);
 }
 
 function compareValues(path: string, before: JsonSchema, after: JsonSchema, direction: Direction, out: string[]): void {

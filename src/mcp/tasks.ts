@@ -7,6 +7,7 @@ import { getJob } from '../domain/jobs/listJobs.js';
 import { toIso } from '../domain/brand/records.js';
 import { ServiceError } from '../errors.js';
 import { newId } from '../ids.js';
+import { isPlainObject } from '../shared/objects.js';
 import { settleWithdrawnJob, withdrawQueuedJob, type WithdrawnJob } from '../jobs/withdraw.js';
 import { errorResult } from './toolResults.js';
 
@@ -53,11 +54,11 @@ const CANCEL_TOO_LATE = 'Cancellation requested, but the job had already started
  * delivery job per destination). A dry run starts nothing.
  */
 export function startedJobIds(answer: unknown): string[] {
-  if (!isObject(answer)) return [];
+  if (!isPlainObject(answer)) return [];
   if (answer.dryRun === true) return [];
   if (typeof answer.jobId === 'string') return [answer.jobId];
   if (!Array.isArray(answer.deliveries)) return [];
-  return answer.deliveries.flatMap((delivery: unknown) => (isObject(delivery) && typeof delivery.jobId === 'string' ? [delivery.jobId] : []));
+  return answer.deliveries.flatMap((delivery: unknown) => (isPlainObject(delivery) && typeof delivery.jobId === 'string' ? [delivery.jobId] : []));
 }
 
 /** Records the task before the handle is answered (the extension requires a tasks/get for it to resolve at once). */
@@ -184,9 +185,6 @@ function taskResult(result: CallToolResult): JsonObject {
 
 type TaskJob = Awaited<ReturnType<typeof getJob>>['job'];
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * The task's jobs. A task made by an instance of the previous release (during a rolling deploy) has no rows in

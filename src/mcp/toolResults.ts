@@ -9,6 +9,14 @@ export function answerResult(data: Record<string, unknown>): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data };
 }
 
+/** The JSON schema of errorResult's structuredContent, which a tool's outputSchema admits beside its answer. */
+export const ERROR_CONTENT_SCHEMA = {
+  type: 'object',
+  properties: { status: { type: 'integer' }, error: { type: 'string' }, retryAfterMs: { type: 'integer' } },
+  required: ['status', 'error'],
+  additionalProperties: false,
+};
+
 export function errorResult(error: ServiceError): CallToolResult {
   return {
     content: [{ type: 'text', text: error.message }],

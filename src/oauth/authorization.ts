@@ -8,6 +8,7 @@ import { newId } from '../ids.js';
 import type { SafeFetcher } from '../outbound/safeFetch.js';
 import { isScope, type Scope } from '../scopes.js';
 import { randomToken, sha256Hex } from '../secrets.js';
+import { isPlainObject } from '../shared/objects.js';
 import { OAuthError, REFRESH_TOKEN_TTL_MS, signAccessToken, ACCESS_TOKEN_TTL_SECONDS, verifyToken, type SigningKey, type SigningKeys } from './tokens.js';
 
 const CODE_TTL_MS = 5 * 60_000;
@@ -124,7 +125,7 @@ export class ClientDirectory {
     } catch (error) {
       throw new AuthorizePageError(`The application's metadata document could not be loaded: ${error instanceof Error ? error.message : String(error)}`);
     }
-    const metadata = (typeof document === 'object' && document !== null && !Array.isArray(document) ? document : {}) as Record<string, unknown>;
+    const metadata = isPlainObject(document) ? document : {};
     const problem =
       metadata.client_id !== clientId
         ? 'its client_id is not the URL it is served at'

@@ -1,6 +1,7 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { DashboardDeps } from './dashboard.js';
 import { sendPage } from './dashboard.js';
+import { isPlainObject } from '../shared/objects.js';
 import { formatNumber } from './format.js';
 import { html, type SafeHtml } from './html.js';
 import { csrfField } from './layout.js';
@@ -79,7 +80,7 @@ export function dataView(value: unknown): SafeHtml {
   if (typeof value === 'string') return html`${value}`;
   if (Array.isArray(value)) {
     if (value.length === 0) return html`<span class="muted">none</span>`;
-    const rows = value.filter((item): item is Record<string, unknown> => typeof item === 'object' && item !== null && !Array.isArray(item));
+    const rows = value.filter(isPlainObject);
     if (rows.length === value.length) {
       const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
       return html`<div class="table-wrap" tabindex="0"><table><thead><tr>${columns.map((column) => html`<th scope="col">${label(column)}</th>`)}</tr></thead><tbody>${rows.map(
