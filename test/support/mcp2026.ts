@@ -18,14 +18,11 @@ export interface ModernRequestOptions {
   headers?: Record<string, string>;
 }
 
-/**
- * One 2026-07-28 request to `/mcp` as the specification has a client send it: the `_meta` envelope in the params, the
- * Mcp-Method header and, for the methods that name something, Mcp-Name (a tool, a resource or a task).
- */
-export async function modernRequest(baseUrl: string, key: string, method: string, params: Record<string, unknown> = {}, options: ModernRequestOptions = {}): Promise<ModernAnswer> {
+/** Sends one 2026-07-28 request and hands back the response unread (a listen stream stays open). */
+function sendModern(baseUrl: string, key: string, id: string | number, method: string, params: Record<string, unknown>, options: ModernRequestOptions): Promise<Response> {
   const named = params.name ?? params.uri ?? params.taskId;
   const meta = options.meta ?? { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': options.capabilities ?? {} };
-  const response = await fetch(new URL('/mcp', baseUrl), {
+  return fetch(new URL('/mcp', baseUrl), {
     method: 'POST',
     headers: {
       authorization: `Bearer ${key}`,
@@ -36,8 +33,16 @@ export async function modernRequest(baseUrl: string, key: string, method: string
       ...(typeof named === 'string' ? { 'mcp-name': named } : {}),
       ...options.headers,
     },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params: { ...params, _meta: meta } }),
+    body: JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } }),
   });
+}
+
+/**
+ * One 2026-07-28 request to `/mcp` as the specification has a client send it: the `_meta` envelope in the params, the
+ * Mcp-Method header and, for the methods that name something, Mcp-Name (a tool, a resource or a task).
+ */
+export async function modernRequest(baseUrl: string, key: string, method: string, params: Record<string, unknown> = {}, options: ModernRequestOptions = {}): Promise<ModernAnswer> {
+  const response = await sendModern(baseUrl, key, 7, method, params, options);
   const contentType = response.headers.get('content-type') ?? '';
   const text = await response.text();
   // A call that sent progress answers in an event stream: its last message is the response.
@@ -73,23 +78,7 @@ export class ListenStream {
     capabilities: Record<string, unknown> = {},
     headers: Record<string, string> = {},
   ): Promise<ListenStream> {
-    const response = await fetch(new URL('/mcp', baseUrl), {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${key}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': MODERN,
-        'mcp-method': 'subscriptions/listen',
-        ...headers,
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 'listen-1',
-        method: 'subscriptions/listen',
-        params: { notifications, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': capabilities } },
-      }),
-    });
+    const response = await sendModern(baseUrl, key, 'listen-1', 'subscriptions/listen', { notifications }, { capabilities, headers });
     const stream = new ListenStream(response);
     if (response.headers.get('content-type')?.includes('text/event-stream')) void stream.read();
     return stream;
