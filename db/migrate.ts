@@ -33,9 +33,13 @@ import * as namedMentions from './migrations/2026_11_27_0033_named_mentions.js';
 import * as accountTrust from './migrations/2026_11_28_0034_account_trust.js';
 import * as mcpTasks from './migrations/2026_11_28_0035_mcp_tasks.js';
 import * as mcpTaskJobs from './migrations/2026_11_28_0036_mcp_task_jobs.js';
+import * as sessionLastSeen from './migrations/2026_11_28_0037_session_last_seen.js';
 
-/** Every migration, in order. Names are timestamped so that they sort in the order they were written. */
-const MIGRATIONS: Record<string, Migration> = {
+/**
+ * Every migration, in order. Names are timestamped so that they sort in the order they were written. Kept by hand so that
+ * the build and the tests load the same modules; db/schema.test.ts fails when a file of db/migrations is missing here.
+ */
+export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_21_0001_foundation': foundation,
   '2026_11_21_0002_approvals': approvals,
   '2026_11_21_0003_sessions': sessions,
@@ -69,6 +73,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_28_0034_account_trust': accountTrust,
   '2026_11_28_0035_mcp_tasks': mcpTasks,
   '2026_11_28_0036_mcp_task_jobs': mcpTaskJobs,
+  '2026_11_28_0037_session_last_seen': sessionLastSeen,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -1,4 +1,3 @@
-import type { VisitSource } from '../src/analytics/referrers.js';
 import type { Generated } from 'kysely';
 
 /**
@@ -484,6 +483,14 @@ export interface ProviderSlotsTable {
   lease_until: number;
 }
 
+/** rate-limiter-flexible's counters on PostgreSQL (src/limits/postgresStore.ts), read and written by the library only. */
+export interface RateLimitsTable {
+  key: string;
+  points: Generated<number>;
+  /** Epoch milliseconds when the window ends; null: never. */
+  expire: number | null;
+}
+
 export interface CrawlerVisitsTable {
   id: string;
   workspace_id: string;
@@ -753,6 +760,10 @@ export interface AnalyticsSitesTable {
   cms_plugin_version: string | null;
 }
 
+/** Where a visit came from, as src/analytics/referrers.ts classifies it; counter_sessions, counter_source_days and leads keep it. */
+export const VISIT_SOURCES = ['search', 'ai', 'social', 'direct', 'other'] as const;
+export type VisitSource = (typeof VISIT_SOURCES)[number];
+
 export interface CounterSaltsTable {
   /** UTC day, YYYY-MM-DD. */
   day: string;
@@ -777,7 +788,7 @@ export interface CounterSessionsTable {
   started_at: number;
   last_seen_at: number;
   pageviews: number;
-  engaged_ms: number | string;
+  engaged_ms: number;
   /** 1 while the session is a bounce (one page view, under 10 s visible). */
   bounced: number;
   entry_path: string;
@@ -796,7 +807,7 @@ export interface CounterDaysTable {
   visitors: number;
   sessions: number;
   bounces: number;
-  engaged_ms: number | string;
+  engaged_ms: number;
   engaged_views: number;
 }
 
@@ -805,7 +816,7 @@ export interface CounterPageDaysTable {
   path: string;
   day: string;
   pageviews: number;
-  engaged_ms: number | string;
+  engaged_ms: number;
   engaged_views: number;
   /** Sessions that began on this page from an answer engine. */
   ai_entries: Generated<number>;
@@ -1374,6 +1385,7 @@ export interface Database {
   named_locks: NamedLocksTable;
   sweep_claims: SweepClaimsTable;
   provider_slots: ProviderSlotsTable;
+  rate_limits: RateLimitsTable;
   writer_usage: WriterUsageTable;
   analytics_screens: AnalyticsScreensTable;
   analytics_sites: AnalyticsSitesTable;

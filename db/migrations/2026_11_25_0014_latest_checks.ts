@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { pageKey } from '../../src/visibility/rankings/pages.js';
+import { pageKey } from '../frozen.js';
 
 /** How many of a query's latest Google checks with AI-overview data rank_latest keeps: twice the 8 runs the rate covers. */
 const OVERVIEW_KEPT = 16;

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { pageKey } from '../../src/visibility/rankings/pages.js';
+import { pageKey } from '../frozen.js';
 
 /**
  * The two reports that list every tracked query read their order and a page's rows from indexes instead of joining

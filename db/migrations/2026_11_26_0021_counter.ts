@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { pageKey } from '../../src/visibility/rankings/pages.js';
+import { pageKey } from '../frozen.js';
 
 /**
  * The service's own counter. There is no table of raw page views: each batch of events updates the visitor's current

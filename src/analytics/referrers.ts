@@ -1,7 +1,8 @@
 import { getPublicSuffix } from 'tldts';
+import type { VisitSource } from '../../db/schema.js';
 
-export const VISIT_SOURCES = ['search', 'ai', 'social', 'direct', 'other'] as const;
-export type VisitSource = (typeof VISIT_SOURCES)[number];
+// The database keeps these values, so db/ declares them (db/ imports nothing from src/).
+export { VISIT_SOURCES, type VisitSource } from '../../db/schema.js';
 
 /**
  * Where a referrer or a utm_source points. A host pattern matches that host exactly (`www.` aside); `*.` in front
