@@ -220,12 +220,15 @@ describe('list_cdn_zones and select_cdn_zone', () => {
     const ws = await t.workspace();
     await pasteToken(ws);
     const many = Array.from({ length: 57 }, (_, i) => ({ id: `${i}`.padStart(32, 'a'), name: `site-${i}.example`, plan: 'Free Website', status: 'active' }));
-    cloudflare.zones = [ZONE, ...many];
+    // Cloudflare's API description makes a zone's status and the list's total_pages optional.
+    cloudflare.zones = [ZONE, ...many, { id: 'b'.repeat(32), name: 'new.example', plan: 'Free Website' }];
+    cloudflare.resultInfo = ['page', 'per_page', 'count', 'total_count'];
     const listed = await t.rest(ws.key, 'GET', '/api/v1/integrations/cdn/zones');
     expect(listed.status).toBe(200);
     const data = listed.body.data as { zones: Array<{ id: string; selected: boolean }>; selectedZoneId: string | null };
-    expect(data.zones).toHaveLength(58);
+    expect(data.zones).toHaveLength(59);
     expect(data.zones[0]).toEqual({ id: ZONE.id, name: ZONE.name, plan: 'Free Website', status: 'active', selected: false });
+    expect(data.zones.at(-1)).toEqual({ id: 'b'.repeat(32), name: 'new.example', plan: 'Free Website', status: 'unknown', selected: false });
     expect(data.selectedZoneId).toBeNull();
     await selectZone(ws, ZONE.id);
     const again = (await t.rest(ws.key, 'GET', '/api/v1/integrations/cdn/zones')).body.data as typeof data;
@@ -405,9 +408,13 @@ describe('the Settings page', () => {
     expect(globalKey.status).toBe(400);
     expect(await globalKey.text()).toContain('Global API Key');
     const token = cloudflare.issueApiToken();
+    cloudflare.zones = [ZONE, { id: 'b'.repeat(32), name: 'new.example', plan: 'Free Website' }];
     const saved = await owner.visitor.request(`/w/${owner.workspaceId}/cdn/token`, { method: 'POST', form: { _csrf: csrf, apiToken: ` Bearer ${token} ` } });
     expect(saved.status).toBe(200);
-    expect(await saved.text()).toContain('Cloudflare is connected');
+    const connected = await saved.text();
+    expect(connected).toContain('Cloudflare is connected');
+    expect(connected).toContain('acme.example <span class="muted">active · Free Website</span>');
+    expect(connected).toContain('new.example <span class="muted">unknown · Free Website</span>');
     const row = await connectionRow(owner.workspaceId);
     expect(row).toMatchObject({ via: 'api_token', refresh_token: null, access_expires_at: null });
     expect(row.access_token).toMatch(/^sealed:v1:/);

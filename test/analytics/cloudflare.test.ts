@@ -163,6 +163,39 @@ describe('zones', () => {
     expect(fake.zoneRequests.map((query) => Object.fromEntries(query))).toEqual([1, 2, 3].map((page) => ({ page: String(page), per_page: '50' })));
   });
 
+  it('pages on total_count when result_info has no total_pages, and on short pages when it has no totals either', async () => {
+    fake.zones = Array.from({ length: 120 }, (_, i) => ({ id: `zone${String(i).padStart(3, '0')}`, name: `site${i}.example`, plan: 'Free Website', status: 'active' }));
+    const pagesAsked = () => fake.zoneRequests.splice(0).map((query) => query.get('page'));
+    fake.resultInfo = ['page', 'per_page', 'count', 'total_count'];
+    expect((await client.listZones(token)).map((zone) => zone.id)).toEqual(fake.zones.map((zone) => zone.id));
+    expect(pagesAsked()).toEqual(['1', '2', '3']);
+    fake.resultInfo = ['page', 'per_page', 'count'];
+    expect(await client.listZones(token)).toHaveLength(120);
+    expect(pagesAsked()).toEqual(['1', '2', '3']);
+    // Two full pages: only the empty third one says the list is over.
+    fake.zones = fake.zones.slice(0, 100);
+    fake.resultInfo = null;
+    expect((await client.listZones(token)).map((zone) => zone.id)).toEqual(fake.zones.map((zone) => zone.id));
+    expect(pagesAsked()).toEqual(['1', '2', '3']);
+  });
+
+  it('ends the list when a page adds no zone, whatever the counts claim', async () => {
+    fake.zones = Array.from({ length: 50 }, (_, i) => ({ id: `zone${i}`, name: `site${i}.example`, plan: 'Free Website', status: 'active' }));
+    fake.resultInfo = ['page', 'per_page', 'count'];
+    const firstPage = { status: 200, body: { success: true, errors: [], messages: [], result: [{ id: 'zone0', name: 'site0.example', status: 'active' }], result_info: { page: 1, per_page: 1, count: 1 } } };
+    fake.fail('zones', firstPage, firstPage);
+    expect(await client.listZones(token)).toEqual([{ id: 'zone0', name: 'site0.example', plan: null, status: 'active' }]);
+    expect(fake.zoneRequests).toHaveLength(2);
+  });
+
+  it('lists a zone without a status as one whose status is unknown, not as active', async () => {
+    fake.zones = [ZONE, { id: 'f1e2d3c4b5a6978812345678abcdef01', name: 'new.example', plan: 'Free Website' }];
+    expect(await client.listZones(token)).toEqual([
+      { id: ZONE.id, name: ZONE.name, plan: 'Free Website', status: 'active' },
+      { id: 'f1e2d3c4b5a6978812345678abcdef01', name: 'new.example', plan: 'Free Website', status: 'unknown' },
+    ]);
+  });
+
   it('accepts a pasted API token as it was copied, and refuses the Global API Key and other text', async () => {
     expect(await client.listZones(pastedApiToken(`  Bearer ${token}\n`))).toHaveLength(1);
     expect(() => pastedApiToken('0123456789abcdef0123456789abcdef01234')).toThrow(/Global API Key/);

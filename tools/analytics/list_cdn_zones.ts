@@ -13,7 +13,7 @@ export default defineTool({
   input: z.strictObject({}),
   output: z.object({
     zones: z.array(
-      z.object({ id: z.string(), name: z.string(), plan: z.string().nullable(), status: z.string().describe('Only active zones carry traffic.'), selected: z.boolean() }),
+      z.object({ id: z.string(), name: z.string(), plan: z.string().nullable(), status: z.string().describe('Only active zones carry traffic; unknown when Cloudflare did not say.'), selected: z.boolean() }),
     ),
     selectedZoneId: z.string().nullable(),
   }),

@@ -96,9 +96,15 @@ export interface CloudflareZone {
   id: string;
   name: string;
   plan: string | null;
-  /** `active`, `pending`, `initializing`, `moved`…: only an active zone carries traffic. */
+  /**
+   * `active`, `pending`, `initializing`, `moved`: only an active zone carries traffic. `unknown` when Cloudflare left
+   * the status out (its API description makes it optional): nothing says such a zone is active, so it is not reported
+   * as one, and the zone stays listed (and selectable) because it may well be the site's.
+   */
   status: string;
 }
+
+const UNKNOWN_ZONE_STATUS = 'unknown';
 
 /** Requests of one AI crawler user agent to one path within one UTC hour, as Cloudflare's edge counted them. */
 export interface CrawlerHour extends Classification {
@@ -138,10 +144,22 @@ const oauthErrorSchema = z.object({ error: z.string(), error_description: z.stri
 /** Both the REST envelope (`errors: [{ code, message }]`) and GraphQL (`errors: [{ message, path }]`) name failures so. */
 const errorListSchema = z.object({ errors: z.array(z.object({ message: z.string(), code: z.union([z.number(), z.string()]).optional() })) });
 
+/**
+ * GET /zones as Cloudflare's API description has it (cloudflare/api-schemas, operation `zones-get`): `result_info` and
+ * every field in it (`zones_result_info`) are optional, and so is a zone's `status` (`zones_zone`).
+ */
 const zonesPageSchema = z.object({
-  result: z.array(z.object({ id: z.string(), name: z.string(), status: z.string(), plan: z.object({ name: z.string() }).nullish() })),
-  result_info: z.object({ total_pages: z.number().int() }),
+  result: z.array(z.object({ id: z.string(), name: z.string(), status: z.string().nullish(), plan: z.object({ name: z.string().nullish() }).nullish() })),
+  result_info: z
+    .object({
+      per_page: z.number().int().positive().nullish(),
+      total_count: z.number().int().nonnegative().nullish(),
+      total_pages: z.number().int().nonnegative().nullish(),
+    })
+    .nullish(),
 });
+
+type ZonesPage = z.infer<typeof zonesPageSchema>;
 
 const graphqlAnswerSchema = z.object({ data: z.unknown(), errors: z.array(z.object({ message: z.string() })).nullish() });
 
@@ -233,6 +251,19 @@ function isWholeHours(window: TrafficWindow): boolean {
   return Number.isInteger(window.since / HOUR_MS) && Number.isInteger(window.until / HOUR_MS) && window.since < window.until;
 }
 
+/**
+ * Whether the zones page numbered `page` is the last, from whichever of Cloudflare's optional counts it carries:
+ * `total_pages`; else `total_count` against the zones read so far; else a page holding fewer zones than its
+ * `per_page` (or than asked for) ends the list. The page's own length stands for `count`, which the description calls
+ * the total but Cloudflare fills with the page's size.
+ */
+function lastZonesPage(page: number, answer: ZonesPage, zonesRead: number): boolean {
+  const info = answer.result_info;
+  if (typeof info?.total_pages === 'number') return page >= info.total_pages;
+  if (typeof info?.total_count === 'number') return zonesRead >= info.total_count;
+  return answer.result.length < (info?.per_page ?? ZONES_PER_PAGE);
+}
+
 function positiveOr(value: number | null | undefined, fallback: number): number {
   return value !== null && value !== undefined && value > 0 ? value : fallback;
 }
@@ -288,13 +319,14 @@ export class CloudflareClient {
 
   /** Every zone the token can read, page after page. */
   async listZones(token: string): Promise<CloudflareZone[]> {
-    const zones: CloudflareZone[] = [];
+    const zones = new Map<string, CloudflareZone>();
     for (let page = 1; ; page++) {
       const parsed = zonesPageSchema.safeParse(await this.api(token, `/zones?page=${page}&per_page=${ZONES_PER_PAGE}`, undefined, ZONES_API));
       if (!parsed.success) throw new CloudflareError(`${ZONES_API} answered a zone list of an unexpected shape`);
-      for (const zone of parsed.data.result) zones.push({ id: zone.id, name: zone.name, plan: zone.plan?.name ?? null, status: zone.status });
-      // The page number counts here, not in the answer: a server repeating page 1 cannot keep this loop going.
-      if (page >= parsed.data.result_info.total_pages || parsed.data.result.length === 0) return zones;
+      const before = zones.size;
+      for (const zone of parsed.data.result) zones.set(zone.id, { id: zone.id, name: zone.name, plan: zone.plan?.name ?? null, status: zone.status ?? UNKNOWN_ZONE_STATUS });
+      // A page that adds no zone ends the list: a server repeating a page cannot keep this loop going.
+      if (zones.size === before || lastZonesPage(page, parsed.data, zones.size)) return [...zones.values()];
     }
   }
 

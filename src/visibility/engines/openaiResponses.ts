@@ -29,12 +29,25 @@ const responseSchema = z.object({
 
 type Response = z.infer<typeof responseSchema>;
 
-/** OpenAI tags the links it cites with `utm_source=openai`; the page cited is the same without it. */
+/** What OpenAI tags the links it cites with: `utm_source=openai` through the API, `utm_source=chatgpt.com` in ChatGPT. */
+const OPENAI_UTM_SOURCES: ReadonlySet<string> = new Set(['openai', 'chatgpt.com']);
+
+function isOpenAiTag(pair: string): boolean {
+  const [entry] = new URLSearchParams(pair);
+  return entry !== undefined && entry[0] === 'utm_source' && OPENAI_UTM_SOURCES.has(entry[1]);
+}
+
+/**
+ * The page cited is the same without OpenAI's tag. Only that pair goes: the other parameters stay exactly as written
+ * (re-serialising them through URLSearchParams would re-encode them).
+ */
 function withoutOpenAiTag(url: string): string {
   if (!URL.canParse(url)) return url;
   const parsed = new URL(url);
-  if (parsed.searchParams.get('utm_source') !== 'openai') return url;
-  parsed.searchParams.delete('utm_source');
+  const pairs = parsed.search.slice(1).split('&');
+  const kept = pairs.filter((pair) => !isOpenAiTag(pair));
+  if (kept.length === pairs.length) return url;
+  parsed.search = kept.filter((pair) => pair !== '').join('&');
   return parsed.href;
 }
 

@@ -117,10 +117,24 @@ function safeJson(text: string): unknown {
 
 export interface SiteEntry {
   siteUrl: string;
+  /** In the reference's lower camel case (`siteOwner`, `siteUnverifiedUser`…), whichever spelling Google answered. */
   permissionLevel: string;
 }
 
-const sitesSchema = z.object({ siteEntry: z.array(z.object({ siteUrl: z.string(), permissionLevel: z.string() })).optional() });
+/**
+ * Google spells permission levels two ways. The API reference (developers.google.com/webmaster-tools/v1/sites) lists
+ * `siteOwner`, `siteFullUser`, `siteRestrictedUser` and `siteUnverifiedUser`; the searchconsole v1 discovery document
+ * enumerates WmxSite.permissionLevel as `SITE_OWNER`, `SITE_FULL_USER`, `SITE_RESTRICTED_USER`, `SITE_UNVERIFIED_USER`
+ * and `SITE_PERMISSION_LEVEL_UNSPECIFIED`. An upper snake case level is read as its lower camel case twin.
+ */
+function referenceSpelling(level: string): string {
+  if (!/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/.test(level)) return level;
+  return level.toLowerCase().replace(/_([a-z0-9])/g, (_, next: string) => next.toUpperCase());
+}
+
+const sitesSchema = z.object({
+  siteEntry: z.array(z.object({ siteUrl: z.string(), permissionLevel: z.string().transform(referenceSpelling) })).optional(),
+});
 
 /** The properties the signed-in Google account can see (sites.list). */
 export async function listSites(settings: SearchConsoleSettings, accessToken: string): Promise<SiteEntry[]> {
@@ -153,6 +167,8 @@ export async function searchAnalytics(
   const path = `/webmasters/v3/sites/${encodeURIComponent(property)}/searchAnalytics/query`;
   const rows: AnalyticsRow[] = [];
   for (let startRow = 0; startRow < MAX_ROWS; startRow += ROWS_PER_PAGE) {
+    // As the Search Analytics reference (developers.google.com/webmaster-tools/v1/searchanalytics/query) writes them;
+    // the searchconsole v1 discovery document enumerates the same dimensions as QUERY and PAGE.
     const body = { ...range, dimensions: ['query', 'page'], rowLimit: ROWS_PER_PAGE, startRow };
     const parsed = analyticsSchema.safeParse(await googleApi(settings, accessToken, path, body));
     if (!parsed.success) throw new SearchConsoleError('the Search Analytics answer has an unexpected shape', true);

@@ -10,8 +10,14 @@ export interface FakeZone {
   id: string;
   name: string;
   plan: string;
-  status: string;
+  /** Absent: the zone is listed without a status, which Cloudflare's API description allows. */
+  status?: string;
 }
+
+/** The fields of a zone list's `result_info`, each optional in Cloudflare's API description. */
+export type ResultInfoField = 'page' | 'per_page' | 'count' | 'total_count' | 'total_pages';
+
+const ALL_RESULT_INFO: readonly ResultInfoField[] = ['page', 'per_page', 'count', 'total_count', 'total_pages'];
 
 /** Requests of one user agent to one path in one hour, as Cloudflare's edge saw them. */
 export interface FakeTraffic {
@@ -95,8 +101,9 @@ function formDecoded(value: string): string {
  * Cloudflare's side of the CDN source on one local http server: the OAuth authorization endpoint (it consents at
  * once and redirects back with a code, as an owner clicking Allow would), the token endpoint (authorization_code with
  * S256 PKCE and refresh_token grants, client secret in the form or in Basic authentication, single-use codes, rotating
- * refresh tokens, OAuth error bodies), the zones API (pages of at most 50, Cloudflare's envelope) and the GraphQL
- * analytics API (the settings node, and httpRequestsAdaptiveGroups grouped by hour, user agent and path over the time
+ * refresh tokens, OAuth error bodies), the zones API (pages of at most 50, Cloudflare's envelope, with as much of
+ * `result_info` and of each zone's `status` as a test leaves in: both are optional in Cloudflare's API description) and
+ * the GraphQL analytics API (the settings node, and httpRequestsAdaptiveGroups grouped by hour, user agent and path over the time
  * range asked for, enforcing the zone's limits with Cloudflare's error messages inside a 200). Any endpoint can be
  * made to answer scripted replies (429 with Retry-After, GraphQL errors, 5xx, a hang).
  */
@@ -108,6 +115,8 @@ export class FakeCloudflare {
   readonly zoneRequests: URLSearchParams[] = [];
   readonly graphqlRequests: Array<{ query: string; variables: Record<string, unknown> }> = [];
   zones: FakeZone[] = [];
+  /** The result_info fields a zone list carries; null: no result_info at all. */
+  resultInfo: readonly ResultInfoField[] | null = ALL_RESULT_INFO;
   traffic: FakeTraffic[] = [];
   /** Null: the settings node has no httpRequestsAdaptiveGroups entry. */
   limits: FakeLimits | null = { maxDuration: 86_400, maxPageSize: 10_000, notOlderThan: 31 * 86_400 };
@@ -170,6 +179,7 @@ export class FakeCloudflare {
     this.graphqlRequests.length = 0;
     this.failures.clear();
     this.later.clear();
+    this.resultInfo = ALL_RESULT_INFO;
     this.limits = { maxDuration: 86_400, maxPageSize: 10_000, notOlderThan: 31 * 86_400 };
   }
 
@@ -286,19 +296,15 @@ export class FakeCloudflare {
     const result = this.zones.slice((page - 1) * perPage, page * perPage).map((zone) => ({
       id: zone.id,
       name: zone.name,
-      status: zone.status,
+      ...(zone.status === undefined ? {} : { status: zone.status }),
       paused: false,
       type: 'full',
       plan: { id: randomBytes(16).toString('hex'), name: zone.plan, price: 0, currency: 'USD', is_subscribed: true },
       account: { id: 'a1b2c3', name: "Owner's account" },
     }));
-    json(res, 200, {
-      success: true,
-      errors: [],
-      messages: [],
-      result,
-      result_info: { page, per_page: perPage, count: result.length, total_count: this.zones.length, total_pages: Math.max(1, Math.ceil(this.zones.length / perPage)) },
-    });
+    const info = { page, per_page: perPage, count: result.length, total_count: this.zones.length, total_pages: Math.max(1, Math.ceil(this.zones.length / perPage)) };
+    const resultInfo = this.resultInfo === null ? {} : { result_info: Object.fromEntries(this.resultInfo.map((field) => [field, info[field]])) };
+    json(res, 200, { success: true, errors: [], messages: [], result, ...resultInfo });
   }
 
   private graphql(raw: string, authorization: string | undefined, res: ServerResponse): void {

@@ -5,7 +5,6 @@ import { type BuilderCall, type BuilderReply, FakeBuilderServer, isObject, reply
 const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
 /** Webflow allows one successful publish a minute. */
 const PUBLISH_INTERVAL_MS = 60_000;
-const MAX_PAGE = 100;
 
 export interface FakeRegisteredScript {
   id: string;
@@ -44,7 +43,8 @@ const scriptId = (displayName: string) => displayName.toLowerCase().replace(/[^a
  * Webflow's Data API v2 as far as the installer uses it, enforcing its documented rules: Bearer tokens (401 otherwise),
  * a token reaches only the sites it was authorized for (404 otherwise), inline scripts of 1 to 2,000 characters with a
  * semver version that is immutable (409 on a second registration), applied scripts that must be registered, one
- * publish a minute (429 with Retry-After), and registered scripts listed in pages of at most 100.
+ * publish a minute (429 with Retry-After), and a site's registered scripts listed all in one answer (the operation
+ * defines no query parameter: any a client sends is ignored, and `calls` shows it).
  */
 export class FakeWebflow extends FakeBuilderServer {
   readonly clientId = 'wf-client';
@@ -92,7 +92,7 @@ export class FakeWebflow extends FakeBuilderServer {
     this.sites.get(siteId)!.lastUpdated = this.now();
   }
 
-  /** Scripts registered by other means, to make the list span pages. */
+  /** Scripts registered by other means (by other apps, or earlier versions), to make the list long. */
   seedScripts(siteId: string, count: number): void {
     const site = this.sites.get(siteId)!;
     for (let i = 0; i < count; i++) {
@@ -110,7 +110,7 @@ export class FakeWebflow extends FakeBuilderServer {
     if (site === undefined || !sites.has(site.id)) return error(404, 'resource_not_found', 'Requested resource not found: The site cannot be found');
     const rest = match![2] ?? '';
     if (call.method === 'GET' && rest === '') return reply(200, this.siteJson(site));
-    if (call.method === 'GET' && rest === '/registered_scripts') return this.listScripts(site, call.query);
+    if (call.method === 'GET' && rest === '/registered_scripts') return this.listScripts(site);
     if (call.method === 'POST' && rest === '/registered_scripts/inline') return this.register(site, call.body);
     if (call.method === 'GET' && rest === '/custom_code') return reply(200, this.codeJson(site));
     if (call.method === 'PUT' && rest === '/custom_code') return this.apply(site, call.body);
@@ -149,11 +149,9 @@ export class FakeWebflow extends FakeBuilderServer {
     return { scripts: site.applied, lastUpdated: site.codeUpdated === null ? null : new Date(site.codeUpdated).toISOString(), createdOn: null };
   }
 
-  private listScripts(site: FakeWebflowSite, query: URLSearchParams): BuilderReply {
-    const limit = Math.min(Number(query.get('limit') ?? MAX_PAGE), MAX_PAGE);
-    const offset = Number(query.get('offset') ?? 0);
-    const page = site.registered.slice(offset, offset + limit).map(({ sourceCode: _source, ...script }) => ({ ...script, hostedLocation: `https://cdn.example/${script.id}-${script.version}.js`, integrityHash: null, canCopy: false }));
-    return reply(200, { registeredScripts: page, pagination: { limit, offset, total: site.registered.length } });
+  private listScripts(site: FakeWebflowSite): BuilderReply {
+    const scripts = site.registered.map(({ sourceCode: _source, ...script }) => ({ ...script, hostedLocation: `https://cdn.example/${script.id}-${script.version}.js`, integrityHash: null, canCopy: false }));
+    return reply(200, { registeredScripts: scripts, pagination: { limit: scripts.length, offset: 0, total: scripts.length } });
   }
 
   private register(site: FakeWebflowSite, body: unknown): BuilderReply {

@@ -59,6 +59,28 @@ describe('ChatGPT through the OpenAI Responses API', () => {
     expect(answer.latencyMs).toBeGreaterThanOrEqual(0);
   });
 
+  it('drops the utm_source=chatgpt.com tag too, keeping the links’ own parameters exactly as written', async () => {
+    fake.utmSource = 'chatgpt.com';
+    fake.answer({
+      text: 'Acme CRM is popular with agencies.',
+      citations: [
+        { url: 'https://www.acme.example/crm?plan=team&q=small%20agencies&utm_campaign=spring', title: 'Acme CRM for agencies' },
+        { url: 'https://blog.pipedrive.example/agencies', title: 'Pipedrive for agencies' },
+      ],
+    });
+    const answer = await engine.ask('best crm for small agencies', { locale: 'en-US' });
+    expect(answer.citations.map((citation) => citation.url)).toEqual([
+      'https://www.acme.example/crm?plan=team&q=small%20agencies&utm_campaign=spring',
+      'https://blog.pipedrive.example/agencies',
+    ]);
+  });
+
+  it('keeps a utm_source the cited link carried itself', async () => {
+    fake.answer({ text: 'Acme CRM.', citations: [{ url: 'https://www.acme.example/crm?utm_source=newsletter', title: 'Acme CRM' }] });
+    const answer = await engine.ask('best crm', { locale: 'en-US' });
+    expect(answer.citations.map((citation) => citation.url)).toEqual(['https://www.acme.example/crm?utm_source=newsletter']);
+  });
+
   it('answers without citations when the model did not search', async () => {
     fake.reply({ status: 200, body: message([{ type: 'output_text', text: 'From memory: Acme CRM.', annotations: [] }]) });
     const answer = await engine.ask('best crm', { locale: 'en' });

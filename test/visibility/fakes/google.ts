@@ -7,8 +7,25 @@ const SCOPE = 'https://www.googleapis.com/auth/webmasters.readonly';
 
 export interface FakeSite {
   siteUrl: string;
-  permissionLevel: 'siteOwner' | 'siteFullUser' | 'siteRestrictedUser' | 'siteUnverifiedUser';
+  /**
+   * As the API reference spells the levels, or as the searchconsole v1 discovery document enumerates them: Google's
+   * answers may use either.
+   */
+  permissionLevel:
+    | 'siteOwner'
+    | 'siteFullUser'
+    | 'siteRestrictedUser'
+    | 'siteUnverifiedUser'
+    | 'SITE_OWNER'
+    | 'SITE_FULL_USER'
+    | 'SITE_RESTRICTED_USER'
+    | 'SITE_UNVERIFIED_USER';
 }
+
+/** The dimensions this fake groups by, in either of Google's spellings (`query` or `QUERY`). */
+const DIMENSIONS: Readonly<Record<string, 'query' | 'page'>> = { query: 'query', QUERY: 'query', page: 'page', PAGE: 'page' };
+
+const unverified = (site: FakeSite) => site.permissionLevel === 'siteUnverifiedUser' || site.permissionLevel === 'SITE_UNVERIFIED_USER';
 
 /** One day of a query on a page, as Search Console records it. */
 export interface FakeRow {
@@ -41,8 +58,8 @@ const token = (prefix: string) => `${prefix}${randomBytes(24).toString('base64ur
  * Google's side of Search Console on one local https server: the authorization endpoint (it consents at once and
  * redirects back with a code, as a user clicking Allow would), the token endpoint (authorization_code and refresh_token
  * grants, client id and secret in the body, single-use codes bound to their redirect URI, Google's error bodies) and the
- * Search Console API (sites.list, searchAnalytics.query summing the days of the date range asked for, with startRow
- * paging, Google's JSON errors).
+ * Search Console API (sites.list, searchAnalytics.query by query and page in either spelling of the dimensions,
+ * summing the days of the date range asked for, with startRow paging, Google's JSON errors).
  */
 export class FakeGoogle {
   readonly clientId = '123456789-sightline.apps.googleusercontent.com';
@@ -171,7 +188,7 @@ export class FakeGoogle {
     const failure = this.failures.get('searchAnalytics')?.shift();
     if (failure !== undefined) return json(res, failure.status, failure.body);
     const siteUrl = decodeURIComponent(property);
-    if (!this.sites.some((site) => site.siteUrl === siteUrl && site.permissionLevel !== 'siteUnverifiedUser')) {
+    if (!this.sites.some((site) => site.siteUrl === siteUrl && !unverified(site))) {
       return json(res, 403, {
         error: { code: 403, message: `User does not have sufficient permission for site '${siteUrl}'. See also: https://support.google.com/webmasters/answer/2451999.`, status: 'PERMISSION_DENIED' },
       });
@@ -180,12 +197,22 @@ export class FakeGoogle {
     if (typeof startDate !== 'string' || typeof endDate !== 'string') {
       return json(res, 400, { error: { code: 400, message: 'Missing required field: startDate or endDate.', status: 'INVALID_ARGUMENT' } });
     }
+    const requested = Array.isArray(body.dimensions) ? (body.dimensions as unknown[]) : [];
+    const dimensions = requested.map((name) => DIMENSIONS[String(name)]);
+    const unknown = dimensions.findIndex((dimension) => dimension === undefined);
+    if (unknown >= 0) {
+      return json(res, 400, { error: { code: 400, message: `Invalid value at 'dimensions[${unknown}]' (TYPE_ENUM), "${String(requested[unknown])}"`, status: 'INVALID_ARGUMENT' } });
+    }
+    if (dimensions.length !== 2 || new Set(dimensions).size !== 2) {
+      return json(res, 400, { error: { code: 400, message: 'This fake groups by query and page, nothing else.', status: 'INVALID_ARGUMENT' } });
+    }
     const startRow = Number(body.startRow ?? 0);
     const rowLimit = Number(body.rowLimit ?? 1000);
     const rows = overRange(this.rows.get(siteUrl) ?? [], startDate, endDate)
       .slice(startRow, startRow + rowLimit)
       .map((row) => ({
-        keys: [row.query, row.page],
+        // Keys in the order the dimensions were asked for, as Google groups them.
+        keys: dimensions.map((dimension) => row[dimension!]),
         clicks: row.clicks,
         impressions: row.impressions,
         ctr: row.impressions === 0 ? 0 : row.clicks / row.impressions,

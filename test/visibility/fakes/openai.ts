@@ -11,17 +11,24 @@ export interface ResponsesRequest {
 
 /**
  * A local OpenAI Responses API (POST /v1/responses) with the hosted web_search tool: the answer is a `message` item whose
- * output_text carries `url_citation` annotations (URLs tagged `utm_source=openai`, as OpenAI does), after a
+ * output_text carries `url_citation` annotations (URLs tagged with `utm_source`, as OpenAI does), after a
  * `web_search_call` item whose sources include the retrieved-but-uncited pages.
  */
 export class FakeOpenAi extends FakeProvider<ResponsesRequest> {
   protected readonly basePath = '/v1';
+  /** The utm_source OpenAI appends to the links cited: `openai` through the API, `chatgpt.com` in ChatGPT's answers. */
+  utmSource = 'openai';
   private count = 0;
 
   static async start(): Promise<FakeOpenAi> {
     const fake = new FakeOpenAi();
     await fake.listen();
     return fake;
+  }
+
+  override reset(): void {
+    super.reset();
+    this.utmSource = 'openai';
   }
 
   questionOf(request: RecordedRequest<ResponsesRequest>): string {
@@ -40,7 +47,8 @@ export class FakeOpenAi extends FakeProvider<ResponsesRequest> {
     // Each annotation marks the span of the answer its source supports; here, the whole answer.
     const annotations = citations.map((citation) => {
       const tagged = new URL(citation.url);
-      tagged.searchParams.set('utm_source', 'openai');
+      // Appended after the link's own parameters, which stay as the page wrote them.
+      tagged.search = `${tagged.search === '' ? '' : `${tagged.search}&`}utm_source=${this.utmSource}`;
       return { type: 'url_citation', start_index: 0, end_index: text.length, url: tagged.href, title: citation.title ?? tagged.hostname };
     });
     return {

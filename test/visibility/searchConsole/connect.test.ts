@@ -131,6 +131,23 @@ describe('connecting Google Search Console in the dashboard', () => {
     expect(await syncJobs(owner.workspaceId)).toEqual([]);
   });
 
+  it('reads permission levels spelt as the discovery document enumerates them (SITE_UNVERIFIED_USER) like the reference’s', async () => {
+    google.sites = [
+      { siteUrl: 'sc-domain:acme.example', permissionLevel: 'SITE_UNVERIFIED_USER' },
+      { siteUrl: 'https://acme.example/', permissionLevel: 'SITE_RESTRICTED_USER' },
+    ];
+    const owner = await t.signedInOwner();
+    expect((await connectSearchConsole(owner.visitor, owner.workspaceId)).status).toBe(303);
+    expect(await connection(t, owner.workspaceId)).toMatchObject({ property: 'https://acme.example/' });
+
+    google.sites = [{ siteUrl: 'https://acme.example/', permissionLevel: 'SITE_UNVERIFIED_USER' }];
+    const other = await t.signedInOwner();
+    const refused = await connectSearchConsole(other.visitor, other.workspaceId);
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain('none of the Search Console properties this Google account can read covers https://acme.example');
+    expect(await connection(t, other.workspaceId)).toMatchObject({ property: null, refresh_token: null });
+  });
+
   it('connects nothing when the owner denies access or grants it without Search Console', async () => {
     const owner = await t.signedInOwner();
     google.consent = 'deny';
