@@ -2,7 +2,20 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  SqliteAdapter,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type DialectAdapter,
+  type Driver,
+  type SqliteDatabase,
+  type SqliteDialectConfig,
+  type SqliteStatement,
+} from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 
@@ -82,6 +95,48 @@ function withStatementCache(sqlite: SqliteDatabase): SqliteDatabase {
   };
 }
 
+/**
+ * kysely begins a SQLite transaction with a plain (deferred) `begin`, which asks for the write lock only at the first
+ * write. When another process has committed since the transaction's first read, its snapshot is stale: SQLite then
+ * answers `database is locked` at once, without waiting out the busy timeout. `begin immediate` takes the write lock
+ * at the start, waiting its turn when another process holds it; a transaction that only reads takes it too, for as
+ * short a time. Within one process nothing changes: kysely runs the one connection's transactions one at a time.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+/**
+ * kysely's SQLite adapter takes no migration lock and runs each migration outside a transaction, so two processes
+ * starting together on a new file both ran the first one. SQLite can change its schema inside a transaction: the
+ * pending migrations run in one (immediate) transaction, and a process that comes second waits, then finds nothing
+ * left to do. A failing migration leaves the whole set unapplied, as on PostgreSQL.
+ */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.#config);
+  }
+
+  override createAdapter(): DialectAdapter {
+    return new TransactionalDdlSqliteAdapter();
+  }
+}
+
 function openSqlite(path: string): DatabaseHandle {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new BetterSqlite3(path);
@@ -90,7 +145,7 @@ function openSqlite(path: string): DatabaseHandle {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', location: path, close: () => db.destroy() };
 }
 

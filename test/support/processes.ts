@@ -14,13 +14,18 @@ const NODE_WITH_TSX = [process.execPath, '--import', 'tsx'] as const;
 
 /** Runs a project entry point (e.g. src/cli/main.ts) as a real process, as `npm run cli` does. */
 export async function runEntry(entry: string, args: readonly string[], env: Record<string, string>): Promise<RunResult> {
+  return spawnEntry(entry, args, env).result;
+}
+
+/** Starts a project entry point as a real process: the child, and its exit code and output once it has ended. */
+export function spawnEntry(entry: string, args: readonly string[], env: Record<string, string>): { child: ChildProcess; result: Promise<RunResult> } {
   const child = spawn(NODE_WITH_TSX[0], [...NODE_WITH_TSX.slice(1), entry, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const [code] = (await once(child, 'close')) as [number | null];
-  return { code, stdout, stderr };
+  const result = (once(child, 'close') as Promise<[number | null]>).then(([code]) => ({ code, stdout, stderr }));
+  return { child, result };
 }
 
 /** Starts a long-running entry point and resolves once `ready` matches its output. */
