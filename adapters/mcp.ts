@@ -292,7 +292,12 @@ export class McpAdapter {
       instructions: SERVER_INSTRUCTIONS,
       cacheHints: CACHE_HINTS,
     });
-    server.setRequestHandler('tools/list', () => ({ tools: this.listTools(principal, filter) }));
+    // Every request spends a point of the plan limit (the specification's "every request"), lists included.
+    const spend = (method: string) => spendCall(this.pipeline, principal, planOnly(method));
+    server.setRequestHandler('tools/list', async () => {
+      await spend('tools/list');
+      return { tools: this.listTools(principal, filter) };
+    });
     server.setRequestHandler('tools/call', { params: RawArgumentsCallToolParams }, async (params, ctx) => {
       if (era === 'legacy') return this.callTool(principal, filter, params.name, params.arguments);
       // A retry after the person was asked to approve carries the state given with the question.
@@ -307,16 +312,23 @@ export class McpAdapter {
     const deps = { ...this.store, pipeline: this.pipeline, registry: this.registry };
     const viewer = viewerOf(principal, filter);
     server.setRequestHandler('resources/list', async (request) => {
+      await spend('resources/list');
       const cursor = request.params?.cursor;
       const page = await listResources(deps, viewer, cursor);
       // The app views lead the first page; the cursor pages through the workspace's own resources.
       return cursor === undefined ? { ...page, resources: [...this.appViews(principal, filter).map(appResource), ...page.resources] } : page;
     });
-    server.setRequestHandler('resources/templates/list', () => listResourceTemplates(deps, viewer));
+    server.setRequestHandler('resources/templates/list', async () => {
+      await spend('resources/templates/list');
+      return listResourceTemplates(deps, viewer);
+    });
     server.setRequestHandler('resources/read', (request) =>
       request.params.uri.startsWith(APP_URI_PREFIX) ? this.readAppView(principal, filter, request.params.uri) : readResource(deps, viewer, request.params.uri),
     );
-    server.setRequestHandler('prompts/list', () => listPrompts(deps, viewer));
+    server.setRequestHandler('prompts/list', async () => {
+      await spend('prompts/list');
+      return listPrompts(deps, viewer);
+    });
     server.setRequestHandler('prompts/get', (request) => getPrompt(deps, viewer, request.params.name, request.params.arguments));
     return server;
   }

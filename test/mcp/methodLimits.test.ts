@@ -4,7 +4,7 @@ import { APP_VIEWS } from '../../src/mcp/apps.js';
 import { TestService } from '../support/harness.js';
 import { modernRequest, type ModernAnswer } from '../support/mcp2026.js';
 
-// The MCP methods that are not tool calls (tasks/*, resources/read, prompts/get) count against the caller's rate
+// The MCP methods that are not tool calls (tasks/*, resources/read, prompts/get, the lists) count against the caller's rate
 // limits as calls do, on the same counters, and over them answer -32603 with the refusal REST would give as `data`.
 
 const DECLARING = { extensions: { [TASKS_EXTENSION_ID_V2]: {} } };
@@ -85,5 +85,18 @@ describe('rate limits on the MCP methods that are not tool calls', () => {
     expectRateLimited(await modern(ws.key, 'prompts/get', { name: 'weekly_visibility_review' }), reason);
     expectRateLimited(await legacy(ws.key, 'prompts/get', { name: 'weekly_visibility_review' }), reason);
     expectRateLimited(await modern(ws.key, 'resources/read', { uri: view }), reason);
+  });
+
+  it('count the lists against the plan limit, in both eras', async () => {
+    const ws = await t.workspace({ plan: 'trial' });
+    const lists = ['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list'];
+    for (let i = 0; i < 15; i++) {
+      for (const method of lists) expect((i % 2 === 0 ? await modern(ws.key, method, {}) : await legacy(ws.key, method, {})).result).toBeDefined();
+    }
+    const reason = /plan limit of 60 requests per minute/;
+    for (const method of lists) {
+      expectRateLimited(await modern(ws.key, method, {}), reason);
+      expectRateLimited(await legacy(ws.key, method, {}), reason);
+    }
   });
 });
