@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { CopilotSettings } from '../../config.js';
 import { type AnswerEngine, type AskOptions, type EngineAnswer, EngineError, normaliseCitations } from './engine.js';
-import type { EngineTuning } from './index.js';
+import type { EngineTuning } from './providerHttp.js';
 import { ProviderHttp } from './providerHttp.js';
 
 // One shape for both providers: SerpApi sends `text_blocks` and `references`, SearchApi `text_blocks`, `markdown` and

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { EngineSettings } from '../../config.js';
 import { type AnswerEngine, type AskOptions, type EngineAnswer, EngineError, normaliseCitations } from './engine.js';
-import type { EngineTuning } from './index.js';
+import type { EngineTuning } from './providerHttp.js';
 import { countryOf, localeInstruction } from './locale.js';
 import { ProviderHttp, TransientEngineError } from './providerHttp.js';
 
