@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { providerLimits } from '../limits/providerLimits.js';
 import type { LimiterStore, ProviderSlots } from '../limits/store.js';
 import { EngineError } from '../visibility/engines/engine.js';
-import type { EngineTuning } from '../visibility/engines/index.js';
-import { ProviderHttp, TransientEngineError } from '../visibility/engines/providerHttp.js';
+import { type EngineTuning, ProviderHttp, TransientEngineError } from '../visibility/engines/providerHttp.js';
 
 /** An account at DataForSEO (or a server speaking its v3 API): where it lives, HTTP Basic credentials, its per-minute allowance. */
 export interface DataForSeoAccount {

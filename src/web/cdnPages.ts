@@ -12,8 +12,7 @@ import {
 } from '../analytics/cdn/connection.js';
 import { queueCdnBackfill, readCdnStatus } from '../analytics/cdn/sync.js';
 import type { Membership } from '../domain/accounts/sessions.js';
-import type { DashboardDeps } from './dashboard.js';
-import { sendPage } from './dashboard.js';
+import { type DashboardDeps, sendPage } from './pageContext.js';
 import { html, type SafeHtml } from './html.js';
 import { formatTime } from './format.js';
 import { csrfField } from './layout.js';

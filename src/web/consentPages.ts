@@ -4,7 +4,7 @@ import type { Database } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import { AuthorizePageError, issueCode, OAuthRedirectError, parseAuthorizeRequest, type AuthorizeRequest } from '../oauth/authorization.js';
 import type { OAuthIssuer } from '../oauth/issuer.js';
-import { sendPage } from './dashboard.js';
+import { sendPage } from './pageContext.js';
 import { html } from './html.js';
 import { anyGrantable, chosenGrant, grantFields, offeredScopes } from './grantForm.js';
 import { csrfField } from './layout.js';

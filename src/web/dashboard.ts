@@ -1,26 +1,16 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
-import type { Clock } from '../clock.js';
-import type { Logger } from 'pino';
-import type { Config } from '../config.js';
-import { checkCredentials, endSession, memberships, sessionUser, startSession, SESSION_TTL_MS, type Membership, type SignedInUser } from '../domain/accounts/sessions.js';
+import { checkCredentials, endSession, memberships, sessionUser, startSession, SESSION_TTL_MS, type SignedInUser } from '../domain/accounts/sessions.js';
 import { acceptInvite, openInvite, type InviteAcceptor, type OpenInvite } from '../domain/team/invites.js';
 import { ServiceError } from '../errors.js';
-import type { LimiterStore } from '../limits/store.js';
-import type { CredentialSealer } from '../credentials/sealed.js';
-import type { SafeFetcher } from '../outbound/safeFetch.js';
-import type { OAuthIssuer } from '../oauth/issuer.js';
-import type { Pipeline } from '../pipeline/pipeline.js';
-import type { Registry } from '../../tools/registry.js';
 import { cdnPages } from './cdnPages.js';
 import { consentPages } from './consentPages.js';
 import { devicePages } from './devicePages.js';
-import { html, type SafeHtml } from './html.js';
+import { html } from './html.js';
 import { outreachMailboxPages } from './outreachMailboxPages.js';
 import { schedulerPages } from './schedulerPages.js';
-import { csrfField, FAVICON, page, STYLESHEET, type PageContext } from './layout.js';
+import { csrfField, FAVICON, STYLESHEET, type PageContext } from './layout.js';
 import { operationActions } from './kit.js';
+import { sendPage, type DashboardDeps } from './pageContext.js';
 import { overviewPages } from './pages/overview.js';
 import { visibilityPages } from './pages/visibility.js';
 import { contentPages } from './pages/content.js';
@@ -34,34 +24,6 @@ import { siteAnalyticsPages } from './siteAnalyticsPages.js';
 import { siteBuilderPages } from './siteBuilderPages.js';
 import { workspacePages } from './workspacePages.js';
 
-export interface DashboardDeps {
-  db: Kysely<Database>;
-  clock: Clock;
-  config: Config;
-  pipeline: Pipeline;
-  issuer: OAuthIssuer;
-  limiterStore: LimiterStore;
-  credentials: CredentialSealer;
-  outbound: SafeFetcher;
-  registry: Registry;
-  logger: Logger;
-}
-
-/** What every page handler gets once the session and, under /w/:ws, the membership are checked. */
-export interface Visit {
-  user: SignedInUser;
-  workspaces: Membership[];
-  csrf: string;
-}
-
-declare module 'express-serve-static-core' {
-  interface Locals {
-    visit?: Visit;
-    /** The workspace of a page under /w/:ws, once the visitor's membership in it is checked. */
-    current?: Membership;
-  }
-}
-
 // Per account and per address, so that neither one guessed password list nor one busy address gets far.
 const SIGN_IN_WINDOW_SECONDS = 15 * 60;
 const SIGN_IN_ATTEMPTS_PER_ACCOUNT = 10;
@@ -73,10 +35,6 @@ function safeNext(value: unknown): string {
 
 /** Paths the dashboard owns: a miss or a failure under them is an HTML page, not the API's JSON. */
 const DASHBOARD_PATHS = ['/w', '/approvals', '/invite', '/signin', '/signout', '/device', '/oauth/authorize', '/assets'];
-
-export function sendPage(res: Response, status: number, title: string, context: PageContext, body: SafeHtml): void {
-  res.status(status).type('html').send(page(title, context, body));
-}
 
 export function dashboardRouter(deps: DashboardDeps): express.Router {
   const { db, clock, config } = deps;

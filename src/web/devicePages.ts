@@ -4,7 +4,7 @@ import type { Database } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import type { LimiterStore } from '../limits/store.js';
 import { decideDevice, findPendingDevice, type PendingDevice } from '../oauth/device.js';
-import { sendPage } from './dashboard.js';
+import { sendPage } from './pageContext.js';
 import { html } from './html.js';
 import { anyGrantable, chosenGrant, grantFields, offeredScopes } from './grantForm.js';
 import { csrfField } from './layout.js';

@@ -1,6 +1,5 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
-import type { DashboardDeps } from './dashboard.js';
-import { sendPage } from './dashboard.js';
+import { type DashboardDeps, sendPage } from './pageContext.js';
 import { isPlainObject } from '../shared/objects.js';
 import { formatNumber } from './format.js';
 import { html, type SafeHtml } from './html.js';

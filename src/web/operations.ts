@@ -6,7 +6,7 @@ import type { CallResult } from '../pipeline/pipeline.js';
 import type { Principal } from '../pipeline/principal.js';
 import { DEFAULT_PLAN, isPlanName } from '../plans.js';
 import type { JsonSchema, RegisteredOperation } from '../../tools/registry.js';
-import type { DashboardDeps, Visit } from './dashboard.js';
+import type { DashboardDeps, Visit } from './pageContext.js';
 import { wallTimeToIso } from './format.js';
 
 /**

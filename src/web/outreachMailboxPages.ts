@@ -17,8 +17,7 @@ import {
 import { listUnsubscribe, newMessageId } from '../outreach/messages.js';
 import { sendOverSmtp, SmtpRefused } from '../outreach/smtp.js';
 import { BadInputError } from '../errors.js';
-import type { DashboardDeps } from './dashboard.js';
-import { sendPage } from './dashboard.js';
+import { type DashboardDeps, sendPage } from './pageContext.js';
 import { html, type SafeHtml } from './html.js';
 import { formatTime } from './format.js';
 import { csrfField } from './layout.js';

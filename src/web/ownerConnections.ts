@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { Membership } from '../domain/accounts/sessions.js';
-import { sendPage } from './dashboard.js';
+import { sendPage } from './pageContext.js';
 import { html } from './html.js';
 
 /**

@@ -3,7 +3,7 @@ import type { Membership } from '../domain/accounts/sessions.js';
 import { callbackUrl, CALLBACK_PATH, completeConnection } from '../visibility/searchConsole/connect.js';
 import { beginConnection, disconnectSearchConsole, readConnection, saveConnection, takeState } from '../visibility/searchConsole/connection.js';
 import { authorizationUrl, SearchConsoleError } from '../visibility/searchConsole/google.js';
-import type { DashboardDeps } from './dashboard.js';
+import type { DashboardDeps } from './pageContext.js';
 import { ownerConnectionPages } from './ownerConnections.js';
 import { html, type SafeHtml } from './html.js';
 import { formatTime } from './format.js';

@@ -4,9 +4,8 @@ import { beginGa4Authorization, completeGa4Authorization, connectGa4Property, re
 import { GA4_CALLBACK_PATH, ga4AuthorizationUrl, ga4CallbackUrl } from '../analytics/providers/ga4Grant.js';
 import { AnalyticsProviderError, AnalyticsRateLimitedError, PROVIDER_LABELS, WebAnalyticsError } from '../analytics/providers/provider.js';
 import type { Membership } from '../domain/accounts/sessions.js';
-import type { DashboardDeps } from './dashboard.js';
+import { type DashboardDeps, sendPage } from './pageContext.js';
 import { ownerConnectionPages } from './ownerConnections.js';
-import { sendPage } from './dashboard.js';
 import { html, type SafeHtml } from './html.js';
 import { formatTime } from './format.js';
 import { csrfField } from './layout.js';

@@ -11,7 +11,7 @@ import {
 import { BuilderApiError } from '../analytics/builders/http.js';
 import { exchangeWebflowCode, webflowAuthorizationUrl } from '../analytics/builders/webflow.js';
 import type { Membership } from '../domain/accounts/sessions.js';
-import type { DashboardDeps } from './dashboard.js';
+import type { DashboardDeps } from './pageContext.js';
 import { ownerConnectionPages } from './ownerConnections.js';
 import { html, type SafeHtml } from './html.js';
 import { formatTime } from './format.js';

@@ -1,5 +1,5 @@
 import express, { type RequestHandler } from 'express';
-import type { DashboardDeps } from './dashboard.js';
+import type { DashboardDeps } from './pageContext.js';
 import { accountPages } from './pages/workspace/account.js';
 import { appsPages } from './pages/workspace/apps.js';
 import { approvalsPages } from './pages/workspace/approvals.js';

@@ -4,7 +4,7 @@ import type { BacklinkIndex } from '../../src/backlinks/index/provider.js';
 import { BACKLINK_INDEX_SETTINGS, loadConfig } from '../../src/config.js';
 import { MemoryLimiterStore } from '../../src/limits/memoryStore.js';
 import { paceRule } from '../../src/limits/providerLimits.js';
-import type { EngineTuning } from '../../src/visibility/engines/index.js';
+import type { EngineTuning } from '../../src/visibility/engines/providerHttp.js';
 import { TransientEngineError } from '../../src/visibility/engines/providerHttp.js';
 import { failure } from '../visibility/engines/support.js';
 import { FakeDataForSeoBacklinks, type FakeBacklink } from './fakes/dataForSeoBacklinks.js';

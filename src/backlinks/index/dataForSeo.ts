@@ -3,7 +3,7 @@ import type { BacklinkIndexSettings } from '../../config.js';
 import { DataForSeoApi, type TaskAnswer } from '../../dataForSeo/api.js';
 import type { LimiterStore } from '../../limits/store.js';
 import { domainOf, EngineError } from '../../visibility/engines/engine.js';
-import type { EngineTuning } from '../../visibility/engines/index.js';
+import type { EngineTuning } from '../../visibility/engines/providerHttp.js';
 import { SERP_LIMIT_NAME } from '../../visibility/serp/dataForSeo.js';
 import type { BacklinkIndex, BacklinkPage, BacklinkSummary, IndexedBacklink, IndexedReferringDomain } from './provider.js';
 

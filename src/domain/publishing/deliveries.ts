@@ -6,7 +6,6 @@ import { newId } from '../../ids.js';
 import { enqueueJob } from '../../jobs/queue.js';
 import { pageOf, pageOffset, type PageRequest } from '../../visibility/rankings/reportPage.js';
 import { toIso } from '../brand/records.js';
-import type { DestinationRow } from './destinations.js';
 
 /** Attempts of one article delivery: connection failures, timeouts, 429 and 5xx are retried with the worker's backoff. */
 export const ARTICLE_DELIVERY_ATTEMPTS = 5;
@@ -17,7 +16,7 @@ export type DeliveryEvent = DeliveriesTable['event'];
 
 export interface NewDelivery {
   workspaceId: string;
-  destination: DestinationRow;
+  destinationId: string;
   articleId: string | null;
   event: DeliveryEvent;
   article: Record<string, unknown>;
@@ -37,7 +36,7 @@ export async function recordDelivery(db: Kysely<Database>, clock: Clock, deliver
     .values({
       id,
       workspace_id: delivery.workspaceId,
-      destination_id: delivery.destination.id,
+      destination_id: delivery.destinationId,
       article_id: delivery.articleId,
       event: delivery.event,
       body,

@@ -153,7 +153,7 @@ export async function publishArticle(db: Kysely<Database>, clock: Clock, workspa
     await cancelPendingDeliveries(db, clock, { destinationId: destination.id, articleId: article.id }, 'superseded by a later publish of the article');
     const { deliveryId, jobId } = await recordDelivery(db, clock, {
       workspaceId,
-      destination,
+      destinationId: destination.id,
       articleId: article.id,
       event,
       article: webhookArticle(article, rendered, destination, publishedAt),

@@ -28,7 +28,7 @@ export async function sendTestEvent(db: Kysely<Database>, clock: Clock, workspac
   const destination = await findDestination(db, workspaceId, destinationId);
   const { deliveryId, jobId } = await recordDelivery(db, clock, {
     workspaceId,
-    destination,
+    destinationId: destination.id,
     articleId: null,
     event: 'test',
     article: sampleArticle(destination, clock.now()),

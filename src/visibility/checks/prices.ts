@@ -1,7 +1,8 @@
 import { API_ENGINES, ENGINE_DEFAULTS, type Config } from '../../config.js';
-import type { CheckPlan } from './runs.js';
+import type { EngineName } from '../engines/engine.js';
 
-export type PaidProvider = CheckPlan['calls'][number]['provider'];
+/** What a check run pays for: each engine's calls, and the SERP provider's Google and Bing pages for rank checks. */
+export type PaidProvider = EngineName | 'serp_google' | 'serp_bing';
 
 /** A provider's published fixed fee per call, in US dollars; model tokens, where the provider also bills them, come on top. */
 export interface CallPrice {

@@ -8,6 +8,7 @@ import { enqueueJobs, type NewJob } from '../../jobs/queue.js';
 import type { Services } from '../../services.js';
 import { ENGINE_NAMES, type EngineName } from '../engines/engine.js';
 import { queueSearchConsoleSync } from '../searchConsole/connection.js';
+import type { PaidProvider } from './prices.js';
 
 export const CHECK_INTERVAL_MS = 7 * 86_400_000;
 /** Google (with its AI overview) and Bing: one rank check each per tracked query. */
@@ -49,7 +50,7 @@ export interface CheckPlan {
   /** Checks recorded on the run: engine answers plus rank checks. */
   planned: number;
   /** Paid calls by provider: engine calls, plus one SERP call per query and search engine. */
-  calls: Array<{ provider: EngineName | 'serp_google' | 'serp_bing'; calls: number }>;
+  calls: Array<{ provider: PaidProvider; calls: number }>;
 }
 
 export interface StartedRun {

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import type { CopilotSettings } from '../../config.js';
 import { type AnswerEngine, type AskOptions, type EngineAnswer, EngineError, normaliseCitations } from './engine.js';
-import type { EngineTuning } from './index.js';
-import { ProviderHttp } from './providerHttp.js';
+import { type EngineTuning, ProviderHttp } from './providerHttp.js';
 
 // One shape for both providers: SerpApi sends `text_blocks` and `references`, SearchApi `text_blocks`, `markdown` and
 // `reference_links`. A block's words are in `snippet` (SerpApi) or `text` (SearchApi); lists nest their items.

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import type { EngineSettings } from '../../config.js';
 import { type AnswerEngine, type AskOptions, type EngineAnswer, EngineError, normaliseCitations } from './engine.js';
-import type { EngineTuning } from './index.js';
 import { countryOf, localeInstruction } from './locale.js';
-import { ProviderHttp, TransientEngineError } from './providerHttp.js';
+import { type EngineTuning, ProviderHttp, TransientEngineError } from './providerHttp.js';
 
 const ANTHROPIC_VERSION = '2023-06-01';
 const MAX_SEARCHES = 5;

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import type { EngineSettings } from '../../config.js';
 import { type AnswerEngine, type AskOptions, type EngineAnswer, EngineError, domainOf, normaliseCitations } from './engine.js';
-import type { EngineTuning } from './index.js';
 import { localeInstruction } from './locale.js';
-import { ProviderHttp } from './providerHttp.js';
+import { type EngineTuning, ProviderHttp } from './providerHttp.js';
 
 /** Where Google's grounding redirect links live; the real source is behind the redirect. */
 const GROUNDING_REDIRECT_HOST = 'vertexaisearch.cloud.google.com';

@@ -8,22 +8,9 @@ import type { AnswerEngine, EngineName } from './engine.js';
 import { GeminiEngine } from './gemini.js';
 import { OpenAiResponsesEngine } from './openaiResponses.js';
 import { PerplexityEngine } from './perplexity.js';
+import type { EngineTuning } from './providerHttp.js';
 import { bingCopilotEngine, googleAiOverviewEngine } from './serpEngines.js';
 import { BingCopilotSearchEngine } from './bingCopilotSearch.js';
-
-/** Request timeouts, retries and concurrency of the engine adapters; tests shorten them. */
-export interface EngineTuning {
-  /** One request, connect to last byte. */
-  timeoutMs: number;
-  /** Requests after the first on 408, 429, 5xx, timeouts and broken connections. */
-  retries: number;
-  /** First backoff; doubled each time, with jitter, unless the provider sends Retry-After. */
-  backoffMs: number;
-  /** Calls in flight at once per provider, across every instance (the SERP client applies it to all its calls). */
-  concurrency: number;
-}
-
-export const DEFAULT_ENGINE_TUNING: EngineTuning = { timeoutMs: 120_000, retries: 2, backoffMs: 2000, concurrency: 4 };
 
 const API_ADAPTERS: Record<ApiEngine, new (settings: EngineSettings, tuning: EngineTuning) => AnswerEngine> = {
   chatgpt: OpenAiResponsesEngine,

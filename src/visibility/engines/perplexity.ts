@@ -2,9 +2,8 @@ import { z } from 'zod';
 import type { EngineSettings } from '../../config.js';
 import { chatCompletionSchema } from '../../writer/openaiCompatible.js';
 import { type AnswerEngine, type AskOptions, type EngineAnswer, EngineError, normaliseCitations } from './engine.js';
-import type { EngineTuning } from './index.js';
 import { countryOf, localeInstruction } from './locale.js';
-import { ProviderHttp } from './providerHttp.js';
+import { type EngineTuning, ProviderHttp } from './providerHttp.js';
 
 // Sonar answers an OpenAI-compatible chat completion, plus its sources.
 const completionSchema = chatCompletionSchema.extend({

@@ -2,12 +2,25 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import { googleRetryInfoMs, retryAfterMs } from '../../outbound/retryAfter.js';
 import { EngineError } from './engine.js';
-import type { EngineTuning } from './index.js';
 import { failureReason, isTimeout } from '../../outbound/requestFailure.js';
 
 const MAX_RETRY_AFTER_MS = 60_000;
 /** Redirect URIs in an answer (Gemini's grounding links) are resolved with a short look, not a full request budget. */
 const REDIRECT_LOOKUP_MS = 5000;
+
+/** Request timeouts, retries and concurrency of the engine adapters; tests shorten them. */
+export interface EngineTuning {
+  /** One request, connect to last byte. */
+  timeoutMs: number;
+  /** Requests after the first on 408, 429, 5xx, timeouts and broken connections. */
+  retries: number;
+  /** First backoff; doubled each time, with jitter, unless the provider sends Retry-After. */
+  backoffMs: number;
+  /** Calls in flight at once per provider, across every instance (the SERP client applies it to all its calls). */
+  concurrency: number;
+}
+
+export const DEFAULT_ENGINE_TUNING: EngineTuning = { timeoutMs: 120_000, retries: 2, backoffMs: 2000, concurrency: 4 };
 
 /**
  * A failure found inside a successful HTTP answer that another attempt may not have (Claude's search tool rate-limited,

@@ -3,7 +3,7 @@ import type { SerpSettings } from '../../config.js';
 import { DataForSeoApi, type TaskAnswer } from '../../dataForSeo/api.js';
 import type { LimiterStore } from '../../limits/store.js';
 import { type AskOptions, type Citation, domainOf, EngineError, normaliseCitations } from '../engines/engine.js';
-import type { EngineTuning } from '../engines/index.js';
+import type { EngineTuning } from '../engines/providerHttp.js';
 import { canBeCompanySite } from './officialSite.js';
 import { searchLocation } from './searchLocation.js';
 import type { AiOverview, OrganicResult, SerpClient } from './serp.js';

@@ -1,5 +1,5 @@
 import express, { type RequestHandler } from 'express';
-import type { DashboardDeps } from '../dashboard.js';
+import type { DashboardDeps } from '../pageContext.js';
 import { engagementPage } from './analytics/engagement.js';
 import { leadsPage } from './analytics/leads.js';
 import { reportsPage } from './analytics/reports.js';

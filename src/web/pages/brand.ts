@@ -1,5 +1,5 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
-import type { DashboardDeps } from '../dashboard.js';
+import type { DashboardDeps } from '../pageContext.js';
 import { guidelinesPage } from './brand/guidelines.js';
 import { icpsPage } from './brand/icps.js';
 import { identityPage } from './brand/identity.js';

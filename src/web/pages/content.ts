@@ -1,5 +1,5 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
-import type { DashboardDeps } from '../dashboard.js';
+import type { DashboardDeps } from '../pageContext.js';
 import { articlePage } from './content/article.js';
 import { calendarPage } from './content/calendar.js';
 import { ideasPage, titlesPage } from './content/planning.js';

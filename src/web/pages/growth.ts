@@ -1,5 +1,5 @@
 import express, { type RequestHandler } from 'express';
-import type { DashboardDeps } from '../dashboard.js';
+import type { DashboardDeps } from '../pageContext.js';
 import { backlinksPage } from './growth/backlinks.js';
 import { networkPage } from './growth/network.js';
 import { addProspect, draftPage, outreachPage, threadPage } from './growth/outreach.js';

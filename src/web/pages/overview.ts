@@ -1,7 +1,7 @@
 import express, { type RequestHandler, type Response } from 'express';
 import type { AGENT_LANES } from '../../analytics/agentActivity.js';
 import type { CallResult } from '../../pipeline/pipeline.js';
-import type { DashboardDeps } from '../dashboard.js';
+import type { DashboardDeps } from '../pageContext.js';
 import { formatNumber, formatPercent, formatTime } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { showPage } from '../kit.js';

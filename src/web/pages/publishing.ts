@@ -1,5 +1,5 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
-import type { DashboardDeps } from '../dashboard.js';
+import type { DashboardDeps } from '../pageContext.js';
 import { deliveriesPage } from './publishing/deliveries.js';
 import { destinationsPage } from './publishing/destinations.js';
 

@@ -1,5 +1,5 @@
 import express, { type RequestHandler } from 'express';
-import type { DashboardDeps } from '../dashboard.js';
+import type { DashboardDeps } from '../pageContext.js';
 import { citationsPage } from './visibility/citations.js';
 import { competitorsPage } from './visibility/competitors.js';
 import { crawlersPage } from './visibility/crawlers.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SUPPORTED_LOCALES } from '../../../src/domain/brand/locales.js';
-import type { EngineTuning } from '../../../src/visibility/engines/index.js';
+import type { EngineTuning } from '../../../src/visibility/engines/providerHttp.js';
 import { createSerpClient } from '../../../src/visibility/serp/dataForSeo.js';
 import { bingCopilotEngine } from '../../../src/visibility/engines/serpEngines.js';
 import { searchLocation } from '../../../src/visibility/serp/searchLocation.js';

@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import type { ServiceError } from '../../../errors.js';
 import type { AnalyticsScreen } from '../../../analytics/screens.js';
 import { areaOf } from '../../areas.js';
-import type { DashboardDeps } from '../../dashboard.js';
+import type { DashboardDeps } from '../../pageContext.js';
 import { formatNumber } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';
 import { operationForm, showPage } from '../../kit.js';

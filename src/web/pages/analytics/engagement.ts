@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import type { pageEngagement } from '../../../analytics/engagement.js';
 import { barChart, lineChart } from '../../charts.js';
-import type { DashboardDeps } from '../../dashboard.js';
+import type { DashboardDeps } from '../../pageContext.js';
 import { html } from '../../html.js';
 import { readOperation } from '../../operations.js';
 import { count, dayAfter, definitionList, shortDay, showAnalyticsPage } from './common.js';

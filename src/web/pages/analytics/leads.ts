@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { listLeads } from '../../../analytics/leads.js';
-import type { DashboardDeps } from '../../dashboard.js';
+import type { DashboardDeps } from '../../pageContext.js';
 import { formatTime } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';
 import { count, problemNotice, readFromQuery, showAnalyticsPage } from './common.js';

@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import type { ServiceError } from '../../../errors.js';
 import type { reportsSummary, reportsWins } from '../../../analytics/reports.js';
 import { barChart, type SeriesPoint } from '../../charts.js';
-import type { DashboardDeps } from '../../dashboard.js';
+import type { DashboardDeps } from '../../pageContext.js';
 import { formatPercent, formatTime } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';
 import { activationPanel, card, count, DAYS_CHOICE, problemNotice, readFromQuery, showAnalyticsPage, windowForm } from './common.js';

@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import type { analyticsSources } from '../../../analytics/sources.js';
-import type { DashboardDeps } from '../../dashboard.js';
+import type { DashboardDeps } from '../../pageContext.js';
 import { formatTime } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';
 import { operationForm } from '../../kit.js';

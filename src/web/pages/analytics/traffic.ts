@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { trafficOverview } from '../../../analytics/trafficOverview.js';
 import { barChart, lineChart, type SeriesPoint } from '../../charts.js';
-import type { DashboardDeps } from '../../dashboard.js';
+import type { DashboardDeps } from '../../pageContext.js';
 import { formatNumber, formatPercent } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';
 import { activationPanel, card, count, DAYS_CHOICE, definitionList, problemNotice, readFromQuery, shortDay, showAnalyticsPage, windowForm } from './common.js';

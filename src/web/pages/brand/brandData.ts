@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import type { z } from 'zod';
 import type { brand } from '../../../../tools/brand/outputs.js';
-import type { DashboardDeps } from '../../dashboard.js';
+import type { DashboardDeps } from '../../pageContext.js';
 import { readOperation } from '../../operations.js';
 
 export type Brand = z.infer<typeof brand>;

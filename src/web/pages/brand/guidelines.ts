@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { GUIDELINE_TYPES } from '../../../domain/brand/guidelines.js';
-import type { DashboardDeps } from '../../dashboard.js';
+import type { DashboardDeps } from '../../pageContext.js';
 import { formatTime } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';
 import { operationForm, showPage } from '../../kit.js';

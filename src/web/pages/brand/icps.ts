@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { DashboardDeps } from '../../dashboard.js';
+import type { DashboardDeps } from '../../pageContext.js';
 import { html, type SafeHtml } from '../../html.js';
 import { operationForm, showPage } from '../../kit.js';
 import { readBrandMemory, type Brand } from './brandData.js';

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { INDUSTRIES } from '../../../domain/brand/industries.js';
 import { INDUSTRY_NAMES } from '../../../domain/brand/identity.js';
-import type { DashboardDeps } from '../../dashboard.js';
+import type { DashboardDeps } from '../../pageContext.js';
 import { html } from '../../html.js';
 import { dataView, operationForm, showPage } from '../../kit.js';
 import { readBrandMemory, type Brand } from './brandData.js';

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { internalLinks, optimizerReport } from '../../../../tools/content/outputs.js';
 import { sanitizeArticleHtml } from '../../../domain/content/render.js';
 import { NotFoundError } from '../../../errors.js';
-import type { DashboardDeps } from '../../dashboard.js';
+import type { DashboardDeps } from '../../pageContext.js';
 import { formatNumber, formatTime } from '../../format.js';
 import { html, SafeHtml } from '../../html.js';
 import { dataOrNotice, dataView, operationForm, showPage } from '../../kit.js';

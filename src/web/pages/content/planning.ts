@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { capacityReport, contentIdeas, titleCandidates } from '../../../../tools/content/outputs.js';
-import type { DashboardDeps } from '../../dashboard.js';
+import type { DashboardDeps } from '../../pageContext.js';
 import { formatNumber, formatTime } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';
 import { nextPageLink, operationForm, queryPage, showPage } from '../../kit.js';

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { BACKLINK_STATUSES } from '../../../backlinks/listing.js';
-import type { DashboardDeps } from '../../dashboard.js';
+import type { DashboardDeps } from '../../pageContext.js';
 import { formatNumber, formatTime } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';
 import { operationForm, queryChoice, queryValue, showPage } from '../../kit.js';

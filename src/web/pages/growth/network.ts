@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import { LINK_ATTRIBUTES } from '../../../network/network.js';
 import type { linkNetwork } from '../../../../tools/network/outputs.js';
-import type { DashboardDeps } from '../../dashboard.js';
+import type { DashboardDeps } from '../../pageContext.js';
 import { formatNumber, formatTime } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';
 import { operationForm, showPage } from '../../kit.js';

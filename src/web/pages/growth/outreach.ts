@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { mailboxPagePath } from '../../../outreach/mailbox.js';
 import { OUTREACH_STAGES, STAGE_MOVES } from '../../../outreach/stages.js';
 import type { outreachDraft, prospectOutput, threadRecord } from '../../../../tools/outreach/outputs.js';
-import type { DashboardDeps } from '../../dashboard.js';
+import type { DashboardDeps } from '../../pageContext.js';
 import { formatNumber, formatTime } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';
 import { dataOrNotice, dataView, nextPageLink, operationForm, queryChoice, queryPage, queryValue, showPage } from '../../kit.js';

@@ -4,7 +4,7 @@ import { REPURPOSE_CHANNELS } from '../../../repurpose/channels.js';
 import { schedulerPagePath } from '../../../repurpose/connection.js';
 import { REPURPOSE_STATES } from '../../../repurpose/drafts.js';
 import type { repurposeDraft } from '../../../../tools/repurpose/outputs.js';
-import type { DashboardDeps } from '../../dashboard.js';
+import type { DashboardDeps } from '../../pageContext.js';
 import { formatTime } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';
 import { dataOrNotice, nextPageLink, operationForm, queryChoice, queryPage, queryValue, showPage } from '../../kit.js';

@@ -4,7 +4,7 @@ import { SETTABLE_STATUSES } from '../../../social/status.js';
 import { THREAD_STATUSES } from '../../../social/threads.js';
 import { SOCIAL_SOURCE_NAMES } from '../../../social/sources/source.js';
 import type { socialThread } from '../../../../tools/social/outputs.js';
-import type { DashboardDeps } from '../../dashboard.js';
+import type { DashboardDeps } from '../../pageContext.js';
 import { formatNumber, formatTime } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';
 import { nextPageLink, operationForm, queryChoice, queryPage, queryValue, showPage } from '../../kit.js';

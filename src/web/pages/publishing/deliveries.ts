@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { DELIVERY_OUTCOMES } from '../../../domain/publishing/deliveries.js';
 import type { delivery } from '../../../../tools/publishing/outputs.js';
 import { pageUrl } from '../../areas.js';
-import type { DashboardDeps } from '../../dashboard.js';
+import type { DashboardDeps } from '../../pageContext.js';
 import { formatNumber, formatTime } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';
 import { queryValue, showPage } from '../../kit.js';

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { citationsPage as citationsPageSchema } from '../../../../tools/visibility/outputs.js';
-import type { DashboardDeps } from '../../dashboard.js';
+import type { DashboardDeps } from '../../pageContext.js';
 import { formatTime } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';
 import { queryValue, showPage } from '../../kit.js';

@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import type { z } from 'zod';
 import type { competitorsReport } from '../../../../tools/visibility/outputs.js';
-import type { DashboardDeps } from '../../dashboard.js';
+import type { DashboardDeps } from '../../pageContext.js';
 import { formatNumber, formatTime } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';
 import { operationForm, showPage } from '../../kit.js';

@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import type { z } from 'zod';
 import type { queryUsage, trackedQuery } from '../../../../tools/queries/outputs.js';
-import type { DashboardDeps } from '../../dashboard.js';
+import type { DashboardDeps } from '../../pageContext.js';
 import { formatTime } from '../../format.js';
 import { html } from '../../html.js';
 import { operationForm, showPage } from '../../kit.js';

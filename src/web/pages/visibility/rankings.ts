@@ -4,7 +4,7 @@ import type { googleVsAiReport, rankingsReport } from '../../../../tools/analyti
 import { ENGINE_NAMES } from '../../../visibility/engines/engine.js';
 import { GOOGLE_VS_AI_STATES } from '../../../visibility/rankings/googleVsAi.js';
 import { RANKING_SCOPES } from '../../../visibility/rankings/rankings.js';
-import type { DashboardDeps } from '../../dashboard.js';
+import type { DashboardDeps } from '../../pageContext.js';
 import { formatNumber, formatTime } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';
 import { queryChoice, queryPage, showPage } from '../../kit.js';

@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { citationSourcesReport, sentimentReport } from '../../../../tools/visibility/outputs.js';
 import { barChart } from '../../charts.js';
-import type { DashboardDeps } from '../../dashboard.js';
+import type { DashboardDeps } from '../../pageContext.js';
 import { formatNumber } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';
 import { showPage } from '../../kit.js';

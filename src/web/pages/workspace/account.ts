@@ -1,5 +1,5 @@
 import express, { type RequestHandler, type Response } from 'express';
-import type { DashboardDeps } from '../../dashboard.js';
+import type { DashboardDeps } from '../../pageContext.js';
 import { dayIn, formatNumber, formatTime } from '../../format.js';
 import { html } from '../../html.js';
 import { dataView, operationForm, showPage } from '../../kit.js';

@@ -1,8 +1,7 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { approvalWorkspaceFor } from '../../../domain/approvals/approvals.js';
 import { ServiceError } from '../../../errors.js';
-import type { DashboardDeps } from '../../dashboard.js';
-import { sendPage } from '../../dashboard.js';
+import { type DashboardDeps, sendPage } from '../../pageContext.js';
 import { formatTime } from '../../format.js';
 import { html } from '../../html.js';
 import { dataView, showPage } from '../../kit.js';

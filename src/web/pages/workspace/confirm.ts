@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import type { DashboardDeps } from '../../dashboard.js';
+import type { DashboardDeps } from '../../pageContext.js';
 import { html } from '../../html.js';
 import { operationForm, showPage } from '../../kit.js';
 

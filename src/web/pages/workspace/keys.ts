@@ -2,7 +2,7 @@ import express, { type RequestHandler, type Response } from 'express';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../../auth/apiKeys.js';
 import { refusalText, scopesOfRole, splitByRole } from '../../../auth/roles.js';
 import { isScope, SCOPES } from '../../../scopes.js';
-import type { DashboardDeps } from '../../dashboard.js';
+import type { DashboardDeps } from '../../pageContext.js';
 import { formatTime } from '../../format.js';
 import { formValues } from '../../grantForm.js';
 import { html, type SafeHtml } from '../../html.js';

@@ -1,5 +1,5 @@
 import express, { type RequestHandler } from 'express';
-import type { DashboardDeps } from '../../dashboard.js';
+import type { DashboardDeps } from '../../pageContext.js';
 import { formatTime } from '../../format.js';
 import { html } from '../../html.js';
 import { operationForm, showPage } from '../../kit.js';
