@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 if (!buildIsCurrent()) {
-  process.stderr.write('dist/ is missing or older than the sources: building (about 15 s)\n');
+  process.stderr.write('dist/ is missing or older than the sources: building (a few seconds)\n');
   build();
 }
 await import(pathToFileURL(join(DIST, 'src', 'main.js')).href);
