@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database, EngineName } from '../../db/schema.js';
-import { toIso } from '../domain/brand/records.js';
+import { toIso } from '../shared/time.js';
 import { shareOfVoice } from '../visibility/metrics/shareOfVoice.js';
 import { visibilityScore } from '../visibility/metrics/score.js';
 import { changeBetween } from '../visibility/metrics/wilson.js';

@@ -1,11 +1,11 @@
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { Database, SocialSourceName, SocialThreadsTable, SocialThreadStatus } from '../../db/schema.js';
-import { toIso } from '../domain/brand/records.js';
+import { toIso } from '../shared/time.js';
 import { NotFoundError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Judgement, SearchTerm } from './relevance.js';
 import type { FoundThread } from './sources/source.js';
-import { pageOf, pageOffset, type PageRequest } from '../visibility/rankings/reportPage.js';
+import { pageOf, pageOffset, type PageRequest } from '../shared/paging.js';
 
 export type ThreadRow = Selectable<SocialThreadsTable>;
 

@@ -1,7 +1,7 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { Database, EngineName, MentionResult, VisibilityDailyTable } from '../../../db/schema.js';
 import type { Clock } from '../../clock.js';
-import { toJson } from '../../domain/brand/records.js';
+import { toJson } from '../../shared/json.js';
 import { lockWorkspace } from '../../domain/workspaces.js';
 import { newId } from '../../ids.js';
 import { queuePositioning } from '../competitors/positioning.js';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
-import { fromJson } from '../../domain/brand/records.js';
+import { fromJson } from '../../shared/json.js';
 import { domainOf } from '../engines/engine.js';
 import type { Subject } from './classify.js';
 
