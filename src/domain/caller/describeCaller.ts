@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
-import type { Principal } from '../../pipeline/principal.js';
+import type { Principal } from '../../auth/principal.js';
 import { PLANS } from '../../plans.js';
 import { toIso } from '../../shared/time.js';
 

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
+import type { Principal } from '../../auth/principal.js';
 import type { Clock } from '../../clock.js';
 import { NotFoundError } from '../../errors.js';
 import { revokeGrant } from '../../oauth/authorization.js';
-import type { Principal } from '../../pipeline/principal.js';
 import { toIso } from '../../shared/time.js';
 
 /**
