@@ -8,7 +8,7 @@ import { publishArticle, publishTargets, storeRendered } from '../domain/publish
 import { BadInputError } from '../errors.js';
 import { newId } from '../ids.js';
 import { toIso } from '../shared/time.js';
-import { domainOf } from '../visibility/engines/engine.js';
+import { domainOf } from '../shared/urls.js';
 import { ACTIVE_STATES, bookCredit, findPlacement, linkRel, type PlacementRow, shortUrl, takeNetworkLock } from './network.js';
 import { ruleRefusal } from './rules.js';
 

@@ -4,7 +4,8 @@ import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
 import { enqueueJob, pendingJobId } from '../jobs/queue.js';
 import type { JobHandler } from '../jobs/worker.js';
-import { domainOf, ENGINE_LABELS } from '../visibility/engines/engine.js';
+import { domainOf } from '../shared/urls.js';
+import { ENGINE_LABELS } from '../visibility/engines/engine.js';
 import { onDomain } from './prospects.js';
 
 const DAY_MS = 86_400_000;

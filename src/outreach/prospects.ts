@@ -6,7 +6,7 @@ import { BadInputError } from '../errors.js';
 import { newId } from '../ids.js';
 import { pageOf, pageOffset, type PageRequest } from '../shared/paging.js';
 import { toIso } from '../shared/time.js';
-import { domainOf } from '../visibility/engines/engine.js';
+import { domainOf } from '../shared/urls.js';
 import { findProspect, moveProspect, OUTREACH_STAGES, type ProspectRow } from './stages.js';
 
 /** What a prospect looks like in answers; `contact` is null until one is found or imported. */

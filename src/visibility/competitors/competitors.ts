@@ -11,7 +11,7 @@ import { newId } from '../../ids.js';
 import { PLANS } from '../../plans.js';
 import type { Services } from '../../services.js';
 import type { SerpClient } from '../serp/serp.js';
-import { domainOf } from '../engines/engine.js';
+import { domainOf } from '../../shared/urls.js';
 import { rate, type Rate } from '../metrics/wilson.js';
 import { positioningRecord } from './positioning.js';
 
