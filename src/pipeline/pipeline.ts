@@ -3,7 +3,7 @@ import type { Database } from '../../db/schema.js';
 import { screenActive } from '../analytics/screens.js';
 import type { z } from 'zod';
 import { allows, approvalAnswer, dryRunAnswer, dryRunNote, scopeText, type AuthenticatedOperation, type OperationContext, type PublicOperation } from '../../tools/define.js';
-import { type JsonObject } from '../shared/objects.js';
+import type { JsonObject } from '../shared/objects.js';
 import { AuthenticatedKeyCache } from '../auth/keyCache.js';
 import { currentRole, ROLE_BOUND_SCOPES, splitByRole } from '../auth/roles.js';
 import type { Clock } from '../clock.js';
@@ -12,7 +12,7 @@ import { BadInputError, ForbiddenError, ServiceError, UnauthorizedError, toServi
 import type { Services } from '../services.js';
 import { parseInput } from './input.js';
 import { authenticateApiKey, bearerToken, KEY_PERSON_GONE } from './principal.js';
-import { type Principal } from '../auth/principal.js';
+import type { Principal } from '../auth/principal.js';
 import { RateLimitExceeded, RateLimits, type CapPolicy, type PolicyState } from './rateLimits.js';
 
 export interface PipelineDeps {

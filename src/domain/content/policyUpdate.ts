@@ -5,7 +5,7 @@ import { BadInputError } from '../../errors.js';
 import { fromJson } from '../../shared/json.js';
 import { toIso } from '../../shared/time.js';
 import { loadBrandRow } from '../brand/readBrand.js';
-import { type Author } from '../brand/records.js';
+import type { Author } from '../brand/records.js';
 import { readArticlePolicy, type ArticlePolicy, type Weekday } from './policy.js';
 
 /** The policy fields a caller may send; each one left out keeps its stored value. */

@@ -4,7 +4,7 @@ import sanitizeHtml from 'sanitize-html';
 import type { Database } from '../../../db/schema.js';
 import type { Clock } from '../../clock.js';
 import { BadInputError } from '../../errors.js';
-import { type Author } from '../brand/records.js';
+import type { Author } from '../brand/records.js';
 import { fromJson } from '../../shared/json.js';
 import { toIso } from '../../shared/time.js';
 import { type InjectedLink, injectInternalLinks } from '../links/inject.js';

@@ -7,7 +7,7 @@ import { modelText, modelTextList } from '../../writer/answerFields.js';
 import { brandMemoryPrompt, languageName } from '../../writer/brandMemory.js';
 import { requireWriter } from '../../writer/model.js';
 import { loadBrandRow } from '../brand/readBrand.js';
-import { type Author } from '../brand/records.js';
+import type { Author } from '../brand/records.js';
 import type { ArticleRow } from './articles.js';
 import { readArticlePolicy, type ArticlePolicy } from './policy.js';
 
