@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../src/clock.js';
 import { recordCrawlerVisit, workspaceForServiceKey } from '../src/domain/crawlers/visits.js';
-import { describeIssues } from '../src/pipeline/input.js';
+import { describeIssues } from '../src/shared/issues.js';
 import type { Limiter, LimiterStore } from '../src/limits/store.js';
 import { clientAddress } from '../src/web/security.js';
 

@@ -19,7 +19,7 @@ import {
 import { z } from 'zod';
 import { BadInputError, toServiceError } from '../src/errors.js';
 import type { Pipeline } from '../src/pipeline/pipeline.js';
-import type { Principal } from '../src/pipeline/principal.js';
+import type { Principal } from '../src/auth/principal.js';
 import type { OAuthIssuer } from '../src/oauth/issuer.js';
 import { APP_MIME_TYPE, APP_VIEWS, appViewOfTool, type AppView } from '../src/mcp/apps.js';
 import { enabledOnConnection, mayUse, planOnly, spendCall, type McpCaller, type McpDeps } from '../src/mcp/caller.js';

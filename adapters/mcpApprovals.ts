@@ -4,7 +4,7 @@ import { ServiceError, toServiceError } from '../src/errors.js';
 import { answerResult, errorResult } from '../src/mcp/toolResults.js';
 import type { OAuthIssuer } from '../src/oauth/issuer.js';
 import type { Pipeline } from '../src/pipeline/pipeline.js';
-import type { Principal } from '../src/pipeline/principal.js';
+import type { Principal } from '../src/auth/principal.js';
 import { approvalAnswer } from '../tools/define.js';
 import { isPlainObject } from '../src/shared/objects.js';
 

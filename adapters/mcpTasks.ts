@@ -13,7 +13,7 @@ import type { Clock } from '../src/clock.js';
 import { planOnly, spendCall } from '../src/mcp/caller.js';
 import { cancelTask, readTask, taskExists } from '../src/mcp/tasks.js';
 import type { Pipeline } from '../src/pipeline/pipeline.js';
-import type { Principal } from '../src/pipeline/principal.js';
+import type { Principal } from '../src/auth/principal.js';
 
 // The Tasks extension's three methods (tasks/get, tasks/update, tasks/cancel) on a per-request server: they only
 // translate between the wire and src/mcp/tasks.ts, which holds the tasks in the database.

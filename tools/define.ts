@@ -3,7 +3,9 @@ import { z } from 'zod';
 import type { AnalyticsScreen } from '../src/analytics/screens.js';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../src/clock.js';
-import type { Principal } from '../src/pipeline/principal.js';
+import type { DryRunNote } from '../src/shared/dryRun.js';
+import type { JsonObject } from '../src/shared/objects.js';
+import type { Principal } from '../src/auth/principal.js';
 import type { Scope } from '../src/scopes.js';
 import type { Services } from '../src/services.js';
 
@@ -40,14 +42,6 @@ export interface OperationContext extends PublicContext {
 }
 
 export type Surface = 'rest' | 'mcp';
-
-export type JsonObject = { [key: string]: unknown };
-
-/** A dry-run note with facts a client can act on (flags, dates); the dry-run answer carries `details` beside `note`. */
-export interface DryRunNote {
-  note: string;
-  details: JsonObject;
-}
 
 /** A dry run's answer: the note, the facts beside it (which vary by operation) and `dryRun: true`. */
 export const dryRunAnswer = z.looseObject({

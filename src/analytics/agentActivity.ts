@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { toIso } from '../domain/brand/records.js';
 import type { JobKind } from '../jobs/queue.js';
+import { toIso } from '../shared/time.js';
 import { metricWindow, windowRecord, type MetricDays } from '../visibility/metrics/window.js';
 
 export const AGENT_LANES = ['writing', 'publishing', 'checks', 'syncs', 'outreach', 'social'] as const;

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { pageKey } from '../visibility/rankings/pages.js';
-import { isoDate, metricWindow, windowRecord } from '../visibility/metrics/window.js';
+import { metricWindow, windowRecord } from '../visibility/metrics/window.js';
+import { isoDate } from '../shared/time.js';
 import { countedPath } from './counter/events.js';
 import { COUNTER_DEFINITIONS } from './counter/figures.js';
 

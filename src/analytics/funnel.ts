@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { DAY_MS, isoDate, metricWindow, windowRecord, type MetricDays, type MetricWindow } from '../visibility/metrics/window.js';
+import { DAY_MS, isoDate } from '../shared/time.js';
+import { metricWindow, windowRecord, type MetricDays, type MetricWindow } from '../visibility/metrics/window.js';
 import { CRAWLER_SOURCE_DEFINITIONS } from './crawlerTraffic.js';
 import { siteAnalyticsProvider, type SiteAnalyticsServices } from './providers/connections.js';
 import { humanTrafficSource } from './sources.js';

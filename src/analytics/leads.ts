@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, LeadsTable } from '../../db/schema.js';
-import { toIso } from '../domain/brand/records.js';
-import { pageOf, pageOffset, type PageRequest } from '../visibility/rankings/reportPage.js';
+import { pageOf, pageOffset, type PageRequest } from '../shared/paging.js';
+import { toIso } from '../shared/time.js';
 
 export const LEADS_DEFINITION =
   'A lead is a form submitted on the site that the tracking loader reported (forms marked data-sightline-lead, or any form with an email field when the tag has data-leads="email"). ' +

@@ -1,10 +1,11 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database, EngineName } from '../../db/schema.js';
-import { toIso } from '../domain/brand/records.js';
+import { toIso } from '../shared/time.js';
 import { shareOfVoice } from '../visibility/metrics/shareOfVoice.js';
 import { visibilityScore } from '../visibility/metrics/score.js';
 import { changeBetween } from '../visibility/metrics/wilson.js';
-import { DAY_MS, isoDate, metricWindow, windowRecord, type MetricDays, type MetricWindow } from '../visibility/metrics/window.js';
+import { metricWindow, windowRecord, type MetricDays, type MetricWindow } from '../visibility/metrics/window.js';
+import { DAY_MS, isoDate } from '../shared/time.js';
 import { aiFunnel } from './funnel.js';
 import type { SiteAnalyticsServices } from './providers/connections.js';
 

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
-import { toIso } from '../domain/brand/records.js';
+import { toIso } from '../shared/time.js';
 
 export const ANALYTICS_SCREENS = ['analytics', 'reports'] as const;
 export type AnalyticsScreen = (typeof ANALYTICS_SCREENS)[number];

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { CrawlerSource, Database } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
-import { toIso } from '../domain/brand/records.js';
 import { BadInputError } from '../errors.js';
+import { toIso } from '../shared/time.js';
 import { readSiteBuilderInstalls } from './builders/installs.js';
 import { queueCdnBackfill, readCdnStatus } from './cdn/sync.js';
 import { loaderTag } from './counter/loaderTag.js';

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { CrawlerSource, Database } from '../../db/schema.js';
 import { BadInputError, RateLimitedError, ServiceError } from '../errors.js';
-import { DAY_MS, isoDate, metricWindow, windowRecord, type MetricDays, type MetricWindow } from '../visibility/metrics/window.js';
+import { DAY_MS, isoDate } from '../shared/time.js';
+import { metricWindow, windowRecord, type MetricDays, type MetricWindow } from '../visibility/metrics/window.js';
 import { cdnCrawlerVisits } from './cdn/sync.js';
 import { counterTraffic } from './counter/figures.js';
 import { CRAWLER_SOURCE_DEFINITIONS, reportedCrawlerVisits, type CrawlerVisits, type TimeWindow } from './crawlerTraffic.js';

@@ -3,7 +3,7 @@ import type { BacklinkSource, Database } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import { BadInputError } from '../errors.js';
 import { newId } from '../ids.js';
-import { domainOf } from '../visibility/engines/engine.js';
+import { domainOf } from '../shared/urls.js';
 
 /** A link the service knows was placed (outreach, the owner, the network): verification then checks the page for it. */
 export interface PlacedLink {

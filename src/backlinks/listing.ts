@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { BacklinksTable, BacklinkStatus, Database } from '../../db/schema.js';
-import { toIso } from '../domain/brand/records.js';
+import { toIso } from '../shared/time.js';
 
 export const BACKLINK_STATUSES = ['discovered', 'verified', 'lost', 'placed', 'identified', 'contacted', 'replied', 'link_placed', 'rejected'] as const satisfies readonly BacklinkStatus[];
 export const BACKLINK_SOURCES = ['index', 'outreach', 'managed', 'network'] as const;

@@ -3,7 +3,7 @@ import type { BacklinkSource, Database } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import { BadInputError, NotFoundError } from '../errors.js';
 import { onDomain } from '../outreach/prospects.js';
-import { domainOf } from '../visibility/engines/engine.js';
+import { domainOf } from '../shared/urls.js';
 import { recordPlacedLink } from './knownLinks.js';
 import { backlinkRecord } from './listing.js';
 

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { BacklinkSource, BacklinkStatus, Database, OutreachStage } from '../../db/schema.js';
-import { toIso } from '../domain/brand/records.js';
+import { toIso } from '../shared/time.js';
 
 /**
  * Social and community sites: a link the workspace built there (a reply, a post, a profile) counts as built through

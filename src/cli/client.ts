@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { JsonObject } from '../../tools/define.js';
+import type { JsonObject } from '../shared/objects.js';
 
 /** The client's exit codes; scripts tell the failures apart by them. */
 export const EXIT = { failure: 1, badInput: 2, auth: 3, notFound: 4, rateLimited: 5 } as const;

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Argument, Command, Option } from 'commander';
 import { addOperationCommands, commandLine, type OperationInvocation } from '../../adapters/cli.js';
-import type { JsonObject } from '../../tools/define.js';
+import type { JsonObject } from '../shared/objects.js';
 import { registerAdminCommands } from './admin.js';
 import { loadCatalogue } from './catalogue.js';
 import { ApiClient, CLIENT_VERSION, CliError, EXIT } from './client.js';

@@ -1,4 +1,4 @@
-import type { JsonObject } from '../../tools/define.js';
+import type { JsonObject } from '../shared/objects.js';
 
 /**
  * Long reports as a person reads them at a terminal: what needs attention, and counts for the rest. `--full` (and

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { JsonObject } from '../../tools/define.js';
+import type { JsonObject } from '../shared/objects.js';
 import { operationOf, type CliCatalogue } from '../../adapters/cli.js';
 import { CliError, EXIT, type ApiClient } from './client.js';
 

@@ -3,10 +3,10 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { allows } from '../../tools/define.js';
 import type { RegisteredMcpOperation, Registry } from '../../tools/registry.js';
+import type { Principal } from '../auth/principal.js';
 import type { Clock } from '../clock.js';
 import { ServiceError } from '../errors.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
-import type { Principal } from '../pipeline/principal.js';
 import type { CapPolicy } from '../pipeline/rateLimits.js';
 
 /**

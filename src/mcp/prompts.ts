@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { recordId } from '../../tools/fields.js';
 import { findArticle } from '../domain/content/articles.js';
 import { BadInputError, ServiceError } from '../errors.js';
-import { describeIssues } from '../pipeline/input.js';
+import { describeIssues } from '../shared/issues.js';
 import { mayUseAll, planOnly, spendCall, type McpCaller, type McpDeps } from './caller.js';
 import { markdownText } from './markdownText.js';
 import { RESOURCE_LIST_TTL_MS, type Cacheable } from './resources.js';

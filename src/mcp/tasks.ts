@@ -4,7 +4,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Database, McpTasksTable } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import { getJob } from '../domain/jobs/listJobs.js';
-import { toIso } from '../domain/brand/records.js';
+import { toIso } from '../shared/time.js';
 import { ServiceError } from '../errors.js';
 import { newId } from '../ids.js';
 import { isPlainObject } from '../shared/objects.js';

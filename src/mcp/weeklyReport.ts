@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { reportSummary, reportWins } from '../../tools/analytics/outputs.js';
-import type { Principal } from '../pipeline/principal.js';
+import type { Principal } from '../auth/principal.js';
 import { mcpOperation, type McpDeps } from './caller.js';
 import { markdownText } from './markdownText.js';
 

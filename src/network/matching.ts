@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { withNamedLock } from '../../db/locks.js';
 import type { Clock } from '../clock.js';
-import { fromJson } from '../domain/brand/records.js';
+import { fromJson } from '../shared/json.js';
 import { enqueueJobs, workspacesWithJob } from '../jobs/queue.js';
 import type { JobDeps, JobHandler } from '../jobs/worker.js';
 import type { Writer } from '../writer/model.js';

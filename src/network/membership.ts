@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Database, LinkAttribute } from '../../db/schema.js';
-import type { DryRunNote } from '../../tools/define.js';
 import type { Clock } from '../clock.js';
-import { toIso } from '../domain/brand/records.js';
 import { BadInputError } from '../errors.js';
 import { enqueueJob } from '../jobs/queue.js';
+import type { DryRunNote } from '../shared/dryRun.js';
+import { toIso } from '../shared/time.js';
 import { ACTIVE_STATES, bookCredit, membershipOf, STARTING_CREDITS, takeNetworkLock } from './network.js';
 import { retirePlacement } from './placements.js';
 import { NETWORK_RULES } from './rules.js';

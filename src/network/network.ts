@@ -3,7 +3,7 @@ import { takeNamedLock } from '../../db/locks.js';
 import type { Database, LinkAttribute, NetworkPlacementsTable, PlacementState } from '../../db/schema.js';
 import { NotFoundError } from '../errors.js';
 import { newId } from '../ids.js';
-import { domainOf } from '../visibility/engines/engine.js';
+import { domainOf } from '../shared/urls.js';
 
 export type PlacementRow = Selectable<NetworkPlacementsTable>;
 

@@ -4,11 +4,11 @@ import { recordPlacedLink } from '../backlinks/knownLinks.js';
 import type { Clock } from '../clock.js';
 import type { LinkNetworkSettings } from '../config.js';
 import { APPROVAL_TTL_MS, requestApproval } from '../domain/approvals/approvals.js';
-import { toIso } from '../domain/brand/records.js';
 import { publishArticle, publishTargets, storeRendered } from '../domain/publishing/publish.js';
 import { BadInputError } from '../errors.js';
 import { newId } from '../ids.js';
-import { domainOf } from '../visibility/engines/engine.js';
+import { toIso } from '../shared/time.js';
+import { domainOf } from '../shared/urls.js';
 import { ACTIVE_STATES, bookCredit, findPlacement, linkRel, type PlacementRow, shortUrl, takeNetworkLock } from './network.js';
 import { ruleRefusal } from './rules.js';
 

@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import { approvalUrl } from '../domain/approvals/approvals.js';
-import { toIso } from '../domain/brand/records.js';
-import { domainOf } from '../visibility/engines/engine.js';
+import { toIso } from '../shared/time.js';
+import { domainOf } from '../shared/urls.js';
 import { creditBalance, type LinkStatus, membershipOf, type PlacementRow } from './network.js';
 import { approvalsOf, decisionEnd } from './placements.js';
 

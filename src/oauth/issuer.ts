@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
-import type { Principal } from '../pipeline/principal.js';
+import type { Principal } from '../auth/principal.js';
 import { ALL_SCOPES } from '../scopes.js';
 import { ClientDirectory, recordStepUpChallenge, type TokenContext } from './authorization.js';
 import type { SafeFetcher } from '../outbound/safeFetch.js';

@@ -8,7 +8,7 @@ import { UnauthorizedError } from '../errors.js';
 import { newId } from '../ids.js';
 import { randomToken } from '../secrets.js';
 import { DEFAULT_PLAN, isPlanName } from '../plans.js';
-import { credentialScopes, LAST_USED_RESOLUTION_MS, type Principal } from '../pipeline/principal.js';
+import { credentialScopes, LAST_USED_RESOLUTION_MS, type Principal } from '../auth/principal.js';
 
 /** Access tokens are short-lived; a client keeps access with its refresh token, which rotates on every use. */
 export const ACCESS_TOKEN_TTL_SECONDS = 900;

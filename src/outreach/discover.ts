@@ -4,10 +4,11 @@ import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
 import { enqueueJob, pendingJobId } from '../jobs/queue.js';
 import type { JobHandler } from '../jobs/worker.js';
-import { domainOf, ENGINE_LABELS } from '../visibility/engines/engine.js';
+import { DAY_MS } from '../shared/time.js';
+import { domainOf } from '../shared/urls.js';
+import { ENGINE_LABELS } from '../visibility/engines/engine.js';
 import { onDomain } from './prospects.js';
 
-const DAY_MS = 86_400_000;
 /** Answers and rank checks older than this say little about who is worth asking now. */
 const LOOKBACK_MS = 90 * DAY_MS;
 /** Answers read per run (newest first): a few weekly checks of a large workspace. */

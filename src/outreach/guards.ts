@@ -1,9 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database, OutreachMessageState, OutreachStage } from '../../db/schema.js';
+import { DAY_MS } from '../shared/time.js';
 import type { Mailbox } from './mailbox.js';
 import type { ProspectRow } from './stages.js';
-
-const DAY_MS = 86_400_000;
 
 /**
  * The stages outreach email may go to. `rejected` said no (or was ruled out) and `link_placed` is done: writing to

@@ -7,6 +7,7 @@ import type { Clock } from '../clock.js';
 import { BadInputError, NotFoundError } from '../errors.js';
 import { newId } from '../ids.js';
 import { enqueueJob } from '../jobs/queue.js';
+import { DAY_MS } from '../shared/time.js';
 import { brandMemoryPrompt } from '../writer/brandMemory.js';
 import type { Writer } from '../writer/model.js';
 import { quietPeriodRefusal, stageRefusal } from './guards.js';
@@ -15,7 +16,6 @@ import { findProspect, type ProspectRow } from './stages.js';
 
 export type MessageRow = Selectable<OutreachMessagesTable>;
 
-const DAY_MS = 86_400_000;
 export const MAX_SUBJECT_CHARS = 200;
 export const MAX_BODY_CHARS = 10_000;
 /** Messages of the thread the writer is shown (the latest), and how much of each. */

@@ -2,11 +2,11 @@ import type { Kysely } from 'kysely';
 import type { Database, OutreachStage } from '../../db/schema.js';
 import { recordPlacedLink } from '../backlinks/knownLinks.js';
 import type { Clock } from '../clock.js';
-import { toIso } from '../domain/brand/records.js';
 import { BadInputError } from '../errors.js';
 import { newId } from '../ids.js';
-import { domainOf } from '../visibility/engines/engine.js';
-import { pageOf, pageOffset, type PageRequest } from '../visibility/rankings/reportPage.js';
+import { pageOf, pageOffset, type PageRequest } from '../shared/paging.js';
+import { toIso } from '../shared/time.js';
+import { domainOf } from '../shared/urls.js';
 import { findProspect, moveProspect, OUTREACH_STAGES, type ProspectRow } from './stages.js';
 
 /** What a prospect looks like in answers; `contact` is null until one is found or imported. */

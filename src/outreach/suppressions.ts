@@ -1,8 +1,8 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, OutreachSuppressionsTable, SuppressionReason } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
-import { toIso } from '../domain/brand/records.js';
-import { pageOf, pageOffset, type PageRequest } from '../visibility/rankings/reportPage.js';
+import { pageOf, pageOffset, type PageRequest } from '../shared/paging.js';
+import { toIso } from '../shared/time.js';
 import { normaliseAddress, suppress } from './messages.js';
 
 export const SUPPRESSION_REASONS = ['bounce', 'opt_out', 'asked', 'manual'] as const satisfies readonly SuppressionReason[];

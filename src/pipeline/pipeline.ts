@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { screenActive } from '../analytics/screens.js';
 import type { z } from 'zod';
-import { allows, approvalAnswer, dryRunAnswer, dryRunNote, scopeText, type AuthenticatedOperation, type JsonObject, type OperationContext, type PublicOperation } from '../../tools/define.js';
+import { allows, approvalAnswer, dryRunAnswer, dryRunNote, scopeText, type AuthenticatedOperation, type OperationContext, type PublicOperation } from '../../tools/define.js';
+import type { JsonObject } from '../shared/objects.js';
 import { AuthenticatedKeyCache } from '../auth/keyCache.js';
 import { currentRole, ROLE_BOUND_SCOPES, splitByRole } from '../auth/roles.js';
 import type { Clock } from '../clock.js';
@@ -10,7 +11,8 @@ import { approvalUrl, decide, finishApproval, readApproval, requestApproval, typ
 import { BadInputError, ForbiddenError, ServiceError, UnauthorizedError, toServiceError } from '../errors.js';
 import type { Services } from '../services.js';
 import { parseInput } from './input.js';
-import { authenticateApiKey, bearerToken, KEY_PERSON_GONE, type Principal } from './principal.js';
+import { authenticateApiKey, bearerToken, KEY_PERSON_GONE } from './principal.js';
+import type { Principal } from '../auth/principal.js';
 import { RateLimitExceeded, RateLimits, type CapPolicy, type PolicyState } from './rateLimits.js';
 
 export interface PipelineDeps {

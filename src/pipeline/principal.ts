@@ -3,29 +3,11 @@ import { preparedQuery } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import { hashApiKey, isWellFormedApiKey } from '../auth/apiKeys.js';
 import type { AuthenticatedKeyCache } from '../auth/keyCache.js';
-import { splitByRole, type Role } from '../auth/roles.js';
+import { credentialScopes, LAST_USED_RESOLUTION_MS, type Principal } from '../auth/principal.js';
 import type { Clock } from '../clock.js';
 import { UnauthorizedError } from '../errors.js';
-import { DEFAULT_PLAN, isPlanName, type PlanName } from '../plans.js';
-import { ALL_SCOPES, isScope, type Scope } from '../scopes.js';
-
-/** Who is calling: always bound to exactly one workspace. */
-export interface Principal {
-  /** The identity the rate limits count against. */
-  credentialId: string;
-  /** An OAuth token can step up (re-authorise with more scopes); an API key cannot; `dashboard` is a signed-in person's page. */
-  via: 'api_key' | 'oauth' | 'dashboard';
-  apiKeyId: string | null;
-  /** The OAuth grant behind a token; null for API keys. */
-  grantId: string | null;
-  userId: string | null;
-  workspaceId: string;
-  plan: PlanName;
-  scopes: ReadonlySet<Scope>;
-}
-
-/** How finely a credential's last use is kept: API keys and OAuth grants alike. */
-export const LAST_USED_RESOLUTION_MS = 60_000;
+import { DEFAULT_PLAN, isPlanName } from '../plans.js';
+import { ALL_SCOPES } from '../scopes.js';
 
 export function bearerToken(authorization: string | undefined): string | undefined {
   if (authorization === undefined) return undefined;
@@ -78,15 +60,6 @@ export async function authenticateApiKey(db: Kysely<Database>, clock: Clock, key
 
 /** Why a key made for a person is refused once that person left its workspace. */
 export const KEY_PERSON_GONE = 'the person this API key was made for is no longer a member of its workspace';
-
-/**
- * What a credential may do now: the scopes it was granted, less any its person's role no longer holds. `null` is a
- * credential with no person (the operator's keys), which keeps what it was given.
- */
-export function credentialScopes(granted: string, role: Role | null): ReadonlySet<Scope> {
-  const scopes = granted.split(' ').filter(isScope);
-  return new Set(role === null ? scopes : splitByRole(role, scopes).grantable);
-}
 
 /** The development principal of MCP_DEV_NO_AUTH: every scope in the oldest workspace. */
 export async function developmentPrincipal(db: Kysely<Database>): Promise<Principal> {

@@ -2,7 +2,7 @@ import { RateLimitedError } from '../errors.js';
 import type { Limiter, LimiterStore } from '../limits/store.js';
 import { PLANS } from '../plans.js';
 import type { Operation } from '../../tools/define.js';
-import type { Principal } from './principal.js';
+import type { Principal } from '../auth/principal.js';
 
 const WINDOW_SECONDS = 60;
 

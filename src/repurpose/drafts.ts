@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { RepurposeChannel } from '../../db/schema.js';
 import { newId } from '../ids.js';
 import type { Database, RepurposeDraftsTable, RepurposeState } from '../../db/schema.js';
-import { toIso } from '../domain/brand/records.js';
+import { toIso } from '../shared/time.js';
 import { NotFoundError } from '../errors.js';
 import { CHANNEL_FORMS } from './channels.js';
 

@@ -3,7 +3,7 @@ import type { Database, RepurposeChannel, RepurposeState } from '../../db/schema
 import type { Clock } from '../clock.js';
 import { findArticle } from '../domain/content/articles.js';
 import { BadInputError } from '../errors.js';
-import { pageOf, pageOffset, type PageRequest } from '../visibility/rankings/reportPage.js';
+import { pageOf, pageOffset, type PageRequest } from '../shared/paging.js';
 import { formProblem } from './channels.js';
 import { draftRecord, draftsQuery, findDraft } from './drafts.js';
 

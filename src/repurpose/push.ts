@@ -4,7 +4,7 @@ import type { Clock } from '../clock.js';
 import { BadInputError, RateLimitedError, ServiceError } from '../errors.js';
 import { newId } from '../ids.js';
 import { enqueueJob } from '../jobs/queue.js';
-import type { DryRunNote } from '../../tools/define.js';
+import type { DryRunNote } from '../shared/dryRun.js';
 import { formProblem } from './channels.js';
 import { recordCheck, schedulerFor, schedulerPagePath, type SchedulerServices } from './connection.js';
 import { draftParts, draftRecord, draftsQuery, findDraft, type DraftRow } from './drafts.js';

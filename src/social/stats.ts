@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, SocialSourceName, SocialThreadStatus } from '../../db/schema.js';
-import { toIso } from '../domain/brand/records.js';
 import type { Services } from '../services.js';
+import { toIso } from '../shared/time.js';
 import { SOURCE_SETTINGS } from './sources/index.js';
 import { SOCIAL_SOURCE_NAMES } from './sources/source.js';
 import { THREAD_STATUSES } from './threads.js';

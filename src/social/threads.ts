@@ -1,11 +1,11 @@
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { Database, SocialSourceName, SocialThreadsTable, SocialThreadStatus } from '../../db/schema.js';
-import { toIso } from '../domain/brand/records.js';
+import { DAY_MS, toIso } from '../shared/time.js';
 import { NotFoundError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Judgement, SearchTerm } from './relevance.js';
 import type { FoundThread } from './sources/source.js';
-import { pageOf, pageOffset, type PageRequest } from '../visibility/rankings/reportPage.js';
+import { pageOf, pageOffset, type PageRequest } from '../shared/paging.js';
 
 export type ThreadRow = Selectable<SocialThreadsTable>;
 
@@ -43,7 +43,6 @@ export function newThreadRow(workspaceId: string, source: SocialSourceName, thre
 
 export const THREAD_STATUSES: readonly SocialThreadStatus[] = ['new', 'drafted', 'replied', 'dismissed', 'closed'];
 
-const DAY_MS = 86_400_000;
 /** Freshness falls from 100 to 0 over two weeks: past that, most communities have moved on (HN closes replies). */
 export const FRESHNESS_WINDOW_MS = 14 * DAY_MS;
 

@@ -3,7 +3,7 @@ import { scopesOfRole } from '../auth/roles.js';
 import type { Membership } from '../domain/accounts/sessions.js';
 import { NotFoundError } from '../errors.js';
 import type { CallResult } from '../pipeline/pipeline.js';
-import type { Principal } from '../pipeline/principal.js';
+import type { Principal } from '../auth/principal.js';
 import { DEFAULT_PLAN, isPlanName } from '../plans.js';
 import type { JsonSchema, RegisteredOperation } from '../../tools/registry.js';
 import type { DashboardDeps, Visit } from './pageContext.js';

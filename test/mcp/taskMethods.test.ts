@@ -9,7 +9,7 @@ import { createWorkspace } from '../../src/domain/workspaces.js';
 import { enqueueJob } from '../../src/jobs/queue.js';
 import { MemoryLimiterStore } from '../../src/limits/memoryStore.js';
 import { createTask } from '../../src/mcp/tasks.js';
-import type { Principal } from '../../src/pipeline/principal.js';
+import type { Principal } from '../../src/auth/principal.js';
 import { RateLimits, type CapPolicy } from '../../src/pipeline/rateLimits.js';
 import { ALL_SCOPES } from '../../src/scopes.js';
 import { openTestDatabase } from '../support/database.js';

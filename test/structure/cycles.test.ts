@@ -1,44 +1,12 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
+import { relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { importGraph, ROOT, SOURCE_DIRS, sourceFiles } from './importGraph.js';
 
 /**
  * The service's modules form no import circle. Every import counts: `import type` and `export … from` too, and
  * `import()`, although a circle of those alone would load: the layering should explain itself, and a circle that is
  * harmless today turns into an undefined value at start the day one of its imports carries a value.
  */
-
-const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
-const SOURCE_DIRS = ['src', 'tools', 'adapters', 'db'];
-
-const compilerOptions = ts.parseJsonConfigFileContent(ts.readConfigFile(join(ROOT, 'tsconfig.json'), ts.sys.readFile).config, ts.sys, ROOT).options;
-
-function sourceFiles(): string[] {
-  return SOURCE_DIRS.flatMap((dir) =>
-    readdirSync(join(ROOT, dir), { recursive: true, withFileTypes: true })
-      .filter((entry) => entry.isFile() && /\.(ts|mts|mjs)$/.test(entry.name) && !entry.name.endsWith('.d.ts'))
-      .map((entry) => join(entry.parentPath, entry.name)),
-  );
-}
-
-/** Each file to the files of ours it imports, resolved the way the compiler resolves them (`./x.js` is `./x.ts`). */
-function importGraph(files: string[]): Map<string, string[]> {
-  const ours = new Set(files);
-  const graph = new Map<string, string[]>();
-  for (const file of files) {
-    const imported = ts
-      .preProcessFile(readFileSync(file, 'utf8'), true, true)
-      .importedFiles.flatMap((entry) => {
-        const module = ts.resolveModuleName(entry.fileName, file, compilerOptions, ts.sys).resolvedModule;
-        return module === undefined || module.isExternalLibraryImport ? [] : [resolve(module.resolvedFileName)];
-      })
-      .filter((target) => ours.has(target));
-    graph.set(file, [...new Set(imported)]);
-  }
-  return graph;
-}
 
 /** Tarjan's strongly connected components: each one of more than one file (or a file importing itself) is a circle. */
 function circles(graph: Map<string, string[]>): string[][] {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { selectCdnZone } from '../../src/analytics/cdn/sync.js';
-import { toIso } from '../../src/domain/brand/records.js';
+import { toIso } from '../../src/shared/time.js';
 import { defineTool } from '../define.js';
 import { isoTime } from '../fields.js';
 

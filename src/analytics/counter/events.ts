@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { describeIssues } from '../../pipeline/input.js';
+import { describeIssues } from '../../shared/issues.js';
 import { classifyVisitSource, type VisitClassification } from '../referrers.js';
 
 /** The largest body the collect endpoint reads; a lead with 30 fields of 1,000 characters does not fit, nor should it. */

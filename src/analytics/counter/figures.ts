@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
-import { DAY_MS, isoDate, type MetricWindow } from '../../visibility/metrics/window.js';
+import { DAY_MS, isoDate } from '../../shared/time.js';
+import type { MetricWindow } from '../../visibility/metrics/window.js';
 import type { VisitSource } from '../referrers.js';
 import { ENGAGED_SESSION_MS, weekKey } from './record.js';
 import { SESSION_GAP_MS } from './visitors.js';

@@ -1,7 +1,7 @@
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import { newId } from '../../ids.js';
-import { DAY_MS } from '../../visibility/metrics/window.js';
+import { DAY_MS } from '../../shared/time.js';
 import type { VisitSource } from '../referrers.js';
 import type { CounterEvent } from './events.js';
 import { SESSION_GAP_MS, dayKey } from './visitors.js';

@@ -3,8 +3,8 @@ import type { ApprovalState, ApprovalsTable, Database } from '../../../db/schema
 import type { Clock } from '../../clock.js';
 import { BadInputError, ForbiddenError, NotFoundError } from '../../errors.js';
 import { newId } from '../../ids.js';
-import { toIso } from '../brand/records.js';
-import { pageOf, pageOffset, type PageRequest } from '../../visibility/rankings/reportPage.js';
+import { toIso } from '../../shared/time.js';
+import { pageOf, pageOffset, type PageRequest } from '../../shared/paging.js';
 
 /** A pending approval the owner has not decided within this time expires; the change never runs. */
 export const APPROVAL_TTL_MS = 7 * 86_400_000;

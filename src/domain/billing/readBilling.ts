@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import { PLANS } from '../../plans.js';
-import { toIso } from '../brand/records.js';
+import { toIso } from '../../shared/time.js';
 import { articlesInMonth, monthKey } from '../content/calendar.js';
 import { queryUsage } from '../content/queries.js';
 import { loadTeamWorkspace, seatUsage } from '../team/seats.js';

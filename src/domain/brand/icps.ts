@@ -2,7 +2,8 @@ import type { Selectable } from 'kysely';
 import type { BrandIcpsTable } from '../../../db/schema.js';
 import { NotFoundError } from '../../errors.js';
 import { newId } from '../../ids.js';
-import { icpRecord, toJson } from './records.js';
+import { toJson } from '../../shared/json.js';
+import { icpRecord } from './records.js';
 import type { BrandScope } from './scope.js';
 import { requireOnCreate, writeMode, type RecordShape } from './writeMode.js';
 

@@ -1,10 +1,10 @@
 import { BadInputError } from '../../errors.js';
+import { toJson } from '../../shared/json.js';
+import { DAY_MS, toIso } from '../../shared/time.js';
 import { INDUSTRIES, isSubIndustryOf } from './industries.js';
 import { loadBrandRow } from './readBrand.js';
-import { identityRecord, toIso, toJson, type Author } from './records.js';
+import { identityRecord, type Author } from './records.js';
 import type { BrandScope } from './scope.js';
-
-const DAY_MS = 86_400_000;
 
 export const INDUSTRY_NAMES = Object.keys(INDUSTRIES);
 

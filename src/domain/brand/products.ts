@@ -2,7 +2,8 @@ import type { Selectable } from 'kysely';
 import type { BrandProductsTable } from '../../../db/schema.js';
 import { NotFoundError } from '../../errors.js';
 import { newId } from '../../ids.js';
-import { productRecord, toJson } from './records.js';
+import { toJson } from '../../shared/json.js';
+import { productRecord } from './records.js';
 import type { BrandScope } from './scope.js';
 import { requireOnCreate, writeMode, type RecordShape } from './writeMode.js';
 

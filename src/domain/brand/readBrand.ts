@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 import { jsonArrayFrom, jsonRows } from '../../../db/json.js';
 import { preparedQuery } from '../../../db/prepared.js';
 import type { Database } from '../../../db/schema.js';
-import { guidelineRecord, icpRecord, identityRecord, productRecord, profileRecord, toIso } from './records.js';
+import { toIso } from '../../shared/time.js';
+import { guidelineRecord, icpRecord, identityRecord, productRecord, profileRecord } from './records.js';
 
 type WorkspaceParam = Record<'workspaceId', string>;
 

@@ -1,25 +1,12 @@
 import type { Selectable } from 'kysely';
 import type { BrandGuidelinesTable, BrandIcpsTable, BrandProductsTable, BrandsTable } from '../../../db/schema.js';
+import { fromJson } from '../../shared/json.js';
+import { toIso } from '../../shared/time.js';
 
 export interface Author {
   name: string;
   bio?: string;
   linkedinUrl?: string;
-}
-
-/** Lists and objects are stored as JSON text in both dialects. */
-export function fromJson<T>(text: string): T {
-  return JSON.parse(text) as T;
-}
-
-export function toJson(value: unknown): string {
-  return JSON.stringify(value);
-}
-
-export function toIso(epochMs: number): string;
-export function toIso(epochMs: number | null): string | null;
-export function toIso(epochMs: number | null): string | null {
-  return epochMs === null ? null : new Date(epochMs).toISOString();
 }
 
 export function identityRecord(brand: Selectable<BrandsTable>, websiteUrl: string) {

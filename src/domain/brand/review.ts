@@ -1,5 +1,5 @@
+import { toIso } from '../../shared/time.js';
 import { loadBrandRow } from './readBrand.js';
-import { toIso } from './records.js';
 import type { BrandScope } from './scope.js';
 
 /** The onboarding checklist step this completes, named as the dashboard names it. */

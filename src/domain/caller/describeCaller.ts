@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
-import type { Principal } from '../../pipeline/principal.js';
+import type { Principal } from '../../auth/principal.js';
 import { PLANS } from '../../plans.js';
-import { toIso } from '../brand/records.js';
+import { toIso } from '../../shared/time.js';
 
 /** Who is calling: the workspace, the key or OAuth client behind the credential, its scopes and the plan's limits. */
 export async function describeCaller(db: Kysely<Database>, credential: Principal) {

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
-import { toIso } from '../brand/records.js';
+import { toIso } from '../../shared/time.js';
 import { freeSlots, horizonEnd, loadCalendar, monthKey, monthStart } from './calendar.js';
 
 /** The plan's monthly allowance against what is booked, for the current and the next UTC calendar month. */

@@ -3,7 +3,7 @@ import type { Database } from '../../../db/schema.js';
 import type { Clock } from '../../clock.js';
 import { BadInputError } from '../../errors.js';
 import { enqueueJob } from '../../jobs/queue.js';
-import { toIso } from '../brand/records.js';
+import { toIso } from '../../shared/time.js';
 import { lockWorkspace } from '../workspaces.js';
 import { findArticle, type ArticleRow } from './articles.js';
 

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import type { Clock } from '../../clock.js';
+import { toIso } from '../../shared/time.js';
 import { querySignals, SIGNAL_WINDOW_DAYS, type QuerySignals } from '../../visibility/metrics/querySignals.js';
 import { publishedPages } from '../../visibility/rankings/pages.js';
-import { toIso } from '../brand/records.js';
 import { coverageOf, findQuery, type QueryRow } from './queries.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
+import { toIso } from '../../shared/time.js';
 import { searchConsoleFigures, type PageFigures } from '../../visibility/searchConsole/figures.js';
-import { toIso } from '../brand/records.js';
 import type { ArticleRow } from './articles.js';
 import { citabilityReport, healthReport } from './optimizer.js';
 import { readArticlePolicy } from './policy.js';

@@ -2,8 +2,10 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import type { Clock } from '../../clock.js';
 import { BadInputError } from '../../errors.js';
+import { fromJson } from '../../shared/json.js';
+import { toIso } from '../../shared/time.js';
 import { loadBrandRow } from '../brand/readBrand.js';
-import { fromJson, toIso, type Author } from '../brand/records.js';
+import type { Author } from '../brand/records.js';
 import { readArticlePolicy, type ArticlePolicy, type Weekday } from './policy.js';
 
 /** The policy fields a caller may send; each one left out keeps its stored value. */

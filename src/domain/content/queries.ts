@@ -4,7 +4,7 @@ import type { Clock } from '../../clock.js';
 import { BadInputError, NotFoundError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { PLANS } from '../../plans.js';
-import { toIso } from '../brand/records.js';
+import { toIso } from '../../shared/time.js';
 import { loadTeamWorkspace } from '../team/seats.js';
 import { lockWorkspace } from '../workspaces.js';
 import { noteQueryWording } from '../../visibility/rankings/latestChecks.js';

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import type { Clock } from '../../clock.js';
 import { BadInputError } from '../../errors.js';
-import { toIso } from '../brand/records.js';
+import { toIso } from '../../shared/time.js';
 import { counted } from '../team/seats.js';
 import { lockWorkspace } from '../workspaces.js';
 import { findArticle } from './articles.js';

@@ -2,11 +2,12 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../../db/schema.js';
 import type { ClaimedJob, JobHandler } from '../../jobs/worker.js';
+import { fromJson, toJson } from '../../shared/json.js';
 import { modelText, modelTextList } from '../../writer/answerFields.js';
 import { brandMemoryPrompt, languageName } from '../../writer/brandMemory.js';
 import { requireWriter } from '../../writer/model.js';
 import { loadBrandRow } from '../brand/readBrand.js';
-import { fromJson, toJson, type Author } from '../brand/records.js';
+import type { Author } from '../brand/records.js';
 import type { ArticleRow } from './articles.js';
 import { readArticlePolicy, type ArticlePolicy } from './policy.js';
 

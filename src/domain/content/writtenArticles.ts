@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import type { Clock } from '../../clock.js';
 import { NotFoundError } from '../../errors.js';
-import { toIso } from '../brand/records.js';
+import { toIso } from '../../shared/time.js';
 import { findArticle } from './articles.js';
 import { renderArticle } from './render.js';
 

@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Database, JobsTable, JobState } from '../../../db/schema.js';
 import { NotFoundError } from '../../errors.js';
 import type { JobKind } from '../../jobs/queue.js';
-import { toIso } from '../brand/records.js';
+import { toIso } from '../../shared/time.js';
 
 export interface JobFilter {
   limit: number;

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
-import { toIso } from '../brand/records.js';
+import { toIso } from '../../shared/time.js';
 import { findArticle } from '../content/articles.js';
 
 /**

@@ -4,7 +4,8 @@ import type { Database, SitePagesTable } from '../../../db/schema.js';
 import type { Clock } from '../../clock.js';
 import { BadInputError } from '../../errors.js';
 import { newId } from '../../ids.js';
-import { fromJson, toIso, toJson } from '../brand/records.js';
+import { fromJson, toJson } from '../../shared/json.js';
+import { toIso } from '../../shared/time.js';
 import { lockWorkspace } from '../workspaces.js';
 
 /** Site pages a workspace keeps for internal links; every render matches against all of them. */

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import type { Clock } from '../../clock.js';
 import { newId } from '../../ids.js';
-import { fromJson } from '../brand/records.js';
+import { fromJson } from '../../shared/json.js';
 import type { InjectedLink, LinkTarget } from './inject.js';
 
 /**

@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import { NotFoundError } from '../../errors.js';
-import { fromJson, toIso, type Author } from '../brand/records.js';
+import type { Author } from '../brand/records.js';
+import { fromJson } from '../../shared/json.js';
+import { toIso } from '../../shared/time.js';
 import type { ArticleRow } from '../content/articles.js';
 import type { FaqEntry } from '../content/render.js';
 

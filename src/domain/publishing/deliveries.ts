@@ -4,8 +4,8 @@ import type { Clock } from '../../clock.js';
 import { NotFoundError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { enqueueJob } from '../../jobs/queue.js';
-import { pageOf, pageOffset, type PageRequest } from '../../visibility/rankings/reportPage.js';
-import { toIso } from '../brand/records.js';
+import { pageOf, pageOffset, type PageRequest } from '../../shared/paging.js';
+import { toIso } from '../../shared/time.js';
 
 /** Attempts of one article delivery: connection failures, timeouts, 429 and 5xx are retried with the worker's backoff. */
 export const ARTICLE_DELIVERY_ATTEMPTS = 5;

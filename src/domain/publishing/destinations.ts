@@ -6,7 +6,7 @@ import { newId } from '../../ids.js';
 import { OutboundError, type SafeFetcher } from '../../outbound/safeFetch.js';
 import { sha256Hex } from '../../secrets.js';
 import type { Services } from '../../services.js';
-import { toIso } from '../brand/records.js';
+import { toIso } from '../../shared/time.js';
 import { lockWorkspace } from '../workspaces.js';
 import { cancelPendingDeliveries } from './deliveries.js';
 import { newSigningSecret } from './signing.js';

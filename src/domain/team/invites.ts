@@ -6,11 +6,11 @@ import { currentRole, mayAssignRole } from '../../auth/roles.js';
 import { hashPassword } from '../../auth/passwords.js';
 import { newId } from '../../ids.js';
 import { randomToken, sha256Hex } from '../../secrets.js';
+import { DAY_MS } from '../../shared/time.js';
 import { lockWorkspace } from '../workspaces.js';
 import { counted, loadTeamWorkspace, pendingInvites, seatUsage, type TeamWorkspace } from './seats.js';
 
 export const INVITE_VALID_DAYS = 7;
-const DAY_MS = 86_400_000;
 
 export type InviteRole = 'owner' | 'member';
 

@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
+import type { Principal } from '../../auth/principal.js';
 import type { Clock } from '../../clock.js';
 import { NotFoundError } from '../../errors.js';
 import { revokeGrant } from '../../oauth/authorization.js';
-import type { Principal } from '../../pipeline/principal.js';
-import { toIso } from '../brand/records.js';
+import { toIso } from '../../shared/time.js';
 
 /**
  * Whose grants a caller may see and revoke: a caller holding manage:org every grant of the workspace, anyone else

@@ -1,6 +1,6 @@
 import * as cheerio from 'cheerio';
 import { OutboundError, type SafeFetcher } from '../../outbound/safeFetch.js';
-import { domainOf } from '../../visibility/engines/engine.js';
+import { domainOf } from '../../shared/urls.js';
 import { onDomain } from '../prospects.js';
 import { type ContactFinder, type ContactOutcome, type ContactRequest, isUnusableAddress, type MxResolver } from './finder.js';
 

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, EngineName } from '../../../db/schema.js';
-import { fromJson, toIso } from '../../domain/brand/records.js';
+import { fromJson } from '../../shared/json.js';
+import { toIso } from '../../shared/time.js';
 import type { Citation } from '../engines/engine.js';
 
 export const DEFAULT_CITATIONS_PAGE = 100;

@@ -1,9 +1,10 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { Database, EngineName, MentionResult, VisibilityDailyTable } from '../../../db/schema.js';
 import type { Clock } from '../../clock.js';
-import { toJson } from '../../domain/brand/records.js';
+import { toJson } from '../../shared/json.js';
 import { lockWorkspace } from '../../domain/workspaces.js';
 import { newId } from '../../ids.js';
+import { utcDay } from '../../shared/time.js';
 import { queuePositioning } from '../competitors/positioning.js';
 import { queueDiscovery } from '../../outreach/discover.js';
 import type { EngineAnswer } from '../engines/engine.js';
@@ -14,7 +15,6 @@ import type { AiOverview, OrganicResult } from '../serp/serp.js';
 import { classifyAnswer, isOnDomain } from './classify.js';
 import { BRAND_SUBJECT, loadSubjects } from './subjects.js';
 
-const DAY_MS = 86_400_000;
 /** Rank checks keep the top 30 organic results. */
 export const RANK_DEPTH = 30;
 
@@ -57,10 +57,6 @@ export interface RecordedAnswer {
 /** Runs `work` in the caller's transaction, or in one of its own. */
 function inTransaction<T>(db: Kysely<Database>, work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
   return db.isTransaction ? work(db) : db.transaction().execute(work);
-}
-
-export function utcDay(epochMs: number): number {
-  return Math.floor(epochMs / DAY_MS) * DAY_MS;
 }
 
 /**

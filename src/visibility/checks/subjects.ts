@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
-import { fromJson } from '../../domain/brand/records.js';
-import { domainOf } from '../engines/engine.js';
+import { fromJson } from '../../shared/json.js';
+import { domainOf } from '../../shared/urls.js';
 import type { Subject } from './classify.js';
 
 /** The subject id of the workspace's own brand in answer_mentions and visibility_daily. */

@@ -2,7 +2,8 @@ import type { Kysely, Selectable } from 'kysely';
 import { getDomain } from 'tldts';
 import type { CompetitorsTable, Database } from '../../../db/schema.js';
 import type { Clock } from '../../clock.js';
-import { fromJson, toIso, toJson } from '../../domain/brand/records.js';
+import { fromJson, toJson } from '../../shared/json.js';
+import { toIso } from '../../shared/time.js';
 import { loadTeamWorkspace } from '../../domain/team/seats.js';
 import { lockWorkspace, normaliseWebsiteUrl } from '../../domain/workspaces.js';
 import { BadInputError, NotFoundError } from '../../errors.js';
@@ -10,7 +11,7 @@ import { newId } from '../../ids.js';
 import { PLANS } from '../../plans.js';
 import type { Services } from '../../services.js';
 import type { SerpClient } from '../serp/serp.js';
-import { domainOf } from '../engines/engine.js';
+import { domainOf } from '../../shared/urls.js';
 import { rate, type Rate } from '../metrics/wilson.js';
 import { positioningRecord } from './positioning.js';
 

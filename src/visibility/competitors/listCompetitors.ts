@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
-import { domainOf } from '../engines/engine.js';
+import { domainOf } from '../../shared/urls.js';
 import { BRAND_SUBJECT } from '../checks/subjects.js';
 import { metricWindow, windowRecord } from '../metrics/window.js';
 import { competitorRecord, competitorUsage, NO_COUNTS, subjectNumbers, type SubjectCounts } from './competitors.js';

@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database, EngineName } from '../../../db/schema.js';
 import type { Clock } from '../../clock.js';
-import { fromJson, toIso } from '../../domain/brand/records.js';
 import { enqueueJob } from '../../jobs/queue.js';
+import { fromJson } from '../../shared/json.js';
+import { toIso } from '../../shared/time.js';
 import { WRITER_SETTINGS } from '../../writer/model.js';
 
 /**

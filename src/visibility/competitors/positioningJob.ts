@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../../db/schema.js';
-import { fromJson, toJson } from '../../domain/brand/records.js';
 import type { JobDeps, JobHandler } from '../../jobs/worker.js';
+import { fromJson, toJson } from '../../shared/json.js';
 import { modelText } from '../../writer/answerFields.js';
 import { languageName } from '../../writer/brandMemory.js';
 import type { Writer } from '../../writer/model.js';

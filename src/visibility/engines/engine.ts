@@ -1,4 +1,5 @@
 import type { EngineName } from '../../../db/schema.js';
+import { domainOf } from '../../shared/urls.js';
 
 export type { EngineName };
 
@@ -67,14 +68,6 @@ export interface AnswerEngine {
   ask(query: string, options: AskOptions): Promise<EngineAnswer>;
   /** Releases the engine's connections (on shutdown). */
   close?(): Promise<void>;
-}
-
-/** Host of a URL without `www.`, lower-case; undefined when it is not an http(s) URL. */
-export function domainOf(url: string): string | undefined {
-  if (!URL.canParse(url)) return undefined;
-  const parsed = new URL(url);
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return undefined;
-  return parsed.hostname.toLowerCase().replace(/^www\./, '');
 }
 
 /** Normalises a provider's citation list: http(s) only, first occurrence of each URL, ranks 1..n. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { EngineSettings } from '../../config.js';
-import { type AnswerEngine, type AskOptions, type EngineAnswer, EngineError, domainOf, normaliseCitations } from './engine.js';
+import { domainOf } from '../../shared/urls.js';
+import { type AnswerEngine, type AskOptions, type EngineAnswer, EngineError, normaliseCitations } from './engine.js';
 import { localeInstruction } from './locale.js';
 import { type EngineTuning, ProviderHttp } from './providerHttp.js';
 

@@ -1,10 +1,10 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, MentionResult } from '../../../db/schema.js';
 import { textKey } from '../../domain/content/articles.js';
+import { DAY_MS } from '../../shared/time.js';
 import { rankHistory } from '../rankings/rankChecks.js';
 import { consoleQueries } from '../rankings/searchConsole.js';
 import { trackedQueryPeriods, trendingScore } from './trending.js';
-import { DAY_MS } from './window.js';
 
 /** Content ideas weigh the answers of the last 30 days. */
 export const SIGNAL_WINDOW_DAYS = 30;

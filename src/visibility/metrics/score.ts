@@ -5,7 +5,8 @@ import { COMPOSITE, DEFINITIONS, componentsOf, compositeScore, labelled, mention
 import { BRAND_SUBJECT } from '../checks/subjects.js';
 import { ZERO, groupBy, loadAgreement, loadDaily, metricSubjects, sumBy, type DailyRow, type Subjects } from './daily.js';
 import { changeBetween, rate } from './wilson.js';
-import { DAY_MS, metricWindow, windowRecord, type MetricDays, type MetricWindow } from './window.js';
+import { metricWindow, windowRecord, type MetricDays, type MetricWindow } from './window.js';
+import { DAY_MS } from '../../shared/time.js';
 
 export interface MetricQuery {
   workspaceId: string;

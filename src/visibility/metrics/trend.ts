@@ -4,7 +4,8 @@ import { COMPOSITE, DEFINITIONS } from './composite.js';
 import { BRAND_SUBJECT } from '../checks/subjects.js';
 import { groupBy, loadDaily, metricSubjects } from './daily.js';
 import { scoreRows, type MetricQuery } from './score.js';
-import { isoDate, metricWindow, windowRecord } from './window.js';
+import { metricWindow, windowRecord } from './window.js';
+import { isoDate } from '../../shared/time.js';
 import { changeBetween } from './wilson.js';
 
 export async function visibilityTrend(db: Kysely<Database>, query: MetricQuery) {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { DAY_MS, isoDate, utcDay } from '../../shared/time.js';
 import { ENGINE_NAMES, type EngineName } from '../engines/engine.js';
 
-export const DAY_MS = 86_400_000;
 export const METRIC_DAYS = ['7', '30', '90'] as const;
 export type MetricDays = (typeof METRIC_DAYS)[number];
 
@@ -17,9 +17,6 @@ export interface MetricWindow {
   from: number;
   to: number;
 }
-
-export const utcDay = (time: number) => Math.floor(time / DAY_MS) * DAY_MS;
-export const isoDate = (day: number) => new Date(day).toISOString().slice(0, 10);
 
 export function metricWindow(days: MetricDays, now: number): MetricWindow {
   const to = utcDay(now);

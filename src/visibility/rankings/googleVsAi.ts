@@ -1,9 +1,9 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, EngineName, MentionResult } from '../../../db/schema.js';
-import { toIso } from '../../domain/brand/records.js';
+import { pageOf, pageOffset, type PageRequest } from '../../shared/paging.js';
+import { toIso } from '../../shared/time.js';
 import { ENGINE_NAMES } from '../engines/engine.js';
 import { engineChecksOf, engineMask } from './latestChecks.js';
-import { pageOf, pageOffset, type PageRequest } from './reportPage.js';
 
 export const GOOGLE_VS_AI_STATES = ['both', 'google', 'ai', 'neither', 'pending'] as const;
 export type GoogleVsAiState = (typeof GOOGLE_VS_AI_STATES)[number];

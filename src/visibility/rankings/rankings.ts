@@ -1,11 +1,11 @@
 import { sql, type Kysely, type QueryCreator } from 'kysely';
 import type { Database } from '../../../db/schema.js';
-import { toIso } from '../../domain/brand/records.js';
 import { textKey } from '../../domain/content/articles.js';
+import { pageOf, pageOffset, type PageRequest } from '../../shared/paging.js';
+import { toIso } from '../../shared/time.js';
 import { rate } from '../metrics/wilson.js';
 import { pageKey, publishedPages } from './pages.js';
 import { AI_OVERVIEW_CHECKS, rankHistory, type RankHistory } from './rankChecks.js';
-import { pageOf, pageOffset, type PageRequest } from './reportPage.js';
 import { consoleQueries, consoleStatus, type ConsoleQuery } from './searchConsole.js';
 
 export const RANKING_SCOPES = ['ours', 'site'] as const;

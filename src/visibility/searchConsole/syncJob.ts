@@ -1,18 +1,16 @@
 import type { Kysely } from 'kysely';
 import type { Database, SearchConsolePeriod } from '../../../db/schema.js';
 import { RetryableJobError, type JobHandler } from '../../jobs/worker.js';
+import { DAY_MS, isoDate } from '../../shared/time.js';
 import { pageKey } from '../rankings/pages.js';
 import { linkConsoleQueries } from '../rankings/latestChecks.js';
 import { forgetConsoleData } from './connection.js';
 import { refreshAccessToken, searchAnalytics, SearchConsoleError, type AnalyticsRow } from './google.js';
 
-const DAY_MS = 86_400_000;
 /** Search Analytics data covers the last 28 full days (UTC), as Search Console's own default report does. */
 const WINDOW_DAYS = 28;
 /** Rows per insert statement: far below either database's limit on bound parameters. */
 const INSERT_CHUNK = 1000;
-
-const isoDay = (epochMs: number) => new Date(epochMs).toISOString().slice(0, 10);
 
 export interface DateRange {
   startDate: string;
@@ -25,7 +23,7 @@ export interface DateRange {
  */
 export function syncPeriods(now: number): Record<SearchConsolePeriod, DateRange> {
   const today = Math.floor(now / DAY_MS) * DAY_MS;
-  const window = (endsBefore: number) => ({ startDate: isoDay(endsBefore - WINDOW_DAYS * DAY_MS), endDate: isoDay(endsBefore - DAY_MS) });
+  const window = (endsBefore: number) => ({ startDate: isoDate(endsBefore - WINDOW_DAYS * DAY_MS), endDate: isoDate(endsBefore - DAY_MS) });
   return { current: window(today), previous: window(today - WINDOW_DAYS * DAY_MS) };
 }
 

@@ -4,7 +4,8 @@ import * as latestChecksMigration from '../../../db/migrations/2026_11_25_0014_l
 import * as reportOrderMigration from '../../../db/migrations/2026_11_26_0015_report_order.js';
 import { backfillCitedPages } from '../../../db/migrations/2026_11_26_0021_counter.js';
 import type { EngineName, MentionResult } from '../../../db/schema.js';
-import { recordEngineAnswer, recordRankCheck, utcDay } from '../../../src/visibility/checks/record.js';
+import { utcDay } from '../../../src/shared/time.js';
+import { recordEngineAnswer, recordRankCheck } from '../../../src/visibility/checks/record.js';
 import { insertCheckRun } from '../../../src/visibility/checks/runs.js';
 import { ENGINE_NAMES, normaliseCitations } from '../../../src/visibility/engines/engine.js';
 import { pageKey } from '../../../src/visibility/rankings/pages.js';

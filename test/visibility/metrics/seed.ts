@@ -3,7 +3,7 @@ import { normaliseCitations } from '../../../src/visibility/engines/engine.js';
 import { recordEngineAnswer, recordRankCheck, type EngineAnswerInput, type Sentiment } from '../../../src/visibility/checks/record.js';
 import { insertCheckRun } from '../../../src/visibility/checks/runs.js';
 import type { OrganicResult } from '../../../src/visibility/serp/serp.js';
-import { domainOf } from '../../../src/visibility/engines/engine.js';
+import { domainOf } from '../../../src/shared/urls.js';
 import type { TestService, TestWorkspace } from '../../support/harness.js';
 
 /** Seeds checks through the recording code the checks use, so the aggregates are the ones real checks leave. */

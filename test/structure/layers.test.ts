@@ -1,0 +1,32 @@
+import { relative, sep } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { importGraph, ROOT, sourceFiles } from './importGraph.js';
+
+/**
+ * The layers run one way: operations (tools/) and the pipeline that runs them call into the areas, never the reverse,
+ * so an area can be read, tested and reused without the registry. What both sides share lives in the areas or in
+ * src/shared/. The surfaces that serve operations and the composition root, which wires everything, may import them.
+ */
+
+const SURFACES = ['src/pipeline/', 'src/web/', 'src/cli/', 'src/exports/', 'src/mcp/'];
+const COMPOSITION_ROOT = ['src/service.ts', 'src/main.ts', 'src/providers.ts', 'src/services.ts'];
+const ABOVE_THE_AREAS = ['tools/', 'src/pipeline/'];
+
+const name = (file: string) => relative(ROOT, file).split(sep).join('/');
+
+describe('layers', () => {
+  it('no area under src/ imports tools/ or src/pipeline/', () => {
+    const graph = importGraph(sourceFiles());
+    const areas = [...graph.keys()].filter((file) => {
+      const path = name(file);
+      return path.startsWith('src/') && !SURFACES.some((surface) => path.startsWith(surface)) && !COMPOSITION_ROOT.includes(path);
+    });
+    const upward = areas.flatMap((file) =>
+      graph
+        .get(file)!
+        .filter((target) => ABOVE_THE_AREAS.some((layer) => name(target).startsWith(layer)))
+        .map((target) => `${name(file)} -> ${name(target)}`),
+    );
+    expect(upward).toEqual([]);
+  });
+});
