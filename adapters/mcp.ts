@@ -103,8 +103,9 @@ function toTool(operation: RegisteredMcpOperation): Tool {
 
 const APP_URI_PREFIX = 'ui://';
 
+/** A listen request: with an id (without one it is a notification, which the SDK answers as any other). */
 function isListenRequest(body: unknown): boolean {
-  return isPlainObject(body) && body.method === 'subscriptions/listen';
+  return isPlainObject(body) && body.method === 'subscriptions/listen' && body.id !== undefined;
 }
 
 /** The caller and its connection's filter, as resources and prompts (src/mcp/) take them. */

@@ -118,6 +118,21 @@ describe('subscriptions/listen', () => {
     expect(noMethodHeader.status).toBe(400);
     expect(await noMethodHeader.json()).toMatchObject({ id: 3, error: { code: -32020 } });
 
+    // Without an id it is a notification, not a listen request: the SDK accepts it as any other; a null id is no request.
+    const notification = await fetch(new URL('/mcp', t.baseUrl), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ws.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': 'subscriptions/listen' },
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'subscriptions/listen', params: { notifications: { resourcesListChanged: true }, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} } } }),
+    });
+    expect(notification.status).toBe(202);
+    const nullId = await fetch(new URL('/mcp', t.baseUrl), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ws.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': 'subscriptions/listen' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: null, method: 'subscriptions/listen', params: { notifications: { resourcesListChanged: true }, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} } } }),
+    });
+    expect(nullId.status).toBe(400);
+    expect(await nullId.json()).toMatchObject({ error: { code: -32600 } });
+
     const wrongMethodHeader = await ListenStream.open(t.baseUrl, ws.key, { resourcesListChanged: true }, {}, { 'mcp-method': 'tools/list' });
     expect(wrongMethodHeader.response.status).toBe(400);
     expect(await wrongMethodHeader.response.json()).toMatchObject({ error: { code: -32020 } });
