@@ -142,8 +142,10 @@ export class ListenStreams {
     const body = new ReadableStream<Uint8Array>({
       start: (streamController) => {
         controller = streamController;
-        write({ method: 'notifications/subscriptions/acknowledged', params: { notifications: acknowledged(watched), _meta: stamp } });
-        if (watched.resourceSubscriptions.length === 0 && watched.taskIds.length === 0 && !watched.resourcesListChanged) return end(true);
+        const notifications = acknowledged(watched);
+        write({ method: 'notifications/subscriptions/acknowledged', params: { notifications, _meta: stamp } });
+        // Nothing honoured, nothing to watch: the subscription ends at once.
+        if (Object.keys(notifications).length === 0) return end(true);
         this.open.add(endGracefully);
         // The first look takes the fingerprints the later ones compare with.
         void look();

@@ -185,7 +185,6 @@ function taskResult(result: CallToolResult): JsonObject {
 
 type TaskJob = Awaited<ReturnType<typeof getJob>>['job'];
 
-
 /**
  * The task's jobs. A task made by an instance of the previous release (during a rolling deploy) has no rows in
  * mcp_task_jobs: its one job is mcp_tasks.job_id, withdrawn when the task was cancelled.
