@@ -1,7 +1,7 @@
 import { CallToolResultV2Schema, GetTaskResultV2Schema } from '@modelcontextprotocol/ext-tasks/core/v2';
 import type { Kysely } from 'kysely';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import * as taskJobsMigration from '../../db/migrations/2026_11_28_0036_mcp_task_jobs.js';
@@ -204,6 +204,12 @@ describe('MCP tasks over the job queue', () => {
 });
 
 describe('MCP tasks that follow several jobs', () => {
+  // Jobs earlier tests left due would otherwise take the worker's free places, so which of a test's two jobs runs first would be chance.
+  beforeEach(async () => {
+    behaviour = async () => ({});
+    await worker().drain();
+  });
+
   it('keeps the task a day after the last of its jobs is due', async () => {
     const { task } = await startedTwo([clock.now() + 60_000, clock.now() + 3_600_000]);
     expect(task.ttlMs).toBe(3_600_000 + TASK_TTL_MS);
