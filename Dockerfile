@@ -1,7 +1,7 @@
-# Sightline: the service compiled, on Node 20, as a non-root user. Build: docker build -t sightline .
+# Sightline: the service compiled, on Node 24 (the current LTS; CI runs the suite on it), as a non-root user. Build: docker build -t sightline .
 # The build steps live in deploy/image-steps.sh, which a test runs without Docker.
 
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 # better-sqlite3 compiles from source; its toolchain stays in this stage.
 RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ \
@@ -10,7 +10,7 @@ WORKDIR /app
 COPY . .
 RUN sh deploy/image-steps.sh
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8787 \

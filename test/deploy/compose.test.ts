@@ -17,6 +17,8 @@ interface ComposeService {
 
 const compose = parse(readFileSync(join(ROOT, 'compose.yaml'), 'utf8')) as { services: Record<string, ComposeService> };
 const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
+/** The image's Node major: the current LTS, one of the majors `.ci/run` runs the suite on. */
+const IMAGE_NODE = 24;
 
 /** `${NAME:-default}` and `${NAME:?message}` as compose fills them in, with `given` for the variables set. */
 function interpolate(value: string, given: Record<string, string>): string {
@@ -61,15 +63,22 @@ describe('compose.yaml', () => {
 
 describe('Dockerfile', () => {
   it('builds in a stage of its own with the shared steps script, and runs the compiled service as a non-root user with a health check', () => {
-    expect(dockerfile).toMatch(/^FROM node:20[\w.-]* AS build$/m);
+    expect(dockerfile).toMatch(new RegExp(`^FROM node:${IMAGE_NODE}[\\w.-]* AS build$`, 'm'));
     expect(dockerfile).toMatch(/^RUN sh deploy\/image-steps\.sh$/m);
     expect(existsSync(join(ROOT, 'deploy', 'image-steps.sh'))).toBe(true);
     expect(dockerfile).toMatch(/^USER node$/m);
     expect(dockerfile).toMatch(/^HEALTHCHECK .*\n?.*\/healthz/m);
     expect(dockerfile).toMatch(/^CMD \["node", "dist\/src\/main\.js"\]$/m);
     // The toolchain for the native module is installed in the build stage only.
-    const [buildStage, runStage] = dockerfile.split(/^FROM node:20[\w.-]*$/m);
+    const [buildStage, runStage] = dockerfile.split(new RegExp(`^FROM node:${IMAGE_NODE}[\\w.-]*$`, 'm'));
     expect(buildStage).toMatch(/g\+\+/);
     expect(runStage).not.toMatch(/g\+\+/);
+  });
+
+  it('runs a Node major the suite is tested on, and one the package supports', () => {
+    const ciMajors = /^for major in ([\d ]+); do$/m.exec(readFileSync(join(ROOT, '.ci', 'run'), 'utf8'))?.[1]?.split(' ').map(Number);
+    expect(ciMajors).toContain(IMAGE_NODE);
+    const engines = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
+    expect(IMAGE_NODE).toBeGreaterThanOrEqual(Number(/^>=(\d+)/.exec(engines)?.[1]));
   });
 });
