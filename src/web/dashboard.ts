@@ -2,27 +2,20 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { checkCredentials, endSession, memberships, sessionUser, startSession, SESSION_TTL_MS, type SignedInUser } from '../domain/accounts/sessions.js';
 import { acceptInvite, openInvite, type InviteAcceptor, type OpenInvite } from '../domain/team/invites.js';
 import { ServiceError } from '../errors.js';
-import { cdnPages } from './cdnPages.js';
+import { cdnPages } from './connections/cloudflare.js';
 import { consentPages } from './consentPages.js';
 import { devicePages } from './devicePages.js';
 import { html } from './html.js';
-import { outreachMailboxPages } from './outreachMailboxPages.js';
-import { schedulerPages } from './schedulerPages.js';
+import { outreachMailboxPages } from './connections/mailbox.js';
+import { schedulerPages } from './connections/schedulers.js';
 import { csrfField, FAVICON, STYLESHEET, type PageContext } from './layout.js';
 import { operationActions } from './kit.js';
 import { sendPage, type DashboardDeps } from './pageContext.js';
-import { overviewPages } from './pages/overview.js';
-import { visibilityPages } from './pages/visibility.js';
-import { contentPages } from './pages/content.js';
-import { brandPages } from './pages/brand.js';
-import { publishingPages } from './pages/publishing.js';
-import { growthPages } from './pages/growth.js';
-import { analyticsPages } from './pages/analytics.js';
+import { AREAS, dashboardPageRoutes } from './areas.js';
 import { clientAddress, csrfToken, csrfValid, formRefusal, FORM_LIMIT, pageHeaders, readCookie, sentFromOwnPages, SESSION_COOKIE, setCookie } from './security.js';
-import { searchConsolePages } from './searchConsolePages.js';
-import { siteAnalyticsPages } from './siteAnalyticsPages.js';
-import { siteBuilderPages } from './siteBuilderPages.js';
-import { workspacePages } from './workspacePages.js';
+import { searchConsolePages } from './connections/google/searchConsole.js';
+import { siteAnalyticsPages } from './connections/siteAnalytics.js';
+import { siteBuilderPages } from './connections/webflow.js';
 
 // Per account and per address, so that neither one guessed password list nor one busy address gets far.
 const SIGN_IN_WINDOW_SECONDS = 15 * 60;
@@ -42,6 +35,10 @@ export function dashboardRouter(deps: DashboardDeps): express.Router {
   const perAccount = deps.limiterStore.limiter({ prefix: 'signin-account', points: SIGN_IN_ATTEMPTS_PER_ACCOUNT, durationSeconds: SIGN_IN_WINDOW_SECONDS });
   const perAddress = deps.limiterStore.limiter({ prefix: 'signin-address', points: SIGN_IN_ATTEMPTS_PER_ADDRESS, durationSeconds: SIGN_IN_WINDOW_SECONDS });
   const router = express.Router();
+  router.use((_req, res, next) => {
+    res.locals.areas = AREAS;
+    next();
+  });
 
   router.get('/assets/app.css', (_req, res) => {
     res.type('css').setHeader('Cache-Control', 'public, max-age=3600').send(STYLESHEET);
@@ -300,14 +297,7 @@ ${problem === undefined ? '' : html`<p class="notice error" role="alert">${probl
   const inWorkspaceStack = [...signedIn, inWorkspace];
 
   router.use(operationActions(deps, inWorkspaceStack));
-  router.use(workspacePages(deps, inWorkspaceStack, signedIn));
-  router.use(overviewPages(deps, inWorkspaceStack));
-  router.use(visibilityPages(deps, inWorkspaceStack));
-  router.use(contentPages(deps, inWorkspaceStack));
-  router.use(brandPages(deps, inWorkspaceStack));
-  router.use(publishingPages(deps, inWorkspaceStack));
-  router.use(growthPages(deps, inWorkspaceStack));
-  router.use(analyticsPages(deps, inWorkspaceStack));
+  router.use(dashboardPageRoutes(deps, { inWorkspace: inWorkspaceStack, signedIn }));
   router.use(searchConsolePages(deps, signedIn));
   router.use(siteAnalyticsPages(deps, signedIn));
   router.use(cdnPages(deps, pageStack, signedIn));

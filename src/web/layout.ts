@@ -1,6 +1,6 @@
 import { html, type SafeHtml } from './html.js';
 import { CSRF_FIELD } from './security.js';
-import { AREAS, pageUrl } from './areas.js';
+import { pageUrl } from './paths.js';
 import type { Membership, SignedInUser } from '../domain/accounts/sessions.js';
 
 export const STYLESHEET = `
@@ -71,6 +71,14 @@ export interface PageContext {
   csrf: string;
   /** The page's place in the map (`AREAS`): its path under /w/:ws/, which marks the menus. */
   at?: string;
+  /** The map the menus are drawn from (the dashboard passes it, so that this module imports no page). */
+  areas?: readonly MenuArea[];
+}
+
+/** What the menus draw of an area. */
+export interface MenuArea {
+  title: string;
+  pages: ReadonlyArray<{ path: string; title: string }>;
 }
 
 export function csrfField(csrf: string): SafeHtml {
@@ -78,9 +86,9 @@ export function csrfField(csrf: string): SafeHtml {
 }
 
 /** The area menu, and the menu of the area the page is in; the page itself marked as current. */
-function menus(workspaceId: string, at: string | undefined): SafeHtml {
-  const area = at === undefined ? undefined : AREAS.find((candidate) => candidate.pages.some((p) => p.path === at));
-  return html`<nav class="areas" aria-label="Sections">${AREAS.map(
+function menus(workspaceId: string, at: string | undefined, areas: readonly MenuArea[]): SafeHtml {
+  const area = at === undefined ? undefined : areas.find((candidate) => candidate.pages.some((p) => p.path === at));
+  return html`<nav class="areas" aria-label="Sections">${areas.map(
     (candidate) => html`<a href="${pageUrl(workspaceId, candidate.pages[0]!.path)}"${candidate === area ? html` aria-current="true"` : ''}>${candidate.title}</a>`,
   )}</nav>${
     area === undefined || area.pages.length < 2
@@ -114,7 +122,7 @@ export function page(title: string, context: PageContext, body: SafeHtml): strin
         <form class="inline" method="post" action="/signout">${csrfField(csrf)}<button class="secondary" type="submit">Sign out</button></form>`
   }
 </header>
-${current === undefined ? '' : menus(current.workspaceId, context.at)}
+${current === undefined ? '' : menus(current.workspaceId, context.at, context.areas ?? [])}
 <main id="main">
 <h1>${title}</h1>
 ${body}

@@ -12,12 +12,12 @@ import type { OAuthIssuer } from '../oauth/issuer.js';
 import type { SafeFetcher } from '../outbound/safeFetch.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
 import type { SafeHtml } from './html.js';
-import { page, type PageContext } from './layout.js';
+import { page, type MenuArea, type PageContext } from './layout.js';
 
 /*
  * What every dashboard page shares: the service's dependencies, the visit (the signed-in user and, under /w/:ws, the
- * checked membership) and the way a page is sent. Pages import this module, and only dashboard.ts imports the pages,
- * so the dashboard's modules form no import circle.
+ * checked membership) and the way a page is sent. Pages import this module, and only the map (areas.ts) imports the
+ * pages, so the dashboard's modules form no import circle.
  */
 
 export interface DashboardDeps {
@@ -45,9 +45,11 @@ declare module 'express-serve-static-core' {
     visit?: Visit;
     /** The workspace of a page under /w/:ws, once the visitor's membership in it is checked. */
     current?: Membership;
+    /** The dashboard's map, for the menus of whatever page this request ends with. */
+    areas?: readonly MenuArea[];
   }
 }
 
 export function sendPage(res: Response, status: number, title: string, context: PageContext, body: SafeHtml): void {
-  res.status(status).type('html').send(page(title, context, body));
+  res.status(status).type('html').send(page(title, { areas: res.locals.areas, ...context }, body));
 }

@@ -13,7 +13,8 @@
  */
 import { createUser } from '../../src/operator.js';
 import { systemClock } from '../../src/clock.js';
-import { AREAS, pageUrl } from '../../src/web/areas.js';
+import { AREAS } from '../../src/web/areas.js';
+import { pageUrl } from '../../src/web/paths.js';
 import { Visitor } from '../support/visitor.js';
 import { onEachStore, percentile, round, serveWorkspace, setting, type Store } from './store.js';
 import { ALL_PROVIDERS, generateBenchWorkspace } from './visibilityWorkspace.js';

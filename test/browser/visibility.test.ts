@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AREAS, pageUrl } from '../../src/web/areas.js';
+import { AREAS } from '../../src/web/areas.js';
+import { pageUrl } from '../../src/web/paths.js';
 import { accessibilityProblems } from '../support/axe.js';
 import { serviceAndBrowser, signIn } from '../support/browserSession.js';
 import { hasChromium } from '../support/chromium.js';

@@ -1,6 +1,7 @@
 import type { Server } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AREAS, pageUrl } from '../../src/web/areas.js';
+import { AREAS } from '../../src/web/areas.js';
+import { pageUrl } from '../../src/web/paths.js';
 import { START_TIME, TestService, type TestWorkspace } from '../support/harness.js';
 import { closeServer, startHttpsServer } from '../support/localServers.js';
 import { hiddenFields, Visitor } from '../support/visitor.js';

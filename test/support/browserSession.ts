@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { pageUrl } from '../../src/web/areas.js';
+import { pageUrl } from '../../src/web/paths.js';
 import { hasChromium, launchChromium } from './chromium.js';
 import { PASSWORD, TestService, type TestWorkspace } from './harness.js';
 

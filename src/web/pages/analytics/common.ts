@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { ServiceError } from '../../../errors.js';
 import type { AnalyticsScreen } from '../../../analytics/screens.js';
-import { areaOf } from '../../areas.js';
+import type { DashboardPage } from '../../dashboardPage.js';
 import type { DashboardDeps } from '../../pageContext.js';
 import { formatNumber } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';
@@ -9,13 +9,9 @@ import { operationForm, showPage } from '../../kit.js';
 import { callOperation, formInput, registeredOperation } from '../../operations.js';
 import type { CallResult } from '../../../pipeline/pipeline.js';
 
-const AREA = areaOf('analytics');
-
-/** Sends one Analytics page under the title AREAS gives its path. */
-export function showAnalyticsPage(deps: DashboardDeps, res: Response, path: string, body: SafeHtml, status = 200): void {
-  const page = AREA.pages.find((candidate) => candidate.path === path);
-  if (page === undefined) throw new Error(`no analytics page ${path}`);
-  showPage(deps, res, page.title, body, { at: path, status });
+/** Sends one Analytics page under the title it declares. */
+export function showAnalyticsPage(deps: DashboardDeps, res: Response, page: DashboardPage, body: SafeHtml, status = 200): void {
+  showPage(deps, res, page.title, body, { at: page.path, status });
 }
 
 /**

@@ -5,10 +5,10 @@ import type { DashboardDeps } from '../../pageContext.js';
 import { html } from '../../html.js';
 import { readOperation } from '../../operations.js';
 import { count, dayAfter, definitionList, shortDay, showAnalyticsPage } from './common.js';
+import type { DashboardPage } from '../../dashboardPage.js';
 
 type Engagement = Awaited<ReturnType<typeof pageEngagement>>;
 
-const PATH = 'analytics/engagement';
 const CHARTED_ARTICLES = 15;
 
 /** Engagement: each published article's views and AI citations over the last 30 days. */
@@ -39,7 +39,14 @@ ${barChart({
   showAnalyticsPage(
     deps,
     res,
-    PATH,
+    ANALYTICS_ENGAGEMENT,
     html`<p id="window-days">${window.from} to ${window.to} (${window.days} days, UTC).</p>${body}${definitionList(engagement.definitions)}`,
   );
 }
+
+export const ANALYTICS_ENGAGEMENT: DashboardPage = {
+  area: 'analytics',
+  path: 'analytics/engagement',
+  title: 'Engagement',
+  show: (deps, _req, res) => engagementPage(deps, res),
+};

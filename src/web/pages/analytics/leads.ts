@@ -4,11 +4,11 @@ import type { DashboardDeps } from '../../pageContext.js';
 import { formatTime } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';
 import { count, problemNotice, readFromQuery, showAnalyticsPage } from './common.js';
+import type { DashboardPage } from '../../dashboardPage.js';
 
 type Leads = Awaited<ReturnType<typeof listLeads>>;
 type Lead = Leads['leads'][number];
 
-const PATH = 'analytics/leads';
 
 function origin(lead: Lead): string {
   const touch = lead.firstTouch.engine === null ? lead.firstTouch.source : `${lead.firstTouch.source} (${lead.firstTouch.engine})`;
@@ -23,7 +23,7 @@ function otherFields(fields: Record<string, string>): SafeHtml {
 }
 
 function pager(workspaceId: string, leads: Leads): SafeHtml {
-  const link = (page: number, text: string) => html`<a href="/w/${workspaceId}/${PATH}?page=${page}&amp;limit=${leads.limit}">${text}</a>`;
+  const link = (page: number, text: string) => html`<a href="/w/${workspaceId}/${ANALYTICS_LEADS.path}?page=${page}&amp;limit=${leads.limit}">${text}</a>`;
   const last = Math.max(1, Math.ceil(leads.total / leads.limit));
   return html`<nav aria-label="Pages of leads" id="pager"><p>Page ${leads.page} of ${last}, ${count(leads.total)} leads. ${leads.page > 1 ? link(leads.page - 1, 'Newer leads') : ''} ${
     leads.nextPage === null ? '' : link(leads.nextPage, 'Older leads')
@@ -35,7 +35,7 @@ export async function leadsPage(deps: DashboardDeps, req: Request, res: Response
   const current = res.locals.current!;
   const result = await readFromQuery(deps, req, res, 'list_leads');
   if (!result.ok) {
-    showAnalyticsPage(deps, res, PATH, html`${problemNotice(result.error)}<p><a href="/w/${current.workspaceId}/${PATH}">The newest leads</a></p>`, result.error.status);
+    showAnalyticsPage(deps, res, ANALYTICS_LEADS, html`${problemNotice(result.error)}<p><a href="/w/${current.workspaceId}/${ANALYTICS_LEADS.path}">The newest leads</a></p>`, result.error.status);
     return;
   }
   const leads = result.data as Leads;
@@ -46,5 +46,12 @@ export async function leadsPage(deps: DashboardDeps, req: Request, res: Response
           (lead) =>
             html`<tr><td>${formatTime(lead.createdAt, current.timeZone)}</td><td>${lead.email ?? '—'}</td><td>${lead.name ?? '—'}</td><td>${otherFields(lead.fields)}</td><td>${lead.form ?? '—'}</td><td>${lead.page.path}</td><td>${origin(lead)}</td><td>${lead.aiEngine ?? '—'}</td></tr>`,
         )}</tbody></table></div>${pager(current.workspaceId, leads)}`;
-  showAnalyticsPage(deps, res, PATH, html`${body}<details><summary>What counts as a lead</summary><p>${leads.definition}</p></details>`);
+  showAnalyticsPage(deps, res, ANALYTICS_LEADS, html`${body}<details><summary>What counts as a lead</summary><p>${leads.definition}</p></details>`);
 }
+
+export const ANALYTICS_LEADS: DashboardPage = {
+  area: 'analytics',
+  path: 'analytics/leads',
+  title: 'Leads',
+  show: leadsPage,
+};

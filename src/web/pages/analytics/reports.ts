@@ -7,12 +7,12 @@ import { formatPercent, formatTime } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';
 import { activationPanel, card, count, DAYS_CHOICE, problemNotice, readFromQuery, showAnalyticsPage, windowForm } from './common.js';
 import { queryValue } from '../../kit.js';
+import type { DashboardPage } from '../../dashboardPage.js';
 
 type Summary = Awaited<ReturnType<typeof reportsSummary>>;
 type Wins = Awaited<ReturnType<typeof reportsWins>>;
 type Interval = { low: number; high: number } | null;
 
-const PATH = 'analytics/reports';
 
 /** A figure of both windows as two bars, the interval of each as its whisker; `scale` turns a 0–1 share into percent. */
 function againstBefore(figures: { previous: number | null; previousInterval: Interval; current: number | null; interval: Interval }, scale: number): SeriesPoint[] {
@@ -97,9 +97,9 @@ ${table(
 
 /** Reports: the executive summary of a window against the one before, and its wins. */
 export async function reportsPage(deps: DashboardDeps, req: Request, res: Response): Promise<void> {
-  const form = windowForm(res, PATH, [DAYS_CHOICE(queryValue(req, 'days') ?? '30')]);
+  const form = windowForm(res, ANALYTICS_REPORTS.path, [DAYS_CHOICE(queryValue(req, 'days') ?? '30')]);
   const [summaryResult, winsResult] = await Promise.all([readFromQuery(deps, req, res, 'get_reports_summary'), readFromQuery(deps, req, res, 'get_reports_wins')]);
-  const showProblem = (error: ServiceError) => showAnalyticsPage(deps, res, PATH, html`${form}${problemNotice(error)}`, error.status);
+  const showProblem = (error: ServiceError) => showAnalyticsPage(deps, res, ANALYTICS_REPORTS, html`${form}${problemNotice(error)}`, error.status);
   if (!summaryResult.ok) return showProblem(summaryResult.error);
   if (!winsResult.ok) return showProblem(winsResult.error);
   const summary = summaryResult.data as Summary | null;
@@ -108,7 +108,7 @@ export async function reportsPage(deps: DashboardDeps, req: Request, res: Respon
     showAnalyticsPage(
       deps,
       res,
-      PATH,
+      ANALYTICS_REPORTS,
       activationPanel(res, 'reports', 'It sums up a window against the one before: visibility score and share of voice with their intervals, articles published, visits from AI answers, AI-crawler visits, leads and backlinks, and the wins behind them.'),
     );
     return;
@@ -116,7 +116,14 @@ export async function reportsPage(deps: DashboardDeps, req: Request, res: Respon
   showAnalyticsPage(
     deps,
     res,
-    PATH,
+    ANALYTICS_REPORTS,
     html`${form}<p id="window-days">${summary.window.from} to ${summary.window.to} (${summary.window.days} days, UTC), against ${summary.previousWindow.from} to ${summary.previousWindow.to}.</p>${summaryView(summary)}${winsView(wins, res.locals.current!.timeZone)}`,
   );
 }
+
+export const ANALYTICS_REPORTS: DashboardPage = {
+  area: 'analytics',
+  path: 'analytics/reports',
+  title: 'Reports',
+  show: reportsPage,
+};

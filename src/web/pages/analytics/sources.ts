@@ -6,12 +6,12 @@ import { html, type SafeHtml } from '../../html.js';
 import { operationForm } from '../../kit.js';
 import { readOperation } from '../../operations.js';
 import { showAnalyticsPage } from './common.js';
+import type { DashboardPage } from '../../dashboardPage.js';
 
 type Sources = Awaited<ReturnType<typeof analyticsSources>>;
 type CrawlerSourceState = Sources['aiCrawlers']['sources'][number];
 type HumanSourceState = Sources['humanTraffic']['sources'][number];
 
-const PATH = 'analytics/sources';
 
 const CRAWLER_SOURCE_NAMES: Record<CrawlerSourceState['source'], string> = {
   site_hook: 'Site hook (your site’s serving code reports crawlers)',
@@ -110,5 +110,12 @@ ${this.builderRow('Webflow', siteBuilders.webflow)}${this.builderRow('Wix', site
 /** Sources: where human-traffic and AI-crawler figures come from, and the owner's choice of crawler source. */
 export async function sourcesPage(deps: DashboardDeps, res: Response): Promise<void> {
   const sources = await readOperation<Sources>(deps, res, 'get_analytics_sources');
-  showAnalyticsPage(deps, res, PATH, new SourcesView(res, sources).render());
+  showAnalyticsPage(deps, res, ANALYTICS_SOURCES, new SourcesView(res, sources).render());
 }
+
+export const ANALYTICS_SOURCES: DashboardPage = {
+  area: 'analytics',
+  path: 'analytics/sources',
+  title: 'Sources',
+  show: (deps, _req, res) => sourcesPage(deps, res),
+};

@@ -6,12 +6,12 @@ import { formatNumber, formatPercent } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';
 import { activationPanel, card, count, DAYS_CHOICE, definitionList, problemNotice, readFromQuery, shortDay, showAnalyticsPage, windowForm } from './common.js';
 import { queryValue } from '../../kit.js';
+import type { DashboardPage } from '../../dashboardPage.js';
 
 type Overview = Awaited<ReturnType<typeof trafficOverview>>;
 type Counter = NonNullable<Overview['ours']>;
 type Site = NonNullable<Overview['site']>;
 
-const PATH = 'analytics';
 const PROVIDER_NAMES: Record<Site['provider'], string> = { plausible: 'Plausible', umami: 'Umami', ga4: 'Google Analytics' };
 
 /**
@@ -87,7 +87,7 @@ ${pagesTable('crawled-pages', crawlerVisits.byPage.map((row) => ({ path: row.pat
 export async function trafficPage(deps: DashboardDeps, req: Request, res: Response): Promise<void> {
   const workspaceId = res.locals.current!.workspaceId;
   const scope = queryValue(req, 'scope') ?? 'ours';
-  const form = windowForm(res, PATH, [
+  const form = windowForm(res, ANALYTICS_TRAFFIC.path, [
     DAYS_CHOICE(queryValue(req, 'days') ?? '30'),
     {
       name: 'scope',
@@ -102,7 +102,7 @@ export async function trafficPage(deps: DashboardDeps, req: Request, res: Respon
   const result = await readFromQuery(deps, req, res, 'get_traffic_overview');
   if (!result.ok) {
     const connect = scope === 'site' ? html`<p><a href="/w/${workspaceId}/settings#site-analytics">Connect Plausible, Umami or Google Analytics in the workspace settings</a></p>` : '';
-    showAnalyticsPage(deps, res, PATH, html`${form}${problemNotice(result.error)}${connect}`, result.error.status);
+    showAnalyticsPage(deps, res, ANALYTICS_TRAFFIC, html`${form}${problemNotice(result.error)}${connect}`, result.error.status);
     return;
   }
   const overview = result.data as Overview | null;
@@ -110,7 +110,7 @@ export async function trafficPage(deps: DashboardDeps, req: Request, res: Respon
     showAnalyticsPage(
       deps,
       res,
-      PATH,
+      ANALYTICS_TRAFFIC,
       activationPanel(res, 'analytics', 'It shows page views, visitors, sessions and their sources from this service’s counter or your analytics provider, and the AI crawlers that read your pages.'),
     );
     return;
@@ -119,7 +119,14 @@ export async function trafficPage(deps: DashboardDeps, req: Request, res: Respon
   showAnalyticsPage(
     deps,
     res,
-    PATH,
+    ANALYTICS_TRAFFIC,
     html`${form}<p id="window-days">${overview.window.from} to ${overview.window.to} (${overview.window.days} days, UTC).</p>${visitors}${crawlers(workspaceId, overview.aiCrawlers)}`,
   );
 }
+
+export const ANALYTICS_TRAFFIC: DashboardPage = {
+  area: 'analytics',
+  path: 'analytics',
+  title: 'Traffic',
+  show: trafficPage,
+};

@@ -6,6 +6,7 @@ import { html, type SafeHtml } from '../../html.js';
 import { operationForm, showPage } from '../../kit.js';
 import { readBrandMemory, type Brand } from './brandData.js';
 import { choicesOf, selectField, textField } from './fields.js';
+import type { DashboardPage } from '../../dashboardPage.js';
 
 function guidelineRow(res: Response, guideline: Brand['guidelines'][number]): SafeHtml {
   const { guidelineId } = guideline;
@@ -39,3 +40,10 @@ ${textField('instead', 'Instead', '', { required: true, placeholder: 'plain word
     { at: 'brand/guidelines' },
   );
 }
+
+export const BRAND_GUIDELINES: DashboardPage = {
+  area: 'brand',
+  path: 'brand/guidelines',
+  title: 'Guidelines',
+  show: guidelinesPage,
+};

@@ -5,6 +5,7 @@ import { operationForm, showPage } from '../../kit.js';
 import { readBrandMemory, type Brand } from './brandData.js';
 import { listField, textArea, textField } from './fields.js';
 import { editableRecord } from './record.js';
+import type { DashboardPage } from '../../dashboardPage.js';
 
 type BuyerProfile = Brand['buyerProfiles'][number];
 
@@ -57,3 +58,10 @@ ${textField('who', 'Who they are and why they would buy', '')}`,
     { at: 'brand/icps' },
   );
 }
+
+export const BRAND_ICPS: DashboardPage = {
+  area: 'brand',
+  path: 'brand/icps',
+  title: 'ICPs',
+  show: icpsPage,
+};

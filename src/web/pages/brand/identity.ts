@@ -6,6 +6,7 @@ import { html } from '../../html.js';
 import { dataView, operationForm, showPage } from '../../kit.js';
 import { readBrandMemory, type Brand } from './brandData.js';
 import { choicesOf, listField, selectField, textArea, textField } from './fields.js';
+import type { DashboardPage } from '../../dashboardPage.js';
 
 /** Sub-industries grouped under their industry; the operation refuses one that does not belong to the industry sent. */
 function subIndustryField(identity: Brand['identity']) {
@@ -45,3 +46,10 @@ ${dataView(links)}`,
     { at: 'brand/identity' },
   );
 }
+
+export const BRAND_IDENTITY: DashboardPage = {
+  area: 'brand',
+  path: 'brand/identity',
+  title: 'Identity',
+  show: identityPage,
+};

@@ -6,6 +6,7 @@ import { operationForm, showPage } from '../../kit.js';
 import { readBrandMemory, type Brand } from './brandData.js';
 import { choicesOf, listField, selectField, textArea, textField } from './fields.js';
 import { editableRecord } from './record.js';
+import type { DashboardPage } from '../../dashboardPage.js';
 
 type Product = Brand['products'][number];
 
@@ -39,3 +40,10 @@ ${operationForm(res, { operationId: 'write_brand_product', fields: productFields
     { at: 'brand/products' },
   );
 }
+
+export const BRAND_PRODUCTS: DashboardPage = {
+  area: 'brand',
+  path: 'brand/products',
+  title: 'Products',
+  show: productsPage,
+};

@@ -6,6 +6,7 @@ import { html, type SafeHtml } from '../../html.js';
 import { operationForm, showPage } from '../../kit.js';
 import { readBrandMemory, type Brand } from './brandData.js';
 import { choicesOf, selectField, textField, yesNo } from './fields.js';
+import type { DashboardPage } from '../../dashboardPage.js';
 
 /** The reviewed mark: when the brand was confirmed (the service records the time, not the person), or a button to confirm it. */
 function reviewSection(res: Response, meta: Brand['meta']): SafeHtml {
@@ -37,3 +38,10 @@ ${operationForm(res, { operationId: 'update_brand_profile', fields, button: 'Sav
     { at: 'brand' },
   );
 }
+
+export const BRAND_PROFILE: DashboardPage = {
+  area: 'brand',
+  path: 'brand',
+  title: 'Profile',
+  show: profilePage,
+};

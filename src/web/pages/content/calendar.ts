@@ -4,6 +4,9 @@ import { dayIn, formatTime } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';
 import { showPage } from '../../kit.js';
 import { articlePath, type ContentArticle, listArticles, rescheduleHint, rescheduleForm, scoreText, statusText } from './articles.js';
+import type { DashboardPage } from '../../dashboardPage.js';
+import { pageRoute } from '../../paths.js';
+import { articlePage } from './article.js';
 
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 const MONTH_NAME = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', month: 'long', year: 'numeric' });
@@ -88,3 +91,14 @@ export async function calendarPage(deps: DashboardDeps, req: Request, res: Respo
 <p class="muted">Planned articles can be moved to another time (with flexible scheduling on in the brand profile): within the calendar's reach (the end of next month), in the future, on a day with room under the policy's articles a day, in a month with room in the plan's allowance. ${rescheduleHint(res.locals.current!.timeZone)}</p>`;
   showPage(deps, res, 'Calendar', html`${views}${list ? listView(res, articles) : monthView(res, shown, articles, today)}`, { at: 'content' });
 }
+
+export const CONTENT_CALENDAR: DashboardPage = {
+  area: 'content',
+  path: 'content',
+  title: 'Calendar',
+  show: calendarPage,
+  routes: (router, deps, { inWorkspace }) => {
+    // Each article's own page, linked from the calendar; the calendar stays marked in the menu.
+    router.get(pageRoute('content/articles/:contentId'), ...inWorkspace, (req, res) => articlePage(deps, req, res));
+  },
+};

@@ -8,6 +8,8 @@ import { nextPageLink, operationForm, queryPage, showPage } from '../../kit.js';
 import { csrfField } from '../../layout.js';
 import { callOperation, formInput, readOperation, registeredOperation } from '../../operations.js';
 import { articlePath, listArticles } from './articles.js';
+import type { DashboardPage } from '../../dashboardPage.js';
+import { pageRoute } from '../../paths.js';
 
 const SIGNALS: Record<string, string> = {
   citationGap: 'AI answers cite others, not you',
@@ -123,3 +125,20 @@ export async function titlesPage(deps: DashboardDeps, req: Request, res: Respons
     { at: 'content/titles' },
   );
 }
+
+export const CONTENT_IDEAS: DashboardPage = {
+  area: 'content',
+  path: 'content/ideas',
+  title: 'Ideas',
+  show: (deps, _req, res) => ideasPage(deps, res),
+};
+
+export const CONTENT_TITLES: DashboardPage = {
+  area: 'content',
+  path: 'content/titles',
+  title: 'Planned titles',
+  show: titlesPage,
+  routes: (router, deps, { inWorkspace }) => {
+    router.post(pageRoute('content/titles'), ...inWorkspace, (req, res) => titlesPage(deps, req, res));
+  },
+};

@@ -6,6 +6,7 @@ import { formatNumber, formatTime } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';
 import { operationForm, showPage } from '../../kit.js';
 import { callOperation } from '../../operations.js';
+import type { DashboardPage } from '../../dashboardPage.js';
 
 type PolicyView = z.infer<typeof policyView>;
 type Policy = PolicyView['policy'];
@@ -72,3 +73,10 @@ export async function policyPage(deps: DashboardDeps, res: Response): Promise<vo
     : html`<p class="notice" id="problem">${result.error.message}</p>`;
   showPage(deps, res, 'Article policy', body, { at: 'content/policy' });
 }
+
+export const CONTENT_POLICY: DashboardPage = {
+  area: 'content',
+  path: 'content/policy',
+  title: 'Article policy',
+  show: (deps, _req, res) => policyPage(deps, res),
+};

@@ -6,6 +6,7 @@ import { html, type SafeHtml } from '../../html.js';
 import { operationForm, queryChoice, queryValue, showPage } from '../../kit.js';
 import { readOperation } from '../../operations.js';
 import { choiceField, counted, filterForm, outsideLink } from './shared.js';
+import type { DashboardPage } from '../../dashboardPage.js';
 
 /** The parts of get_backlink_stats' answer this page shows. */
 interface Stats {
@@ -121,3 +122,10 @@ ${managedForm(res)}`,
     { at: 'growth' },
   );
 }
+
+export const GROWTH_BACKLINKS: DashboardPage = {
+  area: 'growth',
+  path: 'growth',
+  title: 'Backlinks',
+  show: backlinksPage,
+};

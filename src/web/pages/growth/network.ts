@@ -8,6 +8,7 @@ import { html, type SafeHtml } from '../../html.js';
 import { operationForm, showPage } from '../../kit.js';
 import { readOperation } from '../../operations.js';
 import { choiceField, outsideLink } from './shared.js';
+import type { DashboardPage } from '../../dashboardPage.js';
 
 type Network = z.infer<typeof linkNetwork>;
 type Placement = Network['given'][number];
@@ -88,3 +89,10 @@ export async function networkPage(deps: DashboardDeps, _req: Request, res: Respo
     { at: 'growth/network' },
   );
 }
+
+export const GROWTH_NETWORK: DashboardPage = {
+  area: 'growth',
+  path: 'growth/network',
+  title: 'Link network',
+  show: networkPage,
+};

@@ -10,6 +10,8 @@ import { dataOrNotice, dataView, nextPageLink, operationForm, queryChoice, query
 import { csrfField } from '../../layout.js';
 import { readOperation } from '../../operations.js';
 import { choiceField, filterForm, outsideLink, textBlock } from './shared.js';
+import type { DashboardPage } from '../../dashboardPage.js';
+import { pageRoute } from '../../paths.js';
 
 type Prospect = z.infer<typeof prospectOutput>;
 type Draft = z.infer<typeof outreachDraft>;
@@ -211,3 +213,17 @@ ${thread.omitted === 0 ? '' : html`<p class="muted">The ${formatNumber(thread.om
     { at: 'growth/outreach' },
   );
 }
+
+export const GROWTH_OUTREACH: DashboardPage = {
+  area: 'growth',
+  path: 'growth/outreach',
+  title: 'Outreach',
+  show: outreachPage,
+  // These forms post to routes of their own rather than the generic action route: a prospect from plain fields, and an
+  // outreach draft shown for editing before it is sent.
+  routes: (router, deps, { inWorkspace }) => {
+    router.post(pageRoute('growth/outreach/add'), ...inWorkspace, (req, res) => addProspect(deps, req, res));
+    router.post(pageRoute('growth/outreach/draft'), ...inWorkspace, (req, res) => draftPage(deps, req, res));
+    router.get(pageRoute('growth/outreach/thread'), ...inWorkspace, (req, res) => threadPage(deps, req, res));
+  },
+};

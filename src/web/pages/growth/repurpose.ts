@@ -11,6 +11,8 @@ import { dataOrNotice, nextPageLink, operationForm, queryChoice, queryPage, quer
 import { csrfField } from '../../layout.js';
 import { readOperation } from '../../operations.js';
 import { choiceField, counted, filterForm, outsideLink, textBlock } from './shared.js';
+import type { DashboardPage } from '../../dashboardPage.js';
+import { pageRoute } from '../../paths.js';
 
 type Draft = z.infer<typeof repurposeDraft>;
 
@@ -144,3 +146,15 @@ export async function saveDraftEdit(deps: DashboardDeps, req: Request, res: Resp
   await readOperation(deps, res, 'update_repurpose_draft', { draftId: body.draftId, posts });
   res.redirect(303, `${repurposePath(res.locals.current!.workspaceId)}?done=update_repurpose_draft`);
 }
+
+export const GROWTH_REPURPOSE: DashboardPage = {
+  area: 'growth',
+  path: 'growth/repurpose',
+  title: 'Repurpose',
+  show: repurposePage,
+  // A draft's parts post here rather than to the generic action route, which reads a textarea as one list item per
+  // line: a post's parts keep their line breaks.
+  routes: (router, deps, { inWorkspace }) => {
+    router.post(pageRoute('growth/repurpose/edit'), ...inWorkspace, (req, res) => saveDraftEdit(deps, req, res));
+  },
+};

@@ -10,6 +10,7 @@ import { html, type SafeHtml } from '../../html.js';
 import { nextPageLink, operationForm, queryChoice, queryPage, queryValue, showPage } from '../../kit.js';
 import { readOperation } from '../../operations.js';
 import { choiceField, counted, filterForm, outsideLink } from './shared.js';
+import type { DashboardPage } from '../../dashboardPage.js';
 
 type Thread = z.infer<typeof socialThread>;
 
@@ -105,3 +106,10 @@ ${nextPageLink(req, list.nextPage, 'Next threads')}`,
     { at: 'growth/social' },
   );
 }
+
+export const GROWTH_SOCIAL: DashboardPage = {
+  area: 'growth',
+  path: 'growth/social',
+  title: 'Social threads',
+  show: socialPage,
+};

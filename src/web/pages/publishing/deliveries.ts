@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import { DELIVERY_OUTCOMES } from '../../../domain/publishing/deliveries.js';
 import type { delivery } from '../../../../tools/publishing/outputs.js';
-import { pageUrl } from '../../areas.js';
+import { pageUrl } from '../../paths.js';
 import type { DashboardDeps } from '../../pageContext.js';
 import { formatNumber, formatTime } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';
@@ -10,6 +10,7 @@ import { queryValue, showPage } from '../../kit.js';
 import { readOperation } from '../../operations.js';
 import { choicesOf, selectField, type Choice } from '../brand/fields.js';
 import { readDestinations, type Destination } from './destinations.js';
+import type { DashboardPage } from '../../dashboardPage.js';
 
 type Delivery = z.infer<typeof delivery>;
 
@@ -81,3 +82,10 @@ ${paging}`,
     { at: 'publishing/deliveries' },
   );
 }
+
+export const PUBLISHING_DELIVERIES: DashboardPage = {
+  area: 'publishing',
+  path: 'publishing/deliveries',
+  title: 'Delivery log',
+  show: deliveriesPage,
+};

@@ -6,8 +6,9 @@ import { formatTime } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';
 import { operationForm, showPage } from '../../kit.js';
 import { readOperation } from '../../operations.js';
-import { pageUrl } from '../../areas.js';
+import { pageUrl } from '../../paths.js';
 import { selectField, textField } from '../brand/fields.js';
+import type { DashboardPage } from '../../dashboardPage.js';
 
 export type Destination = z.infer<typeof destination>;
 
@@ -71,3 +72,10 @@ ${owner ? html`<p>The signing secret is shown once, on the next page: give it to
     { at: 'publishing' },
   );
 }
+
+export const PUBLISHING_DESTINATIONS: DashboardPage = {
+  area: 'publishing',
+  path: 'publishing',
+  title: 'Destinations',
+  show: destinationsPage,
+};

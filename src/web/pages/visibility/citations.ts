@@ -7,6 +7,7 @@ import { html, type SafeHtml } from '../../html.js';
 import { queryValue, showPage } from '../../kit.js';
 import { readOperation } from '../../operations.js';
 import { engineLabel, engineSelect } from './shared.js';
+import type { DashboardPage } from '../../dashboardPage.js';
 
 type CitationsPage = z.infer<typeof citationsPageSchema>;
 type Check = CitationsPage['checks'][number];
@@ -89,3 +90,10 @@ ${
     { at: 'visibility/citations' },
   );
 }
+
+export const VISIBILITY_CITATIONS: DashboardPage = {
+  area: 'visibility',
+  path: 'visibility/citations',
+  title: 'Citations',
+  show: citationsPage,
+};

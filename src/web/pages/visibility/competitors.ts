@@ -7,6 +7,7 @@ import { html, type SafeHtml } from '../../html.js';
 import { operationForm, showPage } from '../../kit.js';
 import { readOperation } from '../../operations.js';
 import { rateText, shareOfVoiceChart, type ShareOfVoiceReport, windowNote } from './shared.js';
+import type { DashboardPage } from '../../dashboardPage.js';
 
 type CompetitorsReport = z.infer<typeof competitorsReport>;
 type Subject = CompetitorsReport['brand'];
@@ -51,3 +52,10 @@ ${operationForm(res, {
     { at: 'visibility/competitors' },
   );
 }
+
+export const VISIBILITY_COMPETITORS: DashboardPage = {
+  area: 'visibility',
+  path: 'visibility/competitors',
+  title: 'Competitors',
+  show: (deps, _req, res) => competitorsPage(deps, res),
+};

@@ -6,6 +6,7 @@ import { formatNumber } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';
 import { showPage } from '../../kit.js';
 import { readOperation } from '../../operations.js';
+import type { DashboardPage } from '../../dashboardPage.js';
 
 type CrawlerAccessReport = z.infer<typeof crawlerAccessReport>;
 
@@ -44,3 +45,10 @@ ${access === undefined ? '' : report(access)}`,
     { at: 'visibility/crawlers' },
   );
 }
+
+export const VISIBILITY_CRAWLERS: DashboardPage = {
+  area: 'visibility',
+  path: 'visibility/crawlers',
+  title: 'Crawler access',
+  show: crawlersPage,
+};

@@ -6,6 +6,7 @@ import { formatTime } from '../../format.js';
 import { html } from '../../html.js';
 import { operationForm, showPage } from '../../kit.js';
 import { readOperation } from '../../operations.js';
+import type { DashboardPage } from '../../dashboardPage.js';
 
 type TrackedQuery = z.infer<typeof trackedQuery>;
 
@@ -46,3 +47,10 @@ ${operationForm(res, {
     { at: 'visibility/queries' },
   );
 }
+
+export const VISIBILITY_QUERIES: DashboardPage = {
+  area: 'visibility',
+  path: 'visibility/queries',
+  title: 'Queries',
+  show: (deps, _req, res) => queriesPage(deps, res),
+};

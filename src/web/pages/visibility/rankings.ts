@@ -10,6 +10,7 @@ import { html, type SafeHtml } from '../../html.js';
 import { queryChoice, queryPage, showPage } from '../../kit.js';
 import { readOperation } from '../../operations.js';
 import { engineLabel, rateText } from './shared.js';
+import type { DashboardPage } from '../../dashboardPage.js';
 
 export type GoogleVsAiReport = z.infer<typeof googleVsAiReport>;
 type RankingsReport = z.infer<typeof rankingsReport>;
@@ -104,3 +105,10 @@ ${gridRows(grid)}${pager(req, 'gridPage', grid, 'queries')}`,
     { at: 'visibility/rankings' },
   );
 }
+
+export const VISIBILITY_RANKINGS: DashboardPage = {
+  area: 'visibility',
+  path: 'visibility/rankings',
+  title: 'Rankings',
+  show: rankingsPage,
+};

@@ -8,6 +8,7 @@ import { html, type SafeHtml } from '../../html.js';
 import { showPage } from '../../kit.js';
 import { readOperation } from '../../operations.js';
 import { metricFilterForm, metricFilters, rateBar, rateText, windowNote } from './shared.js';
+import type { DashboardPage } from '../../dashboardPage.js';
 
 type SourcesReport = z.infer<typeof citationSourcesReport>;
 type SentimentReport = z.infer<typeof sentimentReport>;
@@ -72,3 +73,17 @@ ${barChart({
     { at: 'visibility/sentiment' },
   );
 }
+
+export const VISIBILITY_SOURCES: DashboardPage = {
+  area: 'visibility',
+  path: 'visibility/sources',
+  title: 'Sources',
+  show: sourcesPage,
+};
+
+export const VISIBILITY_SENTIMENT: DashboardPage = {
+  area: 'visibility',
+  path: 'visibility/sentiment',
+  title: 'Sentiment',
+  show: sentimentPage,
+};

@@ -7,6 +7,7 @@ import { html, type SafeHtml } from '../../html.js';
 import { operationForm, showPage } from '../../kit.js';
 import { readOperation } from '../../operations.js';
 import { engineLabel, metricFilterForm, metricFilters, rateText, scoreTrendChart, type TrendReport, windowNote } from './shared.js';
+import type { DashboardPage } from '../../dashboardPage.js';
 
 export type ScoreReport = z.infer<typeof visibilityScoreReport>;
 
@@ -74,3 +75,10 @@ ${operationForm(res, { operationId: 'run_visibility_check', button: 'Check nowâ€
     { at: 'visibility' },
   );
 }
+
+export const VISIBILITY_SCORE: DashboardPage = {
+  area: 'visibility',
+  path: 'visibility',
+  title: 'Score',
+  show: scorePage,
+};

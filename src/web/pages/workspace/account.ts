@@ -1,9 +1,10 @@
-import express, { type RequestHandler, type Response } from 'express';
+import type { RequestHandler, Response, Router } from 'express';
 import type { DashboardDeps } from '../../pageContext.js';
 import { dayIn, formatNumber, formatTime } from '../../format.js';
 import { html } from '../../html.js';
 import { dataView, operationForm, showPage } from '../../kit.js';
 import { callOperation } from '../../operations.js';
+import type { DashboardPage } from '../../dashboardPage.js';
 
 interface Billing {
   plan: string;
@@ -58,10 +59,8 @@ async function exportSection(deps: DashboardDeps, res: Response, section: (typeo
   }
 }
 
-/** Billing (read-only), Support (a message to the service's operators) and Data export (one JSON file). */
-export function accountPages(deps: DashboardDeps, stack: RequestHandler[]): express.Router {
-  const router = express.Router();
-
+/** Billing: the plan, its limits and the recent payments, read-only. */
+function billingRoutes(router: Router, deps: DashboardDeps, stack: RequestHandler[]): void {
   router.get('/w/:ws/billing', ...stack, async (_req, res) => {
     const zone = res.locals.current!.timeZone;
     const answer = await callOperation(deps, res, 'get_billing', {});
@@ -106,7 +105,10 @@ ${
       { at: 'billing' },
     );
   });
+}
 
+/** Support: a message to the people who run the service. */
+function supportRoutes(router: Router, deps: DashboardDeps, stack: RequestHandler[]): void {
   router.get('/w/:ws/support', ...stack, (_req, res) => {
     showPage(
       deps,
@@ -124,7 +126,10 @@ ${operationForm(res, {
       { at: 'support' },
     );
   });
+}
 
+/** Data export: one JSON file of the workspace's data, read through the operations. */
+function exportRoutes(router: Router, deps: DashboardDeps, stack: RequestHandler[]): void {
   router.get('/w/:ws/export', ...stack, (_req, res) => {
     const current = res.locals.current!;
     showPage(
@@ -147,6 +152,25 @@ ${operationForm(res, {
     for (const section of EXPORT_SECTIONS) file[section.name] = await exportSection(deps, res, section);
     res.attachment(`sightline-${current.workspaceId}-${dayIn(exportedAt, current.timeZone)}.json`).type('json').send(JSON.stringify(file, null, 2));
   });
-
-  return router;
 }
+
+export const WORKSPACE_BILLING: DashboardPage = {
+  area: 'workspace',
+  path: 'billing',
+  title: 'Billing',
+  routes: (router, deps, { inWorkspace }) => billingRoutes(router, deps, inWorkspace),
+};
+
+export const WORKSPACE_SUPPORT: DashboardPage = {
+  area: 'workspace',
+  path: 'support',
+  title: 'Support',
+  routes: (router, deps, { inWorkspace }) => supportRoutes(router, deps, inWorkspace),
+};
+
+export const WORKSPACE_EXPORT: DashboardPage = {
+  area: 'workspace',
+  path: 'export',
+  title: 'Data export',
+  routes: (router, deps, { inWorkspace }) => exportRoutes(router, deps, inWorkspace),
+};

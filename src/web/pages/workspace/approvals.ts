@@ -1,4 +1,4 @@
-import express, { type Request, type RequestHandler, type Response } from 'express';
+import type { Request, RequestHandler, Response, Router } from 'express';
 import { approvalWorkspaceFor } from '../../../domain/approvals/approvals.js';
 import { ServiceError } from '../../../errors.js';
 import { type DashboardDeps, sendPage } from '../../pageContext.js';
@@ -7,6 +7,7 @@ import { html } from '../../html.js';
 import { dataView, showPage } from '../../kit.js';
 import { csrfField } from '../../layout.js';
 import { readOperation } from '../../operations.js';
+import type { DashboardPage } from '../../dashboardPage.js';
 
 interface Approval {
   approvalId: string;
@@ -32,9 +33,8 @@ interface ApprovalList {
  * Approvals: changes agents asked for that wait for an owner. Each reads as the question its operation's dry-run note
  * asks ("Remove competitor Acme from tracking?"), with what it would be called with as labelled fields.
  */
-export function approvalsPages(deps: DashboardDeps, stack: RequestHandler[], signedIn: RequestHandler[]): express.Router {
+function approvalsRoutes(router: Router, deps: DashboardDeps, stack: RequestHandler[], signedIn: RequestHandler[]): void {
   const { db, pipeline } = deps;
-  const router = express.Router();
 
   router.get('/w/:ws/approvals', ...stack, async (req, res) => {
     const current = res.locals.current!;
@@ -115,6 +115,11 @@ ${decide}`,
     }
     res.redirect(303, `/w/${current.workspaceId}/approvals/${String(req.params.id)}`);
   });
-
-  return router;
 }
+
+export const WORKSPACE_APPROVALS: DashboardPage = {
+  area: 'workspace',
+  path: 'approvals',
+  title: 'Approvals',
+  routes: (router, deps, { inWorkspace, signedIn }) => approvalsRoutes(router, deps, inWorkspace, signedIn),
+};

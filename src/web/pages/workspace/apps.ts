@@ -1,18 +1,18 @@
-import express, { type RequestHandler } from 'express';
+import type { RequestHandler, Router } from 'express';
 import type { DashboardDeps } from '../../pageContext.js';
 import { formatTime } from '../../format.js';
 import { html } from '../../html.js';
 import { showPage } from '../../kit.js';
 import { readOperation } from '../../operations.js';
 import { confirmPage } from './confirm.js';
+import type { DashboardPage } from '../../dashboardPage.js';
 
 interface ConnectedApps {
   apps: { grantId: string; clientName: string; userEmail: string; scopes: string[]; authorizedAt: string; lastUsedAt: string | null }[];
 }
 
 /** Connected AI apps: the OAuth grants of the workspace (all of them for owners, one's own for members), each revocable. */
-export function appsPages(deps: DashboardDeps, stack: RequestHandler[]): express.Router {
-  const router = express.Router();
+function appsRoutes(router: Router, deps: DashboardDeps, stack: RequestHandler[]): void {
 
   router.get('/w/:ws/apps', ...stack, async (_req, res) => {
     const current = res.locals.current!;
@@ -56,6 +56,11 @@ ${
       back: `/w/${current.workspaceId}/apps`,
     });
   });
-
-  return router;
 }
+
+export const WORKSPACE_APPS: DashboardPage = {
+  area: 'workspace',
+  path: 'apps',
+  title: 'Connected AI apps',
+  routes: (router, deps, { inWorkspace }) => appsRoutes(router, deps, inWorkspace),
+};

@@ -1,4 +1,4 @@
-import express, { type RequestHandler, type Response } from 'express';
+import type { RequestHandler, Response, Router } from 'express';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../../auth/apiKeys.js';
 import { refusalText, scopesOfRole, splitByRole } from '../../../auth/roles.js';
 import { isScope, SCOPES } from '../../../scopes.js';
@@ -8,14 +8,14 @@ import { formValues } from '../../grantForm.js';
 import { html, type SafeHtml } from '../../html.js';
 import { showPage } from '../../kit.js';
 import { csrfField } from '../../layout.js';
+import type { DashboardPage } from '../../dashboardPage.js';
 
 /**
  * API keys. The one deliberate exception to "pages call operations", with the connection pages that store outside
  * secrets: a credential is minted only here, by a signed-in person, never through an operation an agent could call.
  */
-export function keysPages(deps: DashboardDeps, stack: RequestHandler[]): express.Router {
+function keysRoutes(router: Router, deps: DashboardDeps, stack: RequestHandler[]): void {
   const { db, clock } = deps;
-  const router = express.Router();
 
   async function keysPage(res: Response, notice?: SafeHtml, status = 200): Promise<void> {
     const current = res.locals.current!;
@@ -94,6 +94,11 @@ export function keysPages(deps: DashboardDeps, stack: RequestHandler[]): express
     await revokeApiKey(db, clock, key.keyId, current.workspaceId);
     res.redirect(303, `/w/${current.workspaceId}/keys`);
   });
-
-  return router;
 }
+
+export const WORKSPACE_KEYS: DashboardPage = {
+  area: 'workspace',
+  path: 'keys',
+  title: 'API keys',
+  routes: (router, deps, { inWorkspace }) => keysRoutes(router, deps, inWorkspace),
+};

@@ -1,21 +1,21 @@
-import express, { type RequestHandler } from 'express';
+import type { RequestHandler, Router } from 'express';
 import type { DashboardDeps } from '../../pageContext.js';
-import { cdnSection } from '../../cdnPages.js';
+import { cdnSection } from '../../connections/cloudflare.js';
 import { formatTime } from '../../format.js';
 import { html } from '../../html.js';
 import { operationForm, showPage } from '../../kit.js';
-import { outreachMailboxSection } from '../../outreachMailboxPages.js';
-import { schedulerSection } from '../../schedulerPages.js';
-import { searchConsoleSection } from '../../searchConsolePages.js';
-import { siteAnalyticsSection } from '../../siteAnalyticsPages.js';
-import { webflowSection } from '../../siteBuilderPages.js';
+import { outreachMailboxSection } from '../../connections/mailbox.js';
+import { schedulerSection } from '../../connections/schedulers.js';
+import { searchConsoleSection } from '../../connections/google/searchConsole.js';
+import { siteAnalyticsSection } from '../../connections/siteAnalytics.js';
+import { webflowSection } from '../../connections/webflow.js';
+import type { DashboardPage } from '../../dashboardPage.js';
 
 // Some runtimes leave UTC, every workspace's default, out of their list of zones.
 const TIME_ZONES: readonly string[] = [...new Set(['UTC', ...Intl.supportedValuesOf('timeZone')])];
 
 /** Settings: the workspace's time zone, and the outside services connected to it. */
-export function settingsPages(deps: DashboardDeps, stack: RequestHandler[]): express.Router {
-  const router = express.Router();
+function settingsRoutes(router: Router, deps: DashboardDeps, stack: RequestHandler[]): void {
 
   router.get('/w/:ws/settings', ...stack, async (_req, res) => {
     const current = res.locals.current!;
@@ -48,6 +48,11 @@ ${await schedulerSection(deps, current)}`,
       { at: 'settings' },
     );
   });
-
-  return router;
 }
+
+export const WORKSPACE_SETTINGS: DashboardPage = {
+  area: 'workspace',
+  path: 'settings',
+  title: 'Settings',
+  routes: (router, deps, { inWorkspace }) => settingsRoutes(router, deps, inWorkspace),
+};

@@ -1,10 +1,11 @@
-import express, { type RequestHandler } from 'express';
+import type { RequestHandler, Router } from 'express';
 import type { DashboardDeps } from '../../pageContext.js';
 import { formatTime } from '../../format.js';
 import { html } from '../../html.js';
 import { operationForm, showPage } from '../../kit.js';
 import { callOperation, readOperation } from '../../operations.js';
 import { confirmPage } from './confirm.js';
+import type { DashboardPage } from '../../dashboardPage.js';
 
 interface Team {
   members: { userId: string; email: string; role: 'owner' | 'member'; joinedAt: string }[];
@@ -16,8 +17,7 @@ const ROLES = html`<dl class="data"><dt>Owner</dt><dd>Everything, including the 
 <dt>Member</dt><dd>Everything else: content, brand, visibility, publishing, growth and analytics.</dd></dl>`;
 
 /** Team: members and pending invites with their roles; owners invite (dry run, then confirm), revoke invites and remove members. */
-export function teamPages(deps: DashboardDeps, stack: RequestHandler[]): express.Router {
-  const router = express.Router();
+function teamRoutes(router: Router, deps: DashboardDeps, stack: RequestHandler[]): void {
 
   router.get('/w/:ws/team', ...stack, async (_req, res) => {
     const current = res.locals.current!;
@@ -84,6 +84,11 @@ ${operationForm(res, {
       back: `/w/${current.workspaceId}/team`,
     });
   });
-
-  return router;
 }
+
+export const WORKSPACE_TEAM: DashboardPage = {
+  area: 'workspace',
+  path: 'team',
+  title: 'Team',
+  routes: (router, deps, { inWorkspace }) => teamRoutes(router, deps, inWorkspace),
+};

@@ -1,6 +1,6 @@
 import express, { type RequestHandler, type Response } from 'express';
-import type { Membership } from '../domain/accounts/sessions.js';
-import { MailConnectionError, MailSetupError } from '../outreach/mailHosts.js';
+import type { Membership } from '../../domain/accounts/sessions.js';
+import { MailConnectionError, MailSetupError } from '../../outreach/mailHosts.js';
 import {
   DEFAULT_DAILY_CAP,
   DEFAULT_QUIET_DAYS,
@@ -13,15 +13,15 @@ import {
   saveMailbox,
   smtpAccount,
   type MailboxView,
-} from '../outreach/mailbox.js';
-import { listUnsubscribe, newMessageId } from '../outreach/messages.js';
-import { sendOverSmtp, SmtpRefused } from '../outreach/smtp.js';
-import { BadInputError } from '../errors.js';
-import { type DashboardDeps, sendPage } from './pageContext.js';
-import { html, type SafeHtml } from './html.js';
-import { formatTime } from './format.js';
-import { csrfField } from './layout.js';
-import { ownerConnectionPages } from './ownerConnections.js';
+} from '../../outreach/mailbox.js';
+import { listUnsubscribe, newMessageId } from '../../outreach/messages.js';
+import { sendOverSmtp, SmtpRefused } from '../../outreach/smtp.js';
+import { BadInputError } from '../../errors.js';
+import { type DashboardDeps, sendPage } from '../pageContext.js';
+import { html, type SafeHtml } from '../html.js';
+import { formatTime } from '../format.js';
+import { csrfField } from '../layout.js';
+import { ownerConnectionPages } from './ownerOnly.js';
 
 /** The outreach part of the Settings page: whether a mailbox is set up, and for owners the link to its settings. */
 export async function outreachMailboxSection(deps: DashboardDeps, current: Membership): Promise<SafeHtml> {

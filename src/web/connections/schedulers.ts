@@ -1,7 +1,7 @@
 import express, { type RequestHandler, type Response } from 'express';
-import type { Membership } from '../domain/accounts/sessions.js';
-import { BadInputError } from '../errors.js';
-import { formProblem } from '../outreach/mailbox.js';
+import type { Membership } from '../../domain/accounts/sessions.js';
+import { BadInputError } from '../../errors.js';
+import { formProblem } from '../../outreach/mailbox.js';
 import {
   connectionForm,
   readConnectionView,
@@ -12,16 +12,16 @@ import {
   schedulerPagePath,
   type ConnectionView,
   type SchedulerServices,
-} from '../repurpose/connection.js';
-import { BufferScheduler } from '../repurpose/schedulers/buffer.js';
-import { openScheduler, SCHEDULER_NAMES } from '../repurpose/schedulers/index.js';
-import { SchedulerAuthError, SchedulerError, SchedulerRateLimitedError, SCHEDULER_TOOLS, type SchedulerAccount } from '../repurpose/schedulers/scheduler.js';
-import { TypefullyScheduler } from '../repurpose/schedulers/typefully.js';
-import { type DashboardDeps, sendPage } from './pageContext.js';
-import { html, type SafeHtml } from './html.js';
-import { formatTime } from './format.js';
-import { csrfField } from './layout.js';
-import { ownerConnectionPages } from './ownerConnections.js';
+} from '../../repurpose/connection.js';
+import { BufferScheduler } from '../../repurpose/schedulers/buffer.js';
+import { openScheduler, SCHEDULER_NAMES } from '../../repurpose/schedulers/index.js';
+import { SchedulerAuthError, SchedulerError, SchedulerRateLimitedError, SCHEDULER_TOOLS, type SchedulerAccount } from '../../repurpose/schedulers/scheduler.js';
+import { TypefullyScheduler } from '../../repurpose/schedulers/typefully.js';
+import { type DashboardDeps, sendPage } from '../pageContext.js';
+import { html, type SafeHtml } from '../html.js';
+import { formatTime } from '../format.js';
+import { csrfField } from '../layout.js';
+import { ownerConnectionPages } from './ownerOnly.js';
 
 /** The repurposing part of the Settings page: which scheduling tool is connected, and for owners the link to connect one. */
 export async function schedulerSection(deps: DashboardDeps, current: Membership): Promise<SafeHtml> {

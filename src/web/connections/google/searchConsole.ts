@@ -1,14 +1,14 @@
 import express, { type RequestHandler, type Response } from 'express';
-import type { Membership } from '../domain/accounts/sessions.js';
-import { callbackUrl, CALLBACK_PATH, completeConnection } from '../visibility/searchConsole/connect.js';
-import { beginConnection, disconnectSearchConsole, readConnection, saveConnection, takeState } from '../visibility/searchConsole/connection.js';
-import { authorizationUrl, SearchConsoleError } from '../visibility/searchConsole/google.js';
-import type { DashboardDeps } from './pageContext.js';
-import { ownerConnectionPages } from './ownerConnections.js';
-import { html, type SafeHtml } from './html.js';
-import { formatTime } from './format.js';
-import { csrfField } from './layout.js';
-import { allowFormRedirect } from './security.js';
+import type { Membership } from '../../../domain/accounts/sessions.js';
+import { callbackUrl, CALLBACK_PATH, completeConnection } from '../../../visibility/searchConsole/connect.js';
+import { beginConnection, disconnectSearchConsole, readConnection, saveConnection, takeState } from '../../../visibility/searchConsole/connection.js';
+import { authorizationUrl, SearchConsoleError } from '../../../visibility/searchConsole/google.js';
+import type { DashboardDeps } from '../../pageContext.js';
+import { ownerConnectionPages } from '../ownerOnly.js';
+import { html, type SafeHtml } from '../../html.js';
+import { formatTime } from '../../format.js';
+import { csrfField } from '../../layout.js';
+import { allowFormRedirect } from '../../security.js';
 
 /**
  * The Search Console part of the Settings page: the operator's missing settings, or the connection's state with

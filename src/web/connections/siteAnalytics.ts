@@ -1,15 +1,15 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
-import { connectSiteAnalytics, disconnectSiteAnalytics, readSiteAnalyticsConnection, type SiteAnalyticsConnection, type SiteAnalyticsServices } from '../analytics/providers/connections.js';
-import { beginGa4Authorization, completeGa4Authorization, connectGa4Property, readGa4Grant, takeGa4State, type Ga4Grant } from '../analytics/providers/ga4Authorization.js';
-import { GA4_CALLBACK_PATH, ga4AuthorizationUrl, ga4CallbackUrl } from '../analytics/providers/ga4Grant.js';
-import { AnalyticsProviderError, AnalyticsRateLimitedError, PROVIDER_LABELS, WebAnalyticsError } from '../analytics/providers/provider.js';
-import type { Membership } from '../domain/accounts/sessions.js';
-import { type DashboardDeps, sendPage } from './pageContext.js';
-import { ownerConnectionPages } from './ownerConnections.js';
-import { html, type SafeHtml } from './html.js';
-import { formatTime } from './format.js';
-import { csrfField } from './layout.js';
-import { allowFormRedirect } from './security.js';
+import { connectSiteAnalytics, disconnectSiteAnalytics, readSiteAnalyticsConnection, type SiteAnalyticsConnection, type SiteAnalyticsServices } from '../../analytics/providers/connections.js';
+import { beginGa4Authorization, completeGa4Authorization, connectGa4Property, readGa4Grant, takeGa4State, type Ga4Grant } from '../../analytics/providers/ga4Authorization.js';
+import { GA4_CALLBACK_PATH, ga4AuthorizationUrl, ga4CallbackUrl } from '../../analytics/providers/ga4Grant.js';
+import { AnalyticsProviderError, AnalyticsRateLimitedError, PROVIDER_LABELS, WebAnalyticsError } from '../../analytics/providers/provider.js';
+import type { Membership } from '../../domain/accounts/sessions.js';
+import { type DashboardDeps, sendPage } from '../pageContext.js';
+import { ownerConnectionPages } from './ownerOnly.js';
+import { html, type SafeHtml } from '../html.js';
+import { formatTime } from '../format.js';
+import { csrfField } from '../layout.js';
+import { allowFormRedirect } from '../security.js';
 
 const PLAUSIBLE_SERVER = 'https://plausible.io';
 const UMAMI_CLOUD_API = 'https://api.umami.is/v1';

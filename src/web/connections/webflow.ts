@@ -7,16 +7,16 @@ import {
   webflowCallbackUrl,
   webflowConnectedAt,
   WEBFLOW_CALLBACK_PATH,
-} from '../analytics/builders/connection.js';
-import { BuilderApiError } from '../analytics/builders/http.js';
-import { exchangeWebflowCode, webflowAuthorizationUrl } from '../analytics/builders/webflow.js';
-import type { Membership } from '../domain/accounts/sessions.js';
-import type { DashboardDeps } from './pageContext.js';
-import { ownerConnectionPages } from './ownerConnections.js';
-import { html, type SafeHtml } from './html.js';
-import { formatTime } from './format.js';
-import { csrfField } from './layout.js';
-import { allowFormRedirect } from './security.js';
+} from '../../analytics/builders/connection.js';
+import { BuilderApiError } from '../../analytics/builders/http.js';
+import { exchangeWebflowCode, webflowAuthorizationUrl } from '../../analytics/builders/webflow.js';
+import type { Membership } from '../../domain/accounts/sessions.js';
+import type { DashboardDeps } from '../pageContext.js';
+import { ownerConnectionPages } from './ownerOnly.js';
+import { html, type SafeHtml } from '../html.js';
+import { formatTime } from '../format.js';
+import { csrfField } from '../layout.js';
+import { allowFormRedirect } from '../security.js';
 
 /**
  * The Webflow part of the Settings page: the operator's missing settings, or the connection with Connect and

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
-import type { Membership } from '../domain/accounts/sessions.js';
-import { sendPage } from './pageContext.js';
-import { html } from './html.js';
+import type { Membership } from '../../domain/accounts/sessions.js';
+import { sendPage } from '../pageContext.js';
+import { html } from '../html.js';
 
 /**
  * What the pages that connect an outside service to a workspace share: the page a failed connection shows, and the

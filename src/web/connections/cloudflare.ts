@@ -9,14 +9,14 @@ import {
   completeCdnAuthorization,
   connectApiToken,
   type CdnConnection,
-} from '../analytics/cdn/connection.js';
-import { queueCdnBackfill, readCdnStatus } from '../analytics/cdn/sync.js';
-import type { Membership } from '../domain/accounts/sessions.js';
-import { type DashboardDeps, sendPage } from './pageContext.js';
-import { html, type SafeHtml } from './html.js';
-import { formatTime } from './format.js';
-import { csrfField } from './layout.js';
-import { allowFormRedirect } from './security.js';
+} from '../../analytics/cdn/connection.js';
+import { queueCdnBackfill, readCdnStatus } from '../../analytics/cdn/sync.js';
+import type { Membership } from '../../domain/accounts/sessions.js';
+import { type DashboardDeps, sendPage } from '../pageContext.js';
+import { html, type SafeHtml } from '../html.js';
+import { formatTime } from '../format.js';
+import { csrfField } from '../layout.js';
+import { allowFormRedirect } from '../security.js';
 
 /** The permissions a pasted API token needs, as Cloudflare's token editor names them. */
 const TOKEN_PERMISSIONS = html`<strong>Zone → Zone → Read</strong> and <strong>Zone → Analytics → Read</strong>`;

@@ -1,14 +1,15 @@
-import express, { type RequestHandler, type Response } from 'express';
-import type { AGENT_LANES } from '../../analytics/agentActivity.js';
-import type { CallResult } from '../../pipeline/pipeline.js';
-import type { DashboardDeps } from '../pageContext.js';
-import { formatNumber, formatPercent, formatTime } from '../format.js';
-import { html, type SafeHtml } from '../html.js';
-import { showPage } from '../kit.js';
-import { callOperation } from '../operations.js';
-import { googleVsAiGrid, type GoogleVsAiReport } from './visibility/rankings.js';
-import { scoreFigure, type ScoreReport } from './visibility/score.js';
-import { engineLabel, rateText, scoreTrendChart, shareOfVoiceChart, type ShareOfVoiceReport, type TrendReport } from './visibility/shared.js';
+import type { Response } from 'express';
+import type { AGENT_LANES } from '../../../analytics/agentActivity.js';
+import type { CallResult } from '../../../pipeline/pipeline.js';
+import type { DashboardPage } from '../../dashboardPage.js';
+import type { DashboardDeps } from '../../pageContext.js';
+import { formatNumber, formatPercent, formatTime } from '../../format.js';
+import { html, type SafeHtml } from '../../html.js';
+import { showPage } from '../../kit.js';
+import { callOperation } from '../../operations.js';
+import { googleVsAiGrid, type GoogleVsAiReport } from '../visibility/rankings.js';
+import { scoreFigure, type ScoreReport } from '../visibility/score.js';
+import { engineLabel, rateText, scoreTrendChart, shareOfVoiceChart, type ShareOfVoiceReport, type TrendReport } from '../visibility/shared.js';
 
 interface FunnelReport {
   crawls: { count: number; definition: string };
@@ -88,9 +89,9 @@ ${answered<AgentActivity>(agents, (data) => agentSection(data, current.timeZone)
   );
 }
 
-/** The Overview area of the dashboard (see AREAS in ../areas.ts). */
-export function overviewPages(deps: DashboardDeps, stack: RequestHandler[]): express.Router {
-  const router = express.Router();
-  router.get('/w/:ws', ...stack, (_req, res) => overviewPage(deps, res));
-  return router;
-}
+export const OVERVIEW: DashboardPage = {
+  area: 'overview',
+  path: '',
+  title: 'Overview',
+  show: (deps, _req, res) => overviewPage(deps, res),
+};

@@ -1,0 +1,9 @@
+/** A workspace page's address: its path under /w/<workspace>/ ('' is the workspace's overview). */
+export function pageUrl(workspaceId: string, path: string): string {
+  return path === '' ? `/w/${workspaceId}` : `/w/${workspaceId}/${path}`;
+}
+
+/** The express route of a page path, or of a path under one. */
+export function pageRoute(path: string): string {
+  return pageUrl(':ws', path);
+}
