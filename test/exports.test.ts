@@ -11,7 +11,7 @@ describe('generated files', () => {
     expect(breakingChanges(released!, buildContract(registry))).toEqual([]);
   });
 
-  it('mcp.json, openapi.json, contract.json, the README operations table and the CLI catalogue match the registry (run npm run export)', async () => {
+  it('mcp.json, openapi.json, contract.json, the operations table of docs/guide/operations.md and the CLI catalogue match the registry (run npm run export)', async () => {
     for (const [file, expected] of Object.entries(await expectedArtifacts(registry))) {
       const committed = await readFile(`${ROOT}${file}`, 'utf8');
       expect(committed, `${file} is stale: run npm run export`).toBe(expected);

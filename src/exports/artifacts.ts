@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { cliCatalogue } from '../../adapters/cli.js';
 import { buildMcpJson } from '../../adapters/mcpJson.js';
 import { buildOpenApi } from '../../adapters/openapi.js';
-import { buildOperationsTable, withOperationsTable } from '../../adapters/readmeTable.js';
+import { buildOperationsTable, OPERATIONS_PAGE, withOperationsTable } from '../../adapters/operationsTable.js';
 import type { Registry } from '../../tools/registry.js';
 import { buildContract, type Contract } from './contract.js';
 
@@ -22,11 +22,11 @@ export async function committedContract(): Promise<Contract | undefined> {
 
 /** The committed files generated from the registry, with the content they should have now. */
 export async function expectedArtifacts(registry: Registry): Promise<Record<string, string>> {
-  const readme = await readFile(`${ROOT}README.md`, 'utf8');
+  const operationsPage = await readFile(`${ROOT}${OPERATIONS_PAGE}`, 'utf8');
   return {
     'mcp.json': `${JSON.stringify(buildMcpJson(registry), null, 2)}\n`,
     'openapi.json': `${JSON.stringify(buildOpenApi(registry), null, 2)}\n`,
-    'README.md': withOperationsTable(readme, buildOperationsTable(registry)),
+    [OPERATIONS_PAGE]: withOperationsTable(operationsPage, buildOperationsTable(registry)),
     'src/cli/operations.json': `${JSON.stringify(cliCatalogue(registry), null, 2)}\n`,
     [CONTRACT_FILE]: `${JSON.stringify(buildContract(registry), null, 2)}\n`,
   };

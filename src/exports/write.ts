@@ -3,8 +3,8 @@ import { registry } from '../../tools/index.js';
 import { committedContract, CONTRACT_FILE, expectedArtifacts, ROOT } from './artifacts.js';
 import { breakingChanges, buildContract } from './contract.js';
 
-// `npm run export`: rewrites mcp.json, openapi.json, contract.json, the README's operations table and the CLI's
-// catalogue from the registry. A change that would break callers of the released contract is refused, naming each
+// `npm run export`: rewrites mcp.json, openapi.json, contract.json, the operations table in docs/guide/operations.md
+// and the CLI's catalogue from the registry. A change that would break callers of the released contract is refused, naming each
 // broken field; `npm run export -- --accept-breaking` records it anyway (say so in the release notes).
 const released = await committedContract();
 const broken = released === undefined ? [] : breakingChanges(released, buildContract(registry));

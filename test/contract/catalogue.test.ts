@@ -26,7 +26,7 @@ function readCatalogue(): Map<string, CatalogueRow> {
 
 /**
  * Operations this service adds beyond the catalogue's 91 (operations.md allows additions with the same conventions);
- * names, paths, scopes and caps as issue 4 fixed them. The README's API reference lists them too.
+ * names, paths, scopes and caps as issue 4 fixed them. The operations table (docs/guide/operations.md) lists them too.
  */
 const EXTENSIONS = new Map<string, CatalogueRow>([
   ['list_destinations', { method: 'GET', path: '/api/v1/destinations', scope: 'read:content', cap: '10' }],

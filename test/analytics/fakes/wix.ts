@@ -18,7 +18,7 @@ const error = (status: number, message: string, code = 'ERROR') => reply(status,
 export class FakeWix extends FakeBuilderServer {
   readonly appId = 'wix-app';
   readonly appSecret = 'wix-secret';
-  /** The dynamic parameters of the app's Embedded Script extension, as the README's template declares them. */
+  /** The dynamic parameters of the app's Embedded Script extension, as the template in docs/guide/analytics.md (Site builders) declares them. */
   templateKeys = ['serviceUrl', 'siteId'];
   readonly instances = new Map<string, FakeWixInstance>();
   private readonly tokens = new Map<string, string>();
