@@ -1,6 +1,8 @@
 // A small, strict rule set over what tsc (strict, verbatimModuleSyntax, noUnused*) does not already check, with no
 // stylistic rules: the code's layout is left to its authors. Import cycles are checked by test/structure/cycles.test.ts
-// (from the TypeScript compiler's own module resolution), so no eslint-plugin-import.
+// (from the TypeScript compiler's own module resolution), so no eslint-plugin-import. No type-aware rules (such as
+// no-floating-promises): with the type checker, one run over the repository took about 65 s of CPU against about 25 s
+// without it, on top of the tsc --noEmit that npm test already runs.
 import { defineConfig } from 'eslint/config';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -16,9 +18,7 @@ export default defineConfig(
   { ignores: ['dist/', 'data/', 'coverage/', 'test-artifacts/', 'test/typedClient/generated/'] },
   {
     files: ['**/*.ts'],
-    languageOptions: {
-      parser: tseslint.parser,
-    },
+    languageOptions: { parser: tseslint.parser },
     plugins: { '@typescript-eslint': tseslint.plugin },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
