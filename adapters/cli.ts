@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { scopeText } from '../tools/define.js';
 import type { JsonSchema, RegisteredOperation, Registry } from '../tools/registry.js';
 

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Request, Response } from 'express';
 import type { AuthInfo, McpHandlerRequestOptions } from '@modelcontextprotocol/server';
 
@@ -29,7 +30,7 @@ export async function serveThroughFetch(handler: FetchHandler, req: Request, res
     return;
   }
   res.flushHeaders();
-  await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), res).catch((error: unknown) => {
+  await pipeline(Readable.fromWeb(response.body as WebReadableStream), res).catch((error: unknown) => {
     // The client closing an open stream (SSE) is how a 2026-07-28 client cancels; nothing is wrong then.
     if (!abort.signal.aborted) throw error;
   });

@@ -1,7 +1,7 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { CallResult, Pipeline } from '../src/pipeline/pipeline.js';
 import type { PolicyState } from '../src/pipeline/rateLimits.js';
-import { BadInputError, ServiceError, toServiceError } from '../src/errors.js';
+import { BadInputError, type ServiceError, toServiceError } from '../src/errors.js';
 import type { JsonSchema, RegisteredOperation, Registry } from '../tools/registry.js';
 import { clientAddress } from '../src/web/security.js';
 

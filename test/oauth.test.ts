@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signAccessToken } from '../src/oauth/tokens.js';
 import { TestService, type TestWorkspace } from './support/harness.js';
 import { insecure, REDIRECT_URI } from './support/oauthFlow.js';
-import { hiddenFields, Visitor } from './support/visitor.js';
+import { hiddenFields, type Visitor } from './support/visitor.js';
 
 let t: TestService;
 let as: oauth.AuthorizationServer;

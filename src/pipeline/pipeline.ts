@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { screenActive } from '../analytics/screens.js';
 import type { z } from 'zod';
-import { allows, approvalAnswer, dryRunAnswer, dryRunNote, scopeText, type AuthenticatedOperation, type OperationContext, type PublicOperation } from '../../tools/define.js';
+import { allows, type approvalAnswer, type dryRunAnswer, dryRunNote, scopeText, type AuthenticatedOperation, type OperationContext, type PublicOperation } from '../../tools/define.js';
 import type { JsonObject } from '../shared/objects.js';
 import { AuthenticatedKeyCache } from '../auth/keyCache.js';
 import { currentRole, ROLE_BOUND_SCOPES, splitByRole } from '../auth/roles.js';

@@ -41,7 +41,7 @@ import { metricWindow } from '../../src/visibility/metrics/window.js';
 import { isoDate } from '../../src/shared/time.js';
 import type { StoredTotals } from './counter-server.js';
 import { ARTICLES, articleUrl, COUNTER_TABLES, generateCounter, LEADS, sitePaths, type CounterReport } from './counterData.js';
-import { Caller, measureRead, onEachStore, type ReadMeasurement, readTable, type ReadTarget, round, seededRandom, serveWorkspace, setting, type Store } from './store.js';
+import { type Caller, measureRead, onEachStore, type ReadMeasurement, readTable, type ReadTarget, round, seededRandom, serveWorkspace, setting, type Store } from './store.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '../..');

@@ -1,8 +1,12 @@
 import type { Server } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { AI_CRAWLERS } from '../../../src/domain/crawlers/classify.js';
+import type { crawlerAccessReport } from '../../../tools/analytics/outputs.js';
 import { TestService, type TestWorkspace } from '../../support/harness.js';
 import { closeServer, startHttpsServer } from '../../support/localServers.js';
+
+type CrawlerAccessReport = z.output<typeof crawlerAccessReport>;
 
 interface Reply {
   status: number;
@@ -66,7 +70,7 @@ describe('get_crawler_access', () => {
   const probe = async () => {
     const answer = await t.rest(ws.key, 'GET', '/api/v1/crawler-access');
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-    const data = answer.body.data as { robots: Record<string, unknown>; summary: Record<string, number>; crawlers: Array<Record<string, any>> };
+    const data = answer.body.data as CrawlerAccessReport;
     return { ...data, crawler: (token: string) => data.crawlers.find((c) => c.token === token)! };
   };
 
@@ -147,7 +151,7 @@ describe('get_crawler_access', () => {
     await t.db.updateTable('workspaces').set({ website_url: 'https://127.0.0.1:1' }).where('id', '=', other.workspaceId).execute();
     const answer = await t.rest(other.key, 'GET', '/api/v1/crawler-access');
     expect(answer.status).toBe(200);
-    const data = answer.body.data as { robots: Record<string, unknown>; crawlers: Array<Record<string, any>> };
+    const data = answer.body.data as CrawlerAccessReport;
     expect(data.robots).toMatchObject({ status: 'unreachable', httpStatus: null, error: expect.any(String) });
     expect(data.crawlers[0]).toMatchObject({ robotsAllowed: false, homeStatus: null, homeError: expect.any(String), reachable: false });
   });

@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import type { googleVsAiReport } from '../../../tools/analytics/outputs.js';
 import { TestService, START_TIME, type TestWorkspace } from '../../support/harness.js';
 import { Seeder } from '../metrics/seed.js';
+
+type GoogleVsAiReport = z.output<typeof googleVsAiReport>;
 
 const RIVALS = Array.from({ length: 12 }, (_, i) => `https://rival.example/${i}`);
 
@@ -46,11 +50,11 @@ describe('get_google_vs_ai', () => {
   it('gives each tracked query its Google place, the latest check of every engine and a state; failures and unconfigured engines are never none', async () => {
     const answer = await t.rest(ws.key, 'GET', '/api/v1/analytics/google-vs-ai');
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-    const data = answer.body.data as Record<string, any>;
+    const data = answer.body.data as GoogleVsAiReport;
     expect(data.engines).toEqual({ configured: ['chatgpt', 'perplexity', 'google_ai_overview', 'copilot'], notConfigured: ['gemini', 'claude'] });
     expect(data.googleConfigured).toBe(true);
     expect(data.summary).toEqual({ both: 1, google: 1, ai: 1, neither: 1, pending: 2 });
-    const rows = Object.fromEntries((data.rows as Array<Record<string, any>>).map((row) => [row.queryText.replace('crm question ', ''), row]));
+    const rows = Object.fromEntries(data.rows.map((row) => [row.queryText.replace('crm question ', ''), row]));
     expect(Object.keys(rows).sort()).toEqual(['ai', 'both', 'failed', 'google', 'neither', 'pending']);
 
     const notConfigured = { result: 'not_configured', checkedAt: null };
@@ -82,7 +86,7 @@ describe('get_google_vs_ai', () => {
     const page = async (query: Record<string, string>) => {
       const answer = await t.rest(ws.key, 'GET', '/api/v1/analytics/google-vs-ai', query);
       expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-      return answer.body.data as Record<string, any>;
+      return answer.body.data as GoogleVsAiReport;
     };
     const ids = (rows: Array<{ queryId: string; state: string }>, state?: string) => rows.filter((row) => state === undefined || row.state === state).map((row) => row.queryId);
     const all = await page({});
@@ -117,7 +121,7 @@ describe('get_google_vs_ai without engines or a SERP provider', () => {
     const ws = await t.workspace();
     const seed = new Seeder(t, ws);
     await seed.query('crm for dentists');
-    const data = (await t.rest(ws.key, 'GET', '/api/v1/analytics/google-vs-ai')).body.data as Record<string, any>;
+    const data = (await t.rest(ws.key, 'GET', '/api/v1/analytics/google-vs-ai')).body.data as GoogleVsAiReport;
     expect(data.engines.configured).toEqual([]);
     expect(data.rows).toEqual([
       expect.objectContaining({

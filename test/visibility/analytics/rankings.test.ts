@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import type { SearchConsolePeriod } from '../../../db/schema.js';
 import { wilsonInterval } from '../../../src/visibility/metrics/wilson.js';
 import { pageKey } from '../../../src/visibility/rankings/pages.js';
 import { disconnectSearchConsole } from '../../../src/visibility/searchConsole/connection.js';
 import { sumConsoleQueries } from '../../../src/visibility/searchConsole/syncJob.js';
+import type { rankingsReport } from '../../../tools/analytics/outputs.js';
 import { insertPublishedArticle } from '../../links/support.js';
 import { TestService, START_TIME, type TestWorkspace } from '../../support/harness.js';
 import { Seeder } from '../metrics/seed.js';
@@ -23,7 +25,7 @@ describe('get_rankings_', () => {
   const rankings = async (input: Record<string, unknown> = {}, key = ws.key) => {
     const answer = await t.rest(key, 'GET', '/api/v1/analytics/rankings', input);
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-    return answer.body.data as { scope: string; searchConsole: Record<string, unknown>; rankings: Array<Record<string, any>> };
+    return answer.body.data as z.output<typeof rankingsReport>;
   };
 
   beforeAll(async () => {
@@ -182,11 +184,11 @@ describe('get_rankings_', () => {
     const call = async (path: string, body: Record<string, unknown>) => {
       const answer = await t.rest(other.key, 'POST', path, body);
       expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-      return answer.body.data as Record<string, any>;
+      return answer.body.data as Record<string, unknown>;
     };
 
     // Tracked after the sync: the query takes its wording's impressions.
-    const { query } = await call('/api/v1/queries', { text: 'CRM b' });
+    const { query } = (await call('/api/v1/queries', { text: 'CRM b' })) as { query: { id: string } };
     expect(await rows()).toEqual([['crm a', false, 500], ['crm c', false, 300], ['CRM b', true, 100]]);
     // Reworded to another console query: that one becomes tracked, the old wording untracked.
     await call('/api/v1/queries/update', { queryId: query.id, text: 'crm a' });

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import * as latestChecksMigration from '../../../db/migrations/2026_11_25_0014_latest_checks.js';
 import * as reportOrderMigration from '../../../db/migrations/2026_11_26_0015_report_order.js';
 import { backfillCitedPages } from '../../../db/migrations/2026_11_26_0021_counter.js';
@@ -9,6 +10,7 @@ import { recordEngineAnswer, recordRankCheck } from '../../../src/visibility/che
 import { insertCheckRun } from '../../../src/visibility/checks/runs.js';
 import { ENGINE_NAMES, normaliseCitations } from '../../../src/visibility/engines/engine.js';
 import { pageKey } from '../../../src/visibility/rankings/pages.js';
+import type { visibilityScoreReport } from '../../../tools/visibility/outputs.js';
 import { TestService, START_TIME, type TestWorkspace } from '../../support/harness.js';
 import { addCompetitor, addQuery } from './support.js';
 
@@ -208,10 +210,10 @@ describe('pre-aggregates written with each answer', () => {
     await record(ws, runId, q, 'perplexity', 2, 'failed');
     expect((await stored(ws)).agreement).toEqual({ [`${day}/chatgpt`]: { cells: 1, agreeing: 0 } });
 
-    const score = (await t.rest(ws.key, 'GET', '/api/v1/visibility/score', { days: '7' })).body.data as Record<string, any>;
+    const score = (await t.rest(ws.key, 'GET', '/api/v1/visibility/score', { days: '7' })).body.data as z.output<typeof visibilityScoreReport>;
     expect(score.agreement).toMatchObject({ rate: 0, count: 0, of: 1 });
-    expect(score.byEngine.find((e: { engine: string }) => e.engine === 'chatgpt').agreement).toMatchObject({ count: 0, of: 1 });
-    expect(score.byEngine.find((e: { engine: string }) => e.engine === 'perplexity').agreement).toMatchObject({ rate: null, of: 0 });
+    expect(score.byEngine.find((e: { engine: string }) => e.engine === 'chatgpt')!.agreement).toMatchObject({ count: 0, of: 1 });
+    expect(score.byEngine.find((e: { engine: string }) => e.engine === 'perplexity')!.agreement).toMatchObject({ rate: null, of: 0 });
   });
 
   it('equal a full recomputation from the stored answers after a long mixed sequence', async () => {
@@ -303,7 +305,7 @@ describe('the trend', () => {
     // 0 of 20 then 2 of 20: the intervals overlap (steady); 2 of 20 then 18 of 20: they do not (up).
     expect(trend.points.map((p) => p.mentionRateChange)).toEqual([null, 'steady', 'up']);
     // Week over week: 20 of 60 against 0 of 20 the week before.
-    const score = (await t.rest(ws.key, 'GET', '/api/v1/visibility/score', { days: '7' })).body.data as Record<string, any>;
+    const score = (await t.rest(ws.key, 'GET', '/api/v1/visibility/score', { days: '7' })).body.data as z.output<typeof visibilityScoreReport>;
     expect(score.previous).toMatchObject({ window: { days: 7 }, mentionRate: { count: 0, of: 20 }, mentionRateChange: 'up' });
   });
 });

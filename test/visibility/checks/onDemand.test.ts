@@ -27,7 +27,17 @@ beforeEach(() => {
 });
 
 const check = (ws: TestWorkspace, input: Record<string, unknown>) => t.rest(ws.key, 'POST', '/api/v1/visibility/checks', input);
-const data = (answer: { body: { data?: unknown } }) => answer.body.data as Record<string, any>;
+const data = <Data>(answer: { body: { data?: unknown } }) => answer.body.data as Data;
+interface DryRun {
+  dryRun: boolean;
+  planned: number;
+  note: string;
+  cost: { providers: Array<{ provider: string; calls: number }> };
+}
+interface Started {
+  started: boolean;
+  jobId: string;
+}
 const runs = (ws: TestWorkspace) => t.db.selectFrom('check_runs').selectAll().where('workspace_id', '=', ws.workspaceId).orderBy('created_at').execute();
 
 describe('run_visibility_check', () => {
@@ -37,7 +47,7 @@ describe('run_visibility_check', () => {
     await addQuery(t, ws, 'crm with invoicing');
     const answer = await check(ws, {});
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-    const dry = data(answer);
+    const dry = data<DryRun>(answer);
     expect(dry.dryRun).toBe(true);
     // 2 queries x (3 engines x 2 runs + 2 rank checks).
     expect(dry.planned).toBe(16);
@@ -65,13 +75,13 @@ describe('run_visibility_check', () => {
     await t.jobs.drain();
     openai.reset();
     dfs.reset();
-    const started = data(await check(ws, { queryIds: [chosen], engines: ['chatgpt'], ranks: false, confirm: true }));
+    const started = data<Started>(await check(ws, { queryIds: [chosen], engines: ['chatgpt'], ranks: false, confirm: true }));
     expect(started).toMatchObject({ started: true, jobId: expect.any(String), runId: null, planned: 2 });
-    const again = data(await check(ws, { confirm: true }));
+    const again = data<Started>(await check(ws, { confirm: true }));
     expect(again).toMatchObject({ started: false, jobId: started.jobId });
 
     await t.jobs.drain();
-    const job = data(await t.rest(ws.key, 'GET', '/api/v1/job', { jobId: started.jobId }));
+    const job = data<{ job: { result: { runId: string } } }>(await t.rest(ws.key, 'GET', '/api/v1/job', { jobId: started.jobId }));
     expect(job.job).toMatchObject({ kind: 'check_run', state: 'done', result: { started: true, runId: expect.any(String), planned: 2, engines: ['chatgpt'] } });
     const [, run] = await runs(ws);
     expect(run).toMatchObject({ id: job.job.result.runId, trigger: 'on_demand', state: 'done', planned: 2, completed: 2 });
@@ -87,7 +97,7 @@ describe('run_visibility_check', () => {
   it('without rank checks, the AI overview is a SERP call of its own', async () => {
     const ws = await t.workspace();
     await addQuery(t, ws, 'crm for bakeries');
-    const dry = data(await check(ws, { engines: ['google_ai_overview'], ranks: false }));
+    const dry = data<DryRun>(await check(ws, { engines: ['google_ai_overview'], ranks: false }));
     expect(dry.cost.providers.map((p: { provider: string; calls: number }) => [p.provider, p.calls])).toEqual([['google_ai_overview', 2]]);
     await check(ws, { engines: ['google_ai_overview'], ranks: false, confirm: true });
     await t.jobs.drain();
@@ -104,7 +114,7 @@ describe('run_visibility_check', () => {
     const weeklyAt = t.clock.now();
     for (let i = 0; i < 2; i++) {
       t.clock.advance(60_000);
-      expect(data(await check(ws, { engines: ['chatgpt'], ranks: false, confirm: true })).started).toBe(true);
+      expect(data<Started>(await check(ws, { engines: ['chatgpt'], ranks: false, confirm: true })).started).toBe(true);
       await t.jobs.drain();
     }
     t.clock.advance(60_000);
@@ -113,7 +123,7 @@ describe('run_visibility_check', () => {
     expect(refused.body.error).toContain('at most 2 check runs on demand an hour');
     expect(refused.body.retryAfterMs).toBeGreaterThan(0);
     t.clock.advance(HOUR_MS);
-    expect(data(await check(ws, { engines: ['chatgpt'], ranks: false, confirm: true })).started).toBe(true);
+    expect(data<Started>(await check(ws, { engines: ['chatgpt'], ranks: false, confirm: true })).started).toBe(true);
     await t.jobs.drain();
     // A week after the weekly run, not after the last on-demand one.
     t.clock.set(weeklyAt + 7 * 24 * HOUR_MS - 60_000);

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { wilsonInterval } from '../../../src/visibility/metrics/wilson.js';
 import { TestService, START_TIME, type TestWorkspace } from '../../support/harness.js';
+import type { citationSourcesReport, sentimentReport, shareOfVoiceReport, visibilityScoreReport, visibilityTrendReport } from '../../../tools/visibility/outputs.js';
 import { Seeder } from './seed.js';
 
 /**
@@ -48,15 +50,15 @@ describe('visibility metrics', () => {
   });
   afterAll(() => t.close());
 
-  const get = async (path: string, input: Record<string, unknown> = {}) => {
+  const get = async <Report extends z.ZodType>(path: string, input: Record<string, unknown> = {}) => {
     const answer = await t.rest(ws.key, 'GET', path, input);
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-    return answer.body.data as Record<string, any>;
+    return answer.body.data as z.output<Report>;
   };
   const rateOf = (count: number, of: number) => ({ rate: Number((count / of).toFixed(4)), interval: wilsonInterval(count, of), count, of });
 
   it('get_visibility_score: the composite, its components with intervals, and the counts behind them', async () => {
-    const score = await get('/api/v1/visibility/score', { days: '7' });
+    const score = await get<typeof visibilityScoreReport>('/api/v1/visibility/score', { days: '7' });
     expect(score).toMatchObject({
       version: '1',
       weights: { mentionRate: 0.4, shareOfVoice: 0.3, citationRate: 0.2, sentiment: 0.1 },
@@ -77,10 +79,10 @@ describe('visibility metrics', () => {
     });
     expect(score.formula).toContain('0.40 x mentionRate');
     expect(score.definition).toContain('version 1');
-    expect(score.range.low).toBeLessThan(51.9);
-    expect(score.range.high).toBeGreaterThan(51.9);
+    expect(score.range!.low).toBeLessThan(51.9);
+    expect(score.range!.high).toBeGreaterThan(51.9);
 
-    const byEngine = Object.fromEntries((score.byEngine as Array<Record<string, any>>).map((e) => [e.engine, e]));
+    const byEngine = Object.fromEntries(score.byEngine.map((e) => [e.engine, e]));
     expect(Object.keys(byEngine)).toEqual(['chatgpt', 'perplexity', 'gemini', 'claude', 'google_ai_overview', 'copilot']);
     // chatgpt: 1 of 2 named (cited), 1 of 2 citing answers cite the brand, brand 1 vs Globex 2, sentiment 0.8.
     expect(byEngine.chatgpt).toMatchObject({ configured: true, score: 48, sampleSize: { answersChecked: 2, failedChecks: 1 }, components: { shareOfVoice: rateOf(1, 3) } });
@@ -93,16 +95,16 @@ describe('visibility metrics', () => {
   });
 
   it('filters by model and widens with the window', async () => {
-    const gemini = await get('/api/v1/visibility/score', { days: '7', model: 'gemini' });
+    const gemini = await get<typeof visibilityScoreReport>('/api/v1/visibility/score', { days: '7', model: 'gemini' });
     expect(gemini).toMatchObject({ model: 'gemini', score: 77, sampleSize: { answersChecked: 1 } });
     expect(gemini.byEngine.map((e: { engine: string }) => e.engine)).toEqual(['gemini']);
     // 30 days (the default) adds 1 November's mention: 4 of 6.
-    const month = await get('/api/v1/visibility/score');
+    const month = await get<typeof visibilityScoreReport>('/api/v1/visibility/score');
     expect(month).toMatchObject({ window: { days: 30, from: '2026-10-23', to: '2026-11-21' }, components: { mentionRate: rateOf(4, 6) } });
   });
 
   it('get_visibility_trend: one point per day with checks, with the composite of that day', async () => {
-    const trend = await get('/api/v1/visibility/trend', { days: '30' });
+    const trend = await get<typeof visibilityTrendReport>('/api/v1/visibility/trend', { days: '30' });
     expect(trend.points.map((p: { date: string }) => p.date)).toEqual(['2026-11-01', '2026-11-16', '2026-11-20']);
     // 16 November is chatgpt alone (see byEngine above).
     expect(trend.points[1]).toMatchObject({
@@ -119,7 +121,7 @@ describe('visibility metrics', () => {
   });
 
   it('get_share_of_voice: each brand once per answer, brand first', async () => {
-    const sov = await get('/api/v1/visibility/share-of-voice', { days: '7' });
+    const sov = await get<typeof shareOfVoiceReport>('/api/v1/visibility/share-of-voice', { days: '7' });
     expect(sov.sampleSize).toEqual({ answersChecked: 5, failedChecks: 1, noAnswerShown: 1, totalMentions: 7, competitorsTracked: 2 });
     expect(sov.subjects).toEqual([
       { subjectId: 'brand', name: 'Acme Analytics', isBrand: true, domain: 'acme.example', answersNaming: 3, cited: 2, mentioned: 1, share: rateOf(3, 7) },
@@ -129,7 +131,7 @@ describe('visibility metrics', () => {
   });
 
   it('get_citation_sources: domains by answers citing them, own and competitors flagged', async () => {
-    const sources = await get('/api/v1/visibility/sources', { days: '7' });
+    const sources = await get<typeof citationSourcesReport>('/api/v1/visibility/sources', { days: '7' });
     expect(sources.sampleSize).toEqual({ answersChecked: 5, answersWithCitations: 4, distinctDomains: 4 });
     expect(sources.sources).toEqual([
       { domain: 'acme.example', answers: 2, share: rateOf(2, 4), isBrand: true, competitorId: null, competitorName: null },
@@ -137,12 +139,12 @@ describe('visibility metrics', () => {
       { domain: 'docs.initech.example', answers: 1, share: rateOf(1, 4), isBrand: false, competitorId: initech, competitorName: 'Initech' },
       { domain: 'globex.example', answers: 1, share: rateOf(1, 4), isBrand: false, competitorId: globex, competitorName: 'Globex' },
     ]);
-    const chatgpt = await get('/api/v1/visibility/sources', { days: '7', model: 'chatgpt' });
+    const chatgpt = await get<typeof citationSourcesReport>('/api/v1/visibility/sources', { days: '7', model: 'chatgpt' });
     expect(chatgpt.sources.map((s: { domain: string }) => s.domain)).toEqual(['acme.example', 'globex.example', 'wiki.org']);
   });
 
   it('get_sentiment: shares of each label over answers naming the brand, and the mean score', async () => {
-    const sentiment = await get('/api/v1/visibility/sentiment', { days: '7' });
+    const sentiment = await get<typeof sentimentReport>('/api/v1/visibility/sentiment', { days: '7' });
     expect(sentiment.brand).toEqual({
       answersNaming: 3,
       answersWithSentiment: 3,
@@ -158,9 +160,9 @@ describe('visibility metrics', () => {
   it('leaves removed competitors out', async () => {
     await t.db.updateTable('competitors').set({ removed_at: t.clock.now() }).where('id', '=', initech).execute();
     try {
-      const sov = await get('/api/v1/visibility/share-of-voice', { days: '7' });
+      const sov = await get<typeof shareOfVoiceReport>('/api/v1/visibility/share-of-voice', { days: '7' });
       expect(sov.subjects.map((s: { name: string }) => s.name)).toEqual(['Acme Analytics', 'Globex']);
-      expect(sov.subjects[0].share).toEqual(rateOf(3, 6));
+      expect(sov.subjects[0]!.share).toEqual(rateOf(3, 6));
     } finally {
       await t.db.updateTable('competitors').set({ removed_at: null }).where('id', '=', initech).execute();
     }
@@ -174,7 +176,7 @@ describe('visibility metrics', () => {
 
   it('empty states: no checks yet means no numbers, and says so', async () => {
     const empty = await t.workspace();
-    const call = async (path: string) => (await t.rest(empty.key, 'GET', path)).body.data as Record<string, any>;
+    const call = async (path: string) => (await t.rest(empty.key, 'GET', path)).body.data as Record<string, unknown>;
     expect(await call('/api/v1/visibility/score')).toMatchObject({
       score: null,
       range: null,
