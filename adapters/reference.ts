@@ -148,7 +148,7 @@ function restExample(operation: RegisteredOperation, origin: string, input: Reco
   const url = `${origin}${operation.path}`;
   const words =
     operation.method === 'GET'
-      ? [...auth, shellQuote(Object.keys(input).length === 0 ? url : `${url}?${new URLSearchParams(Object.entries(input).map(([name, value]) => [name, String(value)])).toString()}`)]
+      ? [...auth, shellQuote(Object.keys(input).length === 0 ? url : `${url}?${new URLSearchParams(Object.entries(input).map(([name, value]): [string, string] => [name, String(value)])).toString()}`)]
       : ['-X POST', ...auth, "-H 'Content-Type: application/json'", `-d ${shellQuote(JSON.stringify(input))}`, url];
   return { surface: 'REST', request: `curl ${words.join(' \\\n  ')}`, requestLanguage: 'sh', answer: JSON.stringify({ data: answer }, null, 2) };
 }
