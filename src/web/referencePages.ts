@@ -48,7 +48,15 @@ ${reference.examples.map(
  */
 export function referencePages(deps: DashboardDeps, pageStack: readonly RequestHandler[], pageContext: (req: Request, res: Response) => PageContext): express.Router {
   const { registry, config } = deps;
-  const references = new Map(registry.operations.map((operation) => [operation.operationId, operationReference(operation, config.publicUrl)]));
+  // Built on first view, not at start: all of them take about half a second, which no start should wait for.
+  const references = new Map<string, OperationReference>();
+  const referenceOf = (operationId: string): OperationReference | undefined => {
+    const operation = registry.get(operationId);
+    if (operation === undefined) return undefined;
+    const known = references.get(operationId) ?? operationReference(operation, config.publicUrl);
+    references.set(operationId, known);
+    return known;
+  };
   const areas = referenceAreas(registry);
   const router = express.Router();
 
@@ -73,7 +81,7 @@ ${areas.map(
   });
 
   router.get('/docs/:operationId', ...pageStack, (req: Request, res: Response) => {
-    const reference = references.get(String(req.params.operationId));
+    const reference = referenceOf(String(req.params.operationId));
     if (reference === undefined) {
       sendPage(res, 404, 'No such operation', pageContext(req, res), html`<p>The registry has no operation of that name. <a href="/docs">All operations</a>.</p>`);
       return;
