@@ -12,7 +12,7 @@ function prose(text: string): SafeHtml {
 function fieldTable(rows: readonly FieldRow[], empty: string): SafeHtml {
   if (rows.length === 0) return html`<p>${empty}</p>`;
   return html`<div class="table-wrap" tabindex="0"><table>
-<thead><tr><th>Field</th><th>Type</th><th>Required</th><th>Description</th></tr></thead>
+<thead><tr><th scope="col">Field</th><th scope="col">Type</th><th scope="col">Required</th><th scope="col">Description</th></tr></thead>
 <tbody>${rows.map((row) => html`<tr><td><code>${row.name}</code></td><td>${row.type}</td><td>${row.required ? 'yes' : ''}</td><td>${prose(row.description)}</td></tr>`)}</tbody>
 </table></div>`;
 }
@@ -71,7 +71,7 @@ ${areas.map(
   (area) => html`<h2 id="${area.name}">${area.name}</h2>
 <p>${prose(area.description)}</p>
 <div class="table-wrap" tabindex="0"><table>
-<thead><tr><th>Operation</th><th>REST</th><th>Scope</th></tr></thead>
+<thead><tr><th scope="col">Operation</th><th scope="col">REST</th><th scope="col">Scope</th></tr></thead>
 <tbody>${area.operations.map(
     (op) => html`<tr><td><a href="/docs/${op.operationId}"><code>${op.operationId}</code></a>: ${op.title}</td><td><code>${op.method} ${op.path}</code></td><td>${op.scope}</td></tr>`,
   )}</tbody>
