@@ -5,8 +5,9 @@ import { committedContract, committedReferencePages, CONTRACT_FILE, expectedArti
 import { breakingChanges, buildContract } from './contract.js';
 
 // `npm run export`: rewrites mcp.json, openapi.json, contract.json, the README's operations table, the CLI's
-// catalogue and the API reference (docs/reference) from the registry. A change that would break callers of the released contract is refused, naming each
-// broken field; `npm run export -- --accept-breaking` records it anyway (say so in the release notes).
+// catalogue and the API reference (docs/reference, whose pages of operations no longer registered it removes) from
+// the registry. A change that would break callers of the released contract is refused, naming each broken field;
+// `npm run export -- --accept-breaking` records it anyway (say so in the release notes).
 const released = await committedContract();
 const broken = released === undefined ? [] : breakingChanges(released, buildContract(registry));
 if (broken.length > 0 && !process.argv.includes('--accept-breaking')) {
