@@ -38,7 +38,7 @@ function dataDescription(operation: RegisteredOperation): string {
   return 'Success: the result is in data';
 }
 
-function capText(operation: RegisteredOperation): string {
+export function capText(operation: RegisteredOperation): string {
   if (operation.cap === 'plan') return 'plan limit only';
   if (operation.cap === 'none') return 'uncapped';
   return `${operation.cap} calls per minute per key, on top of the plan limit`;

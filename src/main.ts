@@ -35,6 +35,8 @@ if (firstStart !== undefined) {
       'MCP client configuration:',
       JSON.stringify(mcpConfig, null, 2).replace(/^/gm, '  '),
       '',
+      `API reference, every operation on REST, MCP and the command line: ${config.publicUrl}/docs`,
+      '',
     ].join('\n') + '\n',
   );
 }

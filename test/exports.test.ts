@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { committedContract, expectedArtifacts, ROOT } from '../src/exports/artifacts.js';
+import { committedContract, committedReferencePages, expectedArtifacts, ROOT } from '../src/exports/artifacts.js';
 import { breakingChanges, buildContract } from '../src/exports/contract.js';
 import { registry } from '../tools/index.js';
 
@@ -11,11 +11,18 @@ describe('generated files', () => {
     expect(breakingChanges(released!, buildContract(registry))).toEqual([]);
   });
 
-  it('mcp.json, openapi.json, contract.json, the operations table of docs/guide/operations.md and the CLI catalogue match the registry (run npm run export)', async () => {
+  it('mcp.json, openapi.json, contract.json, the operations table of docs/guide/operations.md, the CLI catalogue and docs/reference match the registry (run npm run export)', async () => {
     for (const [file, expected] of Object.entries(await expectedArtifacts(registry))) {
-      const committed = await readFile(`${ROOT}${file}`, 'utf8');
+      const committed = await readFile(`${ROOT}${file}`, 'utf8').catch(() => undefined);
+      expect(committed, `${file} is missing: run npm run export`).toBeDefined();
       expect(committed, `${file} is stale: run npm run export`).toBe(expected);
     }
+  });
+
+  it('docs/reference has a page for each operation of the registry, its index, and no other page (run npm run export)', async () => {
+    const expected = Object.keys(await expectedArtifacts(registry)).filter((file) => file.startsWith('docs/reference/'));
+    expect(expected).toHaveLength(registry.operations.length + 1);
+    expect((await committedReferencePages()).sort()).toEqual(expected.sort());
   });
 
   it('mcp.json is keyed by operationId with every field a host needs', async () => {

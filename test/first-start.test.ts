@@ -22,6 +22,7 @@ describe('first start', () => {
       expect(key).toBeDefined();
       expect(output).toContain(`curl -H "Authorization: Bearer ${key}"`);
       expect(output).toContain('"mcpServers"');
+      expect(output).toContain(`${env.PUBLIC_URL}/docs\n`);
       expect(readmeCliLine).toBeDefined();
       expect(output).toContain(`  ${readmeCliLine!.replace('slk_…', key!)}\n`);
       const createUser = /npx sightline admin (create-user .*)$/m.exec(output)?.[1];
@@ -32,6 +33,7 @@ describe('first start', () => {
       const url = /"url":"(http:\/\/[^"]+)"/.exec(output)?.[1];
       const health = await fetch(`${url}/healthz`);
       expect(health.status).toBe(200);
+      expect((await fetch(`${url}/docs`)).status).toBe(200);
       const brand = await fetch(`${url}/api/v1/brand`, { headers: { authorization: `Bearer ${key}` } });
       expect(brand.status).toBe(200);
       expect(((await brand.json()) as { data: { identity: { websiteUrl: string } } }).data.identity.websiteUrl).toBe('https://first.example');

@@ -1,9 +1,10 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { cliCatalogue } from '../../adapters/cli.js';
 import { buildMcpJson } from '../../adapters/mcpJson.js';
 import { buildOpenApi } from '../../adapters/openapi.js';
 import { buildOperationsTable, OPERATIONS_PAGE, withOperationsTable } from '../../adapters/operationsTable.js';
+import { REFERENCE_DIR, referencePages } from '../../adapters/referenceMarkdown.js';
 import type { Registry } from '../../tools/registry.js';
 import { buildContract, type Contract } from './contract.js';
 
@@ -29,5 +30,16 @@ export async function expectedArtifacts(registry: Registry): Promise<Record<stri
     [OPERATIONS_PAGE]: withOperationsTable(operationsPage, buildOperationsTable(registry)),
     'src/cli/operations.json': `${JSON.stringify(cliCatalogue(registry), null, 2)}\n`,
     [CONTRACT_FILE]: `${JSON.stringify(buildContract(registry), null, 2)}\n`,
+    ...referencePages(registry),
   };
+}
+
+/** The reference pages on disk, by path from the repository root: one the registry no longer has is stale. */
+export async function committedReferencePages(): Promise<string[]> {
+  try {
+    return (await readdir(`${ROOT}${REFERENCE_DIR}`)).filter((name) => name.endsWith('.md')).map((name) => `${REFERENCE_DIR}${name}`);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
 }

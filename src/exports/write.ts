@@ -1,11 +1,13 @@
-import { writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { registry } from '../../tools/index.js';
-import { committedContract, CONTRACT_FILE, expectedArtifacts, ROOT } from './artifacts.js';
+import { committedContract, committedReferencePages, CONTRACT_FILE, expectedArtifacts, ROOT } from './artifacts.js';
 import { breakingChanges, buildContract } from './contract.js';
 
-// `npm run export`: rewrites mcp.json, openapi.json, contract.json, the operations table in docs/guide/operations.md
-// and the CLI's catalogue from the registry. A change that would break callers of the released contract is refused, naming each
-// broken field; `npm run export -- --accept-breaking` records it anyway (say so in the release notes).
+// `npm run export`: rewrites mcp.json, openapi.json, contract.json, the operations table in docs/guide/operations.md,
+// the CLI's catalogue and the API reference (docs/reference, whose pages of operations no longer registered it removes)
+// from the registry. A change that would break callers of the released contract is refused, naming each broken field;
+// `npm run export -- --accept-breaking` records it anyway (say so in the release notes).
 const released = await committedContract();
 const broken = released === undefined ? [] : breakingChanges(released, buildContract(registry));
 if (broken.length > 0 && !process.argv.includes('--accept-breaking')) {
@@ -14,7 +16,14 @@ if (broken.length > 0 && !process.argv.includes('--accept-breaking')) {
   process.stderr.write('nothing was written\n');
   process.exit(1);
 }
-for (const [file, content] of Object.entries(await expectedArtifacts(registry))) {
+const artifacts = await expectedArtifacts(registry);
+for (const [file, content] of Object.entries(artifacts)) {
+  await mkdir(dirname(`${ROOT}${file}`), { recursive: true });
   await writeFile(`${ROOT}${file}`, content);
-  process.stdout.write(`wrote ${file}\n`);
+}
+process.stdout.write(`wrote ${Object.keys(artifacts).length} files\n`);
+for (const page of await committedReferencePages()) {
+  if (page in artifacts) continue;
+  await rm(`${ROOT}${page}`);
+  process.stdout.write(`removed ${page}: the registry has no such operation\n`);
 }

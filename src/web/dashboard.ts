@@ -7,6 +7,7 @@ import { consentPages } from './consentPages.js';
 import { devicePages } from './devicePages.js';
 import { html } from './html.js';
 import { outreachMailboxPages } from './connections/mailbox.js';
+import { referencePages } from './referencePages.js';
 import { schedulerPages } from './connections/schedulers.js';
 import { csrfField, FAVICON, STYLESHEET, type PageContext } from './layout.js';
 import { operationActions } from './kit.js';
@@ -27,7 +28,7 @@ function safeNext(value: unknown): string {
 }
 
 /** Paths the dashboard owns: a miss or a failure under them is an HTML page, not the API's JSON. */
-const DASHBOARD_PATHS = ['/w', '/approvals', '/invite', '/signin', '/signout', '/device', '/oauth/authorize', '/assets'];
+const DASHBOARD_PATHS = ['/w', '/approvals', '/invite', '/signin', '/signout', '/device', '/oauth/authorize', '/assets', '/docs'];
 
 export function dashboardRouter(deps: DashboardDeps): express.Router {
   const { db, clock, config } = deps;
@@ -120,7 +121,8 @@ export function dashboardRouter(deps: DashboardDeps): express.Router {
   <label>Email <input type="email" name="email" autocomplete="username" required></label>
   <label>Password <input type="password" name="password" autocomplete="current-password" required></label>
   <button type="submit">Sign in</button>
-</form>`,
+</form>
+<p>The <a href="/docs">API reference</a> describes every operation, no account needed.</p>`,
     );
   };
 
@@ -306,6 +308,7 @@ ${problem === undefined ? '' : html`<p class="notice error" role="alert">${probl
   router.use(schedulerPages(deps, signedIn));
   router.use(consentPages(deps, signedIn));
   router.use(devicePages(deps, signedIn));
+  router.use(referencePages(deps, pageStack, pageContext));
   // The dashboard's own paths answer in HTML when nothing matched or something failed; the API keeps its JSON.
   router.use(DASHBOARD_PATHS, ...pageStack, (req: Request, res: Response) => {
     sendPage(res, 404, 'Page not found', pageContext(req, res), html`<p>There is no page at this address. <a href="/">Go to your workspaces</a>.</p>`);

@@ -21,7 +21,9 @@ export default defineTool({
       queryText: z.string().trim().min(1).max(200).optional().describe("The idea's queryText from get_content_ideas, or any query to plan an article for."),
       queryId: recordId().optional().describe("Instead of queryText: the idea's queryId, or any tracked query's id from list_queries."),
     })
-    .refine((input) => (input.queryText === undefined) !== (input.queryId === undefined), { path: ['queryText'], message: 'give queryText or queryId, one of them' }),
+    .refine((input) => (input.queryText === undefined) !== (input.queryId === undefined), { path: ['queryText'], message: 'give queryText or queryId, one of them' })
+    // The rule above is not in the JSON Schema, so the generated reference takes its example from here.
+    .meta({ examples: [{ queryText: 'example' }] }),
   output: plannedIdea,
   confirm: 'none',
   transaction: 'none',

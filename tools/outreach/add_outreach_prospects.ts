@@ -26,7 +26,9 @@ export default defineTool({
           })
           .superRefine((item, issues) => {
             if ((item.url === undefined) === (item.domain === undefined)) issues.addIssue({ code: 'custom', path: ['domain'], message: 'give exactly one of url and domain' });
-          }),
+          })
+          // The rule above is not in the JSON Schema, so the generated reference takes its example from here.
+          .meta({ examples: [{ domain: 'example.com' }] }),
       )
       .min(1)
       .max(500)

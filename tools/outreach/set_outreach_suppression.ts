@@ -22,7 +22,7 @@ export default defineTool({
   description: 'Add an address to the outreach suppression list, or remove it.',
   annotations: { title: 'Set outreach suppression', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
-    address: z.string().trim().min(1).max(254).refine(suppressible, 'must be an email address or *@domain').describe('Email or *@domain.'),
+    address: z.string().trim().min(1).max(254).refine(suppressible, 'must be an email address or *@domain').describe('Email or *@domain.').meta({ examples: ['someone@example.com'] }),
     suppressed: z.boolean().describe('true adds, false removes.'),
   }),
   output: z.object({

@@ -14,7 +14,7 @@ export default defineTool({
     'The API keeps answering in UTC.',
   annotations: { title: 'Update workspace settings', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
-    timeZone: z.string().min(1).max(64).refine(isTimeZone, 'must be an IANA time zone name such as Europe/Berlin').describe('IANA time zone name, e.g. Europe/Berlin.'),
+    timeZone: z.string().min(1).max(64).refine(isTimeZone, 'must be an IANA time zone name such as Europe/Berlin').describe('IANA time zone name, e.g. Europe/Berlin.').meta({ examples: ['Europe/Berlin'] }),
   }),
   output: z.object({ name: z.string(), websiteUrl: z.string(), timeZone: z.string() }),
   confirm: 'none',
