@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { CLOUDFLARE_ENDPOINTS, type CloudflareEndpoints } from './analytics/cdn/cloudflare.js';
 import { parseSealingKey } from './credentials/sealed.js';
 
-/** Settings from the environment, read once at start. The README's configuration table mirrors this file. */
+/** Settings from the environment, read once at start. The configuration table in docs/guide/configuration.md mirrors this file. */
 export interface CounterLimits {
   perAddressPerMinute: number;
   perSitePerMinute: number;

@@ -83,7 +83,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
   const providers = createServices(config, limiterStore, { db: database.db, clock }, options);
   const { services } = providers;
   if (!services.credentials.sealing) {
-    logger.warn('SECRETS_KEY is not set: stored credentials (webhook signing secrets, Search Console tokens, the OAuth signing key) are kept unencrypted; see "Secrets at rest" in the README');
+    logger.warn('SECRETS_KEY is not set: stored credentials (webhook signing secrets, Search Console tokens, the OAuth signing key) are kept unencrypted; see "Secrets at rest" in docs/guide/security.md');
   }
   const jobs = new JobWorker({
     db: database.db,

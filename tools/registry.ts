@@ -19,7 +19,7 @@ export type RegisteredMcpOperation = AuthenticatedOperation & Registration;
 
 /** A domain's operations: an MCP toolset and an OpenAPI tag. */
 export interface Toolset {
-  /** What the group is for, in a sentence: shown as the OpenAPI tag's description and in the README. */
+  /** What the group is for, in a sentence: shown as the OpenAPI tag's description and in docs/guide/operations.md. */
   description: string;
   operations: readonly Operation[];
 }

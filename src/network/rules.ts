@@ -13,7 +13,7 @@ export interface ProposedLink {
   targetUrl: string;
 }
 
-/** The rules as members read them: the dry run of joining states them, and README's link network section. */
+/** The rules as members read them: the dry run of joining states them, and the link network's guide page (docs/guide/link-network.md). */
 export const NETWORK_RULES = [
   'Placements are proposed only between members, when the host article and the target page are on the same topic (embedding similarity above the threshold) and in the same language.',
   'Every placement needs the approval of both owners; nothing is linked before both approve.',

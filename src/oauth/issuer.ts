@@ -88,7 +88,7 @@ export class OAuthIssuer {
       authorization_servers: [this.issuer],
       scopes_supported: ALL_SCOPES,
       bearer_methods_supported: ['header'],
-      // One resource on two surfaces: a token for it works at /mcp and on the REST API alike (README, Security).
+      // One resource on two surfaces: a token for it works at /mcp and on the REST API alike (docs/guide/security.md).
       resource_name: 'Sightline (MCP at /mcp and the REST API at /api/v1)',
       resource_documentation: `${this.issuer}/api/v1/openapi.json`,
     };
