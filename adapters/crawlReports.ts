@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../src/clock.js';
-import { recordCrawlerVisit, workspaceForServiceKey } from '../src/domain/crawlers/visits.js';
+import { recordCrawlerVisit, workspaceForServiceKey } from '../src/crawlers/visits.js';
 import { describeIssues } from '../src/shared/issues.js';
 import type { Limiter, LimiterStore } from '../src/limits/store.js';
 import { clientAddress } from '../src/web/security.js';

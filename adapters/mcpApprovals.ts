@@ -1,5 +1,5 @@
 import { inputRequired, inputResponse, ProtocolError, ProtocolErrorCode, type CallToolResult, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
-import { approvalUrl } from '../src/domain/approvals/approvals.js';
+import { approvalUrl } from '../src/approvals/approvals.js';
 import { ServiceError, toServiceError } from '../src/errors.js';
 import { answerResult, errorResult } from '../src/mcp/toolResults.js';
 import type { OAuthIssuer } from '../src/oauth/issuer.js';

@@ -2,7 +2,7 @@ import { openDatabase } from '../db/database.js';
 import { systemClock } from './clock.js';
 import { DEFAULT_SERVER } from './cli/profiles.js';
 import { loadConfig } from './config.js';
-import { bootstrapFirstStart } from './domain/firstStart.js';
+import { bootstrapFirstStart } from './workspace/firstStart.js';
 import { createService } from './service.js';
 
 const config = loadConfig();

@@ -6,8 +6,8 @@ import type { Clock } from './clock.js';
 import { type Config, loadConfig } from './config.js';
 import { newId } from './ids.js';
 import type { Scope } from './scopes.js';
-import { workspaceExists } from './domain/workspaces.js';
-import { endEveryCredential, type EndedCredentials } from './domain/accounts/reset.js';
+import { workspaceExists } from './workspace/workspaces.js';
+import { endEveryCredential, type EndedCredentials } from './accounts/reset.js';
 
 /** Operator actions behind `sightline admin …`: they act across workspaces, so they are not API operations. */
 export class OperatorError extends Error {}

@@ -20,7 +20,7 @@ import { queueDueCdnPolls } from './analytics/cdn/sync.js';
 import { queueDueBacklinkSyncs } from './backlinks/index/sync.js';
 import { queueDueSocialSearches } from './social/search.js';
 import { queueDueVerifications } from './backlinks/verify.js';
-import { runAutopilot } from './domain/content/autopilot.js';
+import { runAutopilot } from './content/autopilot.js';
 import { queueMailboxReads } from './outreach/replies.js';
 import { JOB_HANDLERS } from './jobs/handlers.js';
 import { JobWorker } from './jobs/worker.js';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { ManualClock } from '../src/clock.js';
-import { createWorkspace, lockWorkspace } from '../src/domain/workspaces.js';
+import { createWorkspace, lockWorkspace } from '../src/workspace/workspaces.js';
 import { openTestDatabase } from './support/database.js';
 
 let handle: DatabaseHandle;

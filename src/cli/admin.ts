@@ -1,6 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { systemClock } from '../clock.js';
-import { createWorkspace } from '../domain/workspaces.js';
+import { createWorkspace } from '../workspace/workspaces.js';
 import { createKey, createUser, OperatorError, revokeKey } from '../operator.js';
 import { isPlanName, PLAN_NAMES, type PlanName } from '../plans.js';
 import { parseScopeList } from '../scopes.js';

@@ -4,7 +4,7 @@ import type { JobState } from '../../db/schema.js';
 import { queueBacklinkSync } from '../backlinks/index/sync.js';
 import { systemClock } from '../clock.js';
 import { BACKLINK_INDEX_SETTINGS } from '../config.js';
-import { workspaceExists } from '../domain/workspaces.js';
+import { workspaceExists } from '../workspace/workspaces.js';
 import { JOB_HANDLERS } from '../jobs/handlers.js';
 import { JobWorker } from '../jobs/worker.js';
 import { openLimiterStore } from '../limits/open.js';

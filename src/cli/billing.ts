@@ -11,7 +11,7 @@ import {
   type BillingCycle,
   type BillingStatus,
   type PaymentStatus,
-} from '../domain/billing/maintenance.js';
+} from '../billing/maintenance.js';
 import { OperatorError } from '../operator.js';
 import { report, withDatabase } from './common.js';
 

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
 import { systemClock } from '../clock.js';
-import { workspaceExists } from '../domain/workspaces.js';
+import { workspaceExists } from '../workspace/workspaces.js';
 import { JOB_HANDLERS } from '../jobs/handlers.js';
 import { JobWorker } from '../jobs/worker.js';
 import { OperatorError, operatorConfig } from '../operator.js';

@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { listSupportMessages } from '../domain/support/messages.js';
+import { listSupportMessages } from '../support/messages.js';
 import { report, withDatabase } from './common.js';
 import { table } from './output.js';
 

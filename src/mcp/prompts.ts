@@ -1,7 +1,7 @@
 import { ProtocolError, ProtocolErrorCode, type GetPromptResult, type ListPromptsResult, type Prompt } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { recordId } from '../../tools/fields.js';
-import { findArticle } from '../domain/content/articles.js';
+import { findArticle } from '../content/articles.js';
 import { BadInputError, ServiceError } from '../errors.js';
 import { describeIssues } from '../shared/issues.js';
 import { mayUseAll, planOnly, spendCall, type McpCaller, type McpDeps } from './caller.js';

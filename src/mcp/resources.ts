@@ -10,7 +10,7 @@ import {
   type ResourceTemplateType,
 } from '@modelcontextprotocol/server';
 import { createHash } from 'node:crypto';
-import { writtenArticleMarkdown, writtenArticlesMark, writtenArticlesPage, type WrittenArticleEntry } from '../domain/content/writtenArticles.js';
+import { writtenArticleMarkdown, writtenArticlesMark, writtenArticlesPage, type WrittenArticleEntry } from '../content/writtenArticles.js';
 import { ServiceError } from '../errors.js';
 import { brandMemoryPrompt } from '../writer/brandMemory.js';
 import { mayUseAll, mcpOperation, refusalError, spendCall, type McpCaller, type McpDeps } from './caller.js';

@@ -3,7 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, McpTasksTable } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
-import { getJob } from '../domain/jobs/listJobs.js';
+import { getJob } from '../jobs/listJobs.js';
 import { toIso } from '../shared/time.js';
 import { ServiceError } from '../errors.js';
 import { newId } from '../ids.js';

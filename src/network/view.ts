@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
-import { approvalUrl } from '../domain/approvals/approvals.js';
+import { approvalUrl } from '../approvals/approvals.js';
 import { toIso } from '../shared/time.js';
 import { domainOf } from '../shared/urls.js';
 import { creditBalance, type LinkStatus, membershipOf, type PlacementRow } from './network.js';

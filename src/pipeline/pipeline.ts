@@ -7,7 +7,7 @@ import type { JsonObject } from '../shared/objects.js';
 import { AuthenticatedKeyCache } from '../auth/keyCache.js';
 import { currentRole, ROLE_BOUND_SCOPES, splitByRole } from '../auth/roles.js';
 import type { Clock } from '../clock.js';
-import { approvalUrl, decide, finishApproval, readApproval, requestApproval, type Decision } from '../domain/approvals/approvals.js';
+import { approvalUrl, decide, finishApproval, readApproval, requestApproval, type Decision } from '../approvals/approvals.js';
 import { BadInputError, ForbiddenError, ServiceError, UnauthorizedError, toServiceError } from '../errors.js';
 import type { Services } from '../services.js';
 import { parseInput } from './input.js';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, RepurposeChannel, RepurposeState } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
-import { findArticle } from '../domain/content/articles.js';
+import { findArticle } from '../content/articles.js';
 import { BadInputError } from '../errors.js';
 import { pageOf, pageOffset, type PageRequest } from '../shared/paging.js';
 import { formProblem } from './channels.js';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Database, RepurposeChannel } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import type { DryRunNote } from '../shared/dryRun.js';
-import { findArticle, type ArticleRow } from '../domain/content/articles.js';
+import { findArticle, type ArticleRow } from '../content/articles.js';
 import { BadInputError, ServiceError } from '../errors.js';
 import { brandMemoryPrompt } from '../writer/brandMemory.js';
 import type { Writer } from '../writer/model.js';

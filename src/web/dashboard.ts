@@ -1,6 +1,6 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { checkCredentials, endSession, memberships, sessionUser, startSession, SESSION_TTL_MS, type SignedInUser } from '../domain/accounts/sessions.js';
-import { acceptInvite, openInvite, type InviteAcceptor, type OpenInvite } from '../domain/team/invites.js';
+import { checkCredentials, endSession, memberships, sessionUser, startSession, SESSION_TTL_MS, type SignedInUser } from '../accounts/sessions.js';
+import { acceptInvite, openInvite, type InviteAcceptor, type OpenInvite } from '../team/invites.js';
 import { ServiceError } from '../errors.js';
 import { cdnPages } from './connections/cloudflare.js';
 import { consentPages } from './consentPages.js';

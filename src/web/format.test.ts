@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isTimeZone } from '../domain/workspace/settings.js';
+import { isTimeZone } from '../workspace/settings.js';
 import { dayIn, formatDay, formatNumber, formatPercent, formatTime, wallTimeToIso, wallTimeValue } from './format.js';
 
 describe('one display of times and numbers', () => {

@@ -1,4 +1,4 @@
-import type { Membership } from '../domain/accounts/sessions.js';
+import type { Membership } from '../accounts/sessions.js';
 import { refusalText, splitByRole } from '../auth/roles.js';
 import { ALL_SCOPES, isScope, SCOPES, type Scope } from '../scopes.js';
 import { html, type SafeHtml } from './html.js';

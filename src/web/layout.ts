@@ -1,7 +1,7 @@
 import { html, type SafeHtml } from './html.js';
 import { CSRF_FIELD } from './security.js';
 import { pageUrl } from './paths.js';
-import type { Membership, SignedInUser } from '../domain/accounts/sessions.js';
+import type { Membership, SignedInUser } from '../accounts/sessions.js';
 
 export const STYLESHEET = `
 :root { color-scheme: light dark; --accent: #3b5bdb; --muted: #5f6672; --line: #d1d5db; --ok: #2b8a3e; --bad: #c92a2a; --band: rgba(59, 91, 219, .18); }

@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import { scopesOfRole } from '../auth/roles.js';
-import type { Membership } from '../domain/accounts/sessions.js';
+import type { Membership } from '../accounts/sessions.js';
 import { NotFoundError } from '../errors.js';
 import type { CallResult } from '../pipeline/pipeline.js';
 import type { Principal } from '../auth/principal.js';

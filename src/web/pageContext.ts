@@ -6,7 +6,7 @@ import type { Registry } from '../../tools/registry.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { CredentialSealer } from '../credentials/sealed.js';
-import type { Membership, SignedInUser } from '../domain/accounts/sessions.js';
+import type { Membership, SignedInUser } from '../accounts/sessions.js';
 import type { LimiterStore } from '../limits/store.js';
 import type { OAuthIssuer } from '../oauth/issuer.js';
 import type { SafeFetcher } from '../outbound/safeFetch.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { siteIdOf } from '../../src/analytics/counter/loaderTag.js';
 import { recordPlacedLink } from '../../src/backlinks/knownLinks.js';
-import { insertPlannedArticle } from '../../src/domain/content/articles.js';
+import { insertPlannedArticle } from '../../src/content/articles.js';
 import { recordEngineAnswer } from '../../src/visibility/checks/record.js';
 import { insertCheckRun } from '../../src/visibility/checks/runs.js';
 import { normaliseCitations, type EngineName } from '../../src/visibility/engines/engine.js';

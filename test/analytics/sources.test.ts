@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { siteIdOf } from '../../src/analytics/counter/loaderTag.js';
-import { recordCrawlerVisit } from '../../src/domain/crawlers/visits.js';
+import { recordCrawlerVisit } from '../../src/crawlers/visits.js';
 import { TestService, START_TIME } from '../support/harness.js';
 import { collect } from './support.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { siteIdOf } from '../../src/analytics/counter/loaderTag.js';
 import { connectSiteAnalytics } from '../../src/analytics/providers/connections.js';
-import { recordCrawlerVisit } from '../../src/domain/crawlers/visits.js';
+import { recordCrawlerVisit } from '../../src/crawlers/visits.js';
 import { START_TIME } from '../support/harness.js';
 import { json } from './fakes/server.js';
 import { SiteAnalyticsSetup } from './siteAnalyticsSupport.js';

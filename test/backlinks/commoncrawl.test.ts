@@ -11,7 +11,7 @@ import { loadCommonCrawlRelease } from '../../src/backlinks/commoncrawl/load.js'
 import { releaseFileName, releaseFilesIn } from '../../src/backlinks/commoncrawl/release.js';
 import { backlinkStats } from '../../src/backlinks/stats.js';
 import { ManualClock } from '../../src/clock.js';
-import { createWorkspace } from '../../src/domain/workspaces.js';
+import { createWorkspace } from '../../src/workspace/workspaces.js';
 import { OperatorError } from '../../src/operator.js';
 import { openTestDatabase } from '../support/database.js';
 import { closeServer, startHttpsServer } from '../support/localServers.js';

@@ -10,7 +10,7 @@
 import { migrateToLatest } from '../../db/migrate.js';
 import { encodeCursor } from '../../src/backlinks/listing.js';
 import { systemClock } from '../../src/clock.js';
-import { createWorkspace } from '../../src/domain/workspaces.js';
+import { createWorkspace } from '../../src/workspace/workspaces.js';
 import { measureRead, onEachStore, type ReadMeasurement, readTable, type Row, seededRandom, serveWorkspace, setting, type Store } from './store.js';
 
 const AIM_P99_MS = 50;

@@ -17,7 +17,7 @@ import { openDatabase } from '../../db/database.js';
 import { siteIdOf } from '../../src/analytics/counter/loaderTag.js';
 import { systemClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
-import { createWorkspace } from '../../src/domain/workspaces.js';
+import { createWorkspace } from '../../src/workspace/workspaces.js';
 import { createService } from '../../src/service.js';
 import { announce, stopWithParent } from './child.js';
 

@@ -8,7 +8,7 @@
  * sessions and visitors tables, which no report reads, are left empty. Seeded, so every run generates the same data.
  */
 import { weekKey } from '../../src/analytics/counter/record.js';
-import { classifyUserAgent } from '../../src/domain/crawlers/classify.js';
+import { classifyUserAgent } from '../../src/crawlers/classify.js';
 import { ENGINE_NAMES } from '../../src/visibility/engines/engine.js';
 import { pageKey } from '../../src/visibility/rankings/pages.js';
 import { seededRandom, type BulkWriter, type Row } from './store.js';

@@ -14,7 +14,7 @@ import { openDatabase } from '../../db/database.js';
 import { createApiKey } from '../../src/auth/apiKeys.js';
 import { systemClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
-import { createWorkspace } from '../../src/domain/workspaces.js';
+import { createWorkspace } from '../../src/workspace/workspaces.js';
 import { ALL_SCOPES } from '../../src/scopes.js';
 import { createService } from '../../src/service.js';
 import { announce, stopWithParent } from './child.js';

@@ -7,8 +7,8 @@ import type { Kysely } from 'kysely';
 import { migrateToLatest } from '../../db/migrate.js';
 import type { Database } from '../../db/schema.js';
 import { systemClock } from '../../src/clock.js';
-import { insertPlannedArticle } from '../../src/domain/content/articles.js';
-import { createWorkspace } from '../../src/domain/workspaces.js';
+import { insertPlannedArticle } from '../../src/content/articles.js';
+import { createWorkspace } from '../../src/workspace/workspaces.js';
 import { round, type Store } from './store.js';
 import { ARTICLES, articleUrl, generateVisibility, trackedQuery, VISIBILITY_TABLES, type GenerationReport } from './visibilityData.js';
 

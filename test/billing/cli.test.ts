@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/database.js';
-import { readBilling } from '../../src/domain/billing/readBilling.js';
+import { readBilling } from '../../src/billing/readBilling.js';
 import { runEntry } from '../support/processes.js';
 
 // The CLI is its own process with its own database, so this runs on a SQLite file whatever TEST_DATABASE_URL says.

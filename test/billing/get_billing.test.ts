@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addBillingAddon, addBillingPayment, updateBillingAccount } from '../../src/domain/billing/maintenance.js';
-import { insertPlannedArticle } from '../../src/domain/content/articles.js';
+import { addBillingAddon, addBillingPayment, updateBillingAccount } from '../../src/billing/maintenance.js';
+import { insertPlannedArticle } from '../../src/content/articles.js';
 import { OperatorError } from '../../src/operator.js';
 import { PLANS } from '../../src/plans.js';
 import { TestService } from '../support/harness.js';

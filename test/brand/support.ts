@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { readBrand } from '../../src/domain/brand/readBrand.js';
+import type { readBrand } from '../../src/brand/readBrand.js';
 import type { Answer, McpToolAnswer, TestService } from '../support/harness.js';
 
 /** What GET /api/v1/brand answers, as the domain reader builds it (JSON keeps every field's shape). */

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { siteIdOf } from '../../src/analytics/counter/loaderTag.js';
-import { recordCrawlerVisit } from '../../src/domain/crawlers/visits.js';
+import { recordCrawlerVisit } from '../../src/crawlers/visits.js';
 import { collect } from '../analytics/support.js';
 import { accessibilityProblems } from '../support/axe.js';
 import { serviceAndBrowser, signIn } from '../support/browserSession.js';

@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { requestApproval } from '../../src/domain/approvals/approvals.js';
-import { loadBrandRow } from '../../src/domain/brand/readBrand.js';
+import { requestApproval } from '../../src/approvals/approvals.js';
+import { loadBrandRow } from '../../src/brand/readBrand.js';
 import { serviceAndBrowser, signIn } from '../support/browserSession.js';
 import { hasChromium } from '../support/chromium.js';
 import { PASSWORD, type TestWorkspace } from '../support/harness.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApiKey } from '../../src/auth/apiKeys.js';
 import { ProfileStore } from '../../src/cli/profiles.js';
-import { insertPlannedArticle } from '../../src/domain/content/articles.js';
+import { insertPlannedArticle } from '../../src/content/articles.js';
 import { decideDevice } from '../support/device.js';
 import { TestService, type TestWorkspace } from '../support/harness.js';
 import type { Visitor } from '../support/visitor.js';

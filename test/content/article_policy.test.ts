@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_POLICY } from '../../src/domain/content/policy.js';
+import { DEFAULT_POLICY } from '../../src/content/policy.js';
 import { expectBadInput } from '../brand/support.js';
 import { TestService, type TestWorkspace } from '../support/harness.js';
 import { snapshot } from '../support/snapshot.js';

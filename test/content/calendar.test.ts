@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { nextFreeSlot } from '../../src/domain/content/calendar.js';
+import { nextFreeSlot } from '../../src/content/calendar.js';
 import { TestService, START_TIME } from '../support/harness.js';
 import { article, at, commit, markWritten, ok } from './calendarSupport.js';
 

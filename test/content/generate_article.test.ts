@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertPlannedArticle } from '../../src/domain/content/articles.js';
+import { insertPlannedArticle } from '../../src/content/articles.js';
 import { TestService, type TestWorkspace } from '../support/harness.js';
 import { snapshot } from '../support/snapshot.js';
 

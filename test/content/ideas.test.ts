@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchConsolePeriod } from '../../db/schema.js';
-import { scoreIdea } from '../../src/domain/content/ideas.js';
+import { scoreIdea } from '../../src/content/ideas.js';
 import { PLANS } from '../../src/plans.js';
 import { expectBadInput } from '../brand/support.js';
 import { TestService, START_TIME, type TestWorkspace } from '../support/harness.js';

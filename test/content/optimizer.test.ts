@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findArticle } from '../../src/domain/content/articles.js';
-import { citabilityReport, healthReport } from '../../src/domain/content/optimizer.js';
+import { findArticle } from '../../src/content/articles.js';
+import { citabilityReport, healthReport } from '../../src/content/optimizer.js';
 import { TestService } from '../support/harness.js';
 import { insertPublishedArticle, insertWrittenArticle } from '../links/support.js';
 

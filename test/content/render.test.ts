@@ -1,8 +1,8 @@
 import { parseDocument } from 'htmlparser2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findArticle } from '../../src/domain/content/articles.js';
-import { renderArticle } from '../../src/domain/content/render.js';
-import { MAX_INTERNAL_LINKS } from '../../src/domain/links/inject.js';
+import { findArticle } from '../../src/content/articles.js';
+import { renderArticle } from '../../src/content/render.js';
+import { MAX_INTERNAL_LINKS } from '../../src/links/inject.js';
 import { TestService } from '../support/harness.js';
 import { insertPublishedArticle, insertWrittenArticle } from '../links/support.js';
 

@@ -1,5 +1,5 @@
-import { requestApproval } from '../../src/domain/approvals/approvals.js';
-import { insertPlannedArticle } from '../../src/domain/content/articles.js';
+import { requestApproval } from '../../src/approvals/approvals.js';
+import { insertPlannedArticle } from '../../src/content/articles.js';
 import { saveWebflowConnection } from '../../src/analytics/builders/connection.js';
 import { sharedSiteBuilderFakes } from '../analytics/fakes/siteBuilders.js';
 import { seedGrant } from '../support/grants.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { siteIdOf } from '../../src/analytics/counter/loaderTag.js';
-import { insertPlannedArticle } from '../../src/domain/content/articles.js';
-import { recordCrawlerVisit } from '../../src/domain/crawlers/visits.js';
+import { insertPlannedArticle } from '../../src/content/articles.js';
+import { recordCrawlerVisit } from '../../src/crawlers/visits.js';
 import { insertCheckRun } from '../../src/visibility/checks/runs.js';
 import { recordEngineAnswer } from '../../src/visibility/checks/record.js';
 import { normaliseCitations } from '../../src/visibility/engines/engine.js';

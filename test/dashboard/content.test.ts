@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestService, type TestWorkspace } from '../support/harness.js';
 import { hiddenFields, Visitor } from '../support/visitor.js';
 import { article, at, commit, markWritten, ok } from '../content/calendarSupport.js';
-import { addQuery } from '../../src/domain/content/queries.js';
+import { addQuery } from '../../src/content/queries.js';
 
 const PASSWORD = 'correct horse battery';
 let t: TestService;

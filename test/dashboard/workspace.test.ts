@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/apiKeys.js';
-import { requestApproval } from '../../src/domain/approvals/approvals.js';
+import { requestApproval } from '../../src/approvals/approvals.js';
 import { seedGrant } from '../support/grants.js';
 import { TestService, type TestWorkspace } from '../support/harness.js';
 import { hiddenFields, Visitor } from '../support/visitor.js';

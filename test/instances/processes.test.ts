@@ -9,7 +9,7 @@ import { openDatabase, type DatabaseHandle } from '../../db/database.js';
 import { createApiKey } from '../../src/auth/apiKeys.js';
 import { systemClock } from '../../src/clock.js';
 import { enqueueJob } from '../../src/jobs/queue.js';
-import { createWorkspace } from '../../src/domain/workspaces.js';
+import { createWorkspace } from '../../src/workspace/workspaces.js';
 import { createUser } from '../../src/operator.js';
 import { ALL_SCOPES } from '../../src/scopes.js';
 import { Receiver } from '../publishing/receiver.js';

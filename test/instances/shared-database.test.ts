@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runAutopilot } from '../../src/domain/content/autopilot.js';
-import { bootstrapFirstStart } from '../../src/domain/firstStart.js';
+import { runAutopilot } from '../../src/content/autopilot.js';
+import { bootstrapFirstStart } from '../../src/workspace/firstStart.js';
 import { enqueueJob } from '../../src/jobs/queue.js';
 import { writtenArticle } from '../publishing/support.js';
 import { twoInstancesOnOneDatabase } from '../support/instances.js';

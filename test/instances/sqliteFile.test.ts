@@ -6,7 +6,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/database.js';
 import { systemClock } from '../../src/clock.js';
-import { insertQuery } from '../../src/domain/content/queries.js';
+import { insertQuery } from '../../src/content/queries.js';
 import { runEntry, spawnEntry, type RunResult } from '../support/processes.js';
 import { FakeOpenAi } from '../visibility/fakes/openai.js';
 

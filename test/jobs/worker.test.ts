@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import { ManualClock } from '../../src/clock.js';
-import { createWorkspace } from '../../src/domain/workspaces.js';
+import { createWorkspace } from '../../src/workspace/workspaces.js';
 import { enqueueJob, type JobKind } from '../../src/jobs/queue.js';
 import { backoffMs, JobWorker, RetryableJobError, type ClaimedJob, type JobDeps, type JobHandler } from '../../src/jobs/worker.js';
 import { cdnService } from '../../src/analytics/cdn/connection.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_DETECTED_PAGES, MAX_SITEMAPS } from '../../src/domain/links/detect.js';
+import { MAX_DETECTED_PAGES, MAX_SITEMAPS } from '../../src/links/detect.js';
 import { ALL_SCOPES } from '../../src/scopes.js';
 import { TestService } from '../support/harness.js';
 import { snapshot } from '../support/snapshot.js';

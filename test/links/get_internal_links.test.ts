@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findArticle } from '../../src/domain/content/articles.js';
-import { renderArticle } from '../../src/domain/content/render.js';
+import { findArticle } from '../../src/content/articles.js';
+import { renderArticle } from '../../src/content/render.js';
 import { TestService } from '../support/harness.js';
 import { insertPublishedArticle, insertWrittenArticle } from './support.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_SITE_PAGES } from '../../src/domain/links/sitePages.js';
+import { MAX_SITE_PAGES } from '../../src/links/sitePages.js';
 import { TestService } from '../support/harness.js';
 import { snapshot } from '../support/snapshot.js';
 

@@ -1,7 +1,7 @@
 import type { Kysely, Updateable } from 'kysely';
 import type { ArticlesTable, Database } from '../../db/schema.js';
 import type { Clock } from '../../src/clock.js';
-import { insertPlannedArticle } from '../../src/domain/content/articles.js';
+import { insertPlannedArticle } from '../../src/content/articles.js';
 import { closeServer, startHttpsServer } from '../support/localServers.js';
 
 /** A written article straight in the database (the writer's job is tested elsewhere), with any field overridden. */

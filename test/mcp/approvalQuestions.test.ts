@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadBrandRow } from '../../src/domain/brand/readBrand.js';
+import { loadBrandRow } from '../../src/brand/readBrand.js';
 import { TestService, type TestWorkspace } from '../support/harness.js';
 import { modernRequest } from '../support/mcp2026.js';
 import { registryWithTestOperations } from '../support/testOperations.js';

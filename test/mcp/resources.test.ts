@@ -1,6 +1,6 @@
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertPlannedArticle } from '../../src/domain/content/articles.js';
+import { insertPlannedArticle } from '../../src/content/articles.js';
 import { type McpCaller, type McpDeps } from '../../src/mcp/caller.js';
 import { articleUri, BRAND_URI, listResources, listResourceTemplates, readResource, WEEKLY_REPORT_URI } from '../../src/mcp/resources.js';
 import type { Scope } from '../../src/scopes.js';

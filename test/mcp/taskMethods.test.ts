@@ -5,7 +5,7 @@ import type { DatabaseHandle } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import { registerTaskMethods, TASKS_CAPABILITY } from '../../adapters/mcpTasks.js';
 import { ManualClock } from '../../src/clock.js';
-import { createWorkspace } from '../../src/domain/workspaces.js';
+import { createWorkspace } from '../../src/workspace/workspaces.js';
 import { enqueueJob } from '../../src/jobs/queue.js';
 import { MemoryLimiterStore } from '../../src/limits/memoryStore.js';
 import { createTask } from '../../src/mcp/tasks.js';

@@ -6,7 +6,7 @@ import type { DatabaseHandle } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import * as taskJobsMigration from '../../db/migrations/2026_11_28_0036_mcp_task_jobs.js';
 import { ManualClock } from '../../src/clock.js';
-import { createWorkspace } from '../../src/domain/workspaces.js';
+import { createWorkspace } from '../../src/workspace/workspaces.js';
 import { cancelTask, createTask, forgetExpiredTasks, readTask, startedJobIds, TASK_TTL_MS, taskExists, type TaskOwner } from '../../src/mcp/tasks.js';
 import { enqueueJob, type JobKind } from '../../src/jobs/queue.js';
 import { JobWorker, type ClaimedJob, type JobDeps, type JobHandler } from '../../src/jobs/worker.js';

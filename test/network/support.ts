@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
 import type { LinkAttribute, PlacementState } from '../../db/schema.js';
 import { newId } from '../../src/ids.js';
-import { insertPlannedArticle } from '../../src/domain/content/articles.js';
-import { requestApproval } from '../../src/domain/approvals/approvals.js';
+import { insertPlannedArticle } from '../../src/content/articles.js';
+import { requestApproval } from '../../src/approvals/approvals.js';
 import type { TestService, TestWorkspace } from '../support/harness.js';
 
 export const NETWORK = '/api/v1/link-network';

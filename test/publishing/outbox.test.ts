@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/database.js';
 import { systemClock } from '../../src/clock.js';
-import { insertPlannedArticle } from '../../src/domain/content/articles.js';
+import { insertPlannedArticle } from '../../src/content/articles.js';
 import { startEntry } from '../support/processes.js';
 import { Receiver, type ReceivedDelivery } from './receiver.js';
 

@@ -1,8 +1,8 @@
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { timeoutMessage } from '../../src/domain/publishing/deliveryJobs.js';
-import { receiverAddress } from '../../src/domain/publishing/receiverAnswer.js';
-import { deliveryHeaders, newSigningSecret, serviceSignature } from '../../src/domain/publishing/signing.js';
+import { timeoutMessage } from '../../src/publishing/deliveryJobs.js';
+import { receiverAddress } from '../../src/publishing/receiverAnswer.js';
+import { deliveryHeaders, newSigningSecret, serviceSignature } from '../../src/publishing/signing.js';
 
 describe('delivery signatures', () => {
   it("signs the raw body like GitHub's X-Hub-Signature-256 (GitHub's published vectors)", () => {

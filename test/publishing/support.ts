@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { expect } from 'vitest';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../../src/clock.js';
-import { insertPlannedArticle } from '../../src/domain/content/articles.js';
+import { insertPlannedArticle } from '../../src/content/articles.js';
 import type { Timing } from '../../src/services.js';
 import { TestService, type TestWorkspace } from '../support/harness.js';
 import { Receiver } from './receiver.js';

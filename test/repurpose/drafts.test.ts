@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RepurposeChannel, RepurposeState } from '../../db/schema.js';
 import { classifyVisitSource, SOCIAL_NETWORKS } from '../../src/analytics/referrers.js';
-import { insertPlannedArticle } from '../../src/domain/content/articles.js';
+import { insertPlannedArticle } from '../../src/content/articles.js';
 import { ALL_SCOPES } from '../../src/scopes.js';
 import { CHANNEL_FORMS, REPURPOSE_CHANNELS } from '../../src/repurpose/channels.js';
 import type { ChatRequest } from '../support/fakeWriter.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { escapeHtml } from '../../src/web/html.js';
 import { AREAS } from '../../src/web/areas.js';
 import { pageUrl } from '../../src/web/paths.js';
-import { requestApproval } from '../../src/domain/approvals/approvals.js';
+import { requestApproval } from '../../src/approvals/approvals.js';
 import { insertProspect, insertReceived } from '../outreach/support.js';
 import { insertRepurposeDraft } from '../repurpose/support.js';
 import { insertThread } from '../social/support.js';

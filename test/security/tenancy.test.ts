@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requestApproval } from '../../src/domain/approvals/approvals.js';
+import { requestApproval } from '../../src/approvals/approvals.js';
 import { seedGrant } from '../support/grants.js';
 import { TestService, type TestWorkspace } from '../support/harness.js';
 import { insertProspect } from '../outreach/support.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/database.js';
 import { ManualClock } from '../../src/clock.js';
-import { createSupportMessage } from '../../src/domain/support/messages.js';
+import { createSupportMessage } from '../../src/support/messages.js';
 import { runEntry } from '../support/processes.js';
 
 // The CLI is its own process with its own database, so this runs on a SQLite file whatever TEST_DATABASE_URL says.

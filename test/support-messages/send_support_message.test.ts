@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listSupportMessages } from '../../src/domain/support/messages.js';
+import { listSupportMessages } from '../../src/support/messages.js';
 import { TestService } from '../support/harness.js';
 
 describe('support: send_support_message', () => {

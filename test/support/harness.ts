@@ -4,7 +4,7 @@ import type { DatabaseHandle } from '../../db/database.js';
 import { createApiKey } from '../../src/auth/apiKeys.js';
 import { ManualClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
-import { createWorkspace } from '../../src/domain/workspaces.js';
+import { createWorkspace } from '../../src/workspace/workspaces.js';
 import { createUser } from '../../src/operator.js';
 import type { OutboundOptions } from '../../src/outbound/safeFetch.js';
 import type { MxResolver } from '../../src/outreach/contacts/finder.js';

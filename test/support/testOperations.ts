@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { loadBrandRow } from '../../src/domain/brand/readBrand.js';
+import { loadBrandRow } from '../../src/brand/readBrand.js';
 import { BadInputError } from '../../src/errors.js';
 import { defineTool } from '../../tools/define.js';
 import { registry } from '../../tools/index.js';

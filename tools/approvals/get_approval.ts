@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { readApproval } from '../../src/domain/approvals/approvals.js';
+import { readApproval } from '../../src/approvals/approvals.js';
 import { defineTool } from '../define.js';
 import { isoTime, recordId } from '../fields.js';
 

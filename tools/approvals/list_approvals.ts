@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listApprovals } from '../../src/domain/approvals/approvals.js';
+import { listApprovals } from '../../src/approvals/approvals.js';
 import { defineTool } from '../define.js';
 import { isoTime, pageFields, pageNumber, pageSize } from '../fields.js';
 

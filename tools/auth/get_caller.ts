@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { describeCaller } from '../../src/domain/caller/describeCaller.js';
+import { describeCaller } from '../../src/caller/describeCaller.js';
 import { defineTool } from '../define.js';
 import { isoTime, planLimits } from '../fields.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { BILLING_CYCLES, BILLING_STATUSES, PAYMENT_STATUSES } from '../../src/domain/billing/maintenance.js';
-import { readBilling } from '../../src/domain/billing/readBilling.js';
+import { BILLING_CYCLES, BILLING_STATUSES, PAYMENT_STATUSES } from '../../src/billing/maintenance.js';
+import { readBilling } from '../../src/billing/readBilling.js';
 import { PLAN_NAMES } from '../../src/plans.js';
 import { WRITER_PURPOSES } from '../../src/writer/model.js';
 import { defineTool } from '../define.js';

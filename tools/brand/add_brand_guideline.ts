@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { addBrandGuideline, GUIDELINE_TYPES } from '../../src/domain/brand/guidelines.js';
+import { addBrandGuideline, GUIDELINE_TYPES } from '../../src/brand/guidelines.js';
 import { defineTool } from '../define.js';
 import { guidelineAnswer } from './outputs.js';
 

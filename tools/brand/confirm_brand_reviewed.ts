@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { confirmBrandReviewed } from '../../src/domain/brand/review.js';
+import { confirmBrandReviewed } from '../../src/brand/review.js';
 import { defineTool } from '../define.js';
 import { isoTime } from '../fields.js';
 

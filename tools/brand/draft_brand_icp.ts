@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { draftBuyerProfile } from '../../src/domain/brand/icpDrafts.js';
+import { draftBuyerProfile } from '../../src/brand/icpDrafts.js';
 import { requireWriter } from '../../src/writer/model.js';
 import { defineTool } from '../define.js';
 import { buyerProfileDraft } from './outputs.js';

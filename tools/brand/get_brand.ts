@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { readBrand } from '../../src/domain/brand/readBrand.js';
+import { readBrand } from '../../src/brand/readBrand.js';
 import { defineTool } from '../define.js';
 import { brand } from './outputs.js';
 

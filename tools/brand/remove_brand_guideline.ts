@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { removeBrandGuideline } from '../../src/domain/brand/guidelines.js';
+import { removeBrandGuideline } from '../../src/brand/guidelines.js';
 import { defineTool } from '../define.js';
 import { recordId } from '../fields.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { setBrandGuidelineActive } from '../../src/domain/brand/guidelines.js';
+import { setBrandGuidelineActive } from '../../src/brand/guidelines.js';
 import { defineTool } from '../define.js';
 import { guidelineAnswer } from './outputs.js';
 import { recordId } from '../fields.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_SUGGESTIONS, suggestAudiences } from '../../src/domain/brand/icpDrafts.js';
+import { MAX_SUGGESTIONS, suggestAudiences } from '../../src/brand/icpDrafts.js';
 import { requireWriter } from '../../src/writer/model.js';
 import { defineTool } from '../define.js';
 

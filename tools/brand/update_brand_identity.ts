@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { INDUSTRY_NAMES, updateBrandIdentity } from '../../src/domain/brand/identity.js';
+import { INDUSTRY_NAMES, updateBrandIdentity } from '../../src/brand/identity.js';
 import { defineTool } from '../define.js';
 import { identity } from './outputs.js';
 import { httpUrl, textList, webUrl, isoTime } from '../fields.js';

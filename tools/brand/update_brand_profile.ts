@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TONES, updateBrandProfile } from '../../src/domain/brand/profile.js';
+import { TONES, updateBrandProfile } from '../../src/brand/profile.js';
 import { defineTool } from '../define.js';
 import { profile } from './outputs.js';
 

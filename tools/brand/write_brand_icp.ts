@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { writeBrandIcp } from '../../src/domain/brand/icps.js';
+import { writeBrandIcp } from '../../src/brand/icps.js';
 import { defineTool } from '../define.js';
 import { buyerProfileWrite } from './outputs.js';
 import { recordId, textList } from '../fields.js';

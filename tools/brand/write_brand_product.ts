@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PRODUCT_CATEGORIES, writeBrandProduct } from '../../src/domain/brand/products.js';
+import { PRODUCT_CATEGORIES, writeBrandProduct } from '../../src/brand/products.js';
 import { defineTool } from '../define.js';
 import { productWrite } from './outputs.js';
 import { httpUrlOrEmpty, recordId, textList } from '../fields.js';

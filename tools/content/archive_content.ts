@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { archiveContent } from '../../src/domain/content/archive.js';
+import { archiveContent } from '../../src/content/archive.js';
 import { defineTool } from '../define.js';
 import { archived } from './outputs.js';
 import { recordId } from '../fields.js';

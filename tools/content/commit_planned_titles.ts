@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commitPlannedTitles } from '../../src/domain/content/planning.js';
+import { commitPlannedTitles } from '../../src/content/planning.js';
 import { defineTool } from '../define.js';
 import { committedTitles } from './outputs.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { deletePlannedTitle } from '../../src/domain/content/deletePlanned.js';
+import { deletePlannedTitle } from '../../src/content/deletePlanned.js';
 import { defineTool } from '../define.js';
 import { deletedTitle } from './outputs.js';
 import { recordId } from '../fields.js';

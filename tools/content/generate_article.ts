@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { describeGenerate, GENERATE_AHEAD_MS, startGenerate, WRITES_PER_DAY } from '../../src/domain/content/generation.js';
+import { describeGenerate, GENERATE_AHEAD_MS, startGenerate, WRITES_PER_DAY } from '../../src/content/generation.js';
 import { requireWriter } from '../../src/writer/model.js';
 import { defineTool } from '../define.js';
 import { generationStarted } from './outputs.js';

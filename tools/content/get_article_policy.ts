@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { readPolicyView } from '../../src/domain/content/policyUpdate.js';
+import { readPolicyView } from '../../src/content/policyUpdate.js';
 import { defineTool } from '../define.js';
 import { policyView } from './outputs.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listContentIdeas } from '../../src/domain/content/ideas.js';
+import { listContentIdeas } from '../../src/content/ideas.js';
 import { defineTool } from '../define.js';
 import { contentIdeas } from './outputs.js';
 

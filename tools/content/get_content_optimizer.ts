@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { findArticle } from '../../src/domain/content/articles.js';
-import { citabilityReport, healthReport } from '../../src/domain/content/optimizer.js';
-import { readArticlePolicy } from '../../src/domain/content/policy.js';
+import { findArticle } from '../../src/content/articles.js';
+import { citabilityReport, healthReport } from '../../src/content/optimizer.js';
+import { readArticlePolicy } from '../../src/content/policy.js';
 import { BadInputError } from '../../src/errors.js';
-import { internalLinksOutCount } from '../../src/domain/links/internalLinks.js';
+import { internalLinksOutCount } from '../../src/links/internalLinks.js';
 import { defineTool } from '../define.js';
 import { optimizerReport } from './outputs.js';
 import { recordId } from '../fields.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { internalLinksReport } from '../../src/domain/links/internalLinks.js';
+import { internalLinksReport } from '../../src/links/internalLinks.js';
 import { defineTool } from '../define.js';
 import { internalLinks } from './outputs.js';
 import { recordId } from '../fields.js';

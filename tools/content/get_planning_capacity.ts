@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { planningCapacity } from '../../src/domain/content/capacity.js';
+import { planningCapacity } from '../../src/content/capacity.js';
 import { defineTool } from '../define.js';
 import { capacityReport } from './outputs.js';
 

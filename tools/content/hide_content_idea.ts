@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { hideContentIdea } from '../../src/domain/content/ideas.js';
+import { hideContentIdea } from '../../src/content/ideas.js';
 import { defineTool } from '../define.js';
 import { hiddenIdea } from './outputs.js';
 import { recordId } from '../fields.js';

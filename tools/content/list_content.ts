@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listContent } from '../../src/domain/content/listing.js';
+import { listContent } from '../../src/content/listing.js';
 import { defineTool } from '../define.js';
 import { contentList } from './outputs.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ideaQueryText, planContentIdea } from '../../src/domain/content/planning.js';
+import { ideaQueryText, planContentIdea } from '../../src/content/planning.js';
 import { defineTool } from '../define.js';
 import { recordId } from '../fields.js';
 import { plannedIdea } from './outputs.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { planTitles } from '../../src/domain/content/planning.js';
+import { planTitles } from '../../src/content/planning.js';
 import { defineTool } from '../define.js';
 import { titleCandidates } from './outputs.js';
 import { textList } from '../fields.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { previewArticle } from '../../src/domain/content/preview.js';
+import { previewArticle } from '../../src/content/preview.js';
 import { defineTool } from '../define.js';
 import { recordId } from '../fields.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { describePublish, publishArticle } from '../../src/domain/publishing/publish.js';
+import { describePublish, publishArticle } from '../../src/publishing/publish.js';
 import { defineTool } from '../define.js';
 import { published } from './outputs.js';
 import { recordId } from '../fields.js';

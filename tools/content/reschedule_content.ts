@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { rescheduleContent } from '../../src/domain/content/reschedule.js';
+import { rescheduleContent } from '../../src/content/reschedule.js';
 import { defineTool } from '../define.js';
 import { rescheduled } from './outputs.js';
 import { recordId } from '../fields.js';

@@ -5,7 +5,7 @@ import {
   MAX_META_TITLE_CHARS,
   MAX_TITLE_CHARS,
   updateArticleMeta,
-} from '../../src/domain/publishing/articleMeta.js';
+} from '../../src/publishing/articleMeta.js';
 import { defineTool } from '../define.js';
 import { articleMeta } from './outputs.js';
 import { recordId } from '../fields.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { MAX_ARTICLES_PER_DAY } from '../../src/domain/content/calendar.js';
-import { WEEKDAYS } from '../../src/domain/content/policy.js';
-import { updateArticlePolicy } from '../../src/domain/content/policyUpdate.js';
+import { MAX_ARTICLES_PER_DAY } from '../../src/content/calendar.js';
+import { WEEKDAYS } from '../../src/content/policy.js';
+import { updateArticlePolicy } from '../../src/content/policyUpdate.js';
 import { defineTool } from '../define.js';
 import { policyView } from './outputs.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { getJob } from '../../src/domain/jobs/listJobs.js';
+import { getJob } from '../../src/jobs/listJobs.js';
 import { defineTool } from '../define.js';
 import { recordId } from '../fields.js';
 import { job } from './outputs.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listJobs } from '../../src/domain/jobs/listJobs.js';
+import { listJobs } from '../../src/jobs/listJobs.js';
 import { defineTool } from '../define.js';
 import { job, JOB_KINDS, jobState } from './outputs.js';
 

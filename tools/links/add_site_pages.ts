@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { addSitePages, MAX_SITE_PAGES } from '../../src/domain/links/sitePages.js';
+import { addSitePages, MAX_SITE_PAGES } from '../../src/links/sitePages.js';
 import { defineTool } from '../define.js';
 import { addedPages } from './outputs.js';
 import { httpUrl, textList } from '../fields.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { detectSitePages, MAX_DETECTED_PAGES, MAX_SITEMAPS } from '../../src/domain/links/detect.js';
+import { detectSitePages, MAX_DETECTED_PAGES, MAX_SITEMAPS } from '../../src/links/detect.js';
 import { defineTool } from '../define.js';
 import { detectedPages } from './outputs.js';
 import { webUrl } from '../fields.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listSitePages } from '../../src/domain/links/sitePages.js';
+import { listSitePages } from '../../src/links/sitePages.js';
 import { defineTool } from '../define.js';
 import { sitePages } from './outputs.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { activateDestination } from '../../src/domain/publishing/destinations.js';
+import { activateDestination } from '../../src/publishing/destinations.js';
 import { defineTool } from '../define.js';
 import { destination } from './outputs.js';
 import { recordId } from '../fields.js';

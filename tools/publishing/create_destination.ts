@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createDestination, MAX_DESTINATIONS } from '../../src/domain/publishing/destinations.js';
+import { createDestination, MAX_DESTINATIONS } from '../../src/publishing/destinations.js';
 import { defineTool } from '../define.js';
 import { destination } from './outputs.js';
 import { httpUrl, webUrl } from '../fields.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_PAGE_SIZE, getArticles, MAX_PAGE_SIZE } from '../../src/domain/publishing/contentApi.js';
+import { DEFAULT_PAGE_SIZE, getArticles, MAX_PAGE_SIZE } from '../../src/publishing/contentApi.js';
 import { defineTool } from '../define.js';
 import { pageNumber, pageSize } from '../fields.js';
 import { articlesPage } from './outputs.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DELIVERY_OUTCOMES, listDeliveries } from '../../src/domain/publishing/deliveries.js';
+import { DELIVERY_OUTCOMES, listDeliveries } from '../../src/publishing/deliveries.js';
 import { defineTool } from '../define.js';
 import { pageFields, pageNumber, pageSize, recordId } from '../fields.js';
 import { delivery } from './outputs.js';

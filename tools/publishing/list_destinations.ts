@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listDestinations } from '../../src/domain/publishing/destinations.js';
+import { listDestinations } from '../../src/publishing/destinations.js';
 import { defineTool } from '../define.js';
 import { destination } from './outputs.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DELIVERY_OUTCOMES } from '../../src/domain/publishing/deliveries.js';
+import { DELIVERY_OUTCOMES } from '../../src/publishing/deliveries.js';
 import { isoTime } from '../fields.js';
 
 // What the publishing operations answer.

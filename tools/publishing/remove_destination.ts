@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { removeDestination } from '../../src/domain/publishing/destinations.js';
+import { removeDestination } from '../../src/publishing/destinations.js';
 import { defineTool } from '../define.js';
 import { recordId } from '../fields.js';
 

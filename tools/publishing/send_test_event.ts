@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { sendTestEvent } from '../../src/domain/publishing/testEvent.js';
+import { sendTestEvent } from '../../src/publishing/testEvent.js';
 import { defineTool } from '../define.js';
 import { recordId } from '../fields.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listQueries } from '../../src/domain/content/queries.js';
+import { listQueries } from '../../src/content/queries.js';
 import { defineTool } from '../define.js';
 import { trackedQuery, queryUsage } from './outputs.js';
 

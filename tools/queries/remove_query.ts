@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { describeQueryRemoval, removeQuery } from '../../src/domain/content/queries.js';
+import { describeQueryRemoval, removeQuery } from '../../src/content/queries.js';
 import { defineTool } from '../define.js';
 import { recordId } from '../fields.js';
 import { queryUsage } from './outputs.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { updateQuery } from '../../src/domain/content/queries.js';
+import { updateQuery } from '../../src/content/queries.js';
 import { defineTool } from '../define.js';
 import { recordId } from '../fields.js';
 import { trackedQuery } from './outputs.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createSupportMessage } from '../../src/domain/support/messages.js';
+import { createSupportMessage } from '../../src/support/messages.js';
 import { defineTool } from '../define.js';
 import { isoTime } from '../fields.js';
 

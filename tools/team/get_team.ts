@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { readTeam } from '../../src/domain/team/readTeam.js';
+import { readTeam } from '../../src/team/readTeam.js';
 import { defineTool } from '../define.js';
 import { team } from './outputs.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createInvite, describeInvite } from '../../src/domain/team/invites.js';
+import { createInvite, describeInvite } from '../../src/team/invites.js';
 import { defineTool } from '../define.js';
 import { createdInvite } from './outputs.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { describeRemoval, removeMember } from '../../src/domain/team/members.js';
+import { describeRemoval, removeMember } from '../../src/team/members.js';
 import { defineTool } from '../define.js';
 import { removedMember } from './outputs.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { revokeInvite } from '../../src/domain/team/invites.js';
+import { revokeInvite } from '../../src/team/invites.js';
 import { defineTool } from '../define.js';
 import { revokedInvite } from './outputs.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appsViewer, listConnectedApps } from '../../src/domain/workspace/connectedApps.js';
+import { appsViewer, listConnectedApps } from '../../src/workspace/connectedApps.js';
 import { defineTool } from '../define.js';
 import { connectedApp } from './outputs.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appsViewer, describeAppRevocation, revokeConnectedApp } from '../../src/domain/workspace/connectedApps.js';
+import { appsViewer, describeAppRevocation, revokeConnectedApp } from '../../src/workspace/connectedApps.js';
 import { defineTool } from '../define.js';
 
 export default defineTool({

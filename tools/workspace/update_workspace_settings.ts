@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { updateWorkspaceSettings } from '../../src/domain/workspace/settings.js';
-import { isTimeZone } from '../../src/domain/workspace/settings.js';
+import { updateWorkspaceSettings } from '../../src/workspace/settings.js';
+import { isTimeZone } from '../../src/workspace/settings.js';
 import { defineTool } from '../define.js';
 
 export default defineTool({

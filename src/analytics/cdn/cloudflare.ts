@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { type Clock, systemClock } from '../../clock.js';
-import { AI_CRAWLERS, type Classification, classifyUserAgent } from '../../domain/crawlers/classify.js';
+import { AI_CRAWLERS, type Classification, classifyUserAgent } from '../../crawlers/classify.js';
 import { retryAfterMs } from '../../outbound/retryAfter.js';
 import { DEFAULT_ZONE_LIMITS, HOUR_MS, type TrafficWindow, type ZoneLimits } from './backfill.js';
 import { CloudflareAuthError, CloudflareError, CloudflareRateLimitError } from './errors.js';

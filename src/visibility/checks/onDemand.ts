@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Database } from '../../../db/schema.js';
 import type { Clock } from '../../clock.js';
 import { BadInputError, NotFoundError, RateLimitedError } from '../../errors.js';
-import { lockWorkspace } from '../../domain/workspaces.js';
+import { lockWorkspace } from '../../workspace/workspaces.js';
 import { enqueueJob, pendingJobId } from '../../jobs/queue.js';
 import type { JobHandler } from '../../jobs/worker.js';
 import type { Services } from '../../services.js';

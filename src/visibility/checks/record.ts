@@ -2,7 +2,7 @@ import type { Insertable, Kysely } from 'kysely';
 import type { Database, EngineName, MentionResult, VisibilityDailyTable } from '../../../db/schema.js';
 import type { Clock } from '../../clock.js';
 import { toJson } from '../../shared/json.js';
-import { lockWorkspace } from '../../domain/workspaces.js';
+import { lockWorkspace } from '../../workspace/workspaces.js';
 import { newId } from '../../ids.js';
 import { utcDay } from '../../shared/time.js';
 import { queuePositioning } from '../competitors/positioning.js';

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { CheckRunsTable, Database } from '../../../db/schema.js';
 import type { Clock } from '../../clock.js';
-import { lockWorkspace } from '../../domain/workspaces.js';
+import { lockWorkspace } from '../../workspace/workspaces.js';
 import { newId } from '../../ids.js';
 import { enqueueJobs, type NewJob } from '../../jobs/queue.js';
 import type { Services } from '../../services.js';

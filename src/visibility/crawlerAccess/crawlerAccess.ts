@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
-import { AI_CRAWLERS } from '../../domain/crawlers/classify.js';
+import { AI_CRAWLERS } from '../../crawlers/classify.js';
 import { OutboundError, type SafeFetcher } from '../../outbound/safeFetch.js';
 import { fetchFollowing } from './fetchFollowing.js';
 import { readRobots } from './robots.js';

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, MentionResult } from '../../../db/schema.js';
-import { textKey } from '../../domain/content/articles.js';
+import { textKey } from '../../content/articles.js';
 import { DAY_MS } from '../../shared/time.js';
 import { rankHistory } from '../rankings/rankChecks.js';
 import { consoleQueries } from '../rankings/searchConsole.js';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, SearchConsolePeriod } from '../../../db/schema.js';
-import { textKey } from '../../domain/content/articles.js';
+import { textKey } from '../../content/articles.js';
 
 /** A query's Search Console figures over one period, summed across its pages. */
 export interface PeriodTotals {

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type QueryCreator } from 'kysely';
 import type { Database } from '../../../db/schema.js';
-import { textKey } from '../../domain/content/articles.js';
+import { textKey } from '../../content/articles.js';
 import { pageOf, pageOffset, type PageRequest } from '../../shared/paging.js';
 import { toIso } from '../../shared/time.js';
 import { rate } from '../metrics/wilson.js';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
-import { textKey } from '../../domain/content/articles.js';
+import { textKey } from '../../content/articles.js';
 
 export interface ConsolePage {
   page: string;

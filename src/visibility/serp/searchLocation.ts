@@ -2,7 +2,7 @@ import { countryOf } from '../engines/locale.js';
 
 /**
  * DataForSEO's location codes are Google Ads geo-target ids; a country's id is 2000 plus its ISO 3166-1 numeric code.
- * The countries of the supported content locales (src/domain/brand/locales.ts), each language's main country included.
+ * The countries of the supported content locales (src/brand/locales.ts), each language's main country included.
  */
 const LOCATION_CODES: Record<string, number> = {
   AR: 2032, AT: 2040, AU: 2036, BE: 2056, BR: 2076, CA: 2124, CH: 2756, CN: 2156, CO: 2170, CZ: 2203,

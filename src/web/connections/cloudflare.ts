@@ -11,7 +11,7 @@ import {
   type CdnConnection,
 } from '../../analytics/cdn/connection.js';
 import { queueCdnBackfill, readCdnStatus } from '../../analytics/cdn/sync.js';
-import type { Membership } from '../../domain/accounts/sessions.js';
+import type { Membership } from '../../accounts/sessions.js';
 import { type DashboardDeps, sendPage } from '../pageContext.js';
 import { html, type SafeHtml } from '../html.js';
 import { formatTime } from '../format.js';

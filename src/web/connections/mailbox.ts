@@ -1,5 +1,5 @@
 import express, { type RequestHandler, type Response } from 'express';
-import type { Membership } from '../../domain/accounts/sessions.js';
+import type { Membership } from '../../accounts/sessions.js';
 import { MailConnectionError, MailSetupError } from '../../outreach/mailHosts.js';
 import {
   DEFAULT_DAILY_CAP,

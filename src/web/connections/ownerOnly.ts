@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { Membership } from '../../domain/accounts/sessions.js';
+import type { Membership } from '../../accounts/sessions.js';
 import { sendPage } from '../pageContext.js';
 import { html } from '../html.js';
 

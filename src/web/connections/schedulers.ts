@@ -1,5 +1,5 @@
 import express, { type RequestHandler, type Response } from 'express';
-import type { Membership } from '../../domain/accounts/sessions.js';
+import type { Membership } from '../../accounts/sessions.js';
 import { BadInputError } from '../../errors.js';
 import { formProblem } from '../../outreach/mailbox.js';
 import {

@@ -3,7 +3,7 @@ import { connectSiteAnalytics, disconnectSiteAnalytics, readSiteAnalyticsConnect
 import { beginGa4Authorization, completeGa4Authorization, connectGa4Property, readGa4Grant, takeGa4State, type Ga4Grant } from '../../analytics/providers/ga4Authorization.js';
 import { GA4_CALLBACK_PATH, ga4AuthorizationUrl, ga4CallbackUrl } from '../../analytics/providers/ga4Grant.js';
 import { AnalyticsProviderError, AnalyticsRateLimitedError, PROVIDER_LABELS, WebAnalyticsError } from '../../analytics/providers/provider.js';
-import type { Membership } from '../../domain/accounts/sessions.js';
+import type { Membership } from '../../accounts/sessions.js';
 import { type DashboardDeps, sendPage } from '../pageContext.js';
 import { ownerConnectionPages } from './ownerOnly.js';
 import { html, type SafeHtml } from '../html.js';

@@ -10,7 +10,7 @@ import {
 } from '../../analytics/builders/connection.js';
 import { BuilderApiError } from '../../analytics/builders/http.js';
 import { exchangeWebflowCode, webflowAuthorizationUrl } from '../../analytics/builders/webflow.js';
-import type { Membership } from '../../domain/accounts/sessions.js';
+import type { Membership } from '../../accounts/sessions.js';
 import type { DashboardDeps } from '../pageContext.js';
 import { ownerConnectionPages } from './ownerOnly.js';
 import { html, type SafeHtml } from '../html.js';

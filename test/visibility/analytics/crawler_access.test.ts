@@ -1,7 +1,7 @@
 import type { Server } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { AI_CRAWLERS } from '../../../src/domain/crawlers/classify.js';
+import { AI_CRAWLERS } from '../../../src/crawlers/classify.js';
 import type { crawlerAccessReport } from '../../../tools/analytics/outputs.js';
 import { TestService, type TestWorkspace } from '../../support/harness.js';
 import { closeServer, startHttpsServer } from '../../support/localServers.js';

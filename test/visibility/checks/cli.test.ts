@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../db/database.js';
 import { systemClock } from '../../../src/clock.js';
-import { insertQuery } from '../../../src/domain/content/queries.js';
+import { insertQuery } from '../../../src/content/queries.js';
 import { runEntry } from '../../support/processes.js';
 import { FakeOpenAi } from '../fakes/openai.js';
 

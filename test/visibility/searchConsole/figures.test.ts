@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertPlannedArticle } from '../../../src/domain/content/articles.js';
+import { insertPlannedArticle } from '../../../src/content/articles.js';
 import { searchConsoleFigures } from '../../../src/visibility/searchConsole/figures.js';
 import { TestService, type TestWorkspace } from '../../support/harness.js';
 import { consoleRow } from './rows.js';

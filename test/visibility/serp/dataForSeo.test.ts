@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SUPPORTED_LOCALES } from '../../../src/domain/brand/locales.js';
+import { SUPPORTED_LOCALES } from '../../../src/brand/locales.js';
 import type { EngineTuning } from '../../../src/visibility/engines/providerHttp.js';
 import { createSerpClient } from '../../../src/visibility/serp/dataForSeo.js';
 import { bingCopilotEngine } from '../../../src/visibility/engines/serpEngines.js';

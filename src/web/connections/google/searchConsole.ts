@@ -1,5 +1,5 @@
 import express, { type RequestHandler, type Response } from 'express';
-import type { Membership } from '../../../domain/accounts/sessions.js';
+import type { Membership } from '../../../accounts/sessions.js';
 import { callbackUrl, CALLBACK_PATH, completeConnection } from '../../../visibility/searchConsole/connect.js';
 import { beginConnection, disconnectSearchConsole, readConnection, saveConnection, takeState } from '../../../visibility/searchConsole/connection.js';
 import { authorizationUrl, SearchConsoleError } from '../../../visibility/searchConsole/google.js';

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { GUIDELINE_TYPES } from '../../../domain/brand/guidelines.js';
+import { GUIDELINE_TYPES } from '../../../brand/guidelines.js';
 import type { DashboardDeps } from '../../pageContext.js';
 import { formatTime } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';

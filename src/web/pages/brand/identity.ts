@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
-import { INDUSTRIES } from '../../../domain/brand/industries.js';
-import { INDUSTRY_NAMES } from '../../../domain/brand/identity.js';
+import { INDUSTRIES } from '../../../brand/industries.js';
+import { INDUSTRY_NAMES } from '../../../brand/identity.js';
 import type { DashboardDeps } from '../../pageContext.js';
 import { html } from '../../html.js';
 import { dataView, operationForm, showPage } from '../../kit.js';

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { PRODUCT_CATEGORIES } from '../../../domain/brand/products.js';
+import { PRODUCT_CATEGORIES } from '../../../brand/products.js';
 import type { DashboardDeps } from '../../pageContext.js';
 import { html, type SafeHtml } from '../../html.js';
 import { operationForm, showPage } from '../../kit.js';

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { TONES } from '../../../domain/brand/profile.js';
+import { TONES } from '../../../brand/profile.js';
 import type { DashboardDeps } from '../../pageContext.js';
 import { formatTime } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';

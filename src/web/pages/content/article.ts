@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { internalLinks, optimizerReport } from '../../../../tools/content/outputs.js';
-import { sanitizeArticleHtml } from '../../../domain/content/render.js';
+import { sanitizeArticleHtml } from '../../../content/render.js';
 import { NotFoundError } from '../../../errors.js';
 import type { DashboardDeps } from '../../pageContext.js';
 import { formatNumber, formatTime } from '../../format.js';

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
-import { DELIVERY_OUTCOMES } from '../../../domain/publishing/deliveries.js';
+import { DELIVERY_OUTCOMES } from '../../../publishing/deliveries.js';
 import type { delivery } from '../../../../tools/publishing/outputs.js';
 import { pageUrl } from '../../paths.js';
 import type { DashboardDeps } from '../../pageContext.js';

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
-import { approvalWorkspaceFor } from '../../../domain/approvals/approvals.js';
+import { approvalWorkspaceFor } from '../../../approvals/approvals.js';
 import { ServiceError } from '../../../errors.js';
 import { type DashboardDeps, sendPage } from '../../pageContext.js';
 import { formatTime } from '../../format.js';

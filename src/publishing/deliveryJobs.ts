@@ -1,0 +1,226 @@
+import type { Kysely } from 'kysely';
+import type { Database, DeliveryOutcome } from '../../db/schema.js';
+import type { Clock } from '../clock.js';
+import type { CredentialSealer } from '../credentials/sealed.js';
+import { newId } from '../ids.js';
+import { enqueueJob } from '../jobs/queue.js';
+import { RetryableJobError, type ClaimedJob, type JobDeps, type JobHandler } from '../jobs/worker.js';
+import { retryAfterMs } from '../outbound/retryAfter.js';
+import { MAX_RESPONSE_BYTES, OutboundError, OutboundTimeout, type OutboundResponse, type SafeFetcher } from '../outbound/safeFetch.js';
+import { receiverAddress } from './receiverAnswer.js';
+import { checkRendersLive } from './renderCheck.js';
+import { deliveryHeaders } from './signing.js';
+
+/** Render checks of one publish: a static site may still be building at the first look. */
+export const RENDER_CHECK_ATTEMPTS = 3;
+/** A Retry-After longer than this is not waited for; the worker's own backoff applies. */
+const MAX_RETRY_AFTER_MS = 3_600_000;
+
+export function timeoutMessage(timeoutMs: number): string {
+  return `Failed: the endpoint did not answer within ${timeoutMs / 1000} seconds`;
+}
+
+interface AttemptResult {
+  outcome: DeliveryOutcome;
+  statusCode: number | null;
+  url: string | null;
+  /** What the destination shows: `Delivered`, `Delivered, no address`, `Failed: ...`. */
+  message: string;
+  note: string | null;
+  /** Worth another attempt (timeouts, connection failures, 429, 5xx), not before this many milliseconds. */
+  retryAfterMs: number | null;
+}
+
+function answered(response: OutboundResponse, endpointUrl: string, now: number): AttemptResult {
+  const { status } = response;
+  if (status >= 200 && status < 300) {
+    const { url, note } = receiverAddress(response.body, endpointUrl);
+    if (url !== null) return { outcome: 'delivered', statusCode: status, url, message: 'Delivered', note, retryAfterMs: null };
+    return { outcome: 'delivered_no_address', statusCode: status, url: null, message: 'Delivered, no address', note, retryAfterMs: null };
+  }
+  // Redirects are not followed (the endpoint must answer itself); other 4xx mean the request itself is refused.
+  const retryable = status === 429 || status >= 500;
+  return {
+    outcome: 'failed',
+    statusCode: status,
+    url: null,
+    message: `Failed: the endpoint answered ${status}`,
+    note: null,
+    retryAfterMs: retryable ? (retryAfterMs(response.headers['retry-after'], now, MAX_RETRY_AFTER_MS) ?? 0) : null,
+  };
+}
+
+interface PendingDelivery {
+  id: string;
+  workspaceId: string;
+  destinationId: string;
+  articleId: string | null;
+  event: 'article.published' | 'article.updated' | 'test';
+  body: string;
+  attempts: number;
+  endpointUrl: string;
+  secret: string;
+}
+
+/** The delivery still to be sent, with its destination's signing secret opened (it may be stored sealed). */
+async function pendingDelivery(db: Kysely<Database>, credentials: CredentialSealer, deliveryId: string): Promise<PendingDelivery | undefined> {
+  const delivery = await db
+    .selectFrom('deliveries')
+    .innerJoin('destinations', 'destinations.id', 'deliveries.destination_id')
+    .select([
+      'deliveries.id as id',
+      'deliveries.workspace_id as workspaceId',
+      'deliveries.destination_id as destinationId',
+      'deliveries.article_id as articleId',
+      'deliveries.event as event',
+      'deliveries.body as body',
+      'deliveries.attempts as attempts',
+      'destinations.endpoint_url as endpointUrl',
+      'destinations.signing_secret as secret',
+    ])
+    .where('deliveries.id', '=', deliveryId)
+    .where('deliveries.state', '=', 'pending')
+    .where('destinations.removed_at', 'is', null)
+    .executeTakeFirst();
+  return delivery === undefined ? undefined : { ...delivery, secret: credentials.open(delivery.secret) };
+}
+
+async function send(outbound: SafeFetcher, delivery: PendingDelivery, now: number, timeoutMs: number): Promise<AttemptResult> {
+  const headers = deliveryHeaders({ deliveryId: delivery.id, event: delivery.event, body: delivery.body, secret: delivery.secret, now });
+  try {
+    const response = await outbound.request(new URL(delivery.endpointUrl), { method: 'POST', headers, body: delivery.body, timeoutMs, maxBytes: MAX_RESPONSE_BYTES });
+    return answered(response, delivery.endpointUrl, now);
+  } catch (error) {
+    if (error instanceof OutboundTimeout) {
+      return { outcome: 'timeout', statusCode: null, url: null, message: timeoutMessage(timeoutMs), note: null, retryAfterMs: 0 };
+    }
+    if (error instanceof OutboundError) return { outcome: 'failed', statusCode: null, url: null, message: `Failed: ${error.message}`, note: null, retryAfterMs: 0 };
+    throw error;
+  }
+}
+
+/**
+ * Records one attempt's outcome on the attempt, the delivery and the destination. A delivered article gets its address
+ * only from the destination serving the site (feeds never set it), and its render check is scheduled.
+ */
+async function recordOutcome(
+  db: Kysely<Database>,
+  clock: Clock,
+  delivery: PendingDelivery,
+  attemptId: string,
+  result: AttemptResult,
+  final: boolean,
+  renderCheckDelayMs: number,
+): Promise<void> {
+  const now = clock.now();
+  const delivered = result.outcome === 'delivered' || result.outcome === 'delivered_no_address';
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('delivery_attempts')
+      .set({ finished_at: now, outcome: result.outcome, status_code: result.statusCode, error: delivered ? result.note : result.message })
+      .where('id', '=', attemptId)
+      .execute();
+    const state = delivered ? 'delivered' : final ? 'failed' : 'pending';
+    // Conditional: a delivery another worker already finished (this one outlived its lease) keeps that record.
+    const updated = await trx
+      .updateTable('deliveries')
+      .set({
+        state,
+        outcome: result.outcome,
+        status_code: result.statusCode,
+        returned_url: result.url,
+        error: delivered ? result.note : result.message,
+        completed_at: state === 'pending' ? null : now,
+      })
+      .where('id', '=', delivery.id)
+      .where('state', '=', 'pending')
+      .executeTakeFirst();
+    if (updated.numUpdatedRows !== 1n) return;
+    await trx
+      .updateTable('destinations')
+      .set({
+        last_delivery_at: now,
+        last_outcome: result.outcome,
+        last_status_code: result.statusCode,
+        last_url: result.url,
+        last_message: result.message,
+        last_note: result.note,
+      })
+      .where('id', '=', delivery.destinationId)
+      .execute();
+    const destination = await trx.selectFrom('destinations').select(['active', 'site_url']).where('id', '=', delivery.destinationId).executeTakeFirstOrThrow();
+    const servesSite = destination.active === 1 && destination.site_url !== null;
+    if (result.url === null || delivery.articleId === null || delivery.event === 'test' || !servesSite) return;
+    await trx.updateTable('articles').set({ url: result.url, updated_at: now }).where('id', '=', delivery.articleId).execute();
+    await enqueueJob(trx, clock, {
+      workspaceId: delivery.workspaceId,
+      kind: 'render_check',
+      subjectId: delivery.articleId,
+      runAt: now + renderCheckDelayMs,
+      maxAttempts: RENDER_CHECK_ATTEMPTS,
+    });
+  });
+}
+
+/**
+ * One attempt of one delivery. The attempt is recorded and committed before the request goes out, and its outcome
+ * after; a worker that dies in between leaves the delivery pending, and the job is taken over when its lease runs
+ * out and sent again with the same webhook-id (at least once; receivers deduplicate).
+ */
+export const deliverJob: JobHandler = {
+  async run(job: ClaimedJob, deps: JobDeps) {
+    const { db, clock, services } = deps;
+    const delivery = job.subjectId === null ? undefined : await pendingDelivery(db, services.credentials, job.subjectId);
+    if (delivery === undefined) return { skipped: 'the delivery is no longer pending (cancelled, done, or its destination was removed)' };
+    const attemptId = newId('dat');
+    const attempt = delivery.attempts + 1;
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('delivery_attempts')
+        .values({ id: attemptId, delivery_id: delivery.id, attempt, started_at: clock.now(), finished_at: null, outcome: null, status_code: null, error: null })
+        .execute();
+      await trx.updateTable('deliveries').set({ attempts: attempt }).where('id', '=', delivery.id).execute();
+    });
+    await deps.progress(`attempt ${attempt}: sending ${delivery.event} to ${delivery.endpointUrl}`);
+    const result = await send(services.outbound, delivery, clock.now(), services.timing.webhookTimeoutMs);
+    const willRetry = result.retryAfterMs !== null && job.attempt < job.maxAttempts;
+    await recordOutcome(db, clock, delivery, attemptId, result, !willRetry, services.timing.renderCheckDelayMs);
+    if (willRetry) throw new RetryableJobError(result.message, result.retryAfterMs ?? 0);
+    if (result.outcome === 'failed' || result.outcome === 'timeout') throw new Error(result.message);
+    return { deliveryId: delivery.id, attempt, outcome: result.outcome, statusCode: result.statusCode, url: result.url };
+  },
+
+  /** A job that ended on an unexpected fault must not leave its delivery pending forever. */
+  async onFailed(job, reason, { db, clock }) {
+    if (job.subjectId === null) return;
+    await db
+      .updateTable('deliveries')
+      .set({ state: 'failed', error: reason, completed_at: clock.now() })
+      .where('id', '=', job.subjectId)
+      .where('state', '=', 'pending')
+      .execute();
+  },
+};
+
+/** Loads the article's address about two minutes after a delivery returned it, and records whether it renders there. */
+export const renderCheckJob: JobHandler = {
+  async run(job: ClaimedJob, deps: JobDeps) {
+    const { db, clock, services } = deps;
+    const article = await db
+      .selectFrom('articles')
+      .select(['id', 'title', 'url'])
+      .where('workspace_id', '=', job.workspaceId)
+      .where('id', '=', job.subjectId ?? '')
+      .executeTakeFirst();
+    if (article?.url == null) return { skipped: 'the article has no address' };
+    const check = await checkRendersLive(services.outbound, article.url, article.title, services.timing.webhookTimeoutMs);
+    const now = clock.now();
+    await db
+      .updateTable('articles')
+      .set(check.live ? { live_checked_at: now, live_confirmed_at: now, live_check_error: null } : { live_checked_at: now, live_check_error: check.reason })
+      .where('id', '=', article.id)
+      .execute();
+    if (!check.live) throw new RetryableJobError(`${article.url}: ${check.reason}`);
+    return { url: article.url, live: true };
+  },
+};
