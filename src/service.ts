@@ -9,31 +9,21 @@ import { answerClientErrors, createHttpApp, Lifecycle } from '../adapters/http.j
 import { stopServing } from '../adapters/httpStop.js';
 import type { DatabaseHandle } from '../db/database.js';
 import { CounterIngest } from './analytics/counter/ingest.js';
-import { forgetOldVisitors } from './analytics/counter/visitors.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { registry as defaultRegistry } from '../tools/index.js';
 import type { Registry } from '../tools/registry.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import { OAuthIssuer } from './oauth/issuer.js';
-import { queueDueCdnPolls } from './analytics/cdn/sync.js';
-import { queueDueBacklinkSyncs } from './backlinks/index/sync.js';
-import { queueDueSocialSearches } from './social/search.js';
-import { queueDueVerifications } from './backlinks/verify.js';
-import { runAutopilot } from './content/autopilot.js';
-import { queueMailboxReads } from './outreach/replies.js';
-import { JOB_HANDLERS } from './jobs/handlers.js';
+import { areaSweeps, JOB_HANDLERS } from './jobs/handlers.js';
 import { JobWorker } from './jobs/worker.js';
+import { forgetExpiredTasks } from './mcp/tasks.js';
 import { openLimiterStore } from './limits/open.js';
 import type { LimiterStore } from './limits/store.js';
 import { Pipeline } from './pipeline/pipeline.js';
 import { RateLimits } from './pipeline/rateLimits.js';
 import type { Services } from './services.js';
 import { createServices, type ProviderOptions } from './providers.js';
-import { queueDailyDiscovery } from './outreach/discover.js';
-import { runDueChecks } from './visibility/checks/runs.js';
-import { queueNetworkMatches } from './network/matching.js';
-import { forgetExpiredTasks } from './mcp/tasks.js';
 
 export const SERVER_INFO = { name: 'sightline', version: packageJson.version };
 
@@ -92,17 +82,8 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     logger,
     handlers: JOB_HANDLERS,
     sweeps: [
-      { name: 'autopilot', everyMs: 60_000, run: () => runAutopilot(database.db, clock, services, logger) },
-      { name: 'weekly-checks', everyMs: 60_000, run: () => runDueChecks(database.db, clock, services, logger) },
-      { name: 'counter-salts', everyMs: 3_600_000, run: () => forgetOldVisitors(database.db, clock.now()) },
-      { name: 'cdn-polls', everyMs: 60_000, run: () => queueDueCdnPolls(database.db, clock) },
-      { name: 'outreach-replies', everyMs: config.mail.imapPollMs, run: () => queueMailboxReads(database.db, clock) },
-      { name: 'outreach-discovery', everyMs: 86_400_000, run: () => queueDailyDiscovery(database.db, clock) },
-      { name: 'backlink-syncs', everyMs: 3_600_000, run: () => queueDueBacklinkSyncs(database.db, clock, services) },
-      { name: 'link-network-match', everyMs: 86_400_000, run: () => queueNetworkMatches(database.db, clock) },
-      { name: 'backlink-verify', everyMs: 900_000, run: () => queueDueVerifications(database.db, clock) },
-      { name: 'social-search', everyMs: 3_600_000, run: () => queueDueSocialSearches(database.db, clock, services) },
-      // Expired tasks already read as not found; the sweep only keeps the table small.
+      ...areaSweeps({ db: database.db, clock, services, logger, config }),
+      // The MCP surface's own: expired tasks already read as not found; the sweep only keeps the table small.
       { name: 'mcp-task-expiry', everyMs: 3_600_000, run: () => forgetExpiredTasks(database.db, clock.now()) },
     ],
   });

@@ -3,8 +3,28 @@ import type { Database } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
 
-/** Every kind of durable job; each has one handler in src/jobs/handlers.ts. */
-export type JobKind = 'write_article' | 'deliver' | 'render_check' | 'check_run' | 'engine_check' | 'rank_check' | 'search_console_sync' | 'competitor_positioning' | 'cdn_sync' | 'outreach_discover' | 'backlink_sync' | 'link_network_match' | 'backlink_verify' | 'outreach_send' | 'outreach_replies' | 'social_search' | 'repurpose_push';
+/** Every kind of durable job; each has one handler, declared by its area (src/<area>/background.ts). */
+export const JOB_KINDS = [
+  'write_article',
+  'deliver',
+  'render_check',
+  'check_run',
+  'engine_check',
+  'rank_check',
+  'search_console_sync',
+  'competitor_positioning',
+  'cdn_sync',
+  'outreach_discover',
+  'backlink_sync',
+  'link_network_match',
+  'backlink_verify',
+  'outreach_send',
+  'outreach_replies',
+  'social_search',
+  'repurpose_push',
+] as const;
+
+export type JobKind = (typeof JOB_KINDS)[number];
 
 export interface NewJob {
   workspaceId: string;
