@@ -1,0 +1,49 @@
+const MAX_CHARS = 300;
+
+function text(value: unknown): string | undefined {
+  if (typeof value === 'string' && value.trim() !== '') return value.trim();
+  if (Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'string')) return value.join('; ');
+  return undefined;
+}
+
+function record(value: unknown): Record<string, unknown> | undefined {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+/**
+ * The provider's own words from an error body, for the person who must act: OpenAI's `{error: {message}}`, Google's
+ * `{error: {message, status}}` (its status is a name worth keeping: RESOURCE_EXHAUSTED), Cloudflare's
+ * `{errors: [{message}]}`, `{error: "…"}`, Stack Exchange's `{error_message}`, `{message}` or `{msg}`, RFC 7807's
+ * title and detail, `{detail}`; else the text itself, trimmed. Capped, so a provider's HTML error page cannot flood a
+ * message.
+ */
+export function providerMessage(body: string): string {
+  let json: unknown;
+  try {
+    json = JSON.parse(body) as unknown;
+  } catch {
+    json = undefined;
+  }
+  const words = messageOf(record(json));
+  return (words ?? (body.trim() || '(no message)')).slice(0, MAX_CHARS);
+}
+
+function messageOf(body: Record<string, unknown> | undefined): string | undefined {
+  if (body === undefined) return undefined;
+  const error = record(body.error);
+  if (error !== undefined) {
+    const message = text(error.message);
+    if (message !== undefined) return typeof error.status === 'string' ? `${error.status}: ${message}` : message;
+  }
+  const firstError = Array.isArray(body.errors) ? record(body.errors[0]) : undefined;
+  const title = text(body.title);
+  const detail = text(body.detail);
+  return (
+    text(body.error) ??
+    text(firstError?.message) ??
+    text(body.error_message) ??
+    text(body.message) ??
+    text(body.msg) ??
+    (title !== undefined && detail !== undefined ? `${title}: ${detail}` : (detail ?? title))
+  );
+}
