@@ -195,6 +195,7 @@ describe('providerMessage', () => {
     ['a message field', { message: 'Invalid token' }, 'Invalid token'],
     ['a detail field', { detail: 'Not found.' }, 'Not found.'],
     ['an error string', { error: 'Invalid site' }, 'Invalid site'],
+    ['a message beside an error code', { error: 'InvalidRequest', message: 'limit must be <= 100' }, 'limit must be <= 100'],
     ['Stack Exchange', { error_id: 502, error_message: 'too many requests from this IP', error_name: 'throttle_violation' }, 'too many requests from this IP'],
     ['RFC 7807', { type: 'about:blank', title: 'Bad Request', detail: 'date is required', status: 400 }, 'Bad Request: date is required'],
     ['a list of messages', { message: ['a', 'b'] }, 'a; b'],

@@ -13,7 +13,8 @@ function record(value: unknown): Record<string, unknown> | undefined {
 /**
  * The provider's own words from an error body, for the person who must act: OpenAI's `{error: {message}}`, Google's
  * `{error: {message, status}}` (its status is a name worth keeping: RESOURCE_EXHAUSTED), Cloudflare's
- * `{errors: [{message}]}`, `{error: "…"}`, Stack Exchange's `{error_message}`, `{message}` or `{msg}`, RFC 7807's
+ * `{errors: [{message}]}`, Stack Exchange's `{error_message}`, `{message}` or `{msg}` (ahead of an `error` string,
+ * which beside a message is a code name: Bluesky's `{error: "InvalidRequest", message}`), `{error: "…"}`, RFC 7807's
  * title and detail, `{detail}`; else the text itself, trimmed. Capped, so a provider's HTML error page cannot flood a
  * message.
  */
@@ -39,11 +40,11 @@ function messageOf(body: Record<string, unknown> | undefined): string | undefine
   const title = text(body.title);
   const detail = text(body.detail);
   return (
-    text(body.error) ??
     text(firstError?.message) ??
     text(body.error_message) ??
     text(body.message) ??
     text(body.msg) ??
+    text(body.error) ??
     (title !== undefined && detail !== undefined ? `${title}: ${detail}` : (detail ?? title))
   );
 }
