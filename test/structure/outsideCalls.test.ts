@@ -27,8 +27,6 @@ const NOT_YET_MOVED = new Set([
   'src/analytics/cdn/cloudflare.ts',
   // Search Console: SearchConsoleError's retryable flag, read by its sync job.
   'src/visibility/searchConsole/google.ts',
-  // Answer engines: EngineError classes and TransientEngineError.
-  'src/visibility/engines/providerHttp.ts',
   // The writer's OpenAI-compatible endpoint: its own retry loop and WriterError wording.
   'src/writer/openaiCompatible.ts',
 ]);
