@@ -141,6 +141,7 @@ export class ProviderClient {
       status: failure.status,
       retryAfterMs: failure.retryAfterMs,
       timedOut: failure.timedOut,
+      ...(failure.detail === undefined ? {} : { detail: failure.detail }),
       cause: failure,
     });
   }
@@ -148,8 +149,10 @@ export class ProviderClient {
   /** The error for an answer the caller has no other use for: its status's kind, the provider's words, the wait it asked for. */
   failure(answer: ProviderAnswer): ProviderError {
     const retryAfterMs = requestedWaitMs(answer.headers, answer.text, this.timing.now(), this.options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS);
-    return new ProviderError(this.label, kindOfStatus(answer.status), `${this.label} answered ${answer.status}: ${providerMessage(answer.text)}`, {
+    const words = providerMessage(answer.text);
+    return new ProviderError(this.label, kindOfStatus(answer.status), `${this.label} answered ${answer.status}: ${words}`, {
       status: answer.status,
+      detail: words,
       ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
     });
   }
@@ -215,14 +218,14 @@ export class ProviderClient {
 
   private unreachable(error: unknown): ProviderError {
     const { label, timeoutMs } = this.options;
-    if (error instanceof OutboundRefused || (error instanceof Error && error.cause instanceof OutboundRefused)) {
-      return new ProviderError(label, 'refused', `${label}: ${error.message}`, { cause: error });
-    }
-    if (error instanceof OutboundTooLarge) return new ProviderError(label, 'bad_answer', `${label}: ${error.message}`, { cause: error });
-    if (error instanceof OutboundTimeout || isTimeout(error)) {
-      return new ProviderError(label, 'unavailable', `${label} did not answer within ${timeoutMs / 1000} seconds`, { timedOut: true, cause: error });
-    }
     const reason = error instanceof OutboundError ? error.message : failureReason(error);
-    return new ProviderError(label, 'unavailable', `${label}: ${reason}`, { cause: error });
+    if (error instanceof OutboundRefused || (error instanceof Error && error.cause instanceof OutboundRefused)) {
+      return new ProviderError(label, 'refused', `${label}: ${reason}`, { detail: reason, cause: error });
+    }
+    if (error instanceof OutboundTooLarge) return new ProviderError(label, 'bad_answer', `${label}: ${reason}`, { detail: reason, cause: error });
+    if (error instanceof OutboundTimeout || isTimeout(error)) {
+      return new ProviderError(label, 'unavailable', `${label} did not answer within ${timeoutMs / 1000} seconds`, { timedOut: true, detail: reason, cause: error });
+    }
+    return new ProviderError(label, 'unavailable', `${label}: ${reason}`, { detail: reason, cause: error });
   }
 }

@@ -11,6 +11,8 @@ export interface ProviderErrorFacts {
   status?: number;
   /** How long the provider asked to be left alone, when it said. */
   retryAfterMs?: number;
+  /** The provider's own words, or why no answer came: for callers that word the failure themselves. */
+  detail?: string;
   /** The failure was running out of time (some areas report timeouts apart from other unavailability). */
   timedOut?: boolean;
   cause?: unknown;
@@ -20,6 +22,7 @@ export class ProviderError extends Error {
   readonly status: number | undefined;
   readonly retryAfterMs: number | undefined;
   readonly timedOut: boolean;
+  readonly detail: string | undefined;
 
   constructor(
     /** Names the provider, as messages do ("Stack Exchange", "Gemini"). */
@@ -33,6 +36,7 @@ export class ProviderError extends Error {
     this.status = facts.status;
     this.retryAfterMs = facts.retryAfterMs;
     this.timedOut = facts.timedOut ?? false;
+    this.detail = facts.detail;
   }
 
   /** Whether another attempt later may succeed where this one failed. */
