@@ -36,7 +36,7 @@ export interface Timing {
   random(): number;
 }
 
-const systemTiming: Timing = { now: () => Date.now(), sleep: (ms) => sleep(ms), random: Math.random };
+export const systemTiming: Timing = { now: () => Date.now(), sleep: (ms) => sleep(ms), random: Math.random };
 
 export interface ProviderClientOptions {
   /** Names the provider in every message ("Stack Exchange", "Gemini"). */
