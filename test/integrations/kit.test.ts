@@ -198,6 +198,8 @@ describe('providerMessage', () => {
     ['a message beside an error code', { error: 'InvalidRequest', message: 'limit must be <= 100' }, 'limit must be <= 100'],
     ['Stack Exchange', { error_id: 502, error_message: 'too many requests from this IP', error_name: 'throttle_violation' }, 'too many requests from this IP'],
     ['RFC 7807', { type: 'about:blank', title: 'Bad Request', detail: 'date is required', status: 400 }, 'Bad Request: date is required'],
+    ['Webflow', { code: 'resource_not_found', message: 'Requested resource not found' }, 'resource_not_found: Requested resource not found'],
+    ['Wix', { message: 'generic', details: { applicationError: { description: 'Site not found', code: 'NOT_FOUND' } } }, 'Site not found'],
     ['a list of messages', { message: ['a', 'b'] }, 'a; b'],
   ])('reads %s', (_, body, message) => {
     expect(providerMessage(JSON.stringify(body))).toBe(message);

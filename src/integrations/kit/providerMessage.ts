@@ -13,7 +13,8 @@ function record(value: unknown): Record<string, unknown> | undefined {
 /**
  * The provider's own words from an error body, for the person who must act: OpenAI's `{error: {message}}`, Google's
  * `{error: {message, status}}` (its status is a name worth keeping: RESOURCE_EXHAUSTED), Cloudflare's
- * `{errors: [{message}]}`, Stack Exchange's `{error_message}`, `{message}` or `{msg}` (ahead of an `error` string,
+ * `{errors: [{message}]}`, Stack Exchange's `{error_message}`, `{message}` (after Webflow's `code` when it sends one,
+ * Wix's `details.applicationError.description` in its place) or `{msg}` (ahead of an `error` string,
  * which beside a message is a code name: Bluesky's `{error: "InvalidRequest", message}`), `{error: "…"}`, RFC 7807's
  * title and detail, `{detail}`; else the text itself, trimmed. Capped, so a provider's HTML error page cannot flood a
  * message.
@@ -37,12 +38,15 @@ function messageOf(body: Record<string, unknown> | undefined): string | undefine
     if (message !== undefined) return typeof error.status === 'string' ? `${error.status}: ${message}` : message;
   }
   const firstError = Array.isArray(body.errors) ? record(body.errors[0]) : undefined;
+  const wixDescription = text(record(record(body.details)?.applicationError)?.description);
+  const message = wixDescription ?? text(body.message);
+  const code = text(body.code);
   const title = text(body.title);
   const detail = text(body.detail);
   return (
     text(firstError?.message) ??
     text(body.error_message) ??
-    text(body.message) ??
+    (message !== undefined && code !== undefined ? `${code}: ${message}` : message) ??
     text(body.msg) ??
     text(body.error) ??
     (title !== undefined && detail !== undefined ? `${title}: ${detail}` : (detail ?? title))
