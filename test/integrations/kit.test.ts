@@ -191,7 +191,7 @@ describe('providerMessage', () => {
   it.each([
     ['OpenAI', { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } }, 'Incorrect API key provided'],
     ['Google', { error: { code: 429, message: 'Quota exceeded', status: 'RESOURCE_EXHAUSTED' } }, 'RESOURCE_EXHAUSTED: Quota exceeded'],
-    ['Cloudflare', { success: false, errors: [{ code: 10000, message: 'Authentication error' }] }, 'Authentication error'],
+    ['Cloudflare', { success: false, errors: [{ code: 10000, message: 'Authentication error' }, { message: 'and another' }] }, 'Authentication error (code 10000); and another'],
     ['a message field', { message: 'Invalid token' }, 'Invalid token'],
     ['a detail field', { detail: 'Not found.' }, 'Not found.'],
     ['an error string', { error: 'Invalid site' }, 'Invalid site'],

@@ -13,7 +13,7 @@ function record(value: unknown): Record<string, unknown> | undefined {
 /**
  * The provider's own words from an error body, for the person who must act: OpenAI's `{error: {message}}`, Google's
  * `{error: {message, status}}` (its status is a name worth keeping: RESOURCE_EXHAUSTED), Cloudflare's
- * `{errors: [{message}]}`, Stack Exchange's `{error_message}`, `{message}` (after Webflow's `code` when it sends one,
+ * `{errors: [{message, code}]}` (all of them), Stack Exchange's `{error_message}`, `{message}` (after Webflow's `code` when it sends one,
  * Wix's `details.applicationError.description` in its place) or `{msg}` (ahead of an `error` string,
  * which beside a message is a code name: Bluesky's `{error: "InvalidRequest", message}`), `{error: "…"}`, RFC 7807's
  * title and detail, `{detail}`; else the text itself, trimmed. Capped, so a provider's HTML error page cannot flood a
@@ -30,6 +30,19 @@ export function providerMessage(body: string): string {
   return (words ?? (body.trim() || '(no message)')).slice(0, MAX_CHARS);
 }
 
+/** Cloudflare's (and GraphQL's) `errors: [{message, code}]`, every one, each with its code when it has one. */
+function listedErrors(errors: unknown): string | undefined {
+  if (!Array.isArray(errors)) return undefined;
+  const messages = errors.flatMap((error) => {
+    const listed = record(error);
+    const message = text(listed?.message);
+    if (message === undefined) return [];
+    const code = listed?.code;
+    return [typeof code === 'number' || typeof code === 'string' ? `${message} (code ${code})` : message];
+  });
+  return messages.length === 0 ? undefined : messages.join('; ');
+}
+
 function messageOf(body: Record<string, unknown> | undefined): string | undefined {
   if (body === undefined) return undefined;
   const error = record(body.error);
@@ -37,14 +50,14 @@ function messageOf(body: Record<string, unknown> | undefined): string | undefine
     const message = text(error.message);
     if (message !== undefined) return typeof error.status === 'string' ? `${error.status}: ${message}` : message;
   }
-  const firstError = Array.isArray(body.errors) ? record(body.errors[0]) : undefined;
+  const listed = listedErrors(body.errors);
   const wixDescription = text(record(record(body.details)?.applicationError)?.description);
   const message = wixDescription ?? text(body.message);
   const code = text(body.code);
   const title = text(body.title);
   const detail = text(body.detail);
   return (
-    text(firstError?.message) ??
+    listed ??
     text(body.error_message) ??
     (message !== undefined && code !== undefined ? `${code}: ${message}` : message) ??
     text(body.msg) ??
