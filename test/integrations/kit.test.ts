@@ -190,7 +190,7 @@ describe('answers read through a schema', () => {
 describe('providerMessage', () => {
   it.each([
     ['OpenAI', { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } }, 'Incorrect API key provided'],
-    ['Google', { error: { code: 429, message: 'Quota exceeded', status: 'RESOURCE_EXHAUSTED' } }, 'RESOURCE_EXHAUSTED: Quota exceeded'],
+    ['Google', { error: { code: 429, message: 'Quota exceeded', status: 'RESOURCE_EXHAUSTED' } }, 'Quota exceeded'],
     ['Cloudflare', { success: false, errors: [{ code: 10000, message: 'Authentication error' }, { message: 'and another' }] }, 'Authentication error (code 10000); and another'],
     ['a message field', { message: 'Invalid token' }, 'Invalid token'],
     ['a detail field', { detail: 'Not found.' }, 'Not found.'],
@@ -203,6 +203,11 @@ describe('providerMessage', () => {
     ['a list of messages', { message: ['a', 'b'] }, 'a; b'],
   ])('reads %s', (_, body, message) => {
     expect(providerMessage(JSON.stringify(body))).toBe(message);
+  });
+
+  it("keeps Google's status name when asked", () => {
+    const body = JSON.stringify({ error: { code: 429, message: 'Quota exceeded', status: 'RESOURCE_EXHAUSTED' } });
+    expect(providerMessage(body, { googleStatus: true })).toBe('RESOURCE_EXHAUSTED: Quota exceeded');
   });
 
   it('falls back to the text, trimmed and capped, or says there was none', () => {

@@ -43,7 +43,7 @@ export class AnalyticsHttp {
     private readonly timeoutMs: number,
   ) {
     this.label = PROVIDER_LABELS[provider];
-    this.client = new ProviderClient({ label: this.label, reach: { kind: 'customer', fetcher: outbound }, timeoutMs, maxBytes: MAX_ANSWER_BYTES, maxWaitMs: MAX_RETRY_AFTER_MS });
+    this.client = new ProviderClient({ label: this.label, reach: { kind: 'customer', fetcher: outbound }, timeoutMs, maxBytes: MAX_ANSWER_BYTES, maxWaitMs: MAX_RETRY_AFTER_MS, googleStatus: true });
   }
 
   async json(call: ProviderCall): Promise<unknown> {

@@ -56,6 +56,8 @@ export interface ProviderClientOptions {
    */
   transient?: (error: unknown) => ProviderError | undefined;
   timing?: Timing;
+  /** Keeps Google's status name before its message in failures (see providerMessage). */
+  googleStatus?: boolean;
 }
 
 export interface ProviderCall {
@@ -149,7 +151,7 @@ export class ProviderClient {
   /** The error for an answer the caller has no other use for: its status's kind, the provider's words, the wait it asked for. */
   failure(answer: ProviderAnswer): ProviderError {
     const retryAfterMs = requestedWaitMs(answer.headers, answer.text, this.timing.now(), this.options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS);
-    const words = providerMessage(answer.text);
+    const words = providerMessage(answer.text, { googleStatus: this.options.googleStatus });
     return new ProviderError(this.label, kindOfStatus(answer.status), `${this.label} answered ${answer.status}: ${words}`, {
       status: answer.status,
       detail: words,
