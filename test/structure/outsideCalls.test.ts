@@ -21,10 +21,6 @@ const OUTSIDE_CALLERS = new Set([
 const NOT_YET_MOVED = new Set([
   // Streams multi-gigabyte Common Crawl files with Range resumption; the kit reads answers whole.
   'src/backlinks/commoncrawl/download.ts',
-  // Search Console: SearchConsoleError's retryable flag, read by its sync job.
-  'src/visibility/searchConsole/google.ts',
-  // The writer's OpenAI-compatible endpoint: its own retry loop and WriterError wording.
-  'src/writer/openaiCompatible.ts',
 ]);
 
 const name = (file: string) => relative(ROOT, file).split(sep).join('/');
