@@ -5,10 +5,9 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ProviderClient, TRANSIENT_STATUS, type ProviderClientOptions, type RetryPolicy, type Timing } from '../../src/integrations/kit/client.js';
-import { jobErrorOf } from '../../src/integrations/kit/jobError.js';
 import { ProviderError } from '../../src/integrations/kit/providerError.js';
 import { providerMessage } from '../../src/integrations/kit/providerMessage.js';
-import { RetryableJobError } from '../../src/jobs/worker.js';
+import { jobErrorOf, RetryableJobError } from '../../src/jobs/worker.js';
 import { SafeFetcher } from '../../src/outbound/safeFetch.js';
 import { closeServer, startHttpsServer } from '../support/localServers.js';
 
