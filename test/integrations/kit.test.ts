@@ -152,6 +152,12 @@ describe('limits', () => {
     expect(requests[0]!.headers['accept-encoding']).toContain('gzip');
   });
 
+  it('holds the size cap after decompression', async () => {
+    answers = [(_, res) => res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync('x'.repeat(100_000)))];
+    const error = await thrown(client({ maxBytes: 1000 }).send({ url: `${origin}/bomb` }));
+    expect(error).toMatchObject({ kind: 'bad_answer', message: 'Example answered 200 with a body larger than 1000 bytes once decompressed' });
+  });
+
   it('refuses a body that does not match its Content-Encoding', async () => {
     answers = [(_, res) => res.writeHead(200, { 'content-encoding': 'gzip' }).end('plain')];
     const error = await thrown(client().send({ url: `${origin}/gz` }));

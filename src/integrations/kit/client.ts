@@ -188,12 +188,13 @@ export class ProviderClient {
   private async attempt(call: ProviderCall): Promise<ProviderAnswer> {
     const { timeoutMs } = this.options;
     const url = typeof call.url === 'string' ? new URL(call.url) : call.url;
+    const maxBytes = this.options.maxBytes ?? DEFAULT_MAX_BYTES;
     const init = {
       method: call.method ?? 'GET',
       headers: { accept: 'application/json', 'accept-encoding': 'gzip, deflate, br', ...call.headers },
       ...(call.body === undefined ? {} : { body: call.body }),
       timeoutMs,
-      maxBytes: this.options.maxBytes ?? DEFAULT_MAX_BYTES,
+      maxBytes,
     };
     let response: OutboundResponse;
     try {
@@ -204,8 +205,11 @@ export class ProviderClient {
     const headers = firstValues(response.headers);
     let text: string;
     try {
-      text = decodeBody(response.body, headers['content-encoding']).toString('utf8');
-    } catch {
+      text = decodeBody(response.body, headers['content-encoding'], maxBytes).toString('utf8');
+    } catch (error) {
+      if (error instanceof RangeError) {
+        throw new ProviderError(this.label, 'bad_answer', `${this.label} answered ${response.status} with a body larger than ${maxBytes} bytes once decompressed`, { status: response.status });
+      }
       throw new ProviderError(this.label, 'bad_answer', `${this.label} answered ${response.status} with a body that does not match its Content-Encoding (${headers['content-encoding']})`, {
         status: response.status,
       });
