@@ -5,6 +5,7 @@ import { isPostgres } from '../../db/locks.js';
 import type { Logger } from 'pino';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
+import { ProviderError } from '../integrations/kit/providerError.js';
 import type { Services } from '../services.js';
 import type { UsageMeter, WriterUsage } from '../writer/model.js';
 import type { JobKind } from './queue.js';
@@ -69,6 +70,16 @@ export class RetryableJobError extends Error {
   ) {
     super(message);
   }
+}
+
+/**
+ * What a handler's failure means to the queue: a transient ProviderError (rate-limited, unavailable) is another attempt
+ * after the backoff, or later when the provider asked; every other error stays as it is (a RetryableJobError retries,
+ * the rest end the job at once). Handlers may let ProviderErrors through instead of translating them.
+ */
+export function jobErrorOf(error: unknown): unknown {
+  if (error instanceof ProviderError && error.transient) return new RetryableJobError(error.message, error.retryAfterMs ?? 0);
+  return error;
 }
 
 /** Backoff before attempt n+1: 30 s, 2 min, 8 min, ... capped at 1 h, with up to 20 % jitter so that retries do not bunch. */
@@ -273,7 +284,8 @@ export class JobWorker {
         // A worker whose lease ran out (or was given back) records nothing: the row belongs to whoever holds it now.
         .where('lease_token', '=', job.leaseToken)
         .execute();
-    } catch (error) {
+    } catch (thrown) {
+      const error = jobErrorOf(thrown);
       const message = error instanceof Error ? error.message : String(error);
       const retry = error instanceof RetryableJobError && job.attempt < job.maxAttempts;
       if (!(error instanceof RetryableJobError)) logger.warn({ err: error, jobId: job.id, kind: job.kind }, 'job failed');

@@ -15,6 +15,10 @@ export const MAX_RESPONSE_BYTES = 64 * 1024;
 export class OutboundError extends Error {}
 /** The target did not answer in time. */
 export class OutboundTimeout extends OutboundError {}
+/** The address may not be requested (scheme, credentials, a private target): asking again changes nothing. */
+export class OutboundRefused extends OutboundError {}
+/** The answer outgrew the size cap. */
+export class OutboundTooLarge extends OutboundError {}
 
 /**
  * Refuses private addresses at connect time, after DNS resolution, so a name that rebinds to 127.0.0.1 between a
@@ -24,7 +28,7 @@ function guardedLookup(allowPrivate: boolean): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
       if (error) return callback(error, '', 0);
-      if (!allowPrivate && !addresses.every((a) => isPublicAddress(a.address))) return callback(new OutboundError(notPublicMessage(hostname, 'resolved')), '', 0);
+      if (!allowPrivate && !addresses.every((a) => isPublicAddress(a.address))) return callback(new OutboundRefused(notPublicMessage(hostname, 'resolved')), '', 0);
       if (options.all) return callback(null, addresses);
       const first = addresses[0]!;
       return callback(null, first.address, first.family);
@@ -33,7 +37,7 @@ function guardedLookup(allowPrivate: boolean): LookupFunction {
 }
 
 export interface OutboundRequest {
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   headers?: Record<string, string>;
   body?: string;
   /** The whole exchange, connect to last byte. */
@@ -69,11 +73,11 @@ export class SafeFetcher {
   /** Refuses what must never be requested, before any connection: http (unless allowed), credentials in the URL, literal private IPs. */
   check(url: URL, options: { allowHttp?: boolean } = {}): void {
     const schemes = options.allowHttp === true ? ['https:', 'http:'] : ['https:'];
-    if (!schemes.includes(url.protocol)) throw new OutboundError(`${url.href}: only ${options.allowHttp === true ? 'http(s)' : 'https'} URLs are requested`);
-    if (url.username !== '' || url.password !== '') throw new OutboundError(`${url.href}: URLs with credentials are not requested`);
+    if (!schemes.includes(url.protocol)) throw new OutboundRefused(`${url.href}: only ${options.allowHttp === true ? 'http(s)' : 'https'} URLs are requested`);
+    if (url.username !== '' || url.password !== '') throw new OutboundRefused(`${url.href}: URLs with credentials are not requested`);
     // A literal IP never goes through the lookup: check it here (the URL parser already normalised forms like 0x7f.1).
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (isIP(host) !== 0 && !this.options.allowPrivateAddresses && !isPublicAddress(host)) throw new OutboundError(notPublicMessage(url.href, 'literal'));
+    if (isIP(host) !== 0 && !this.options.allowPrivateAddresses && !isPublicAddress(host)) throw new OutboundRefused(notPublicMessage(url.href, 'literal'));
   }
 
   /** One request; a timeout throws OutboundTimeout, anything else that stops it throws OutboundError. Redirects are answers, never followed. */
@@ -98,7 +102,7 @@ export class SafeFetcher {
         size += (chunk as Buffer).length;
         if (size > maxBytes) {
           response.body.destroy();
-          throw new OutboundError(`${url.href}: the answer is larger than ${maxBytes} bytes`);
+          throw new OutboundTooLarge(`${url.href}: the answer is larger than ${maxBytes} bytes`);
         }
         chunks.push(chunk as Buffer);
       }

@@ -1,8 +1,8 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { Agent, request } from 'undici';
 import { z } from 'zod';
 import type { WriterSettings } from '../config.js';
-import { retryAfterMs } from '../outbound/retryAfter.js';
+import { ProviderClient } from '../integrations/kit/client.js';
+import { ProviderError } from '../integrations/kit/providerError.js';
+import { providerMessage } from '../integrations/kit/providerMessage.js';
 import type { StructuredPrompt, UsageMeter, WriterModel, WriterUsage } from './model.js';
 
 /** The provider failed in a way another request will not fix, or kept failing. */
@@ -47,8 +47,8 @@ export const embeddingsSchema = z.object({
  */
 export class OpenAiCompatibleWriter implements WriterModel {
   readonly model: string;
-  private readonly agent = new Agent();
   private readonly tuning: WriterTuning;
+  private readonly client: ProviderClient;
 
   constructor(
     private readonly settings: WriterSettings,
@@ -56,6 +56,13 @@ export class OpenAiCompatibleWriter implements WriterModel {
   ) {
     this.model = settings.model;
     this.tuning = { ...DEFAULT_TUNING, ...tuning };
+    this.client = new ProviderClient({
+      label: 'the writer model',
+      reach: { kind: 'operator' },
+      timeoutMs: this.tuning.timeoutMs,
+      retry: { retries: this.tuning.retries, backoffMs: this.tuning.backoffMs, jitter: 0.2, retryStatus: (status) => status === 429 || status >= 500, honourHints: true },
+      maxWaitMs: MAX_RETRY_AFTER_MS,
+    });
   }
 
   async structured<T>(prompt: StructuredPrompt<T>, meter?: UsageMeter): Promise<T> {
@@ -104,7 +111,7 @@ export class OpenAiCompatibleWriter implements WriterModel {
   }
 
   close(): Promise<void> {
-    return this.agent.close();
+    return this.client.close();
   }
 
   private complete(body: Record<string, unknown>): Promise<Completion> {
@@ -113,59 +120,37 @@ export class OpenAiCompatibleWriter implements WriterModel {
 
   private async post<T>(path: string, body: Record<string, unknown>, schema: z.ZodType<T>, expected: string): Promise<T> {
     const url = `${this.settings.baseUrl}${path}`;
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (this.settings.apiKey !== undefined) headers.authorization = `Bearer ${this.settings.apiKey}`;
-    let problem = '';
-    for (let attempt = 0; attempt <= this.tuning.retries; attempt++) {
-      let wait = this.tuning.backoffMs * 2 ** attempt * (1 + Math.random() * 0.2);
-      try {
-        const response = await request(url, {
-          dispatcher: this.agent,
-          method: 'POST',
-          headers,
-          body: JSON.stringify(body),
-          headersTimeout: this.tuning.timeoutMs,
-          bodyTimeout: this.tuning.timeoutMs,
-          signal: AbortSignal.timeout(this.tuning.timeoutMs),
-        });
-        const text = await response.body.text();
-        if (response.statusCode === 200) {
-          let json: unknown;
-          try {
-            json = JSON.parse(text);
-          } catch {
-            throw new WriterError(`the writer model at ${url} answered 200 with a body that is not JSON`);
-          }
-          const parsed = schema.safeParse(json);
-          if (!parsed.success) throw new WriterError(`the writer model at ${url} answered 200 without ${expected}`);
-          return parsed.data;
+    try {
+      const { value } = await this.client.exchange({ method: 'POST', url, headers, body: JSON.stringify(body) }, (answer) => {
+        if (answer.status !== 200) throw new WriterError(`the writer model refused the request: ${url} answered ${answer.status}: ${providerMessage(answer.text)}`);
+        let json: unknown;
+        try {
+          json = JSON.parse(answer.text);
+        } catch {
+          throw new WriterError(`the writer model at ${url} answered 200 with a body that is not JSON`);
         }
-        problem = `${url} answered ${response.statusCode}: ${errorMessage(text)}`;
-        if (response.statusCode !== 429 && response.statusCode < 500) throw new WriterError(`the writer model refused the request: ${problem}`);
-        wait = retryAfterMs(response.headers['retry-after'], Date.now(), MAX_RETRY_AFTER_MS) ?? wait;
-      } catch (error) {
-        if (error instanceof WriterError) throw error;
-        problem = `${url}: ${error instanceof Error ? error.message : String(error)}`;
-      }
-      if (attempt < this.tuning.retries) await sleep(wait);
+        const parsed = schema.safeParse(json);
+        if (!parsed.success) throw new WriterError(`the writer model at ${url} answered 200 without ${expected}`);
+        return parsed.data;
+      });
+      return value;
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      const problem =
+        error.status !== undefined
+          ? `${url} answered ${error.status}: ${error.detail}`
+          : error.timedOut
+            ? `${url} did not answer within ${this.tuning.timeoutMs / 1000} seconds`
+            : `${url}: ${error.detail ?? error.message}`;
+      throw new WriterError(`the writer model kept failing after ${this.tuning.retries + 1} attempts: ${problem}`);
     }
-    throw new WriterError(`the writer model kept failing after ${this.tuning.retries + 1} attempts: ${problem}`);
   }
 }
 
 function usageOf(completion: Completion): WriterUsage {
   return { promptTokens: completion.usage?.prompt_tokens ?? 0, completionTokens: completion.usage?.completion_tokens ?? 0 };
-}
-
-function errorMessage(body: string): string {
-  try {
-    const parsed = JSON.parse(body) as { error?: { message?: unknown } | string };
-    const message = typeof parsed.error === 'string' ? parsed.error : parsed.error?.message;
-    if (typeof message === 'string') return message.slice(0, 300);
-  } catch {
-    // not JSON: fall through to the raw text
-  }
-  return body.slice(0, 300);
 }
 
 function parseAnswer<T>(content: string, schema: z.ZodType<T>): { ok: true; value: T } | { ok: false; problem: string } {

@@ -2,10 +2,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { type Clock, systemClock } from '../../clock.js';
 import { AI_CRAWLERS, type Classification, classifyUserAgent } from '../../crawlers/classify.js';
+import { ProviderClient } from '../../integrations/kit/client.js';
+import { ProviderError } from '../../integrations/kit/providerError.js';
+import { providerMessage } from '../../integrations/kit/providerMessage.js';
 import { retryAfterMs } from '../../outbound/retryAfter.js';
 import { DEFAULT_ZONE_LIMITS, HOUR_MS, type TrafficWindow, type ZoneLimits } from './backfill.js';
 import { CloudflareAuthError, CloudflareError, CloudflareRateLimitError } from './errors.js';
-import { failureReason, isTimeout } from '../../outbound/requestFailure.js';
 
 /** Where Cloudflare answers; tests and operators behind a proxy point these elsewhere. */
 export interface CloudflareEndpoints {
@@ -141,9 +143,6 @@ const tokenAnswerSchema = z.object({
 
 const oauthErrorSchema = z.object({ error: z.string(), error_description: z.string().optional() });
 
-/** Both the REST envelope (`errors: [{ code, message }]`) and GraphQL (`errors: [{ message, path }]`) name failures so. */
-const errorListSchema = z.object({ errors: z.array(z.object({ message: z.string(), code: z.union([z.number(), z.string()]).optional() })) });
-
 /**
  * GET /zones as Cloudflare's API description has it (cloudflare/api-schemas, operation `zones-get`): `result_info` and
  * every field in it (`zones_result_info`) are optional, and so is a zone's `status` (`zones_zone`).
@@ -228,15 +227,6 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** Cloudflare's words for a failure, from either error shape, else the start of the raw body. */
-function cloudflareMessage(json: unknown, text: string): string {
-  const listed = errorListSchema.safeParse(json);
-  if (listed.success && listed.data.errors.length > 0) {
-    return listed.data.errors.map((error) => (error.code === undefined ? error.message : `${error.message} (code ${error.code})`)).join('; ');
-  }
-  return text.slice(0, 300) || '(no message)';
-}
-
 /** RFC 6749 §2.3.1: the client id and secret are form-encoded before they are joined for Basic authentication. */
 function formEncoded(value: string): string {
   return new URLSearchParams([['', value]]).toString().slice(1);
@@ -279,11 +269,13 @@ export class CloudflareClient {
   private readonly endpoints: CloudflareEndpoints;
   private readonly timeoutMs: number;
   private readonly clock: Clock;
+  private readonly http: ProviderClient;
 
   constructor(options: CloudflareClientOptions = {}) {
     this.endpoints = { ...CLOUDFLARE_ENDPOINTS, ...options.endpoints };
     this.timeoutMs = options.timeoutMs ?? REQUEST_TIMEOUT_MS;
     this.clock = options.clock ?? systemClock;
+    this.http = new ProviderClient({ label: 'Cloudflare', reach: { kind: 'operator' }, timeoutMs: this.timeoutMs });
   }
 
   /** Where the owner's browser goes to grant access: the authorization-code flow with an S256 PKCE challenge. */
@@ -419,7 +411,7 @@ export class CloudflareClient {
       if (json === undefined) throw new CloudflareError(`${what} answered 200 with a body that is not JSON`, true);
       return json;
     }
-    const message = cloudflareMessage(json, answer.text);
+    const message = providerMessage(answer.text);
     if (answer.status === 429) throw this.rateLimited(what, answer.retryAfter, message);
     if (answer.status === 401 || answer.status === 403) throw new CloudflareAuthError(`${what} refused the token (${answer.status}: ${message})`);
     throw new CloudflareError(`${what} answered ${answer.status}: ${message}`, answer.status >= 500);
@@ -464,11 +456,12 @@ export class CloudflareClient {
     what: string,
   ): Promise<{ status: number; retryAfter: string | null; text: string }> {
     try {
-      const response = await fetch(url, { ...request, redirect: 'manual', signal: AbortSignal.timeout(this.timeoutMs) });
-      return { status: response.status, retryAfter: response.headers.get('retry-after'), text: await response.text() };
+      const answer = await this.http.send({ url, ...request });
+      return { status: answer.status, retryAfter: answer.headers['retry-after'] ?? null, text: answer.text };
     } catch (error) {
-      if (isTimeout(error)) throw new CloudflareError(`${what} did not answer within ${this.timeoutMs / 1000} seconds`, true);
-      throw new CloudflareError(`${what} did not answer: ${failureReason(error)}`, true);
+      if (!(error instanceof ProviderError)) throw error;
+      if (error.timedOut) throw new CloudflareError(`${what} did not answer within ${this.timeoutMs / 1000} seconds`, true);
+      throw new CloudflareError(`${what} did not answer: ${error.detail ?? error.message}`, true);
     }
   }
 

@@ -1,6 +1,7 @@
-import { z } from 'zod';
-import { googleRetryInfoMs, retryAfterMs } from '../../outbound/retryAfter.js';
-import { OutboundError, OutboundTimeout, type OutboundResponse, type SafeFetcher } from '../../outbound/safeFetch.js';
+import type { z } from 'zod';
+import { ProviderClient, type ProviderAnswer } from '../../integrations/kit/client.js';
+import { ProviderError } from '../../integrations/kit/providerError.js';
+import type { SafeFetcher } from '../../outbound/safeFetch.js';
 import { AnalyticsAuthError, AnalyticsProviderError, AnalyticsRateLimitedError, PROVIDER_LABELS, type WebAnalyticsProviderName } from './provider.js';
 
 /**
@@ -31,75 +32,50 @@ export interface ProviderCall {
   body?: unknown;
 }
 
-const errorBodySchema = z.object({
-  error: z.union([z.string(), z.object({ message: z.string().optional(), status: z.unknown().optional() }).loose()]).optional(),
-  message: z.string().optional(),
-});
-
-/**
- * The provider's own words: Plausible's `{error}`, Google's `{error: {message, status}}` (its status is a name worth
- * keeping: RESOURCE_EXHAUSTED), Umami 3's `{error: {message, code, status}}`, or the raw text (Umami 2).
- */
-function providerMessage(json: unknown, text: string): string {
-  const parsed = errorBodySchema.safeParse(json);
-  if (parsed.success) {
-    const { error, message } = parsed.data;
-    if (typeof error === 'string') return error.slice(0, 300);
-    const words = error?.message ?? message;
-    if (words !== undefined) return (typeof error?.status === 'string' ? `${error.status}: ${words}` : words).slice(0, 300);
-  }
-  return text.trim().slice(0, 300) || '(no message)';
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-/** One provider's JSON calls, with the provider's failures turned into the analytics errors. */
+/** One provider's JSON calls, through the provider kit's customer reach, with the provider's failures turned into the analytics errors. */
 export class AnalyticsHttp {
   private readonly label: string;
+  private readonly client: ProviderClient;
 
   constructor(
     private readonly provider: WebAnalyticsProviderName,
-    private readonly outbound: Outbound,
+    outbound: Outbound,
     private readonly timeoutMs: number,
   ) {
     this.label = PROVIDER_LABELS[provider];
+    this.client = new ProviderClient({ label: this.label, reach: { kind: 'customer', fetcher: outbound }, timeoutMs, maxBytes: MAX_ANSWER_BYTES, maxWaitMs: MAX_RETRY_AFTER_MS, googleStatus: true });
   }
 
   async json(call: ProviderCall): Promise<unknown> {
-    let response: OutboundResponse;
+    let answer: ProviderAnswer;
     try {
-      response = await this.outbound.request(call.url, {
+      answer = await this.client.send({
         method: call.method,
-        headers: { accept: 'application/json', ...(call.body === undefined ? {} : { 'content-type': 'application/json' }), ...call.headers },
+        url: call.url,
+        headers: { ...(call.body === undefined ? {} : { 'content-type': 'application/json' }), ...call.headers },
         ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
-        timeoutMs: this.timeoutMs,
-        maxBytes: MAX_ANSWER_BYTES,
       });
     } catch (error) {
-      if (error instanceof OutboundTimeout) throw new AnalyticsProviderError(this.provider, `${this.label} did not answer within ${this.timeoutMs / 1000} seconds`, null, true);
-      if (error instanceof OutboundError) throw new AnalyticsProviderError(this.provider, `${this.label} could not be reached: ${error.message}`, null, true);
-      throw error;
+      if (!(error instanceof ProviderError)) throw error;
+      if (error.timedOut) throw new AnalyticsProviderError(this.provider, `${this.label} did not answer within ${this.timeoutMs / 1000} seconds`, null, true);
+      throw new AnalyticsProviderError(this.provider, `${this.label} could not be reached: ${error.detail ?? error.message}`, null, true);
     }
-    const text = response.body.toString('utf8');
-    const json = parseJson(text);
-    const status = response.status;
+    const status = answer.status;
     if (status >= 200 && status < 300) {
-      if (json === undefined) throw new AnalyticsProviderError(this.provider, `${this.label} answered ${status} with a body that is not JSON`, null, false);
-      return json;
+      try {
+        return JSON.parse(answer.text) as unknown;
+      } catch {
+        throw new AnalyticsProviderError(this.provider, `${this.label} answered ${status} with a body that is not JSON`, null, false);
+      }
     }
-    const message = providerMessage(json, text);
-    if (status === 401 || status === 403) throw new AnalyticsAuthError(this.provider, `${this.label} refused the credentials (${status}): ${message}`);
-    if (status === 429) {
-      const waitMs = retryAfterMs(response.headers['retry-after'], Date.now(), MAX_RETRY_AFTER_MS) ?? googleRetryInfoMs(json, MAX_RETRY_AFTER_MS);
+    const failure = this.client.failure(answer);
+    const message = failure.detail ?? failure.message;
+    if (failure.kind === 'auth') throw new AnalyticsAuthError(this.provider, `${this.label} refused the credentials (${status}): ${message}`);
+    if (failure.kind === 'rate_limited') {
+      const waitMs = failure.retryAfterMs;
       throw new AnalyticsRateLimitedError(this.provider, `${this.label} is limiting requests (429): ${message}`, waitMs === undefined ? null : Math.ceil(waitMs / 1000));
     }
-    throw new AnalyticsProviderError(this.provider, `${this.label} answered ${status}: ${message}`, status, status === 408 || status >= 500);
+    throw new AnalyticsProviderError(this.provider, `${this.label} answered ${status}: ${message}`, status, failure.kind === 'unavailable');
   }
 
   /** The answer read with its schema; a shape the schema refuses is a provider error naming what was asked. */

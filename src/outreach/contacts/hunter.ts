@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import type { HunterSettings } from '../../config.js';
 import { RateLimitedError, ServiceError } from '../../errors.js';
-import { OutboundError, OutboundTimeout, type SafeFetcher } from '../../outbound/safeFetch.js';
+import { ProviderClient } from '../../integrations/kit/client.js';
+import { ProviderError } from '../../integrations/kit/providerError.js';
+import type { SafeFetcher } from '../../outbound/safeFetch.js';
 import { type ContactFinder, type ContactOutcome, type ContactRequest, isUnusableAddress } from './finder.js';
 
 /** Hunter's own limits are per second and per minute: a refusal for speed is over within a minute. */
@@ -46,10 +48,14 @@ const clampConfidence = (value: number | null | undefined) => Math.max(0, Math.m
 export class HunterFinder implements ContactFinder {
   readonly source = 'hunter' as const;
 
+  private readonly client: ProviderClient;
+
   constructor(
     private readonly settings: HunterSettings,
-    private readonly outbound: Pick<SafeFetcher, 'request'>,
-  ) {}
+    outbound: Pick<SafeFetcher, 'request'>,
+  ) {
+    this.client = new ProviderClient({ label: 'Hunter', reach: { kind: 'customer', fetcher: outbound }, timeoutMs: TIMEOUT_MS, maxBytes: MAX_ANSWER_BYTES });
+  }
 
   async find(request: ContactRequest): Promise<ContactOutcome> {
     if (request.firstName !== undefined && request.lastName !== undefined) {
@@ -92,14 +98,12 @@ export class HunterFinder implements ContactFinder {
     let status: number;
     let text: string;
     try {
-      const response = await this.outbound.request(url, { headers: { accept: 'application/json' }, timeoutMs: TIMEOUT_MS, maxBytes: MAX_ANSWER_BYTES });
-      status = response.status;
-      text = response.body.toString('utf8');
+      ({ status, text } = await this.client.send({ url }));
     } catch (error) {
       // The URL carries the key: the message names the endpoint only.
-      if (error instanceof OutboundTimeout) throw new ServiceError(503, `Hunter did not answer /${endpoint} within ${TIMEOUT_MS / 1000} seconds; try again later`);
-      if (error instanceof OutboundError) throw new ServiceError(503, `Hunter could not be reached for /${endpoint}; try again later`);
-      throw error;
+      if (!(error instanceof ProviderError)) throw error;
+      if (error.timedOut) throw new ServiceError(503, `Hunter did not answer /${endpoint} within ${TIMEOUT_MS / 1000} seconds; try again later`);
+      throw new ServiceError(503, `Hunter could not be reached for /${endpoint}; try again later`);
     }
     let json: unknown;
     try {

@@ -1,11 +1,15 @@
 import type { Clock } from '../../clock.js';
-import { OutboundError, OutboundTimeout, type SafeFetcher } from '../../outbound/safeFetch.js';
+import { ProviderClient, systemTiming, type ProviderAnswer } from '../../integrations/kit/client.js';
+import { ProviderError } from '../../integrations/kit/providerError.js';
+import type { SafeFetcher } from '../../outbound/safeFetch.js';
 import { SchedulerAuthError, SchedulerError, SchedulerRateLimitedError, type SchedulerRequest } from './scheduler.js';
 
 const TIMEOUT_MS = 20_000;
 const MAX_ANSWER_BYTES = 2 * 1024 * 1024;
 /** A 429 without Retry-After: the next attempt waits this long. */
 const DEFAULT_RATE_WAIT_MS = 15 * 60_000;
+/** Schedulers' limits reset within a day; a longer wait is not believed. */
+const MAX_RATE_WAIT_MS = 86_400_000;
 
 /** What the dry run shows in place of the key. */
 export const MASKED_KEY = '<api key>';
@@ -24,67 +28,44 @@ export function prepare(method: 'GET' | 'POST', url: string, auth: { header: str
   };
 }
 
-function retryAfterMs(header: string | string[] | undefined, now: number): number {
-  const value = Array.isArray(header) ? header[0] : header;
-  if (value === undefined) return DEFAULT_RATE_WAIT_MS;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.max(1000, seconds * 1000);
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? DEFAULT_RATE_WAIT_MS : Math.max(1000, at - now);
-}
-
-function said(json: unknown, text: string): string {
-  if (json !== null && typeof json === 'object') {
-    const record = json as Record<string, unknown>;
-    for (const field of ['msg', 'message', 'error', 'detail']) {
-      const value = record[field];
-      if (typeof value === 'string' && value !== '') return value.slice(0, 300);
-      if (Array.isArray(value) && typeof value[0] === 'string') return value.join('; ').slice(0, 300);
-    }
-  }
-  return text.slice(0, 200);
-}
-
 /**
- * Sends one prepared request and answers its JSON; the scheduler's refusals become the Scheduler errors: 401/403 the
- * key, 429 its limit (until Retry-After), 5xx and unreachable transient, any other status the post itself.
+ * Sends one prepared request, through the provider kit's customer reach, and answers its JSON; the scheduler's refusals
+ * become the Scheduler errors: 401/403 the key, 429 its limit (until Retry-After), 5xx and unreachable transient, any
+ * other status the post itself.
  */
 export async function send(outbound: Pick<SafeFetcher, 'request'>, clock: Clock, tool: string, request: PreparedRequest): Promise<unknown> {
   const { shown } = request;
   const where = `${tool} ${shown.method} ${new URL(shown.url).pathname}`;
-  let status: number;
-  let text: string;
-  let headers: Record<string, string | string[] | undefined>;
+  const client = new ProviderClient({
+    label: tool,
+    reach: { kind: 'customer', fetcher: outbound },
+    timeoutMs: TIMEOUT_MS,
+    maxBytes: MAX_ANSWER_BYTES,
+    maxWaitMs: MAX_RATE_WAIT_MS,
+    timing: { ...systemTiming, now: () => clock.now() },
+  });
+  let answer: ProviderAnswer;
   try {
-    const response = await outbound.request(new URL(shown.url), {
-      method: shown.method,
-      headers: request.headers,
-      ...(shown.body === null ? {} : { body: JSON.stringify(shown.body) }),
-      timeoutMs: TIMEOUT_MS,
-      maxBytes: MAX_ANSWER_BYTES,
-    });
-    status = response.status;
-    text = response.body.toString('utf8');
-    headers = response.headers;
+    answer = await client.send({ method: shown.method, url: shown.url, headers: request.headers, ...(shown.body === null ? {} : { body: JSON.stringify(shown.body) }) });
   } catch (error) {
-    if (error instanceof OutboundTimeout) throw new SchedulerError(`${where} did not answer within ${TIMEOUT_MS / 1000} seconds`, true);
-    if (error instanceof OutboundError) throw new SchedulerError(`${where} could not be reached: ${error.message}`, true);
-    throw error;
+    if (!(error instanceof ProviderError)) throw error;
+    if (error.timedOut) throw new SchedulerError(`${where} did not answer within ${TIMEOUT_MS / 1000} seconds`, true);
+    throw new SchedulerError(`${where} could not be reached: ${error.detail ?? error.message}`, true);
   }
-  let json: unknown;
-  try {
-    json = text === '' ? null : (JSON.parse(text) as unknown);
-  } catch {
-    json = undefined;
-  }
+  const status = answer.status;
   if (status >= 200 && status < 300) {
-    if (json === undefined) throw new SchedulerError(`${where} answered ${status} with something other than JSON`, false);
-    return json;
+    if (answer.text === '') return null;
+    try {
+      return JSON.parse(answer.text) as unknown;
+    } catch {
+      throw new SchedulerError(`${where} answered ${status} with something other than JSON`, false);
+    }
   }
-  const reason = said(json, text);
-  if (status === 401 || status === 403) throw new SchedulerAuthError(`${tool} refused the API key (${status}): ${reason}`);
-  if (status === 429) {
-    const wait = retryAfterMs(headers['retry-after'], clock.now());
+  const failure = client.failure(answer);
+  const reason = failure.detail ?? failure.message;
+  if (failure.kind === 'auth') throw new SchedulerAuthError(`${tool} refused the API key (${status}): ${reason}`);
+  if (failure.kind === 'rate_limited') {
+    const wait = Math.max(1000, failure.retryAfterMs ?? DEFAULT_RATE_WAIT_MS);
     throw new SchedulerRateLimitedError(clock.now() + wait, `${tool} is limiting requests (429): ${reason}`);
   }
   if (status >= 500) throw new SchedulerError(`${where} answered ${status}: ${reason}`, true);

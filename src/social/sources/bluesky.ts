@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ThreadSourceState } from '../../../db/schema.js';
-import { DEFAULT_PAUSE_MS, problemOf, retryAfterHeaderMs, SourceHttp, type SourceAnswer, type SourceTuning } from './http.js';
+import { providerMessage } from '../../integrations/kit/providerMessage.js';
+import { DEFAULT_PAUSE_MS, retryAfterHeaderMs, SourceHttp, type SourceAnswer, type SourceTuning } from './http.js';
 import type { SourcePauses } from './pauses.js';
 import { SourceError, type FoundThread, type SocialSource, type ThreadSearch } from './source.js';
 import { excerptOf, tidyText, titleOf } from './text.js';
@@ -112,7 +113,7 @@ export class BlueskySource implements SocialSource {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ identifier: this.settings.identifier, password: this.settings.appPassword }),
     });
-    if (answer.status === 401) throw new SourceError('bluesky', `Bluesky answered 401: ${problemOf(answer.text)} (check BLUESKY_IDENTIFIER and BLUESKY_APP_PASSWORD)`);
+    if (answer.status === 401) throw new SourceError('bluesky', `Bluesky answered 401: ${providerMessage(answer.text)} (check BLUESKY_IDENTIFIER and BLUESKY_APP_PASSWORD)`);
     this.session = this.http.read(answer, sessionSchema);
     return this.session;
   }

@@ -1,8 +1,6 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { Agent, request } from 'undici';
-import { googleRetryInfoMs, retryAfterMs } from '../../outbound/retryAfter.js';
-import { EngineError } from './engine.js';
-import { failureReason, isTimeout } from '../../outbound/requestFailure.js';
+import { ProviderClient, TRANSIENT_STATUS, type ProviderCall } from '../../integrations/kit/client.js';
+import { ProviderError } from '../../integrations/kit/providerError.js';
+import { EngineError, type EngineErrorClass } from './engine.js';
 
 const MAX_RETRY_AFTER_MS = 60_000;
 /** Redirect URIs in an answer (Gemini's grounding links) are resolved with a short look, not a full request budget. */
@@ -40,37 +38,6 @@ export interface ProviderGet {
   headers: Record<string, string>;
 }
 
-/** The wait a provider asked for: the `retry-after-ms` extension (OpenAI, Anthropic) when sent, else Retry-After. */
-function requestedWaitMs(headers: Record<string, string | string[] | undefined>): number | undefined {
-  const first = (name: string) => {
-    const value = headers[name];
-    return Array.isArray(value) ? value[0] : value;
-  };
-  const ms = Number(first('retry-after-ms'));
-  if (first('retry-after-ms') !== undefined && Number.isFinite(ms)) return Math.min(ms, MAX_RETRY_AFTER_MS);
-  return retryAfterMs(headers['retry-after'], Date.now(), MAX_RETRY_AFTER_MS);
-}
-
-/** Gemini's RetryInfo wait, from an error body that may not be JSON. */
-function retryInfoWaitMs(body: string): number | undefined {
-  try {
-    return googleRetryInfoMs(JSON.parse(body), MAX_RETRY_AFTER_MS);
-  } catch {
-    return undefined;
-  }
-}
-
-function providerMessage(body: string): string {
-  try {
-    const parsed = JSON.parse(body) as { error?: { message?: unknown } | string; message?: unknown };
-    const message = typeof parsed.error === 'string' ? parsed.error : (parsed.error?.message ?? parsed.message);
-    if (typeof message === 'string') return message.slice(0, 300);
-  } catch {
-    // not JSON: the raw text says what went wrong
-  }
-  return body.slice(0, 300);
-}
-
 /**
  * The HTTP side of one answer-engine provider, shared by the adapters: JSON POSTs (and GETs) to the operator's endpoint
  * with a per-attempt timeout, and bounded retries with exponential backoff (or the provider's Retry-After, or Google's
@@ -79,13 +46,25 @@ function providerMessage(body: string): string {
  * becomes a TransientEngineError: `rate_limited`, `timeout` or `provider_error` after the last attempt's cause.
  */
 export class ProviderHttp {
-  private readonly agent = new Agent();
+  private readonly client: ProviderClient;
+  /** Redirect URIs are looked at once, briefly: no retries, a short timeout. */
+  private readonly redirects: ProviderClient;
 
   constructor(
     /** Names the provider in error messages. */
     private readonly provider: string,
-    private readonly tuning: EngineTuning,
-  ) {}
+    tuning: EngineTuning,
+  ) {
+    this.client = new ProviderClient({
+      label: provider,
+      reach: { kind: 'operator' },
+      timeoutMs: tuning.timeoutMs,
+      retry: { retries: tuning.retries, backoffMs: tuning.backoffMs, jitter: 0.2, retryStatus: TRANSIENT_STATUS, honourHints: true },
+      maxWaitMs: MAX_RETRY_AFTER_MS,
+      transient: (error) => (error instanceof TransientEngineError ? new ProviderError(provider, error.errorClass === 'rate_limited' ? 'rate_limited' : 'unavailable', error.message, { timedOut: error.errorClass === 'timeout' }) : undefined),
+    });
+    this.redirects = new ProviderClient({ label: provider, reach: { kind: 'operator' }, timeoutMs: Math.min(REDIRECT_LOOKUP_MS, tuning.timeoutMs) });
+  }
 
   /** POSTs the body and hands the JSON answer to `read`; latency is that of the attempt that succeeded. */
   postJson<T>(post: ProviderPost, read: (json: unknown) => T): Promise<{ value: T; latencyMs: number }> {
@@ -97,67 +76,32 @@ export class ProviderHttp {
     return this.send({ method: 'GET', url: get.url, headers: get.headers }, read);
   }
 
-  private async send<T>(
-    call: { method: 'GET' | 'POST'; url: string; headers: Record<string, string>; body?: string },
-    read: (json: unknown) => T,
-  ): Promise<{ value: T; latencyMs: number }> {
-    const { retries, backoffMs, timeoutMs } = this.tuning;
-    let failure = new EngineError('provider_error', `${this.provider}: no attempt was made`);
-    for (let attempt = 0; attempt <= retries; attempt++) {
-      let wait = backoffMs * 2 ** attempt * (1 + Math.random() * 0.2);
-      const started = performance.now();
-      try {
-        const response = await request(call.url, {
-          dispatcher: this.agent,
-          method: call.method,
-          headers: { accept: 'application/json', ...call.headers },
-          ...(call.body === undefined ? {} : { body: call.body }),
-          headersTimeout: timeoutMs,
-          bodyTimeout: timeoutMs,
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-        const text = await response.body.text();
-        const status = response.statusCode;
-        if (status >= 200 && status < 300) {
-          let json: unknown;
-          try {
-            json = JSON.parse(text);
-          } catch {
-            throw new EngineError('bad_response', `${this.provider} answered ${status} with a body that is not JSON`);
-          }
-          const value = read(json);
-          return { value, latencyMs: Math.round(performance.now() - started) };
+  private async send<T>(call: ProviderCall, read: (json: unknown) => T): Promise<{ value: T; latencyMs: number }> {
+    try {
+      return await this.client.exchange(call, (answer) => {
+        if (answer.status < 200 || answer.status >= 300) throw new EngineError('provider_error', this.client.failure(answer).message);
+        let json: unknown;
+        try {
+          json = JSON.parse(answer.text);
+        } catch {
+          throw new EngineError('bad_response', `${this.provider} answered ${answer.status} with a body that is not JSON`);
         }
-        const problem = `${this.provider} answered ${status}: ${providerMessage(text)}`;
-        if (status !== 408 && status !== 429 && status < 500) throw new EngineError('provider_error', problem);
-        failure = new EngineError(status === 429 ? 'rate_limited' : status === 408 ? 'timeout' : 'provider_error', problem);
-        wait = requestedWaitMs(response.headers) ?? retryInfoWaitMs(text) ?? wait;
-      } catch (error) {
-        if (error instanceof TransientEngineError) failure = error;
-        else if (error instanceof EngineError) throw error;
-        else if (isTimeout(error)) failure = new EngineError('timeout', `${this.provider} did not answer within ${timeoutMs / 1000} seconds`);
-        else failure = new EngineError('provider_error', `${this.provider}: ${failureReason(error)}`);
-      }
-      if (attempt < retries) await sleep(wait);
+        return read(json);
+      });
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      // Transient: each attempt failed in a way a later one may not (a job can try again after its backoff).
+      if (error.transient) throw new TransientEngineError(engineClassOf(error), error.message);
+      throw new EngineError('bad_response', error.message);
     }
-    // Transient: each attempt failed in a way a later one may not (a job can try again after its backoff).
-    throw new TransientEngineError(failure.errorClass, `${failure.message} (after ${retries + 1} attempts)`);
   }
 
   /** Where a redirect URI points (its Location), without following it; undefined when it does not redirect in time. */
   async redirectTarget(url: string): Promise<string | undefined> {
     try {
-      const response = await request(url, {
-        dispatcher: this.agent,
-        method: 'GET',
-        headersTimeout: REDIRECT_LOOKUP_MS,
-        bodyTimeout: REDIRECT_LOOKUP_MS,
-        signal: AbortSignal.timeout(Math.min(REDIRECT_LOOKUP_MS, this.tuning.timeoutMs)),
-      });
-      await response.body.dump();
-      const location = response.headers.location;
-      const target = Array.isArray(location) ? location[0] : location;
-      if (response.statusCode < 300 || response.statusCode >= 400 || target === undefined) return undefined;
+      const answer = await this.redirects.send({ url });
+      const target = answer.headers.location;
+      if (answer.status < 300 || answer.status >= 400 || target === undefined) return undefined;
       return new URL(target, url).href;
     } catch {
       return undefined;
@@ -165,7 +109,12 @@ export class ProviderHttp {
   }
 
   close(): Promise<void> {
-    return this.agent.close();
+    return Promise.all([this.client.close(), this.redirects.close()]).then(() => undefined);
   }
 }
 
+/** The engine's words for a failure the retries did not get past. */
+function engineClassOf(error: ProviderError): EngineErrorClass {
+  if (error.kind === 'rate_limited') return 'rate_limited';
+  return error.timedOut || error.status === 408 ? 'timeout' : 'provider_error';
+}

@@ -1,6 +1,8 @@
 import * as oauth from 'oauth4webapi';
 import { z } from 'zod';
 import type { SearchConsoleSettings } from '../../config.js';
+import { ProviderClient, type ProviderAnswer } from '../../integrations/kit/client.js';
+import { ProviderError } from '../../integrations/kit/providerError.js';
 import { googleAuthorizationUrl, googleTokenEndpoint } from '../../outbound/googleOAuth.js';
 
 /** Read-only access to Search Console data: all the service asks for. */
@@ -79,39 +81,35 @@ export async function refreshAccessToken(settings: SearchConsoleSettings, refres
   }
 }
 
-const googleErrorSchema = z.object({ error: z.object({ message: z.string() }) });
-
-/** One Search Console API call with the access token; Google's error message is kept for the people who must act on it. */
+/**
+ * One Search Console API call with the access token, through the provider kit's operator reach; Google's error message
+ * is kept for the people who must act on it.
+ */
 async function googleApi(settings: SearchConsoleSettings, accessToken: string, path: string, body?: unknown): Promise<unknown> {
-  const url = `${settings.apiBaseUrl}${path}`;
-  let response: Response;
+  const client = new ProviderClient({ label: 'the Search Console API', reach: { kind: 'operator' }, timeoutMs: REQUEST_TIMEOUT_MS });
+  let answer: ProviderAnswer;
   try {
-    response = await fetch(url, {
+    answer = await client.send({
       method: body === undefined ? 'GET' : 'POST',
-      headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      url: `${settings.apiBaseUrl}${path}`,
+      headers: { authorization: `Bearer ${accessToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      redirect: 'manual',
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
   } catch (error) {
-    throw new SearchConsoleError(`the Search Console API did not answer: ${error instanceof Error ? error.message : String(error)}`, true);
+    if (!(error instanceof ProviderError)) throw error;
+    const reason = error.timedOut ? `no answer within ${REQUEST_TIMEOUT_MS / 1000} seconds` : (error.detail ?? error.message);
+    throw new SearchConsoleError(`the Search Console API did not answer: ${reason}`, true);
+  } finally {
+    await client.close();
   }
-  const text = await response.text();
-  if (response.status !== 200) {
-    const parsed = googleErrorSchema.safeParse(safeJson(text));
-    const message = parsed.success ? parsed.data.error.message : text.slice(0, 300);
-    throw new SearchConsoleError(`the Search Console API answered ${response.status}: ${message}`, response.status === 429 || response.status >= 500);
+  if (answer.status !== 200) {
+    const failure = client.failure(answer);
+    throw new SearchConsoleError(`the Search Console API answered ${answer.status}: ${failure.detail ?? failure.message}`, answer.status === 429 || answer.status >= 500);
   }
-  const json = safeJson(text);
-  if (json === undefined) throw new SearchConsoleError('the Search Console API answered 200 with a body that is not JSON', true);
-  return json;
-}
-
-function safeJson(text: string): unknown {
   try {
-    return JSON.parse(text) as unknown;
+    return JSON.parse(answer.text) as unknown;
   } catch {
-    return undefined;
+    throw new SearchConsoleError('the Search Console API answered 200 with a body that is not JSON', true);
   }
 }
 
