@@ -68,7 +68,7 @@ export function build() {
     logLevel: 'warning',
   });
   // Data the code reads from beside itself (crawler lists, the CLI catalogue, the MCP Apps views' browser sources)
-  // and package.json, which src/service.ts imports and the CLI reads.
+  // and package.json, which src/compositionRoot.ts imports and the CLI reads.
   for (const path of [...files.filter(isRuntimeData), join(ROOT, 'package.json')]) {
     cpSync(path, join(DIST, relative(ROOT, path)), { force: true });
   }

@@ -3,7 +3,7 @@ import { systemClock } from './clock.js';
 import { DEFAULT_SERVER } from './cli/profiles.js';
 import { loadConfig } from './config.js';
 import { bootstrapFirstStart } from './workspace/firstStart.js';
-import { createService } from './service.js';
+import { createService } from './compositionRoot.js';
 
 const config = loadConfig();
 const database = openDatabase(config.databaseUrl, { poolMax: config.databasePoolMax });

@@ -7,7 +7,7 @@ import type { DryRunNote } from '../src/shared/dryRun.js';
 import type { JsonObject } from '../src/shared/objects.js';
 import type { Principal } from '../src/auth/principal.js';
 import type { Scope } from '../src/scopes.js';
-import type { Services } from '../src/services.js';
+import type { Services } from '../src/outsideServices.js';
 
 export type HttpMethod = 'GET' | 'POST';
 /** Requests per key per minute on this route, on top of the plan limit; `plan`: the plan limit only; `none`: uncapped. */

@@ -6,7 +6,7 @@ import type { Clock } from '../clock.js';
 import { enqueueJobs } from '../jobs/queue.js';
 import type { JobHandler } from '../jobs/worker.js';
 import { OutboundError, type SafeFetcher } from '../outbound/safeFetch.js';
-import type { BacklinkVerificationSettings } from '../services.js';
+import type { BacklinkVerificationSettings } from '../outsideServices.js';
 import { fetchFollowing } from '../visibility/crawlerAccess/fetchFollowing.js';
 import { findLink, type LinkOnPage } from './linkOnPage.js';
 

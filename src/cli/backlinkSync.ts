@@ -9,7 +9,7 @@ import { JOB_HANDLERS } from '../jobs/handlers.js';
 import { JobWorker } from '../jobs/worker.js';
 import { openLimiterStore } from '../limits/open.js';
 import { OperatorError, operatorConfig } from '../operator.js';
-import { createServices } from '../providers.js';
+import { createServices } from '../buildOutsideServices.js';
 import { CliError, EXIT } from './client.js';
 import { withDatabase } from './common.js';
 

@@ -7,7 +7,7 @@ import { JOB_HANDLERS } from '../jobs/handlers.js';
 import { JobWorker } from '../jobs/worker.js';
 import { openLimiterStore } from '../limits/open.js';
 import { OperatorError, operatorConfig } from '../operator.js';
-import { createServices } from '../providers.js';
+import { createServices } from '../buildOutsideServices.js';
 import { withDatabase } from './common.js';
 
 /** How long to wait before looking again while the remaining jobs wait for a retry or run in another process. */

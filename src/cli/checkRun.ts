@@ -6,7 +6,7 @@ import { JOB_HANDLERS } from '../jobs/handlers.js';
 import { JobWorker } from '../jobs/worker.js';
 import { OperatorError, operatorConfig } from '../operator.js';
 import { openLimiterStore } from '../limits/open.js';
-import { createServices } from '../providers.js';
+import { createServices } from '../buildOutsideServices.js';
 import { readRunProgress, startCheckRun, type RunProgress } from '../visibility/checks/runs.js';
 import { withDatabase } from './common.js';
 

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import { ServiceError } from '../errors.js';
-import type { Services } from '../services.js';
+import type { Services } from '../outsideServices.js';
 import { publishArticle, publishTargets } from '../publishing/publish.js';
 import { startGenerate } from './generation.js';
 import { policyFromStored } from './policy.js';

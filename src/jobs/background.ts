@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import type { Services } from '../services.js';
+import type { Services } from '../outsideServices.js';
 import type { JobKind } from './queue.js';
 import type { Sweep } from './sweeps.js';
 import type { JobHandler } from './worker.js';

@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import { ProviderError } from '../integrations/kit/providerError.js';
-import type { Services } from '../services.js';
+import type { Services } from '../outsideServices.js';
 import type { UsageMeter, WriterUsage } from '../writer/model.js';
 import type { JobKind } from './queue.js';
 import { claimSweep, type Sweep } from './sweeps.js';

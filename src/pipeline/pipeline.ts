@@ -9,7 +9,7 @@ import { currentRole, ROLE_BOUND_SCOPES, splitByRole } from '../auth/roles.js';
 import type { Clock } from '../clock.js';
 import { approvalUrl, decide, finishApproval, readApproval, requestApproval, type Decision } from '../approvals/approvals.js';
 import { BadInputError, ForbiddenError, ServiceError, UnauthorizedError, toServiceError } from '../errors.js';
-import type { Services } from '../services.js';
+import type { Services } from '../outsideServices.js';
 import { parseInput } from './input.js';
 import { authenticateApiKey, bearerToken, KEY_PERSON_GONE } from './principal.js';
 import type { Principal } from '../auth/principal.js';

@@ -5,7 +5,7 @@ import { BadInputError, NotFoundError } from '../errors.js';
 import { newId } from '../ids.js';
 import { OutboundError, type SafeFetcher } from '../outbound/safeFetch.js';
 import { sha256Hex } from '../secrets.js';
-import type { Services } from '../services.js';
+import type { Services } from '../outsideServices.js';
 import { toIso } from '../shared/time.js';
 import { lockWorkspace } from '../workspace/workspaces.js';
 import { cancelPendingDeliveries } from './deliveries.js';

@@ -5,7 +5,7 @@ import type { Clock } from '../clock.js';
 import type { SchedulerUrls } from '../config.js';
 import type { CredentialSealer } from '../credentials/sealed.js';
 import { BadInputError } from '../errors.js';
-import type { Services } from '../services.js';
+import type { Services } from '../outsideServices.js';
 import { openScheduler } from './schedulers/index.js';
 import { SCHEDULER_TOOLS, type Scheduler, type SchedulerAccount } from './schedulers/scheduler.js';
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Database, SocialSourceName } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import { BadInputError } from '../errors.js';
-import type { Services } from '../services.js';
+import type { Services } from '../outsideServices.js';
 import { brandMemoryPrompt } from '../writer/brandMemory.js';
 import { requireWriter } from '../writer/model.js';
 import { WriterError } from '../writer/openaiCompatible.js';

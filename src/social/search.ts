@@ -4,7 +4,7 @@ import type { Clock } from '../clock.js';
 import { BadInputError } from '../errors.js';
 import { enqueueJob, pendingJobId, workspacesWithJob } from '../jobs/queue.js';
 import { RetryableJobError, type JobHandler } from '../jobs/worker.js';
-import type { Services } from '../services.js';
+import type { Services } from '../outsideServices.js';
 import { judgeThreads, type SearchTerm } from './relevance.js';
 import { newThreadRow } from './threads.js';
 import { SOCIAL_SOURCE_NAMES, SourcePausedError, type FoundThread, type SocialSource } from './sources/source.js';

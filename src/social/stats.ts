@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, SocialSourceName, SocialThreadStatus } from '../../db/schema.js';
-import type { Services } from '../services.js';
+import type { Services } from '../outsideServices.js';
 import { toIso } from '../shared/time.js';
 import { SOURCE_SETTINGS } from './sources/index.js';
 import { SOCIAL_SOURCE_NAMES } from './sources/source.js';

@@ -18,7 +18,7 @@ import { siteIdOf } from '../../src/analytics/counter/loaderTag.js';
 import { systemClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { createWorkspace } from '../../src/workspace/workspaces.js';
-import { createService } from '../../src/service.js';
+import { createService } from '../../src/compositionRoot.js';
 import { announce, stopWithParent } from './child.js';
 
 const BENCH_ORIGIN = 'https://bench.example';

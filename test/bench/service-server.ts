@@ -16,7 +16,7 @@ import { systemClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { createWorkspace } from '../../src/workspace/workspaces.js';
 import { ALL_SCOPES } from '../../src/scopes.js';
-import { createService } from '../../src/service.js';
+import { createService } from '../../src/compositionRoot.js';
 import { announce, stopWithParent } from './child.js';
 
 const MAX_KEYS = 100_000;

@@ -15,7 +15,7 @@ import { createApiKey } from '../../src/auth/apiKeys.js';
 import { systemClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { ALL_SCOPES } from '../../src/scopes.js';
-import { createService, type Service } from '../../src/service.js';
+import { createService, type Service } from '../../src/compositionRoot.js';
 
 export type Value = string | number | null;
 export type Row = Value[];

@@ -15,7 +15,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { systemClock } from '../../src/clock.js';
-import type { Services } from '../../src/services.js';
+import type { Services } from '../../src/outsideServices.js';
 import { recordEngineAnswer, recordRankCheck } from '../../src/visibility/checks/record.js';
 import { startCheckRun } from '../../src/visibility/checks/runs.js';
 import { normaliseCitations } from '../../src/visibility/engines/engine.js';

@@ -5,7 +5,7 @@ import { systemClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { areaSweeps, JOB_HANDLERS } from '../../src/jobs/handlers.js';
 import { JOB_KINDS } from '../../src/jobs/queue.js';
-import type { Services } from '../../src/services.js';
+import type { Services } from '../../src/outsideServices.js';
 
 describe("the areas' background work", () => {
   it('handles every job kind, each by one area', () => {

@@ -12,7 +12,7 @@ import { CredentialSealer } from '../../src/credentials/sealed.js';
 import { MemoryLimiterStore } from '../../src/limits/memoryStore.js';
 import { SafeFetcher } from '../../src/outbound/safeFetch.js';
 import { SiteContactFinder } from '../../src/outreach/contacts/site.js';
-import { SPECIFIED_TIMING, type Services } from '../../src/services.js';
+import { SPECIFIED_TIMING, type Services } from '../../src/outsideServices.js';
 import { openTestDatabase } from '../support/database.js';
 
 let database: DatabaseHandle;

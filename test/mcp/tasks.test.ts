@@ -10,7 +10,7 @@ import { createWorkspace } from '../../src/workspace/workspaces.js';
 import { cancelTask, createTask, forgetExpiredTasks, readTask, startedJobIds, TASK_TTL_MS, taskExists, type TaskOwner } from '../../src/mcp/tasks.js';
 import { enqueueJob, type JobKind } from '../../src/jobs/queue.js';
 import { JobWorker, type ClaimedJob, type JobDeps, type JobHandler } from '../../src/jobs/worker.js';
-import type { Services } from '../../src/services.js';
+import type { Services } from '../../src/outsideServices.js';
 import { openTestDatabase } from '../support/database.js';
 
 let database: DatabaseHandle;

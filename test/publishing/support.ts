@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../../src/clock.js';
 import { insertPlannedArticle } from '../../src/content/articles.js';
-import type { Timing } from '../../src/services.js';
+import type { Timing } from '../../src/outsideServices.js';
 import { TestService, type TestWorkspace } from '../support/harness.js';
 import { Receiver } from './receiver.js';
 

@@ -9,7 +9,7 @@ import { importGraph, ROOT, sourceFiles } from './importGraph.js';
  */
 
 const SURFACES = ['src/pipeline/', 'src/web/', 'src/cli/', 'src/exports/', 'src/mcp/'];
-const COMPOSITION_ROOT = ['src/service.ts', 'src/main.ts', 'src/providers.ts', 'src/services.ts'];
+const COMPOSITION_ROOT = ['src/compositionRoot.ts', 'src/main.ts', 'src/buildOutsideServices.ts', 'src/outsideServices.ts'];
 const ABOVE_THE_AREAS = ['tools/', 'src/pipeline/'];
 
 const name = (file: string) => relative(ROOT, file).split(sep).join('/');

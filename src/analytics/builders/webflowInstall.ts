@@ -4,7 +4,7 @@ import type { Database } from '../../../db/schema.js';
 import type { Clock } from '../../clock.js';
 import type { WebflowSettings } from '../../config.js';
 import { BadInputError, ServiceError } from '../../errors.js';
-import type { Services } from '../../services.js';
+import type { Services } from '../../outsideServices.js';
 import { loaderBootstrap, siteIdOf } from '../counter/loaderTag.js';
 import { webflowToken } from './connection.js';
 import { builderServiceError, DEFAULT_RETRY_AFTER_SECONDS } from './failures.js';

@@ -5,7 +5,7 @@ import type { CredentialSealer } from '../../credentials/sealed.js';
 import { BadInputError, ServiceError } from '../../errors.js';
 import { enqueueJob, pendingJobId } from '../../jobs/queue.js';
 import { RetryableJobError, type JobHandler } from '../../jobs/worker.js';
-import type { Services } from '../../services.js';
+import type { Services } from '../../outsideServices.js';
 import { DEFAULT_ZONE_LIMITS, HOUR_MS, oldestReadableHour, planBackfill, type TrafficWindow, type ZoneLimits } from './backfill.js';
 import type { CloudflareZone, CrawlerHour } from './cloudflare.js';
 import { clearZone, markGrantRefused, NOT_CONNECTED, usableGrant, type CdnService } from './connection.js';

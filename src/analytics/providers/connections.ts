@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../../db/schema.js';
 import type { Clock } from '../../clock.js';
-import type { Services } from '../../services.js';
+import type { Services } from '../../outsideServices.js';
 import { Ga4Provider } from './ga4.js';
 import { refreshGa4AccessToken, requireGoogle } from './ga4Grant.js';
 import { PlausibleProvider } from './plausible.js';

@@ -5,7 +5,7 @@ import { BACKLINK_INDEX_SETTINGS } from '../../config.js';
 import { newId } from '../../ids.js';
 import { enqueueJob, pendingJobId, workspacesWithJob } from '../../jobs/queue.js';
 import { RetryableJobError, type JobHandler } from '../../jobs/worker.js';
-import type { Services } from '../../services.js';
+import type { Services } from '../../outsideServices.js';
 import { domainOf } from '../../shared/urls.js';
 import { TransientEngineError } from '../../visibility/engines/providerHttp.js';
 import type { BacklinkIndex, IndexedBacklink, IndexedReferringDomain } from './provider.js';

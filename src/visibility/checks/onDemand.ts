@@ -6,7 +6,7 @@ import { BadInputError, NotFoundError, RateLimitedError } from '../../errors.js'
 import { lockWorkspace } from '../../workspace/workspaces.js';
 import { enqueueJob, pendingJobId } from '../../jobs/queue.js';
 import type { JobHandler } from '../../jobs/worker.js';
-import type { Services } from '../../services.js';
+import type { Services } from '../../outsideServices.js';
 import { ENGINE_NAMES, type EngineName } from '../engines/engine.js';
 import { PRICES_AS_OF } from './prices.js';
 import { configuredEngines, planCheckRun, queueCheckRun, type CheckPlan, type CheckSelection } from './runs.js';

@@ -5,7 +5,7 @@ import type { Clock } from '../../clock.js';
 import { lockWorkspace } from '../../workspace/workspaces.js';
 import { newId } from '../../ids.js';
 import { enqueueJobs, type NewJob } from '../../jobs/queue.js';
-import type { Services } from '../../services.js';
+import type { Services } from '../../outsideServices.js';
 import { ENGINE_NAMES, type EngineName } from '../engines/engine.js';
 import { queueSearchConsoleSync } from '../searchConsole/connection.js';
 import type { PaidProvider } from './prices.js';

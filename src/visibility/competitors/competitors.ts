@@ -9,7 +9,7 @@ import { lockWorkspace, normaliseWebsiteUrl } from '../../workspace/workspaces.j
 import { BadInputError, NotFoundError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { PLANS } from '../../plans.js';
-import type { Services } from '../../services.js';
+import type { Services } from '../../outsideServices.js';
 import type { SerpClient } from '../serp/serp.js';
 import { domainOf } from '../../shared/urls.js';
 import { rate, type Rate } from '../metrics/wilson.js';

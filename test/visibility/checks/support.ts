@@ -2,7 +2,7 @@ import type { EngineName } from '../../../db/schema.js';
 import { normaliseCitations } from '../../../src/visibility/engines/engine.js';
 import { recordEngineAnswer } from '../../../src/visibility/checks/record.js';
 import { insertCheckRun, startCheckRun, type CheckTrigger } from '../../../src/visibility/checks/runs.js';
-import type { Services } from '../../../src/services.js';
+import type { Services } from '../../../src/outsideServices.js';
 import type { TestService, TestWorkspace } from '../../support/harness.js';
 
 export async function addQuery(t: TestService, ws: TestWorkspace, text: string): Promise<string> {

@@ -22,8 +22,8 @@ import { openLimiterStore } from './limits/open.js';
 import type { LimiterStore } from './limits/store.js';
 import { Pipeline } from './pipeline/pipeline.js';
 import { RateLimits } from './pipeline/rateLimits.js';
-import type { Services } from './services.js';
-import { createServices, type ProviderOptions } from './providers.js';
+import type { Services } from './outsideServices.js';
+import { createServices, type ProviderOptions } from './buildOutsideServices.js';
 
 export const SERVER_INFO = { name: 'sightline', version: packageJson.version };
 

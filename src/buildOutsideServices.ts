@@ -14,7 +14,7 @@ import { SafeFetcher, type OutboundOptions } from './outbound/safeFetch.js';
 import { DEFAULT_SOURCE_TUNING } from './social/sources/http.js';
 import { openSocialSources } from './social/sources/index.js';
 import { SourcePauses } from './social/sources/pauses.js';
-import { LINKING_PAGE_TIMEOUT_MS, SPECIFIED_TIMING, type Services, type Timing } from './services.js';
+import { LINKING_PAGE_TIMEOUT_MS, SPECIFIED_TIMING, type Services, type Timing } from './outsideServices.js';
 import { createAnswerEngines } from './visibility/engines/index.js';
 import { DEFAULT_ENGINE_TUNING, type EngineTuning } from './visibility/engines/providerHttp.js';
 import { knownCallPrices } from './visibility/checks/prices.js';
