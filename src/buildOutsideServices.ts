@@ -19,7 +19,7 @@ import { createAnswerEngines } from './visibility/engines/index.js';
 import { DEFAULT_ENGINE_TUNING, type EngineTuning } from './visibility/engines/providerHttp.js';
 import { knownCallPrices } from './visibility/checks/prices.js';
 import { createSerpClient } from './visibility/serp/dataForSeo.js';
-import { bookedWriter } from './writer/ledger.js';
+import { bookedWriter } from './billing/writerLedger.js';
 import { limitedWriter } from './writer/model.js';
 import { OpenAiCompatibleWriter, type WriterTuning } from './writer/openaiCompatible.js';
 

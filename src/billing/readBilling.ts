@@ -6,7 +6,7 @@ import { articlesInMonth, monthKey } from '../content/calendar.js';
 import { queryUsage } from '../content/queries.js';
 import { loadTeamWorkspace, seatUsage } from '../team/seats.js';
 import { competitorUsage } from '../visibility/competitors/competitors.js';
-import { writerUsageByWeek } from '../writer/ledger.js';
+import { writerUsageByWeek } from './writerLedger.js';
 
 const RECENT_PAYMENTS = 10;
 

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../db/schema.js';
 import { modelText, modelTextList } from '../writer/answerFields.js';
-import { brandMemoryPrompt } from '../writer/brandMemory.js';
+import { brandMemoryPrompt } from './brandMemory.js';
 import type { Writer } from '../writer/model.js';
 import { textKey } from '../content/articles.js';
 import type { IcpFields } from './icps.js';

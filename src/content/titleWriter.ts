@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../db/schema.js';
-import { brandMemoryPrompt } from '../writer/brandMemory.js';
+import { brandMemoryPrompt } from '../brand/brandMemory.js';
 import type { Writer } from '../writer/model.js';
 
 const TITLE_RULES = [

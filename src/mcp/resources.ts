@@ -12,7 +12,7 @@ import {
 import { createHash } from 'node:crypto';
 import { writtenArticleMarkdown, writtenArticlesMark, writtenArticlesPage, type WrittenArticleEntry } from '../content/writtenArticles.js';
 import { ServiceError } from '../errors.js';
-import { brandMemoryPrompt } from '../writer/brandMemory.js';
+import { brandMemoryPrompt } from '../brand/brandMemory.js';
 import { mayUseAll, mcpOperation, refusalError, spendCall, type McpCaller, type McpDeps } from './caller.js';
 import { WEEKLY_REPORT_OPERATIONS, weeklyReportMarkdown } from './weeklyReport.js';
 

@@ -8,7 +8,7 @@ import { BadInputError, NotFoundError } from '../errors.js';
 import { newId } from '../ids.js';
 import { enqueueJob } from '../jobs/queue.js';
 import { DAY_MS } from '../shared/time.js';
-import { brandMemoryPrompt } from '../writer/brandMemory.js';
+import { brandMemoryPrompt } from '../brand/brandMemory.js';
 import type { Writer } from '../writer/model.js';
 import { quietPeriodRefusal, stageRefusal } from './guards.js';
 import { findMailbox, noMailbox, type Mailbox } from './mailbox.js';

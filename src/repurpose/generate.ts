@@ -5,7 +5,7 @@ import type { Clock } from '../clock.js';
 import type { DryRunNote } from '../shared/dryRun.js';
 import { findArticle, type ArticleRow } from '../content/articles.js';
 import { BadInputError, ServiceError } from '../errors.js';
-import { brandMemoryPrompt } from '../writer/brandMemory.js';
+import { brandMemoryPrompt } from '../brand/brandMemory.js';
 import type { Writer } from '../writer/model.js';
 import { CHANNEL_FORMS, formProblem, taggedLink } from './channels.js';
 import { draftRecord, newDraftRow, type DraftRow } from './drafts.js';

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../db/schema.js';
 import type { UsageMeter, Writer } from '../writer/model.js';
-import { brandMemoryPrompt } from '../writer/brandMemory.js';
+import { brandMemoryPrompt } from '../brand/brandMemory.js';
 import type { FoundThread } from './sources/source.js';
 
 export interface SearchTerm {

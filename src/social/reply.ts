@@ -4,7 +4,7 @@ import type { Database, SocialSourceName } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import { BadInputError } from '../errors.js';
 import type { Services } from '../outsideServices.js';
-import { brandMemoryPrompt } from '../writer/brandMemory.js';
+import { brandMemoryPrompt } from '../brand/brandMemory.js';
 import { requireWriter } from '../writer/model.js';
 import { WriterError } from '../writer/openaiCompatible.js';
 import { recordSourceState } from './search.js';

@@ -2,7 +2,7 @@ import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcont
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { brandMemoryPrompt } from '../../src/writer/brandMemory.js';
+import { brandMemoryPrompt } from '../../src/brand/brandMemory.js';
 import { writtenArticle } from '../publishing/support.js';
 import { TestService, type TestWorkspace } from '../support/harness.js';
 

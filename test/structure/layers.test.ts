@@ -11,6 +11,8 @@ import { importGraph, ROOT, sourceFiles } from './importGraph.js';
 const SURFACES = ['src/pipeline/', 'src/web/', 'src/cli/', 'src/exports/', 'src/mcp/'];
 const COMPOSITION_ROOT = ['src/compositionRoot.ts', 'src/main.ts', 'src/buildOutsideServices.ts', 'src/outsideServices.ts'];
 const ABOVE_THE_AREAS = ['tools/', 'src/pipeline/'];
+/** Code that only speaks to outside providers: what it needs from the database, its callers read and hand it. */
+const PROVIDER_ONLY = ['src/integrations/', 'src/writer/'];
 
 const name = (file: string) => relative(ROOT, file).split(sep).join('/');
 
@@ -28,5 +30,18 @@ describe('layers', () => {
         .map((target) => `${name(file)} -> ${name(target)}`),
     );
     expect(upward).toEqual([]);
+  });
+
+  it('provider-only code (the integrations kit, the writer model) reads no database', () => {
+    const graph = importGraph(sourceFiles());
+    const reads = [...graph.keys()]
+      .filter((file) => PROVIDER_ONLY.some((folder) => name(file).startsWith(folder)))
+      .flatMap((file) =>
+        graph
+          .get(file)!
+          .filter((target) => name(target).startsWith('db/'))
+          .map((target) => `${name(file)} -> ${name(target)}`),
+      );
+    expect(reads).toEqual([]);
   });
 });

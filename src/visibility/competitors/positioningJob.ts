@@ -4,7 +4,7 @@ import type { Database } from '../../../db/schema.js';
 import type { JobDeps, JobHandler } from '../../jobs/worker.js';
 import { fromJson, toJson } from '../../shared/json.js';
 import { modelText } from '../../writer/answerFields.js';
-import { languageName } from '../../writer/brandMemory.js';
+import { languageName } from '../../brand/brandMemory.js';
 import type { Writer } from '../../writer/model.js';
 import { BRAND_SUBJECT } from '../checks/subjects.js';
 import { metricWindow } from '../metrics/window.js';

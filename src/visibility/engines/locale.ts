@@ -1,4 +1,4 @@
-import { languageName } from '../../writer/brandMemory.js';
+import { languageName } from '../../brand/brandMemory.js';
 
 /** The two-letter country of a locale (`de-AT` gives `AT`; `es-419` and `en` give none), for providers that localise search by country. */
 export function countryOf(locale: string): string | undefined {

@@ -3,7 +3,7 @@ import type { Database } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
 import { DAY_MS, isoDate } from '../shared/time.js';
-import type { UsageMeter, Writer, WriterCall, WriterModel, WriterPurpose, WriterUsage } from './model.js';
+import type { UsageMeter, Writer, WriterCall, WriterModel, WriterPurpose, WriterUsage } from '../writer/model.js';
 
 const WEEK_MS = 7 * DAY_MS;
 

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { readBrand } from '../brand/readBrand.js';
+import { readBrand } from './readBrand.js';
 
 type Brand = Awaited<ReturnType<typeof readBrand>>;
 
