@@ -1,6 +1,6 @@
 import { resolveMx } from 'node:dns/promises';
 import type { Kysely } from 'kysely';
-import { createBacklinkIndex } from './backlinks/index/dataForSeo.js';
+import { createBacklinkIndex } from './integrations/dataforseo/backlinkIndex.js';
 import { cdnService } from './analytics/cdn/connection.js';
 import type { Database } from '../db/schema.js';
 import type { Clock } from './clock.js';
@@ -8,7 +8,7 @@ import type { Config } from './config.js';
 import { CredentialSealer } from './credentials/sealed.js';
 import type { LimiterStore } from './limits/store.js';
 import type { MxResolver } from './outreach/contacts/finder.js';
-import { HunterFinder } from './outreach/contacts/hunter.js';
+import { HunterFinder } from './integrations/hunter/contactFinder.js';
 import { SiteContactFinder } from './outreach/contacts/site.js';
 import { SafeFetcher, type OutboundOptions } from './outbound/safeFetch.js';
 import { DEFAULT_SOURCE_TUNING } from './social/sources/http.js';
@@ -18,10 +18,10 @@ import { LINKING_PAGE_TIMEOUT_MS, SPECIFIED_TIMING, type Services, type Timing }
 import { createAnswerEngines } from './visibility/engines/index.js';
 import { DEFAULT_ENGINE_TUNING, type EngineTuning } from './visibility/engines/providerHttp.js';
 import { knownCallPrices } from './visibility/checks/prices.js';
-import { createSerpClient } from './visibility/serp/dataForSeo.js';
+import { createSerpClient } from './integrations/dataforseo/serp.js';
 import { bookedWriter } from './billing/writerLedger.js';
 import { limitedWriter } from './writer/model.js';
-import { OpenAiCompatibleWriter, type WriterTuning } from './writer/openaiCompatible.js';
+import { OpenAiCompatibleWriter, type WriterTuning } from './integrations/openai/chatCompletionsWriter.js';
 
 /** Writer requests in flight at once, across every instance: a local model serves few at a time, a hosted one rations them. */
 const WRITER_CONCURRENCY = 4;

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { CLOUDFLARE_ENDPOINTS, type CloudflareEndpoints } from './analytics/cdn/cloudflare.js';
+import { CLOUDFLARE_ENDPOINTS, type CloudflareEndpoints } from './integrations/cloudflare/cdn.js';
 import { parseSealingKey } from './credentials/sealed.js';
 
 /** Settings from the environment, read once at start. The configuration table in docs/guide/configuration.md mirrors this file. */

@@ -6,7 +6,7 @@ import { BadInputError } from '../errors.js';
 import type { Services } from '../outsideServices.js';
 import { brandMemoryPrompt } from '../brand/brandMemory.js';
 import { requireWriter } from '../writer/model.js';
-import { WriterError } from '../writer/openaiCompatible.js';
+import { WriterError } from '../integrations/openai/chatCompletionsWriter.js';
 import { recordSourceState } from './search.js';
 import { findThread, threadRecord, type ThreadRow } from './threads.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_ZONE_LIMITS, planBackfill } from '../../src/analytics/cdn/backfill.js';
-import { CloudflareClient, pastedApiToken, pkceChallenge, pkceVerifier, type CloudflareOAuthClient, type CrawlerHour } from '../../src/analytics/cdn/cloudflare.js';
+import { CloudflareClient, pastedApiToken, pkceChallenge, pkceVerifier, type CloudflareOAuthClient, type CrawlerHour } from '../../src/integrations/cloudflare/cdn.js';
 import { CloudflareAuthError, CloudflareError, CloudflareRateLimitError } from '../../src/analytics/cdn/errors.js';
 import { ManualClock } from '../../src/clock.js';
 import { crawlerDataSet, FakeCloudflare, graphqlErrors, rateLimited, USER_AGENTS, type FakeZone } from './fakes/cloudflare.js';

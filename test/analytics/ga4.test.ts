@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Ga4Provider, type Ga4Settings } from '../../src/analytics/providers/ga4.js';
+import { Ga4Provider, type Ga4Settings } from '../../src/integrations/google/analytics.js';
 import { AnalyticsAuthError, AnalyticsNotConfiguredError, AnalyticsProviderError, AnalyticsRateLimitedError } from '../../src/analytics/providers/provider.js';
 import { SafeFetcher } from '../../src/outbound/safeFetch.js';
 import { FakeGa4 } from './fakes/ga4.js';

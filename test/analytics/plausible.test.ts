@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PlausibleProvider, type PlausibleSettings } from '../../src/analytics/providers/plausible.js';
+import { PlausibleProvider, type PlausibleSettings } from '../../src/integrations/plausible/webAnalytics.js';
 import { AnalyticsAuthError, AnalyticsNotConfiguredError, AnalyticsProviderError, AnalyticsRateLimitedError } from '../../src/analytics/providers/provider.js';
 import type { ProviderTuning } from '../../src/analytics/providers/http.js';
 import { SafeFetcher } from '../../src/outbound/safeFetch.js';

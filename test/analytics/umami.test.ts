@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AnalyticsAuthError, AnalyticsNotConfiguredError, AnalyticsProviderError, AnalyticsRateLimitedError } from '../../src/analytics/providers/provider.js';
-import { UmamiProvider, type UmamiSettings } from '../../src/analytics/providers/umami.js';
+import { UmamiProvider, type UmamiSettings } from '../../src/integrations/umami/webAnalytics.js';
 import { SafeFetcher } from '../../src/outbound/safeFetch.js';
 import { RANGE, TOTALS, VISITS_BY_DAY } from './fakes/siteVisits.js';
 import { FakeUmami } from './fakes/umami.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createBacklinkIndex, dataForSeoTime } from '../../src/backlinks/index/dataForSeo.js';
+import { createBacklinkIndex, dataForSeoTime } from '../../src/integrations/dataforseo/backlinkIndex.js';
 import type { BacklinkIndex } from '../../src/backlinks/index/provider.js';
 import { BACKLINK_INDEX_SETTINGS, loadConfig } from '../../src/config.js';
 import { MemoryLimiterStore } from '../../src/limits/memoryStore.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cosine } from '../../src/network/matching.js';
-import { OpenAiCompatibleWriter, WriterError } from '../../src/writer/openaiCompatible.js';
+import { OpenAiCompatibleWriter, WriterError } from '../../src/integrations/openai/chatCompletionsWriter.js';
 import { FakeWriter } from '../support/fakeWriter.js';
 
 describe('embeddings through the writer provider (OpenAI-compatible POST /embeddings)', () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openScheduler } from '../../src/repurpose/schedulers/index.js';
-import { POSTIZ_LIMIT, postizLimitKey } from '../../src/repurpose/schedulers/postiz.js';
+import { POSTIZ_LIMIT, postizLimitKey } from '../../src/integrations/postiz/scheduler.js';
 import { SchedulerAuthError, SchedulerError, SchedulerRateLimitedError, type SchedulerAccount, type SchedulerPost } from '../../src/repurpose/schedulers/scheduler.js';
 import { TestService, type TestWorkspace } from '../support/harness.js';
 import { FakeBuffer, FakePostiz, FakeTypefully } from './fakes.js';

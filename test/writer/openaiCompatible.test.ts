@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { OpenAiCompatibleWriter, WriterError } from '../../src/writer/openaiCompatible.js';
+import { OpenAiCompatibleWriter, WriterError } from '../../src/integrations/openai/chatCompletionsWriter.js';
 import type { WriterUsage } from '../../src/writer/model.js';
 import { FakeWriter } from '../support/fakeWriter.js';
 

@@ -10,7 +10,7 @@ import { webflowToken } from './connection.js';
 import { builderServiceError, DEFAULT_RETRY_AFTER_SECONDS } from './failures.js';
 import { BuilderApiError } from './http.js';
 import { finishInstall, startInstall } from './installs.js';
-import { MAX_INLINE_SCRIPT_CHARS, type AppliedScript, type RegisteredScript, type WebflowApi, WebflowClient, type WebflowSite } from './webflow.js';
+import { MAX_INLINE_SCRIPT_CHARS, type AppliedScript, type RegisteredScript, type WebflowApi, WebflowClient, type WebflowSite } from '../../integrations/webflow/siteBuilder.js';
 
 /** The name the loader is registered under; Webflow derives the script id from it, so every version shares one id. */
 export const LOADER_DISPLAY_NAME = 'Sightline loader';

@@ -4,7 +4,7 @@ import { loaderTag, siteIdOf } from '../counter/loaderTag.js';
 import { builderServiceError } from './failures.js';
 import { finishInstall, startInstall, wixInstanceOwner } from './installs.js';
 import type { InstallContext } from './webflowInstall.js';
-import { type WixApi, WixClient, type WixEmbeddedScript } from './wix.js';
+import { type WixApi, WixClient, type WixEmbeddedScript } from '../../integrations/wix/siteBuilder.js';
 
 /**
  * The code of the Embedded Script extension the operator adds to the Wix app: the loader tag with Wix's dynamic

@@ -5,7 +5,7 @@ import type { CdnSettings } from '../../config.js';
 import type { CredentialSealer } from '../../credentials/sealed.js';
 import { BadInputError } from '../../errors.js';
 import { randomToken, sha256Hex } from '../../secrets.js';
-import { CloudflareClient, pastedApiToken, pkceChallenge, pkceVerifier, type CloudflareOAuthClient, type CloudflareTokens, type CloudflareZone } from './cloudflare.js';
+import { CloudflareClient, pastedApiToken, pkceChallenge, pkceVerifier, type CloudflareOAuthClient, type CloudflareTokens, type CloudflareZone } from '../../integrations/cloudflare/cdn.js';
 import { CloudflareAuthError, CloudflareError } from './errors.js';
 
 /** Cloudflare for the handlers and jobs: the client, and the operator's OAuth client when one is registered. */

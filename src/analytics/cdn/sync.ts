@@ -7,7 +7,7 @@ import { enqueueJob, pendingJobId } from '../../jobs/queue.js';
 import { RetryableJobError, type JobHandler } from '../../jobs/worker.js';
 import type { Services } from '../../outsideServices.js';
 import { DEFAULT_ZONE_LIMITS, HOUR_MS, oldestReadableHour, planBackfill, type TrafficWindow, type ZoneLimits } from './backfill.js';
-import type { CloudflareZone, CrawlerHour } from './cloudflare.js';
+import type { CloudflareZone, CrawlerHour } from '../../integrations/cloudflare/cdn.js';
 import { clearZone, markGrantRefused, NOT_CONNECTED, usableGrant, type CdnService } from './connection.js';
 import { CloudflareAuthError, CloudflareError, CloudflareRateLimitError } from './errors.js';
 

@@ -3,11 +3,11 @@ import { z } from 'zod';
 import type { Database } from '../../../db/schema.js';
 import type { Clock } from '../../clock.js';
 import type { Services } from '../../outsideServices.js';
-import { Ga4Provider } from './ga4.js';
+import { Ga4Provider } from '../../integrations/google/analytics.js';
 import { refreshGa4AccessToken, requireGoogle } from './ga4Grant.js';
-import { PlausibleProvider } from './plausible.js';
+import { PlausibleProvider } from '../../integrations/plausible/webAnalytics.js';
 import { AnalyticsNotConfiguredError, type DayRange, type WebAnalyticsProvider, type WebAnalyticsProviderName } from './provider.js';
-import { UmamiProvider } from './umami.js';
+import { UmamiProvider } from '../../integrations/umami/webAnalytics.js';
 
 /** A workspace's web-analytics connection with its secret, as the dashboard makes it and the adapters need it. */
 export type SiteAnalyticsConnection =

@@ -1,7 +1,7 @@
 import * as oauth from 'oauth4webapi';
 import { z } from 'zod';
 import type { GoogleAnalyticsSettings } from '../../config.js';
-import { googleAuthorizationUrl, googleTokenEndpoint } from '../../outbound/googleOAuth.js';
+import { googleAuthorizationUrl, googleTokenEndpoint } from '../../integrations/google/oauth.js';
 import { AnalyticsHttp, DEFAULT_TIMEOUT_MS, type Outbound } from './http.js';
 import { AnalyticsAuthError, AnalyticsNotConfiguredError, AnalyticsProviderError } from './provider.js';
 

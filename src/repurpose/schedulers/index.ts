@@ -2,10 +2,10 @@ import type { SchedulerTool } from '../../../db/schema.js';
 import type { Clock } from '../../clock.js';
 import type { LimiterStore } from '../../limits/store.js';
 import type { SafeFetcher } from '../../outbound/safeFetch.js';
-import { BufferScheduler } from './buffer.js';
-import { PostizScheduler } from './postiz.js';
+import { BufferScheduler } from '../../integrations/buffer/scheduler.js';
+import { PostizScheduler } from '../../integrations/postiz/scheduler.js';
 import type { Scheduler, SchedulerAccount } from './scheduler.js';
-import { TypefullyScheduler } from './typefully.js';
+import { TypefullyScheduler } from '../../integrations/typefully/scheduler.js';
 
 export interface SchedulerDeps {
   outbound: SafeFetcher;

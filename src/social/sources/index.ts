@@ -1,12 +1,12 @@
 import type { SocialSourceName } from '../../../db/schema.js';
 import type { SocialSourceSettings } from '../../config.js';
-import { BlueskySource } from './bluesky.js';
-import { HackerNewsSource } from './hackerNews.js';
+import { BlueskySource } from '../../integrations/bluesky/socialSource.js';
+import { HackerNewsSource } from '../../integrations/hackerNews/socialSource.js';
 import { DEFAULT_SOURCE_TUNING, type SourceTuning } from './http.js';
 import type { SourcePauses } from './pauses.js';
-import { RedditSource } from './reddit.js';
+import { RedditSource } from '../../integrations/reddit/socialSource.js';
 import type { SocialSource } from './source.js';
-import { StackExchangeSource } from './stackExchange.js';
+import { StackExchangeSource } from '../../integrations/stackExchange/socialSource.js';
 
 /** What an operator sets to configure (or turn on) each source, for "not configured" answers. */
 export const SOURCE_SETTINGS: Record<SocialSourceName, string> = {

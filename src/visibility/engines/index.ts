@@ -2,15 +2,15 @@ import { API_ENGINES, type ApiEngine, type Config, type EngineSettings } from '.
 import type { SerpClient } from '../serp/serp.js';
 import { providerLimits } from '../../limits/providerLimits.js';
 import type { LimiterStore } from '../../limits/store.js';
-import { ClaudeEngine } from './claude.js';
+import { ClaudeEngine } from '../../integrations/anthropic/claudeEngine.js';
 import { limitedEngine, onlyEngineErrors } from './concurrency.js';
 import type { AnswerEngine, EngineName } from './engine.js';
-import { GeminiEngine } from './gemini.js';
-import { OpenAiResponsesEngine } from './openaiResponses.js';
-import { PerplexityEngine } from './perplexity.js';
+import { GeminiEngine } from '../../integrations/google/geminiEngine.js';
+import { OpenAiResponsesEngine } from '../../integrations/openai/chatgptEngine.js';
+import { PerplexityEngine } from '../../integrations/perplexity/perplexityEngine.js';
 import type { EngineTuning } from './providerHttp.js';
 import { bingCopilotEngine, googleAiOverviewEngine } from './serpEngines.js';
-import { BingCopilotSearchEngine } from './bingCopilotSearch.js';
+import { BingCopilotSearchEngine } from '../../integrations/microsoft/bingCopilotSearch.js';
 
 const API_ADAPTERS: Record<ApiEngine, new (settings: EngineSettings, tuning: EngineTuning) => AnswerEngine> = {
   chatgpt: OpenAiResponsesEngine,

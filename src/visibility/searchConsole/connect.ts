@@ -1,5 +1,5 @@
 import type { SearchConsoleSettings } from '../../config.js';
-import { exchangeCode, listSites, SearchConsoleError } from './google.js';
+import { exchangeCode, listSites, SearchConsoleError } from '../../integrations/google/searchConsole.js';
 import { pickProperty } from './property.js';
 
 /** Where Google sends the owner back; the operator registers PUBLIC_URL + this path as the OAuth client's redirect URI. */

@@ -1,4 +1,4 @@
-import type { SiteEntry } from './google.js';
+import type { SiteEntry } from '../../integrations/google/searchConsole.js';
 
 const bare = (host: string) => host.toLowerCase().replace(/^www\./, '');
 

@@ -5,7 +5,7 @@ import { DAY_MS, isoDate } from '../../shared/time.js';
 import { pageKey } from '../rankings/pages.js';
 import { linkConsoleQueries } from '../rankings/latestChecks.js';
 import { forgetConsoleData } from './connection.js';
-import { refreshAccessToken, searchAnalytics, SearchConsoleError, type AnalyticsRow } from './google.js';
+import { refreshAccessToken, searchAnalytics, SearchConsoleError, type AnalyticsRow } from '../../integrations/google/searchConsole.js';
 
 /** Search Analytics data covers the last 28 full days (UTC), as Search Console's own default report does. */
 const WINDOW_DAYS = 28;

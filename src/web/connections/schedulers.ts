@@ -13,10 +13,10 @@ import {
   type ConnectionView,
   type SchedulerServices,
 } from '../../repurpose/connection.js';
-import { BufferScheduler } from '../../repurpose/schedulers/buffer.js';
+import { BufferScheduler } from '../../integrations/buffer/scheduler.js';
 import { openScheduler, SCHEDULER_NAMES } from '../../repurpose/schedulers/index.js';
 import { SchedulerAuthError, SchedulerError, SchedulerRateLimitedError, SCHEDULER_TOOLS, type SchedulerAccount } from '../../repurpose/schedulers/scheduler.js';
-import { TypefullyScheduler } from '../../repurpose/schedulers/typefully.js';
+import { TypefullyScheduler } from '../../integrations/typefully/scheduler.js';
 import { type DashboardDeps, sendPage } from '../pageContext.js';
 import { html, type SafeHtml } from '../html.js';
 import { formatTime } from '../format.js';

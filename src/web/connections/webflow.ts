@@ -9,7 +9,7 @@ import {
   WEBFLOW_CALLBACK_PATH,
 } from '../../analytics/builders/connection.js';
 import { BuilderApiError } from '../../analytics/builders/http.js';
-import { exchangeWebflowCode, webflowAuthorizationUrl } from '../../analytics/builders/webflow.js';
+import { exchangeWebflowCode, webflowAuthorizationUrl } from '../../integrations/webflow/siteBuilder.js';
 import type { Membership } from '../../accounts/sessions.js';
 import type { DashboardDeps } from '../pageContext.js';
 import { ownerConnectionPages } from './ownerOnly.js';

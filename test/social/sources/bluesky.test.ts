@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../../db/database.js';
 import type { ManualClock } from '../../../src/clock.js';
-import { BlueskySource } from '../../../src/social/sources/bluesky.js';
+import { BlueskySource } from '../../../src/integrations/bluesky/socialSource.js';
 import type { SourcePauses } from '../../../src/social/sources/pauses.js';
 import { SourceError, SourcePausedError } from '../../../src/social/sources/source.js';
 import { failure, NOW, pausesOnTestDatabase, startSourceServer, TUNING, type Received, type Reply } from './support.js';

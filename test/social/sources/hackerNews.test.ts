@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../../db/database.js';
 import type { ManualClock } from '../../../src/clock.js';
-import { HackerNewsSource } from '../../../src/social/sources/hackerNews.js';
+import { HackerNewsSource } from '../../../src/integrations/hackerNews/socialSource.js';
 import type { SourcePauses } from '../../../src/social/sources/pauses.js';
 import { SourceError, SourcePausedError } from '../../../src/social/sources/source.js';
 import { failure, NOW, pausesOnTestDatabase, startSourceServer, TUNING, type Reply } from './support.js';

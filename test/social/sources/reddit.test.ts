@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { DatabaseHandle } from '../../../db/database.js';
 import { ManualClock } from '../../../src/clock.js';
 import { SourcePauses } from '../../../src/social/sources/pauses.js';
-import { RedditSource, type RedditSettings } from '../../../src/social/sources/reddit.js';
+import { RedditSource, type RedditSettings } from '../../../src/integrations/reddit/socialSource.js';
 import { SourceError, SourcePausedError } from '../../../src/social/sources/source.js';
 import { failure, NOW, pausesOnTestDatabase, startSourceServer, TUNING, type Received, type Reply } from './support.js';
 

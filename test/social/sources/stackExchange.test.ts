@@ -4,7 +4,7 @@ import { migrateToLatest } from '../../../db/migrate.js';
 import { ManualClock } from '../../../src/clock.js';
 import { SourcePauses } from '../../../src/social/sources/pauses.js';
 import { SourceError, SourcePausedError } from '../../../src/social/sources/source.js';
-import { StackExchangeSource } from '../../../src/social/sources/stackExchange.js';
+import { StackExchangeSource } from '../../../src/integrations/stackExchange/socialSource.js';
 import { sharedTestDatabase } from '../../support/database.js';
 import { failure, NOW, startSourceServer, TUNING, type Received, type Reply } from './support.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BingCopilotSearchEngine } from '../../../src/visibility/engines/bingCopilotSearch.js';
+import { BingCopilotSearchEngine } from '../../../src/integrations/microsoft/bingCopilotSearch.js';
 import { FakeBingCopilot } from '../fakes/bingCopilot.js';
 import { failure, TUNING } from './support.js';
 

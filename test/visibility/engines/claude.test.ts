@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ClaudeEngine } from '../../../src/visibility/engines/claude.js';
+import { ClaudeEngine } from '../../../src/integrations/anthropic/claudeEngine.js';
 import { answerBlocks, FakeAnthropic } from '../fakes/anthropic.js';
 import { failure, TUNING } from './support.js';
 

@@ -5,7 +5,7 @@ import { onlyEngineErrors } from '../../../src/visibility/engines/concurrency.js
 import { EngineError } from '../../../src/visibility/engines/engine.js';
 import { createAnswerEngines } from '../../../src/visibility/engines/index.js';
 import { FakeBingCopilot } from '../fakes/bingCopilot.js';
-import { createSerpClient } from '../../../src/visibility/serp/dataForSeo.js';
+import { createSerpClient } from '../../../src/integrations/dataforseo/serp.js';
 import { FakeAnthropic } from '../fakes/anthropic.js';
 import { FakeDataForSeo } from '../fakes/dataForSeo.js';
 import { FakeGemini } from '../fakes/gemini.js';

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { GeminiEngine } from '../../../src/visibility/engines/gemini.js';
+import { GeminiEngine } from '../../../src/integrations/google/geminiEngine.js';
 import { FakeGemini } from '../fakes/gemini.js';
 import { failure, TUNING } from './support.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { OpenAiResponsesEngine } from '../../../src/visibility/engines/openaiResponses.js';
+import { OpenAiResponsesEngine } from '../../../src/integrations/openai/chatgptEngine.js';
 import { FakeOpenAi } from '../fakes/openai.js';
 import { failure, TUNING } from './support.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PerplexityEngine } from '../../../src/visibility/engines/perplexity.js';
+import { PerplexityEngine } from '../../../src/integrations/perplexity/perplexityEngine.js';
 import { FakePerplexity } from '../fakes/perplexity.js';
 import { failure, TUNING } from './support.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SUPPORTED_LOCALES } from '../../../src/brand/locales.js';
 import type { EngineTuning } from '../../../src/visibility/engines/providerHttp.js';
-import { createSerpClient } from '../../../src/visibility/serp/dataForSeo.js';
+import { createSerpClient } from '../../../src/integrations/dataforseo/serp.js';
 import { bingCopilotEngine } from '../../../src/visibility/engines/serpEngines.js';
 import { searchLocation } from '../../../src/visibility/serp/searchLocation.js';
 import type { SerpClient } from '../../../src/visibility/serp/serp.js';

@@ -2,7 +2,7 @@ import express, { type RequestHandler, type Response } from 'express';
 import type { Membership } from '../../../accounts/sessions.js';
 import { callbackUrl, CALLBACK_PATH, completeConnection } from '../../../visibility/searchConsole/connect.js';
 import { beginConnection, disconnectSearchConsole, readConnection, saveConnection, takeState } from '../../../visibility/searchConsole/connection.js';
-import { authorizationUrl, SearchConsoleError } from '../../../visibility/searchConsole/google.js';
+import { authorizationUrl, SearchConsoleError } from '../../../integrations/google/searchConsole.js';
 import type { DashboardDeps } from '../../pageContext.js';
 import { ownerConnectionPages } from '../ownerOnly.js';
 import { html, type SafeHtml } from '../../html.js';
