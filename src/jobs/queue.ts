@@ -3,7 +3,7 @@ import type { Database } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
 
-/** Every kind of durable job; each has one handler, declared by its area (src/<area>/background.ts). */
+/** Every kind of durable job, in the order the API lists them; each has one handler, declared by its area (src/<area>/background.ts). */
 export const JOB_KINDS = [
   'write_article',
   'deliver',
@@ -14,12 +14,12 @@ export const JOB_KINDS = [
   'search_console_sync',
   'competitor_positioning',
   'cdn_sync',
+  'outreach_send',
+  'outreach_replies',
   'outreach_discover',
   'backlink_sync',
   'link_network_match',
   'backlink_verify',
-  'outreach_send',
-  'outreach_replies',
   'social_search',
   'repurpose_push',
 ] as const;

@@ -3,7 +3,7 @@ import { AGENT_LANES, agentActivity } from '../../src/analytics/agentActivity.js
 import { METRIC_DAYS } from '../../src/visibility/metrics/window.js';
 import { defineTool } from '../define.js';
 import { isoTime } from '../fields.js';
-import { JOB_KINDS } from '../jobs/outputs.js';
+import { JOB_KINDS } from '../../src/jobs/queue.js';
 
 export default defineTool({
   operationId: 'get_agent_activity',

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { listJobs } from '../../src/jobs/listJobs.js';
 import { defineTool } from '../define.js';
-import { job, JOB_KINDS, jobState } from './outputs.js';
+import { JOB_KINDS } from '../../src/jobs/queue.js';
+import { job, jobState } from './outputs.js';
 
 export default defineTool({
   operationId: 'list_jobs',

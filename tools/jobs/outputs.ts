@@ -1,11 +1,9 @@
 import { z } from 'zod';
-import { JOB_HANDLERS } from '../../src/jobs/handlers.js';
-import type { JobKind } from '../../src/jobs/queue.js';
+import { JOB_KINDS } from '../../src/jobs/queue.js';
 import { isoTime } from '../fields.js';
 
 // A background job as list_jobs and get_job answer it.
 
-export const JOB_KINDS = Object.keys(JOB_HANDLERS) as [JobKind, ...JobKind[]];
 export const jobState = z.enum(['queued', 'running', 'done', 'failed']);
 
 export const job = z.object({
