@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { CLOUDFLARE_ENDPOINTS, type CloudflareEndpoints } from './integrations/cloudflare/cdn.js';
 import { parseSealingKey } from './credentials/sealed.js';
+import { SOCIAL_SOURCE_NAMES } from './social/sources/source.js';
 
 /** Settings from the environment, read once at start. The configuration table in docs/guide/configuration.md mirrors this file. */
 export interface CounterLimits {
@@ -306,12 +307,10 @@ function httpUrlSetting(name: string, value: string): string {
   return value.replace(/\/+$/, '');
 }
 
-const SOCIAL_SOURCE_NAMES = ['hackernews', 'stackexchange', 'bluesky', 'reddit'];
-
 /** HN and Stack Exchange need no key and are on unless SOCIAL_SOURCES_OFF lists them; Bluesky and Reddit need their accounts. */
 function parseSocialSources(env: NodeJS.ProcessEnv): SocialSourceSettings {
   const off = new Set(list(env.SOCIAL_SOURCES_OFF));
-  for (const name of off) if (!SOCIAL_SOURCE_NAMES.includes(name)) throw new Error(`SOCIAL_SOURCES_OFF: "${name}" is not a source (${SOCIAL_SOURCE_NAMES.join(', ')})`);
+  for (const name of off) if (!(SOCIAL_SOURCE_NAMES as readonly string[]).includes(name)) throw new Error(`SOCIAL_SOURCES_OFF: "${name}" is not a source (${SOCIAL_SOURCE_NAMES.join(', ')})`);
   const pair = (first: string, second: string) => {
     const a = env[first] || undefined;
     const b = env[second] || undefined;
