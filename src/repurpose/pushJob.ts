@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import { enqueueJob } from '../jobs/queue.js';
-import { RetryableJobError, type ClaimedJob, type JobDeps, type JobHandler } from '../jobs/worker.js';
+import type { ClaimedJob, JobDeps, JobHandler } from '../jobs/worker.js';
 import { recordCheck, schedulerAccount, schedulerPagePath } from './connection.js';
 import { draftParts } from './drafts.js';
 import { openScheduler } from './schedulers/index.js';
@@ -72,7 +72,8 @@ export const repurposePushJob: JobHandler = {
         return { failed: reason };
       }
       if (error instanceof SchedulerError) {
-        if (error.transient) throw new RetryableJobError(error.message);
+        // The worker retries a transient one (jobErrorOf).
+        if (error.transient) throw error;
         await fail(db, clock, job.id, error.message);
         return { failed: error.message };
       }

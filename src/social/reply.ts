@@ -148,7 +148,7 @@ async function writeReply(
   if (!withinLimit(thread.source, reply.text)) {
     answer = await writer.structured({ system, user: `${user}\n\nYour last draft was too long: keep it under ${REPLY_LIMITS[thread.source] - 40} characters.`, schemaName: 'social_reply', schema: replyAnswer }, call);
     reply = finalReply(thread, answer.reply, brandName, siteHost);
-    if (!withinLimit(thread.source, reply.text)) throw new WriterError(`the writer model's reply stayed over ${REPLY_LIMITS[thread.source]} characters for ${thread.source} twice`);
+    if (!withinLimit(thread.source, reply.text)) throw new WriterError(`the writer model's reply stayed over ${REPLY_LIMITS[thread.source]} characters for ${thread.source} twice`, 'bad_answer');
   }
   return reply;
 }

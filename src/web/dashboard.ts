@@ -14,6 +14,7 @@ import { operationActions } from './kit.js';
 import { sendPage, type DashboardDeps } from './pageContext.js';
 import { AREAS, dashboardPageRoutes } from './areas.js';
 import { clientAddress, csrfToken, csrfValid, formRefusal, FORM_LIMIT, pageHeaders, readCookie, sentFromOwnPages, SESSION_COOKIE, setCookie } from './security.js';
+import { googleAnalyticsPages } from './connections/google/analytics.js';
 import { searchConsolePages } from './connections/google/searchConsole.js';
 import { siteAnalyticsPages } from './connections/siteAnalytics.js';
 import { siteBuilderPages } from './connections/webflow.js';
@@ -302,6 +303,7 @@ ${problem === undefined ? '' : html`<p class="notice error" role="alert">${probl
   router.use(dashboardPageRoutes(deps, { inWorkspace: inWorkspaceStack, signedIn }));
   router.use(searchConsolePages(deps, signedIn));
   router.use(siteAnalyticsPages(deps, signedIn));
+  router.use(googleAnalyticsPages(deps, signedIn));
   router.use(cdnPages(deps, pageStack, signedIn));
   router.use(siteBuilderPages(deps, signedIn));
   router.use(outreachMailboxPages(deps, signedIn));

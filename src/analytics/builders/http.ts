@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { ProviderClient, systemTiming, type ProviderAnswer } from '../../integrations/kit/client.js';
-import { ProviderError } from '../../integrations/kit/providerError.js';
+import { ProviderError, type ProviderErrorKind } from '../../integrations/kit/providerError.js';
 
 /** How errors and answers name each builder. */
 export type BuilderLabel = 'Webflow' | 'Wix';
@@ -13,18 +13,25 @@ export type BuilderLabel = 'Webflow' | 'Wix';
  */
 export type BuilderFailure = 'auth' | 'not_found' | 'rate_limited' | 'refused' | 'unavailable';
 
-export class BuilderApiError extends Error {
+const KIND_OF_FAILURE: Record<BuilderFailure, ProviderErrorKind> = { auth: 'auth', not_found: 'refused', rate_limited: 'rate_limited', refused: 'refused', unavailable: 'unavailable' };
+
+export class BuilderApiError extends ProviderError {
+  declare readonly provider: BuilderLabel;
+
   constructor(
-    readonly builder: BuilderLabel,
+    builder: BuilderLabel,
     readonly failure: BuilderFailure,
     message: string,
     /** The HTTP status of a failed request; null when no answer came. */
-    readonly status: number | null = null,
+    status: number | null = null,
     /** For `rate_limited`: how long the builder asked to wait, when it said. */
     readonly retryAfterSeconds: number | null = null,
   ) {
-    super(message);
-    this.name = 'BuilderApiError';
+    super(builder, KIND_OF_FAILURE[failure], message, { status, ...(retryAfterSeconds === null ? {} : { retryAfterMs: retryAfterSeconds * 1000 }) });
+  }
+
+  get builder(): BuilderLabel {
+    return this.provider;
   }
 }
 

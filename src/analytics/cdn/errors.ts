@@ -1,14 +1,17 @@
+import { ProviderError, type ProviderErrorFacts, type ProviderErrorKind } from '../../integrations/kit/providerError.js';
+
 /**
  * A failure talking to Cloudflare, with Cloudflare's own message kept for the people who must act on it. `retryable`:
  * the same call later may succeed (5xx, timeouts, broken connections, rate limits).
  */
-export class CloudflareError extends Error {
+export class CloudflareError extends ProviderError {
   constructor(
     message: string,
     readonly retryable = false,
+    kind: ProviderErrorKind = retryable ? 'unavailable' : 'refused',
+    facts: ProviderErrorFacts = {},
   ) {
-    super(message);
-    this.name = 'CloudflareError';
+    super('Cloudflare', kind, message, facts);
   }
 }
 
@@ -21,8 +24,7 @@ export class CloudflareRateLimitError extends CloudflareError {
     message: string,
     readonly retryAfterSeconds: number,
   ) {
-    super(message, true);
-    this.name = 'CloudflareRateLimitError';
+    super(message, true, 'rate_limited', { retryAfterMs: retryAfterSeconds * 1000 });
   }
 }
 
@@ -34,7 +36,8 @@ export class CloudflareAuthError extends CloudflareError {
   constructor(message: string) {
     super(
       `${message}. Connect Cloudflare again, or paste an API token with the Zone → Zone → Read and Zone → Analytics → Read permissions for the zone.`,
+      false,
+      'auth',
     );
-    this.name = 'CloudflareAuthError';
   }
 }

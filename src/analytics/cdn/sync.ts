@@ -4,12 +4,12 @@ import type { Clock } from '../../clock.js';
 import type { CredentialSealer } from '../../credentials/sealed.js';
 import { BadInputError, ServiceError } from '../../errors.js';
 import { enqueueJob, pendingJobId } from '../../jobs/queue.js';
-import { RetryableJobError, type JobHandler } from '../../jobs/worker.js';
+import type { JobHandler } from '../../jobs/worker.js';
 import type { Services } from '../../outsideServices.js';
 import { DEFAULT_ZONE_LIMITS, HOUR_MS, oldestReadableHour, planBackfill, type TrafficWindow, type ZoneLimits } from './backfill.js';
 import type { CloudflareZone, CrawlerHour } from '../../integrations/cloudflare/cdn.js';
 import { clearZone, markGrantRefused, NOT_CONNECTED, usableGrant, type CdnService } from './connection.js';
-import { CloudflareAuthError, CloudflareError, CloudflareRateLimitError } from './errors.js';
+import { CloudflareAuthError, CloudflareError } from './errors.js';
 
 export interface CdnStatus {
   /** False once Cloudflare refused the stored grant for good: the owner connects again (lastError says why). */
@@ -392,12 +392,8 @@ export const cdnSyncJob: JobHandler = {
           summary.rows += traffic.rows.length;
           summary.incompleteHours += traffic.incompleteHours.length;
         } catch (error) {
-          if (error instanceof CloudflareRateLimitError) throw new RetryableJobError(error.message, error.retryAfterSeconds * 1000);
-          if (error instanceof CloudflareAuthError) {
-            if (stored !== undefined) await markGrantRefused(db, job.workspaceId, stored, error.message);
-            throw new Error(error.message);
-          }
-          if (error instanceof CloudflareError) throw error.retryable ? new RetryableJobError(error.message) : new Error(error.message);
+          // The worker reads Cloudflare's failures (jobErrorOf): a rate limit or an outage is another attempt later.
+          if (error instanceof CloudflareAuthError && stored !== undefined) await markGrantRefused(db, job.workspaceId, stored, error.message);
           throw error;
         }
       }

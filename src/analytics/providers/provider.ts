@@ -1,3 +1,4 @@
+import { ProviderError, type ProviderErrorFacts, type ProviderErrorKind } from '../../integrations/kit/providerError.js';
 import type { VisitSource } from '../referrers.js';
 
 export type WebAnalyticsProviderName = 'plausible' | 'umami' | 'ga4';
@@ -50,13 +51,11 @@ export interface WebAnalyticsProvider {
  * Any failure reading a provider; the subclasses say what the owner can do about it. `provider` is null only for the
  * AnalyticsNotConfiguredError of a workspace that connected none.
  */
-export class WebAnalyticsError extends Error {
-  constructor(
-    readonly provider: WebAnalyticsProviderName | null,
-    message: string,
-  ) {
-    super(message);
-    this.name = new.target.name;
+export class WebAnalyticsError extends ProviderError {
+  declare readonly provider: WebAnalyticsProviderName | null;
+
+  constructor(provider: WebAnalyticsProviderName | null, kind: ProviderErrorKind, message: string, facts: ProviderErrorFacts = {}) {
+    super(provider, kind, message, facts);
   }
 }
 
@@ -67,7 +66,7 @@ export class AnalyticsNotConfiguredError extends WebAnalyticsError {
     readonly setting: string,
     problem = 'is missing',
   ) {
-    super(provider, provider === null ? `no web-analytics provider is connected: ${problem}` : `${PROVIDER_LABELS[provider]} is not configured: ${setting} ${problem}`);
+    super(provider, 'not_configured', provider === null ? `no web-analytics provider is connected: ${problem}` : `${PROVIDER_LABELS[provider]} is not configured: ${setting} ${problem}`);
   }
 }
 
@@ -76,7 +75,7 @@ export class AnalyticsAuthError extends WebAnalyticsError {
   declare readonly provider: WebAnalyticsProviderName;
 
   constructor(provider: WebAnalyticsProviderName, message: string) {
-    super(provider, message);
+    super(provider, 'auth', message);
   }
 }
 
@@ -89,7 +88,7 @@ export class AnalyticsRateLimitedError extends WebAnalyticsError {
     message: string,
     readonly retryAfterSeconds: number | null,
   ) {
-    super(provider, message);
+    super(provider, 'rate_limited', message, retryAfterSeconds === null ? {} : { retryAfterMs: retryAfterSeconds * 1000 });
   }
 }
 
@@ -104,10 +103,10 @@ export class AnalyticsProviderError extends WebAnalyticsError {
   constructor(
     provider: WebAnalyticsProviderName,
     message: string,
-    readonly status: number | null,
+    status: number | null,
     readonly retryable: boolean,
   ) {
-    super(provider, message);
+    super(provider, retryable ? 'unavailable' : status === null ? 'bad_answer' : 'refused', message, { status });
   }
 }
 

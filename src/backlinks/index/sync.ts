@@ -4,10 +4,9 @@ import type { Clock } from '../../clock.js';
 import { BACKLINK_INDEX_SETTINGS } from '../../config.js';
 import { newId } from '../../ids.js';
 import { enqueueJob, pendingJobId, workspacesWithJob } from '../../jobs/queue.js';
-import { RetryableJobError, type JobHandler } from '../../jobs/worker.js';
+import type { JobHandler } from '../../jobs/worker.js';
 import type { Services } from '../../outsideServices.js';
 import { domainOf } from '../../shared/urls.js';
-import { TransientEngineError } from '../../visibility/engines/providerHttp.js';
 import type { BacklinkIndex, IndexedBacklink, IndexedReferringDomain } from './provider.js';
 
 const WEEK_MS = 7 * 86_400_000;
@@ -171,7 +170,7 @@ async function replaceReferringDomains(
  * then writes them in one transaction: `index` backlink rows (upserted; lost links marked, found ones back to
  * `discovered`), a backlink_measures row, and the referring_domains lists, replaced (those of competitors no longer
  * tracked dropped). Index rows are not verified by the service (next_check_at null). A provider that is busy or down
- * is retried by the worker.
+ * (a TransientEngineError) is retried by the worker, at the wait it asked for when it said (jobErrorOf).
  */
 export const backlinkSyncJob: JobHandler = {
   async run(job, { db, clock, services, progress }) {
@@ -183,58 +182,53 @@ export const backlinkSyncJob: JobHandler = {
     if (target === undefined) throw new Error(`The workspace's website (${workspace.website_url}) is not an http(s) URL`);
     const competitors = await db.selectFrom('competitors').select('domain').where('workspace_id', '=', job.workspaceId).where('removed_at', 'is', null).execute();
     const followed = [...new Set([target, ...competitors.map((c) => c.domain)])];
-    try {
-      await progress(`reading the backlink totals of ${target}`);
-      const summary = await index.summary(target);
-      const links = await readBacklinks(index, target, progress);
-      const referring = new Map<string, IndexedReferringDomain[]>();
-      for (const domain of followed) {
-        await progress(`reading the referring domains of ${domain}`);
-        referring.set(domain, distinctDomains(await index.referringDomains(domain, REFERRING_DOMAINS_PER_DOMAIN)));
-      }
-      const now = clock.now();
-      const stored = await db.transaction().execute(async (trx) => {
-        if ((await trx.selectFrom('workspaces').select('id').where('id', '=', job.workspaceId).executeTakeFirst()) === undefined) return false;
-        await upsertIndexLinks(trx, job.workspaceId, index.authorityMetric, links, now);
-        await trx
-          .insertInto('backlink_measures')
-          .values({
-            id: newId('blm'),
-            workspace_id: job.workspaceId,
-            provider: index.provider,
-            indexed_backlinks: summary.backlinks,
-            referring_domains: summary.referringDomains,
-            detail: JSON.stringify({
-              target,
-              referringMainDomains: summary.referringMainDomains,
-              nofollowBacklinks: summary.nofollowBacklinks,
-              brokenBacklinks: summary.brokenBacklinks,
-            }),
-            measured_at: now,
-          })
-          .execute();
-        // A competitor no longer tracked leaves no list behind for outreach to pick prospects from.
-        await trx
-          .deleteFrom('referring_domains')
-          .where('workspace_id', '=', job.workspaceId)
-          .where('provider', '=', index.provider)
-          .where('target_domain', 'not in', followed)
-          .execute();
-        for (const [domain, domains] of referring) await replaceReferringDomains(trx, job.workspaceId, index.provider, domain, domains, now);
-        return true;
-      });
-      if (!stored) return { skipped: 'the workspace was deleted while the index was read' };
-      return {
-        target,
-        backlinks: links.length,
-        lost: links.filter((link) => link.lost).length,
-        indexedBacklinks: summary.backlinks,
-        referringDomains: summary.referringDomains,
-        referringDomainLists: Object.fromEntries([...referring].map(([domain, domains]) => [domain, domains.length])),
-      };
-    } catch (error) {
-      if (error instanceof TransientEngineError) throw new RetryableJobError(error.message);
-      throw error;
+    await progress(`reading the backlink totals of ${target}`);
+    const summary = await index.summary(target);
+    const links = await readBacklinks(index, target, progress);
+    const referring = new Map<string, IndexedReferringDomain[]>();
+    for (const domain of followed) {
+      await progress(`reading the referring domains of ${domain}`);
+      referring.set(domain, distinctDomains(await index.referringDomains(domain, REFERRING_DOMAINS_PER_DOMAIN)));
     }
+    const now = clock.now();
+    const stored = await db.transaction().execute(async (trx) => {
+      if ((await trx.selectFrom('workspaces').select('id').where('id', '=', job.workspaceId).executeTakeFirst()) === undefined) return false;
+      await upsertIndexLinks(trx, job.workspaceId, index.authorityMetric, links, now);
+      await trx
+        .insertInto('backlink_measures')
+        .values({
+          id: newId('blm'),
+          workspace_id: job.workspaceId,
+          provider: index.provider,
+          indexed_backlinks: summary.backlinks,
+          referring_domains: summary.referringDomains,
+          detail: JSON.stringify({
+            target,
+            referringMainDomains: summary.referringMainDomains,
+            nofollowBacklinks: summary.nofollowBacklinks,
+            brokenBacklinks: summary.brokenBacklinks,
+          }),
+          measured_at: now,
+        })
+        .execute();
+      // A competitor no longer tracked leaves no list behind for outreach to pick prospects from.
+      await trx
+        .deleteFrom('referring_domains')
+        .where('workspace_id', '=', job.workspaceId)
+        .where('provider', '=', index.provider)
+        .where('target_domain', 'not in', followed)
+        .execute();
+      for (const [domain, domains] of referring) await replaceReferringDomains(trx, job.workspaceId, index.provider, domain, domains, now);
+      return true;
+    });
+    if (!stored) return { skipped: 'the workspace was deleted while the index was read' };
+    return {
+      target,
+      backlinks: links.length,
+      lost: links.filter((link) => link.lost).length,
+      indexedBacklinks: summary.backlinks,
+      referringDomains: summary.referringDomains,
+      referringDomainLists: Object.fromEntries([...referring].map(([domain, domains]) => [domain, domains.length])),
+    };
   },
 };

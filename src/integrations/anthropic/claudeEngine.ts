@@ -29,8 +29,8 @@ type Block = z.infer<typeof blockSchema>;
 
 function readMessage(json: unknown): Message {
   const parsed = messageSchema.safeParse(json);
-  if (!parsed.success) throw new EngineError('bad_response', 'Claude answered without a content list');
-  if (parsed.data.stop_reason === 'refusal') throw new EngineError('refused', 'Claude declined to answer (stop_reason refusal)');
+  if (!parsed.success) throw new EngineError('Anthropic', 'bad_response', 'Claude answered without a content list');
+  if (parsed.data.stop_reason === 'refusal') throw new EngineError('Anthropic', 'refused', 'Claude declined to answer (stop_reason refusal)');
   return parsed.data;
 }
 
@@ -50,14 +50,14 @@ function answerOf(content: Block[]): { text: string; citations: Array<{ url: str
   if (results.length > 0 && errors.length === results.length) {
     const code = errors[0]!;
     // too_many_requests and unavailable pass; invalid_input, query_too_long and max_uses_exceeded would repeat.
-    if (code === 'too_many_requests') throw new TransientEngineError('rate_limited', `Claude's web search was rate-limited (${code})`);
-    if (code === 'unavailable') throw new TransientEngineError('provider_error', `Claude's web search was unavailable (${code})`);
-    throw new EngineError('provider_error', `Claude's web search failed (${code})`);
+    if (code === 'too_many_requests') throw new TransientEngineError('Anthropic', 'rate_limited', `Claude's web search was rate-limited (${code})`);
+    if (code === 'unavailable') throw new TransientEngineError('Anthropic', 'provider_error', `Claude's web search was unavailable (${code})`);
+    throw new EngineError('Anthropic', 'provider_error', `Claude's web search failed (${code})`);
   }
   const lastResult = content.findLastIndex((block) => block.type === 'web_search_tool_result' || block.type === 'server_tool_use');
   const answer = content.slice(lastResult + 1).filter((block) => block.type === 'text');
   const text = answer.map((block) => block.text ?? '').join('');
-  if (text.trim() === '') throw new EngineError('bad_response', 'Claude answered without text');
+  if (text.trim() === '') throw new EngineError('Anthropic', 'bad_response', 'Claude answered without text');
   const citations = answer
     .flatMap((block) => block.citations ?? [])
     .filter((c) => c.type === 'web_search_result_location' && c.url !== undefined)
@@ -106,7 +106,7 @@ export class ClaudeEngine implements AnswerEngine {
       const answer = turn.value.answer;
       if (answer !== undefined) return { text: answer.text, citations: normaliseCitations(answer.citations), model: model ?? this.settings.model, latencyMs };
     }
-    throw new EngineError('timeout', `Claude's answer was still paused after ${MAX_CONTINUATIONS} continuations`);
+    throw new EngineError('Anthropic', 'timeout', `Claude's answer was still paused after ${MAX_CONTINUATIONS} continuations`);
   }
 
   close(): Promise<void> {

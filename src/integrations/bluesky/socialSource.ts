@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ThreadSourceState } from '../../../db/schema.js';
 import { providerMessage } from '../kit/providerMessage.js';
-import { DEFAULT_PAUSE_MS, retryAfterHeaderMs, SourceHttp, type SourceAnswer, type SourceTuning } from '../../social/sources/http.js';
+import { DEFAULT_PAUSE_MS, requestedPauseMs, SourceHttp, type SourceAnswer, type SourceTuning } from '../../social/sources/http.js';
 import type { SourcePauses } from '../../social/sources/pauses.js';
 import { SourceError, type FoundThread, type SocialSource, type ThreadSearch } from '../../social/sources/source.js';
 import { excerptOf, tidyText, titleOf } from '../../social/sources/text.js';
@@ -113,7 +113,7 @@ export class BlueskySource implements SocialSource {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ identifier: this.settings.identifier, password: this.settings.appPassword }),
     });
-    if (answer.status === 401) throw new SourceError('bluesky', `Bluesky answered 401: ${providerMessage(answer.text)} (check BLUESKY_IDENTIFIER and BLUESKY_APP_PASSWORD)`);
+    if (answer.status === 401) throw new SourceError('bluesky', `Bluesky answered 401: ${providerMessage(answer.text)} (check BLUESKY_IDENTIFIER and BLUESKY_APP_PASSWORD)`, 'auth', { status: 401 });
     this.session = this.http.read(answer, sessionSchema);
     return this.session;
   }
@@ -132,7 +132,7 @@ export class BlueskySource implements SocialSource {
     if (answer.status !== 429) return answer;
     const now = this.pauses.clock.now();
     const reset = Number(answer.headers['ratelimit-reset']) * 1000;
-    const until = Number.isFinite(reset) && reset > now ? reset : now + (retryAfterHeaderMs(answer, now) ?? DEFAULT_PAUSE_MS);
+    const until = Number.isFinite(reset) && reset > now ? reset : now + (requestedPauseMs(answer, now) ?? DEFAULT_PAUSE_MS);
     throw await this.pauses.pause('bluesky', this.settings.identifier, until, 'Bluesky answered 429: rate limit exceeded');
   }
 

@@ -56,14 +56,14 @@ export class BufferScheduler implements Scheduler {
 
   async organizations(): Promise<BufferOrganization[]> {
     const parsed = organizationsSchema.safeParse(await this.query('query { account { organizations { id name } } }'));
-    if (!parsed.success) throw new SchedulerError('Buffer answered the account query in an unexpected shape', false);
+    if (!parsed.success) throw new SchedulerError('Buffer', 'Buffer answered the account query in an unexpected shape', false);
     return parsed.data.account.organizations.map((org) => ({ id: org.id, name: org.name ?? org.id }));
   }
 
   async channels(): Promise<SchedulerChannel[]> {
     const organizationId = await this.organizationId();
     const parsed = channelsSchema.safeParse(await this.query(`query { channels(input: { organizationId: ${literal(organizationId)} }) { id name displayName service isDisconnected isLocked } }`));
-    if (!parsed.success) throw new SchedulerError('Buffer answered the channels query in an unexpected shape', false);
+    if (!parsed.success) throw new SchedulerError('Buffer', 'Buffer answered the channels query in an unexpected shape', false);
     return parsed.data.channels.map((channel) => ({
       id: channel.id,
       name: channel.displayName ?? channel.name ?? channel.id,
@@ -85,8 +85,8 @@ export class BufferScheduler implements Scheduler {
     const data = await this.run(this.createRequest(missing));
     for (const [index, post] of missing.entries()) {
       const answer = createdSchema.safeParse(data[`post${index}`]);
-      if (!answer.success) throw new SchedulerError('Buffer answered createPost in an unexpected shape', false);
-      if ('message' in answer.data) throw new SchedulerError(`Buffer refused the post for ${post.channel.name}: ${answer.data.message}`, false);
+      if (!answer.success) throw new SchedulerError('Buffer', 'Buffer answered createPost in an unexpected shape', false);
+      if ('message' in answer.data) throw new SchedulerError('Buffer', `Buffer refused the post for ${post.channel.name}: ${answer.data.message}`, false);
       created.push({ idempotencyKey: post.idempotencyKey, externalId: answer.data.post.id, url: null });
     }
     return created;
@@ -113,7 +113,7 @@ export class BufferScheduler implements Scheduler {
     const parsed = postsSchema.safeParse(
       await this.query(`query { posts(first: ${LOOKUP_POSTS}, input: { organizationId: ${literal(organizationId)}, filter: { status: [draft, buffer], channelIds: [${channelIds}] } }) { edges { node { id text channelId } } } }`),
     );
-    if (!parsed.success) throw new SchedulerError('Buffer answered the posts query in an unexpected shape', false);
+    if (!parsed.success) throw new SchedulerError('Buffer', 'Buffer answered the posts query in an unexpected shape', false);
     const taken = new Set<string>();
     for (const post of posts) {
       const text = comparableText(post.parts.join('\n\n'));
@@ -130,7 +130,7 @@ export class BufferScheduler implements Scheduler {
     if (this.account.accountId !== null) return this.account.accountId;
     const organizations = await this.organizations();
     if (organizations.length === 1) return organizations[0]!.id;
-    throw new SchedulerError(`the Buffer account has ${organizations.length} organizations: an owner chooses one on the scheduling tool page`, false);
+    throw new SchedulerError('Buffer', `the Buffer account has ${organizations.length} organizations: an owner chooses one on the scheduling tool page`, false);
   }
 
   private request(query: string): PreparedRequest {
@@ -143,14 +143,14 @@ export class BufferScheduler implements Scheduler {
 
   private async run(request: PreparedRequest): Promise<Record<string, unknown>> {
     const parsed = graphqlSchema.safeParse(await send(this.outbound, this.clock, 'Buffer', request));
-    if (!parsed.success) throw new SchedulerError('Buffer answered in a shape that is not GraphQL', false);
+    if (!parsed.success) throw new SchedulerError('Buffer', 'Buffer answered in a shape that is not GraphQL', false);
     const error = parsed.data.errors?.[0];
     if (error !== undefined) {
       const code = error.extensions?.code ?? '';
-      if (AUTH_CODES.has(code)) throw new SchedulerAuthError(`Buffer refused the API key: ${error.message}`);
-      throw new SchedulerError(`Buffer answered an error: ${error.message}`, code === 'INTERNAL_SERVER_ERROR');
+      if (AUTH_CODES.has(code)) throw new SchedulerAuthError('Buffer', `Buffer refused the API key: ${error.message}`);
+      throw new SchedulerError('Buffer', `Buffer answered an error: ${error.message}`, code === 'INTERNAL_SERVER_ERROR');
     }
-    if (parsed.data.data === null || parsed.data.data === undefined) throw new SchedulerError('Buffer answered no data', false);
+    if (parsed.data.data === null || parsed.data.data === undefined) throw new SchedulerError('Buffer', 'Buffer answered no data', false);
     return parsed.data.data;
   }
 }

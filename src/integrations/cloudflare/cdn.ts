@@ -2,10 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { type Clock, systemClock } from '../../clock.js';
 import { AI_CRAWLERS, type Classification, classifyUserAgent } from '../../crawlers/classify.js';
-import { ProviderClient } from '../kit/client.js';
+import { ProviderClient, systemTiming, type ProviderAnswer } from '../kit/client.js';
 import { ProviderError } from '../kit/providerError.js';
 import { providerMessage } from '../kit/providerMessage.js';
-import { retryAfterMs } from '../../outbound/retryAfter.js';
 import { DEFAULT_ZONE_LIMITS, HOUR_MS, type TrafficWindow, type ZoneLimits } from '../../analytics/cdn/backfill.js';
 import { CloudflareAuthError, CloudflareError, CloudflareRateLimitError } from '../../analytics/cdn/errors.js';
 
@@ -275,7 +274,13 @@ export class CloudflareClient {
     this.endpoints = { ...CLOUDFLARE_ENDPOINTS, ...options.endpoints };
     this.timeoutMs = options.timeoutMs ?? REQUEST_TIMEOUT_MS;
     this.clock = options.clock ?? systemClock;
-    this.http = new ProviderClient({ label: 'Cloudflare', reach: { kind: 'operator' }, timeoutMs: this.timeoutMs });
+    this.http = new ProviderClient({
+      label: 'Cloudflare',
+      reach: { kind: 'operator' },
+      timeoutMs: this.timeoutMs,
+      maxWaitMs: MAX_RETRY_AFTER_MS,
+      timing: { ...systemTiming, now: () => this.clock.now() },
+    });
   }
 
   /** Where the owner's browser goes to grant access: the authorization-code flow with an S256 PKCE challenge. */
@@ -392,7 +397,7 @@ export class CloudflareClient {
     const messages = (answer.data.errors ?? []).map((error) => error.message);
     if (messages.length === 0) return answer.data.data;
     const message = messages.join('; ').slice(0, 500);
-    if (messages.some((text) => GRAPHQL_RATE_LIMITED.test(text))) throw this.rateLimited(GRAPHQL, null, message);
+    if (messages.some((text) => GRAPHQL_RATE_LIMITED.test(text))) throw this.rateLimited(GRAPHQL, undefined, message);
     if (messages.some((text) => GRAPHQL_UNAUTHORIZED.test(text))) throw new CloudflareAuthError(`${GRAPHQL} refused the token (${message})`);
     throw new CloudflareError(`${GRAPHQL} refused the query: ${message}`, messages.every((text) => GRAPHQL_UNAVAILABLE.test(text)));
   }
@@ -412,7 +417,7 @@ export class CloudflareClient {
       return json;
     }
     const message = providerMessage(answer.text);
-    if (answer.status === 429) throw this.rateLimited(what, answer.retryAfter, message);
+    if (answer.status === 429) throw this.rateLimited(what, answer, message);
     if (answer.status === 401 || answer.status === 403) throw new CloudflareAuthError(`${what} refused the token (${answer.status}: ${message})`);
     throw new CloudflareError(`${what} answered ${answer.status}: ${message}`, answer.status >= 500);
   }
@@ -439,7 +444,7 @@ export class CloudflareClient {
         scopes: tokens.data.scope === undefined ? null : tokens.data.scope.split(' ').filter((scope) => scope !== ''),
       };
     }
-    if (answer.status === 429) throw this.rateLimited(TOKEN_ENDPOINT, answer.retryAfter, undefined);
+    if (answer.status === 429) throw this.rateLimited(TOKEN_ENDPOINT, answer, undefined);
     const refusal = oauthErrorSchema.safeParse(json);
     const detail = refusal.success ? `${refusal.data.error}${refusal.data.error_description ? `: ${refusal.data.error_description}` : ''}` : `HTTP ${answer.status}`;
     // invalid_grant: the code or refresh token is used up, expired or revoked; only a new consent helps.
@@ -454,10 +459,9 @@ export class CloudflareClient {
     url: string,
     request: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string },
     what: string,
-  ): Promise<{ status: number; retryAfter: string | null; text: string }> {
+  ): Promise<ProviderAnswer> {
     try {
-      const answer = await this.http.send({ url, ...request });
-      return { status: answer.status, retryAfter: answer.headers['retry-after'] ?? null, text: answer.text };
+      return await this.http.send({ url, ...request });
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
       if (error.timedOut) throw new CloudflareError(`${what} did not answer within ${this.timeoutMs / 1000} seconds`, true);
@@ -465,8 +469,9 @@ export class CloudflareClient {
     }
   }
 
-  private rateLimited(what: string, retryAfter: string | null, message: string | undefined): CloudflareRateLimitError {
-    const waitMs = retryAfterMs(retryAfter ?? undefined, this.clock.now(), MAX_RETRY_AFTER_MS);
+  /** `answer`: the 429, whose wait the kit reads (Retry-After); none for a GraphQL budget spent inside a 200. */
+  private rateLimited(what: string, answer: ProviderAnswer | undefined, message: string | undefined): CloudflareRateLimitError {
+    const waitMs = answer === undefined ? undefined : this.http.failure(answer).retryAfterMs;
     const seconds = waitMs === undefined ? DEFAULT_RETRY_AFTER_SECONDS : Math.ceil(waitMs / 1000);
     return new CloudflareRateLimitError(`${what} is rate-limiting this service${message === undefined ? '' : ` (${message})`}: try again in ${seconds} seconds`, seconds);
   }

@@ -49,17 +49,17 @@ function statusProblem(code: number, message: string | null | undefined): string
  */
 export function readTask(json: unknown): TaskAnswer {
   const parsed = envelopeSchema.safeParse(json);
-  if (!parsed.success) throw new EngineError('bad_response', 'DataForSEO answered without status_code');
+  if (!parsed.success) throw new EngineError('DataForSEO', 'bad_response', 'DataForSEO answered without status_code');
   const envelope = parsed.data;
   const task = envelope.tasks?.[0];
   const code = envelope.status_code !== OK ? envelope.status_code : (task?.status_code ?? envelope.status_code);
   const message = envelope.status_code !== OK ? envelope.status_message : task?.status_message;
-  if (code === OK && task === undefined) throw new EngineError('bad_response', 'DataForSEO answered without a task');
+  if (code === OK && task === undefined) throw new EngineError('DataForSEO', 'bad_response', 'DataForSEO answered without a task');
   const version = `dataforseo-${envelope.version ?? 'v3'}`;
   if (code === NO_RESULTS) return { result: [], version };
-  if (RATE_LIMITED.has(code)) throw new TransientEngineError('rate_limited', statusProblem(code, message));
-  if (TRANSIENT.has(code)) throw new TransientEngineError('provider_error', statusProblem(code, message));
-  if (code !== OK) throw new EngineError('provider_error', statusProblem(code, message));
+  if (RATE_LIMITED.has(code)) throw new TransientEngineError('DataForSEO', 'rate_limited', statusProblem(code, message));
+  if (TRANSIENT.has(code)) throw new TransientEngineError('DataForSEO', 'provider_error', statusProblem(code, message));
+  if (code !== OK) throw new EngineError('DataForSEO', 'provider_error', statusProblem(code, message));
   return { result: task?.result ?? [], version };
 }
 

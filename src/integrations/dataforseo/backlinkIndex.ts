@@ -32,7 +32,7 @@ function decodeContinuation(page: string): Continuation {
     value = undefined;
   }
   const parsed = continuationSchema.safeParse(value);
-  if (!parsed.success) throw new EngineError('bad_response', 'not a page this backlink index handed out');
+  if (!parsed.success) throw new EngineError('DataForSEO', 'bad_response', 'not a page this backlink index handed out');
   return parsed.data;
 }
 
@@ -89,7 +89,7 @@ export function dataForSeoTime(value: string | null | undefined): number | null 
 function firstResult<T>(answer: TaskAnswer, schema: z.ZodType<T>, what: string): T | undefined {
   if (answer.result.length === 0) return undefined;
   const parsed = schema.safeParse(answer.result[0]);
-  if (!parsed.success) throw new EngineError('bad_response', `DataForSEO answered a ${what} task with an unexpected result`);
+  if (!parsed.success) throw new EngineError('DataForSEO', 'bad_response', `DataForSEO answered a ${what} task with an unexpected result`);
   return parsed.data;
 }
 

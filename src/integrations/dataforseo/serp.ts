@@ -42,7 +42,7 @@ interface RawPage {
 function readPage({ result, version }: TaskAnswer): { items: unknown[]; version: string } {
   if (result.length === 0) return { items: [], version };
   const page = serpResultSchema.safeParse(result[0]);
-  if (!page.success) throw new EngineError('bad_response', 'DataForSEO answered a SERP task without a page of items');
+  if (!page.success) throw new EngineError('DataForSEO', 'bad_response', 'DataForSEO answered a SERP task without a page of items');
   return { items: page.data.items ?? [], version };
 }
 

@@ -37,18 +37,18 @@ interface Source {
 
 function readAnswer(json: unknown): { text: string; sources: Source[]; model: string | undefined } {
   const parsed = responseSchema.safeParse(json);
-  if (!parsed.success) throw new EngineError('bad_response', `Gemini's answer does not have the generateContent shape`);
+  if (!parsed.success) throw new EngineError('Gemini', 'bad_response', `Gemini's answer does not have the generateContent shape`);
   const response = parsed.data;
   const blocked = response.promptFeedback?.blockReason;
-  if (blocked !== undefined) throw new EngineError('refused', `Gemini blocked the question (${blocked})`);
+  if (blocked !== undefined) throw new EngineError('Gemini', 'refused', `Gemini blocked the question (${blocked})`);
   const candidate = response.candidates?.[0];
-  if (candidate === undefined) throw new EngineError('bad_response', 'Gemini answered without a candidate');
-  if (candidate.finishReason !== undefined && WITHHELD.has(candidate.finishReason)) throw new EngineError('refused', `Gemini withheld the answer (${candidate.finishReason})`);
+  if (candidate === undefined) throw new EngineError('Gemini', 'bad_response', 'Gemini answered without a candidate');
+  if (candidate.finishReason !== undefined && WITHHELD.has(candidate.finishReason)) throw new EngineError('Gemini', 'refused', `Gemini withheld the answer (${candidate.finishReason})`);
   const text = (candidate.content?.parts ?? [])
     .filter((part) => part.thought !== true)
     .map((part) => part.text ?? '')
     .join('');
-  if (text.trim() === '') throw new EngineError('bad_response', 'Gemini answered without text');
+  if (text.trim() === '') throw new EngineError('Gemini', 'bad_response', 'Gemini answered without text');
   // A chunk is cited when a grounding support (a span of the answer) points at it; the others were only retrieved.
   const metadata = candidate.groundingMetadata;
   const cited = new Set((metadata?.groundingSupports ?? []).flatMap((support) => support.groundingChunkIndices ?? []));

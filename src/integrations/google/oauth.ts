@@ -1,4 +1,6 @@
 import * as oauth from 'oauth4webapi';
+import { ProviderClient } from '../kit/client.js';
+import { fetchThrough } from '../kit/fetchThrough.js';
 
 /** A Google OAuth client of type Web application, and Google's endpoints (overridable so a local server can play them). */
 export interface GoogleClient {
@@ -11,6 +13,19 @@ export interface GoogleClient {
 const GOOGLE_ISSUER = 'https://accounts.google.com';
 const TOKEN_TIMEOUT_MS = 30_000;
 
+/**
+ * oauth4webapi's requests to the token endpoint, through the provider kit's operator reach (its timeout, size cap and
+ * ProviderError when no answer comes) instead of the global fetch; one client per request, closed once answered.
+ */
+async function tokenFetch(url: string, init: oauth.CustomFetchOptions<'POST', URLSearchParams>): Promise<Response> {
+  const client = new ProviderClient({ label: 'Google', reach: { kind: 'operator' }, timeoutMs: TOKEN_TIMEOUT_MS });
+  try {
+    return await fetchThrough(client, url, { method: init.method, headers: init.headers, body: init.body });
+  } finally {
+    await client.close();
+  }
+}
+
 /** What oauth4webapi needs to call Google's token endpoint for this client. */
 export function googleTokenEndpoint(client: GoogleClient) {
   return {
@@ -19,7 +34,7 @@ export function googleTokenEndpoint(client: GoogleClient) {
     // Google's documented web-server flow sends the client secret in the form body.
     auth: oauth.ClientSecretPost(client.clientSecret),
     // A token URL setting may name a plain-http stand-in the operator chose; Google's own is https.
-    options: { signal: AbortSignal.timeout(TOKEN_TIMEOUT_MS), [oauth.allowInsecureRequests]: client.tokenUrl.startsWith('http:') } satisfies oauth.TokenEndpointRequestOptions,
+    options: { [oauth.customFetch]: tokenFetch, [oauth.allowInsecureRequests]: client.tokenUrl.startsWith('http:') } satisfies oauth.TokenEndpointRequestOptions,
   };
 }
 

@@ -2,7 +2,7 @@ import * as oauth from 'oauth4webapi';
 import { z } from 'zod';
 import type { SearchConsoleSettings } from '../../config.js';
 import { ProviderClient, type ProviderAnswer } from '../kit/client.js';
-import { ProviderError } from '../kit/providerError.js';
+import { ProviderError, type ProviderErrorFacts } from '../kit/providerError.js';
 import { googleAuthorizationUrl, googleTokenEndpoint } from './oauth.js';
 
 /** Read-only access to Search Console data: all the service asks for. */
@@ -18,13 +18,14 @@ const REQUEST_TIMEOUT_MS = 30_000;
  * A failure talking to Google. `retryable`: another attempt later may succeed (429, 5xx, timeouts). `revoked`: the
  * stored authorization no longer works (invalid_grant): only connecting again helps.
  */
-export class SearchConsoleError extends Error {
+export class SearchConsoleError extends ProviderError {
   constructor(
     message: string,
     readonly retryable = false,
     readonly revoked = false,
+    facts: ProviderErrorFacts = {},
   ) {
-    super(message);
+    super('Google', revoked ? 'auth' : !retryable ? 'refused' : facts.status === 429 ? 'rate_limited' : 'unavailable', message, facts);
   }
 }
 
@@ -104,7 +105,10 @@ async function googleApi(settings: SearchConsoleSettings, accessToken: string, p
   }
   if (answer.status !== 200) {
     const failure = client.failure(answer);
-    throw new SearchConsoleError(`the Search Console API answered ${answer.status}: ${failure.detail ?? failure.message}`, answer.status === 429 || answer.status >= 500);
+    throw new SearchConsoleError(`the Search Console API answered ${answer.status}: ${failure.detail ?? failure.message}`, answer.status === 429 || answer.status >= 500, false, {
+      status: answer.status,
+      ...(failure.retryAfterMs === undefined ? {} : { retryAfterMs: failure.retryAfterMs }),
+    });
   }
   try {
     return JSON.parse(answer.text) as unknown;

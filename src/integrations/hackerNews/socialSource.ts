@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ThreadSourceState } from '../../../db/schema.js';
-import { DEFAULT_PAUSE_MS, retryAfterHeaderMs, SourceHttp, type SourceTuning } from '../../social/sources/http.js';
+import { DEFAULT_PAUSE_MS, requestedPauseMs, SourceHttp, type SourceTuning } from '../../social/sources/http.js';
 import type { SourcePauses } from '../../social/sources/pauses.js';
 import type { FoundThread, SocialSource, ThreadSearch } from '../../social/sources/source.js';
 import { excerptOf, plainText, titleOf } from '../../social/sources/text.js';
@@ -107,7 +107,7 @@ export class HackerNewsSource implements SocialSource {
     const answer = await this.http.send({ url: url.href });
     if (answer.status === 429) {
       const now = this.pauses.clock.now();
-      throw await this.pauses.pause('hackernews', '', now + (retryAfterHeaderMs(answer, now) ?? DEFAULT_PAUSE_MS), 'Hacker News (Algolia) answered 429: too many requests');
+      throw await this.pauses.pause('hackernews', '', now + (requestedPauseMs(answer, now) ?? DEFAULT_PAUSE_MS), 'Hacker News (Algolia) answered 429: too many requests');
     }
     return answer;
   }

@@ -133,7 +133,7 @@ export class ProviderClient {
       } catch (error) {
         const transient = error instanceof ProviderError ? undefined : this.options.transient?.(error);
         if (transient !== undefined) failure = transient;
-        else if (error instanceof ProviderError && error.transient && error.status === undefined) failure = error;
+        else if (error instanceof ProviderError && error.transient && error.status === null) failure = error;
         else throw error;
       }
       if (attempt < retries) await this.timing.sleep(wait);

@@ -8,7 +8,7 @@ export type ProviderErrorKind = 'auth' | 'rate_limited' | 'unavailable' | 'refus
 
 export interface ProviderErrorFacts {
   /** The HTTP status of the answer, when one came. */
-  status?: number;
+  status?: number | null;
   /** How long the provider asked to be left alone, when it said. */
   retryAfterMs?: number;
   /** The provider's own words, or why no answer came: for callers that word the failure themselves. */
@@ -19,21 +19,25 @@ export interface ProviderErrorFacts {
 }
 
 export class ProviderError extends Error {
-  readonly status: number | undefined;
+  /** Null when no answer came (or none this error is about). */
+  readonly status: number | null;
   readonly retryAfterMs: number | undefined;
   readonly timedOut: boolean;
   readonly detail: string | undefined;
 
   constructor(
-    /** Names the provider, as messages do ("Stack Exchange", "Gemini"). */
-    readonly provider: string,
+    /**
+     * Names the provider, as messages do ("Stack Exchange", "Gemini"); null only before one was chosen (a workspace
+     * that connected no web-analytics provider).
+     */
+    readonly provider: string | null,
     readonly kind: ProviderErrorKind,
     message: string,
     facts: ProviderErrorFacts = {},
   ) {
     super(message, facts.cause === undefined ? undefined : { cause: facts.cause });
-    this.name = 'ProviderError';
-    this.status = facts.status;
+    this.name = new.target.name;
+    this.status = facts.status ?? null;
     this.retryAfterMs = facts.retryAfterMs;
     this.timedOut = facts.timedOut ?? false;
     this.detail = facts.detail;

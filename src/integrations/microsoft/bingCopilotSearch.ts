@@ -50,13 +50,13 @@ type Read = { shown: false } | { shown: true; text: string; references: Array<{ 
 
 function readAnswer(json: unknown): Read {
   const parsed = responseSchema.safeParse(json);
-  if (!parsed.success) throw new EngineError('bad_response', 'the Copilot search provider answered without an object');
+  if (!parsed.success) throw new EngineError('the Copilot search provider', 'bad_response', 'the Copilot search provider answered without an object');
   const answer = parsed.data;
   if (answer.error) {
     if (NO_ANSWER.test(answer.error)) return { shown: false };
-    throw new EngineError('provider_error', `the Copilot search provider: ${answer.error.slice(0, 300)}`);
+    throw new EngineError('the Copilot search provider', 'provider_error', `the Copilot search provider: ${answer.error.slice(0, 300)}`);
   }
-  if (answer.search_metadata?.status === 'Error') throw new EngineError('provider_error', 'the Copilot search provider reported an error without a message');
+  if (answer.search_metadata?.status === 'Error') throw new EngineError('the Copilot search provider', 'provider_error', 'the Copilot search provider reported an error without a message');
   const text = (answer.markdown ?? (answer.text_blocks ?? []).map(blockText).filter((part) => part !== '').join('\n\n')).trim();
   if (text === '') return { shown: false };
   const listed = [...(answer.references ?? answer.reference_links ?? [])].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));

@@ -1,12 +1,19 @@
 import { z } from 'zod';
 import type { WriterSettings } from '../../config.js';
 import { ProviderClient } from '../kit/client.js';
-import { ProviderError } from '../kit/providerError.js';
+import { ProviderError, type ProviderErrorFacts, type ProviderErrorKind } from '../kit/providerError.js';
 import { providerMessage } from '../kit/providerMessage.js';
 import type { StructuredPrompt, UsageMeter, WriterModel, WriterUsage } from '../../writer/model.js';
 
-/** The provider failed in a way another request will not fix, or kept failing. */
-export class WriterError extends Error {}
+/**
+ * The provider failed in a way another request will not fix (`refused` by default), or kept failing (the kind of its
+ * last failure: a job tries again later when that is transient).
+ */
+export class WriterError extends ProviderError {
+  constructor(message: string, kind: ProviderErrorKind = 'refused', facts: ProviderErrorFacts = {}) {
+    super('the writer model', kind, message, facts);
+  }
+}
 
 export interface WriterTuning {
   /** One request, connect to last byte; long articles take minutes on slow local models. */
@@ -90,7 +97,7 @@ export class OpenAiCompatibleWriter implements WriterModel {
       lastProblem = choice.finish_reason === 'length' ? `the answer was cut off at the token limit (${parsed.problem})` : parsed.problem;
       messages.push({ role: 'assistant', content }, { role: 'user', content: `That answer is not valid: ${lastProblem}. Answer again with JSON that matches the schema exactly.` });
     }
-    throw new WriterError(`the writer model's answer did not match the ${prompt.schemaName} schema twice: ${lastProblem}`);
+    throw new WriterError(`the writer model's answer did not match the ${prompt.schemaName} schema twice: ${lastProblem}`, 'bad_answer');
   }
 
   get embeddingModel(): string | undefined {
@@ -106,7 +113,7 @@ export class OpenAiCompatibleWriter implements WriterModel {
     meter?.add({ promptTokens: answer.usage?.prompt_tokens ?? 0, completionTokens: 0 });
     const vectors = new Array<number[] | undefined>(texts.length);
     for (const item of answer.data) vectors[item.index] = item.embedding;
-    if (vectors.some((vector) => vector === undefined)) throw new WriterError(`the embeddings answer has ${answer.data.length} vectors for ${texts.length} texts`);
+    if (vectors.some((vector) => vector === undefined)) throw new WriterError(`the embeddings answer has ${answer.data.length} vectors for ${texts.length} texts`, 'bad_answer');
     return vectors as number[][];
   }
 
@@ -124,27 +131,31 @@ export class OpenAiCompatibleWriter implements WriterModel {
     if (this.settings.apiKey !== undefined) headers.authorization = `Bearer ${this.settings.apiKey}`;
     try {
       const { value } = await this.client.exchange({ method: 'POST', url, headers, body: JSON.stringify(body) }, (answer) => {
-        if (answer.status !== 200) throw new WriterError(`the writer model refused the request: ${url} answered ${answer.status}: ${providerMessage(answer.text)}`);
+        if (answer.status !== 200) throw new WriterError(`the writer model refused the request: ${url} answered ${answer.status}: ${providerMessage(answer.text)}`, 'refused', { status: answer.status });
         let json: unknown;
         try {
           json = JSON.parse(answer.text);
         } catch {
-          throw new WriterError(`the writer model at ${url} answered 200 with a body that is not JSON`);
+          throw new WriterError(`the writer model at ${url} answered 200 with a body that is not JSON`, 'bad_answer', { status: 200 });
         }
         const parsed = schema.safeParse(json);
-        if (!parsed.success) throw new WriterError(`the writer model at ${url} answered 200 without ${expected}`);
+        if (!parsed.success) throw new WriterError(`the writer model at ${url} answered 200 without ${expected}`, 'bad_answer', { status: 200 });
         return parsed.data;
       });
       return value;
     } catch (error) {
-      if (!(error instanceof ProviderError)) throw error;
+      if (error instanceof WriterError || !(error instanceof ProviderError)) throw error;
       const problem =
-        error.status !== undefined
+        error.status !== null
           ? `${url} answered ${error.status}: ${error.detail}`
           : error.timedOut
             ? `${url} did not answer within ${this.tuning.timeoutMs / 1000} seconds`
             : `${url}: ${error.detail ?? error.message}`;
-      throw new WriterError(`the writer model kept failing after ${this.tuning.retries + 1} attempts: ${problem}`);
+      throw new WriterError(`the writer model kept failing after ${this.tuning.retries + 1} attempts: ${problem}`, error.kind, {
+        status: error.status,
+        ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
+        cause: error,
+      });
     }
   }
 }

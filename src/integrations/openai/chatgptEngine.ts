@@ -52,16 +52,16 @@ function withoutOpenAiTag(url: string): string {
 
 function readAnswer(json: unknown): { text: string; citations: Array<{ url: string; title: string | null }>; model: string | undefined } {
   const parsed = responseSchema.safeParse(json);
-  if (!parsed.success) throw new EngineError('bad_response', 'OpenAI answered without an output list');
+  if (!parsed.success) throw new EngineError('OpenAI', 'bad_response', 'OpenAI answered without an output list');
   const response: Response = parsed.data;
-  if (response.status === 'failed') throw new EngineError('provider_error', `OpenAI could not answer: ${response.error?.message ?? 'no reason given'}`);
-  if (response.incomplete_details?.reason === 'content_filter') throw new EngineError('refused', 'OpenAI stopped the answer with its content filter');
+  if (response.status === 'failed') throw new EngineError('OpenAI', 'provider_error', `OpenAI could not answer: ${response.error?.message ?? 'no reason given'}`);
+  if (response.incomplete_details?.reason === 'content_filter') throw new EngineError('OpenAI', 'refused', 'OpenAI stopped the answer with its content filter');
   const parts = response.output.filter((item) => item.type === 'message').flatMap((item) => item.content ?? []);
   const refusal = parts.find((part) => part.type === 'refusal');
-  if (refusal !== undefined) throw new EngineError('refused', `OpenAI refused: ${refusal.refusal ?? 'no reason given'}`);
+  if (refusal !== undefined) throw new EngineError('OpenAI', 'refused', `OpenAI refused: ${refusal.refusal ?? 'no reason given'}`);
   const texts = parts.filter((part) => part.type === 'output_text');
   const text = texts.map((part) => part.text ?? '').join('\n\n');
-  if (text.trim() === '') throw new EngineError('bad_response', 'OpenAI answered without a message');
+  if (text.trim() === '') throw new EngineError('OpenAI', 'bad_response', 'OpenAI answered without a message');
   // Only the answer's url_citation annotations are citations: the web_search_call's sources are what it read, not what it cited.
   const citations = texts
     .flatMap((part) => part.annotations ?? [])

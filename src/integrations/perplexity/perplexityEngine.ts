@@ -14,14 +14,14 @@ const completionSchema = chatCompletionSchema.extend({
 
 function readAnswer(json: unknown): { text: string; citations: Array<{ url: string; title?: string | null }>; model: string | undefined } {
   const parsed = completionSchema.safeParse(json);
-  if (!parsed.success) throw new EngineError('bad_response', 'Perplexity answered without choices[0].message');
+  if (!parsed.success) throw new EngineError('Perplexity', 'bad_response', 'Perplexity answered without choices[0].message');
   const completion = parsed.data;
   const choice = completion.choices[0]!;
-  if (choice.message.refusal) throw new EngineError('refused', `Perplexity refused: ${choice.message.refusal}`);
-  if (choice.finish_reason === 'content_filter') throw new EngineError('refused', 'Perplexity stopped the answer with its content filter');
+  if (choice.message.refusal) throw new EngineError('Perplexity', 'refused', `Perplexity refused: ${choice.message.refusal}`);
+  if (choice.finish_reason === 'content_filter') throw new EngineError('Perplexity', 'refused', 'Perplexity stopped the answer with its content filter');
   // The reasoning models put their thinking before the answer in <think> tags; only the answer is what a user reads.
   const text = (choice.message.content ?? '').replace(/<think>[\s\S]*?<\/think>/g, '').trim();
-  if (text === '') throw new EngineError('bad_response', 'Perplexity answered with an empty message');
+  if (text === '') throw new EngineError('Perplexity', 'bad_response', 'Perplexity answered with an empty message');
   // search_results (with titles) replaced the bare citations list; older deployments send only the latter.
   const citations = completion.search_results ?? (completion.citations ?? []).map((url) => ({ url }));
   return { text, citations, model: completion.model };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ThreadSourceState } from '../../../db/schema.js';
-import { DEFAULT_PAUSE_MS, retryAfterHeaderMs, SourceHttp, type SourceAnswer, type SourceTuning } from '../../social/sources/http.js';
+import { DEFAULT_PAUSE_MS, requestedPauseMs, SourceHttp, type SourceAnswer, type SourceTuning } from '../../social/sources/http.js';
 import type { SourcePauses } from '../../social/sources/pauses.js';
 import type { FoundThread, SocialSource, ThreadSearch } from '../../social/sources/source.js';
 import { excerptOf, plainText, titleOf } from '../../social/sources/text.js';
@@ -147,7 +147,7 @@ export class RedditSource implements SocialSource {
     const resetMs = Number(answer.headers['x-ratelimit-reset']) * 1000;
     const reset = Number.isFinite(resetMs) && answer.headers['x-ratelimit-reset'] !== undefined ? now + resetMs : undefined;
     if (answer.status === 429) {
-      throw await this.pauses.pause('reddit', this.settings.clientId, reset ?? now + (retryAfterHeaderMs(answer, now) ?? DEFAULT_PAUSE_MS), 'Reddit answered 429: too many requests');
+      throw await this.pauses.pause('reddit', this.settings.clientId, reset ?? now + (requestedPauseMs(answer, now) ?? DEFAULT_PAUSE_MS), 'Reddit answered 429: too many requests');
     }
     const remaining = Number(answer.headers['x-ratelimit-remaining']);
     if (reset !== undefined && answer.headers['x-ratelimit-remaining'] !== undefined && remaining < 1) {
@@ -170,7 +170,7 @@ export class RedditSource implements SocialSource {
       body: new URLSearchParams({ grant_type: 'client_credentials' }).toString(),
     });
     if (answer.status === 429) {
-      throw await this.pauses.pause('reddit', this.settings.clientId, now + (retryAfterHeaderMs(answer, now) ?? DEFAULT_PAUSE_MS), 'Reddit answered 429 for a token: too many requests');
+      throw await this.pauses.pause('reddit', this.settings.clientId, now + (requestedPauseMs(answer, now) ?? DEFAULT_PAUSE_MS), 'Reddit answered 429 for a token: too many requests');
     }
     if (answer.status === 401) throw this.http.failure({ ...answer, text: 'the client id and secret were refused (check REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET)' });
     const token = this.http.read(answer, tokenSchema);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ThreadSourceState } from '../../../db/schema.js';
-import { DEFAULT_PAUSE_MS, retryAfterHeaderMs, SourceHttp, type SourceAnswer, type SourceTuning } from '../../social/sources/http.js';
+import { DEFAULT_PAUSE_MS, requestedPauseMs, SourceHttp, type SourceAnswer, type SourceTuning } from '../../social/sources/http.js';
 import type { SourcePauses } from '../../social/sources/pauses.js';
 import { SourceError, type FoundThread, type SocialSource, type ThreadSearch } from '../../social/sources/source.js';
 import { decodeEntities, excerptOf, plainText, titleOf } from '../../social/sources/text.js';
@@ -137,7 +137,7 @@ export class StackExchangeSource implements SocialSource {
   private async failure(answer: SourceAnswer): Promise<Error> {
     const now = this.pauses.clock.now();
     if (answer.status === 429) {
-      return this.pauses.pause('stackexchange', this.account, now + (retryAfterHeaderMs(answer, now) ?? DEFAULT_PAUSE_MS), 'Stack Exchange answered 429: too many requests');
+      return this.pauses.pause('stackexchange', this.account, now + (requestedPauseMs(answer, now) ?? DEFAULT_PAUSE_MS), 'Stack Exchange answered 429: too many requests');
     }
     let parsed: z.infer<typeof errorSchema> | undefined;
     try {

@@ -49,8 +49,8 @@ export async function send(outbound: Pick<SafeFetcher, 'request'>, clock: Clock,
     answer = await client.send({ method: shown.method, url: shown.url, headers: request.headers, ...(shown.body === null ? {} : { body: JSON.stringify(shown.body) }) });
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error;
-    if (error.timedOut) throw new SchedulerError(`${where} did not answer within ${TIMEOUT_MS / 1000} seconds`, true);
-    throw new SchedulerError(`${where} could not be reached: ${error.detail ?? error.message}`, true);
+    if (error.timedOut) throw new SchedulerError(tool, `${where} did not answer within ${TIMEOUT_MS / 1000} seconds`, true);
+    throw new SchedulerError(tool, `${where} could not be reached: ${error.detail ?? error.message}`, true);
   }
   const status = answer.status;
   if (status >= 200 && status < 300) {
@@ -58,18 +58,18 @@ export async function send(outbound: Pick<SafeFetcher, 'request'>, clock: Clock,
     try {
       return JSON.parse(answer.text) as unknown;
     } catch {
-      throw new SchedulerError(`${where} answered ${status} with something other than JSON`, false);
+      throw new SchedulerError(tool, `${where} answered ${status} with something other than JSON`, false);
     }
   }
   const failure = client.failure(answer);
   const reason = failure.detail ?? failure.message;
-  if (failure.kind === 'auth') throw new SchedulerAuthError(`${tool} refused the API key (${status}): ${reason}`);
+  if (failure.kind === 'auth') throw new SchedulerAuthError(tool, `${tool} refused the API key (${status}): ${reason}`);
   if (failure.kind === 'rate_limited') {
     const wait = Math.max(1000, failure.retryAfterMs ?? DEFAULT_RATE_WAIT_MS);
-    throw new SchedulerRateLimitedError(clock.now() + wait, `${tool} is limiting requests (429): ${reason}`);
+    throw new SchedulerRateLimitedError(tool, clock.now() + wait, `${tool} is limiting requests (429): ${reason}`, { status, retryAfterMs: wait });
   }
-  if (status >= 500) throw new SchedulerError(`${where} answered ${status}: ${reason}`, true);
-  throw new SchedulerError(`${where} refused the request (${status}): ${reason}`, false);
+  if (status >= 500) throw new SchedulerError(tool, `${where} answered ${status}: ${reason}`, true, { status });
+  throw new SchedulerError(tool, `${where} refused the request (${status}): ${reason}`, false, { status });
 }
 
 /** Text as a scheduler gives it back (Postiz stores sanitised HTML): tags dropped, entities read, spaces collapsed. */

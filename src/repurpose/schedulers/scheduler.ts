@@ -1,4 +1,5 @@
 import type { RepurposeChannel, SchedulerTool } from '../../../db/schema.js';
+import { ProviderError, type ProviderErrorFacts } from '../../integrations/kit/providerError.js';
 
 export const SCHEDULER_TOOLS: readonly SchedulerTool[] = ['postiz', 'buffer', 'typefully'];
 
@@ -77,25 +78,30 @@ export interface SchedulerAccount {
 }
 
 /** The scheduler refused the key or the account (401/403): the owner has to reconnect. */
-export class SchedulerAuthError extends Error {}
-
-/** The scheduler's published limit is used up until `retryAt` (epoch ms): the push job waits until then. */
-export class SchedulerRateLimitedError extends Error {
-  constructor(
-    readonly retryAt: number,
-    message: string,
-  ) {
-    super(message);
+export class SchedulerAuthError extends ProviderError {
+  constructor(tool: string, message: string) {
+    super(tool, 'auth', message);
   }
 }
 
-/** The scheduler refused the post itself (too long, a channel it cannot post to) or answered in a way the adapter cannot use. */
-export class SchedulerError extends Error {
+/** The scheduler's published limit is used up until `retryAt` (epoch ms): the push job waits until then. */
+export class SchedulerRateLimitedError extends ProviderError {
   constructor(
+    tool: string,
+    readonly retryAt: number,
     message: string,
-    /** True when another attempt may succeed (5xx, timeout, connection). */
-    readonly transient: boolean,
+    facts: ProviderErrorFacts = {},
   ) {
-    super(message);
+    super(tool, 'rate_limited', message, facts);
+  }
+}
+
+/**
+ * The scheduler refused the post itself (too long, a channel it cannot post to) or answered in a way the adapter cannot
+ * use; `transient` when another attempt may succeed (5xx, timeout, connection).
+ */
+export class SchedulerError extends ProviderError {
+  constructor(tool: string, message: string, transient: boolean, facts: ProviderErrorFacts = {}) {
+    super(tool, transient ? 'unavailable' : 'refused', message, facts);
   }
 }

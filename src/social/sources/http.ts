@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { SocialSourceName } from '../../../db/schema.js';
 import { ProviderClient, type ProviderAnswer, type ProviderCall } from '../../integrations/kit/client.js';
 import { ProviderError } from '../../integrations/kit/providerError.js';
-import { retryAfterMs } from '../../outbound/retryAfter.js';
+import { requestedWaitMs } from '../../integrations/kit/retryHints.js';
 import { SourceError } from './source.js';
 
 export interface SourceTuning {
@@ -22,9 +22,12 @@ export const DEFAULT_PAUSE_MS = 60_000;
 export type SourceCall = ProviderCall;
 export type SourceAnswer = ProviderAnswer;
 
-/** How long a 429 asked for (Retry-After), in ms from now; the caller falls back to its own headers or a minute. */
-export function retryAfterHeaderMs(answer: SourceAnswer, now: number): number | undefined {
-  return retryAfterMs(answer.headers['retry-after'], now, 24 * 3600_000);
+/** Sources' quotas reset within a day; a longer wait is not believed. */
+const MAX_PAUSE_MS = 24 * 3600_000;
+
+/** How long a 429 asked for (the kit's hints: Retry-After and kin), in ms from now; the caller falls back to its own headers or a minute. */
+export function requestedPauseMs(answer: SourceAnswer, now: number): number | undefined {
+  return requestedWaitMs(answer.headers, answer.text, now, MAX_PAUSE_MS);
 }
 
 /**
@@ -59,7 +62,7 @@ export class SourceHttp {
 
   /** The error for an answer the adapter has no other use for, naming the source and the status. */
   failure(answer: SourceAnswer): SourceError {
-    return new SourceError(this.source, this.client.failure(answer).message);
+    return this.sourceErrorOf(this.client.failure(answer));
   }
 
   /** A 2xx answer's JSON in the shape the adapter reads; anything else is a SourceError. */
@@ -76,6 +79,17 @@ export class SourceHttp {
   }
 
   private sourceError(error: unknown): unknown {
-    return error instanceof ProviderError ? new SourceError(this.source, error.message) : error;
+    return error instanceof ProviderError ? this.sourceErrorOf(error) : error;
+  }
+
+  /** The kit's failure under the source's name, with what it knows (kind, status, the wait asked for). */
+  private sourceErrorOf(error: ProviderError): SourceError {
+    return new SourceError(this.source, error.message, error.kind, {
+      status: error.status,
+      timedOut: error.timedOut,
+      ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
+      ...(error.detail === undefined ? {} : { detail: error.detail }),
+      cause: error,
+    });
   }
 }

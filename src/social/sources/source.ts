@@ -1,4 +1,5 @@
 import type { SocialSourceName, ThreadSourceState } from '../../../db/schema.js';
+import { ProviderError, type ProviderErrorFacts, type ProviderErrorKind } from '../../integrations/kit/providerError.js';
 
 export const SOCIAL_SOURCE_NAMES: readonly SocialSourceName[] = ['hackernews', 'stackexchange', 'bluesky', 'reddit'];
 
@@ -49,22 +50,24 @@ export interface SocialSource {
  * The source asked to be left alone (Stack Exchange's `backoff`, a spent daily quota, Reddit's rate-limit reset, a
  * 429): the pause is recorded for every instance, and the search moves on to the other sources.
  */
-export class SourcePausedError extends Error {
+export class SourcePausedError extends ProviderError {
   constructor(
     readonly source: SocialSourceName,
     readonly until: number,
     reason: string,
   ) {
-    super(reason);
+    super(source, 'rate_limited', reason);
   }
 }
 
-/** The source answered in a way the adapter cannot use, or not at all (after its retries). */
-export class SourceError extends Error {
+/** The source answered in a way the adapter cannot use (`refused` unless the failure says otherwise), or not at all (after its retries). */
+export class SourceError extends ProviderError {
   constructor(
     readonly source: SocialSourceName,
     message: string,
+    kind: ProviderErrorKind = 'refused',
+    facts: ProviderErrorFacts = {},
   ) {
-    super(message);
+    super(source, kind, message, facts);
   }
 }

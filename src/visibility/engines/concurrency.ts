@@ -21,7 +21,7 @@ export function onlyEngineErrors(engine: AnswerEngine): AnswerEngine {
         return await engine.ask(query, options);
       } catch (error) {
         if (error instanceof EngineError) throw error;
-        throw new EngineError('provider_error', `${engine.name}: ${error instanceof Error ? error.message : String(error)}`);
+        throw new EngineError(engine.name, 'provider_error', `${engine.name}: ${error instanceof Error ? error.message : String(error)}`);
       }
     },
   };

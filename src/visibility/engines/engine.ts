@@ -1,4 +1,5 @@
 import type { EngineName } from '../../../db/schema.js';
+import { ProviderError, type ProviderErrorFacts, type ProviderErrorKind } from '../../integrations/kit/providerError.js';
 import { domainOf } from '../../shared/urls.js';
 
 export type { EngineName };
@@ -42,13 +43,31 @@ export interface EngineAnswer {
 
 export type EngineErrorClass = 'timeout' | 'rate_limited' | 'provider_error' | 'refused' | 'bad_response' | 'not_configured';
 
-/** A check that did not produce an answer: recorded as failed, never as `none`. */
-export class EngineError extends Error {
+const KIND_OF_CLASS: Record<EngineErrorClass, ProviderErrorKind> = {
+  timeout: 'unavailable',
+  rate_limited: 'rate_limited',
+  provider_error: 'unavailable',
+  refused: 'refused',
+  bad_response: 'bad_answer',
+  not_configured: 'not_configured',
+};
+
+/**
+ * A check that did not produce an answer: recorded as failed, never as `none`. Not transient, whatever its class: the
+ * adapter already retried what it could, and says so with a TransientEngineError when a later attempt may succeed.
+ */
+export class EngineError extends ProviderError {
   constructor(
+    provider: string,
     readonly errorClass: EngineErrorClass,
     message: string,
+    facts: ProviderErrorFacts = {},
   ) {
-    super(message);
+    super(provider, KIND_OF_CLASS[errorClass], message, { timedOut: errorClass === 'timeout', ...facts });
+  }
+
+  override get transient(): boolean {
+    return false;
   }
 }
 

@@ -21,10 +21,14 @@ export interface EngineTuning {
 export const DEFAULT_ENGINE_TUNING: EngineTuning = { timeoutMs: 120_000, retries: 2, backoffMs: 2000, concurrency: 4 };
 
 /**
- * A failure found inside a successful HTTP answer that another attempt may not have (Claude's search tool rate-limited,
- * say): thrown by a reader, it is retried like a 429.
+ * A failure another attempt may not have: found inside a successful HTTP answer (Claude's search tool rate-limited,
+ * say), a reader's throw is retried like a 429; left after the retries, a job tries again later (jobErrorOf).
  */
-export class TransientEngineError extends EngineError {}
+export class TransientEngineError extends EngineError {
+  override get transient(): boolean {
+    return true;
+  }
+}
 
 export interface ProviderPost {
   url: string;
@@ -61,7 +65,6 @@ export class ProviderHttp {
       timeoutMs: tuning.timeoutMs,
       retry: { retries: tuning.retries, backoffMs: tuning.backoffMs, jitter: 0.2, retryStatus: TRANSIENT_STATUS, honourHints: true },
       maxWaitMs: MAX_RETRY_AFTER_MS,
-      transient: (error) => (error instanceof TransientEngineError ? new ProviderError(provider, error.errorClass === 'rate_limited' ? 'rate_limited' : 'unavailable', error.message, { timedOut: error.errorClass === 'timeout' }) : undefined),
     });
     this.redirects = new ProviderClient({ label: provider, reach: { kind: 'operator' }, timeoutMs: Math.min(REDIRECT_LOOKUP_MS, tuning.timeoutMs) });
   }
@@ -79,20 +82,20 @@ export class ProviderHttp {
   private async send<T>(call: ProviderCall, read: (json: unknown) => T): Promise<{ value: T; latencyMs: number }> {
     try {
       return await this.client.exchange(call, (answer) => {
-        if (answer.status < 200 || answer.status >= 300) throw new EngineError('provider_error', this.client.failure(answer).message);
+        if (answer.status < 200 || answer.status >= 300) throw new EngineError(this.provider, 'provider_error', this.client.failure(answer).message, { status: answer.status });
         let json: unknown;
         try {
           json = JSON.parse(answer.text);
         } catch {
-          throw new EngineError('bad_response', `${this.provider} answered ${answer.status} with a body that is not JSON`);
+          throw new EngineError(this.provider, 'bad_response', `${this.provider} answered ${answer.status} with a body that is not JSON`, { status: answer.status });
         }
         return read(json);
       });
     } catch (error) {
-      if (!(error instanceof ProviderError)) throw error;
+      if (error instanceof EngineError || !(error instanceof ProviderError)) throw error;
       // Transient: each attempt failed in a way a later one may not (a job can try again after its backoff).
-      if (error.transient) throw new TransientEngineError(engineClassOf(error), error.message);
-      throw new EngineError('bad_response', error.message);
+      if (error.transient) throw new TransientEngineError(this.provider, engineClassOf(error), error.message, { status: error.status, ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }) });
+      throw new EngineError(this.provider, 'bad_response', error.message, { status: error.status });
     }
   }
 

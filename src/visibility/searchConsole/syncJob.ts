@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, SearchConsolePeriod } from '../../../db/schema.js';
-import { RetryableJobError, type JobHandler } from '../../jobs/worker.js';
+import type { JobHandler } from '../../jobs/worker.js';
 import { DAY_MS, isoDate } from '../../shared/time.js';
 import { pageKey } from '../rankings/pages.js';
 import { linkConsoleQueries } from '../rankings/latestChecks.js';
@@ -138,7 +138,8 @@ export const searchConsoleSyncJob: JobHandler = {
           .execute();
         throw new Error(message);
       }
-      throw error.retryable ? new RetryableJobError(error.message) : new Error(error.message);
+      // The worker reads the rest (jobErrorOf): a 429, a 5xx or no answer is another attempt later.
+      throw error;
     }
   },
   async onFailed(job, reason, { db }) {

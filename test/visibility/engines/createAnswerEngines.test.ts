@@ -128,7 +128,7 @@ describe('createAnswerEngines', () => {
     const error = await failure(engine.ask('best crm', { locale: 'en' }));
     expect(error.errorClass).toBe('provider_error');
     expect(error.message).toBe('copilot: fetch failed');
-    const refused = onlyEngineErrors({ name: 'copilot', ask: () => Promise.reject(new EngineError('refused', 'no')) });
+    const refused = onlyEngineErrors({ name: 'copilot', ask: () => Promise.reject(new EngineError('Copilot', 'refused', 'no')) });
     expect((await failure(refused.ask('best crm', { locale: 'en' }))).errorClass).toBe('refused');
   });
 });
