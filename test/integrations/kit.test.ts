@@ -116,15 +116,11 @@ describe('retries', () => {
     expect(requests).toHaveLength(1);
   });
 
-  it('retries a failure a reader found inside a successful answer, when told it is transient', async () => {
+  it('retries a failure a reader found inside a successful answer, when it is a transient ProviderError', async () => {
     const timing = fakeTiming();
     answers = [json(200, { busy: true }), json(200, { busy: false })];
-    const result = await client({
-      retry: RETRY,
-      timing,
-      transient: (error) => (error instanceof Error && error.message === 'busy' ? new ProviderError('Example', 'rate_limited', 'Example was busy') : undefined),
-    }).exchange({ url: `${origin}/x` }, (answer) => {
-      if ((JSON.parse(answer.text) as { busy: boolean }).busy) throw new Error('busy');
+    const result = await client({ retry: RETRY, timing }).exchange({ url: `${origin}/x` }, (answer) => {
+      if ((JSON.parse(answer.text) as { busy: boolean }).busy) throw new ProviderError('Example', 'rate_limited', 'Example was busy');
       return 'done';
     });
     expect(result.value).toBe('done');

@@ -50,11 +50,6 @@ export interface ProviderClientOptions {
   retry?: RetryPolicy;
   /** Longest requested wait believed. */
   maxWaitMs?: number;
-  /**
-   * A failure a reader found inside a successful answer that another attempt may not have (a search tool rate-limited,
-   * say): what it means as a ProviderError, or undefined for errors that end the call.
-   */
-  transient?: (error: unknown) => ProviderError | undefined;
   timing?: Timing;
   /** Keeps Google's status name before its message in failures (see providerMessage). */
   googleStatus?: boolean;
@@ -111,8 +106,9 @@ export class ProviderClient {
   }
 
   /**
-   * Hands each answer the policy does not retry to `use`, and retries what `use` throws when `transient` says another
-   * attempt may help; latency is that of the attempt that succeeded.
+   * Hands each answer the policy does not retry to `use`, and retries what `use` throws when it is a transient
+   * ProviderError without a status (a failure found inside a successful answer that another attempt may not have: a
+   * search tool rate-limited, say); latency is that of the attempt that succeeded.
    */
   async exchange<T>(call: ProviderCall, use: (answer: ProviderAnswer) => T): Promise<{ value: T; latencyMs: number }> {
     const policy = this.options.retry;
@@ -131,9 +127,7 @@ export class ProviderClient {
           return { value, latencyMs: Math.round(this.timing.now() - started) };
         }
       } catch (error) {
-        const transient = error instanceof ProviderError ? undefined : this.options.transient?.(error);
-        if (transient !== undefined) failure = transient;
-        else if (error instanceof ProviderError && error.transient && error.status === null) failure = error;
+        if (error instanceof ProviderError && error.transient && error.status === null) failure = error;
         else throw error;
       }
       if (attempt < retries) await this.timing.sleep(wait);
