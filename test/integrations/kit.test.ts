@@ -5,9 +5,15 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ProviderClient, TRANSIENT_STATUS, type ProviderClientOptions, type RetryPolicy, type Timing } from '../../src/integrations/kit/client.js';
+import { fetchThrough } from '../../src/integrations/kit/fetchThrough.js';
 import { ProviderError } from '../../src/integrations/kit/providerError.js';
 import { providerMessage } from '../../src/integrations/kit/providerMessage.js';
+import { CloudflareAuthError, CloudflareError, CloudflareRateLimitError } from '../../src/analytics/cdn/errors.js';
+import { SearchConsoleError } from '../../src/integrations/google/searchConsole.js';
 import { jobErrorOf, RetryableJobError } from '../../src/jobs/worker.js';
+import { SchedulerAuthError, SchedulerError } from '../../src/repurpose/schedulers/scheduler.js';
+import { EngineError } from '../../src/visibility/engines/engine.js';
+import { TransientEngineError } from '../../src/visibility/engines/providerHttp.js';
 import { SafeFetcher } from '../../src/outbound/safeFetch.js';
 import { closeServer, startHttpsServer } from '../support/localServers.js';
 
@@ -258,5 +264,53 @@ describe('jobErrorOf', () => {
     expect(jobErrorOf(auth)).toBe(auth);
     const other = new Error('other');
     expect(jobErrorOf(other)).toBe(other);
+  });
+
+  it("reads the areas' provider errors the same way, since each is a ProviderError", () => {
+    const retried = [
+      new CloudflareRateLimitError('Cloudflare is rate-limiting', 120),
+      new CloudflareError('Cloudflare did not answer', true),
+      new SearchConsoleError('the Search Console API answered 503', true),
+      new SchedulerError('Buffer', 'Buffer answered 502', true),
+      new TransientEngineError('DataForSEO', 'rate_limited', 'DataForSEO is busy', { retryAfterMs: 30_000 }),
+    ].map(jobErrorOf);
+    expect(retried.every((error) => error instanceof RetryableJobError)).toBe(true);
+    expect(retried.map((error) => (error as RetryableJobError).retryAfterMs)).toEqual([120_000, 0, 0, 0, 30_000]);
+    const final = [
+      new CloudflareAuthError('the token cannot read zone z'),
+      new CloudflareError('Cloudflare refused the query'),
+      new SearchConsoleError('Google refused the refresh', false, true),
+      new SchedulerAuthError('Buffer', 'Buffer refused the API key'),
+      new SchedulerError('Buffer', 'Buffer refused the post', false),
+      new EngineError('DataForSEO', 'provider_error', 'DataForSEO: 40210 Insufficient funds.'),
+    ];
+    for (const error of final) expect(jobErrorOf(error)).toBe(error);
+  });
+});
+
+describe('fetchThrough', () => {
+  it('answers as fetch does, through the client: status, headers, the decompressed body, a form sent as typed', async () => {
+    let sent = '';
+    answers = [
+      (req, res) => {
+        req.on('data', (chunk: Buffer) => (sent += chunk.toString()));
+        req.on('end', () => res.writeHead(400, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(gzipSync(JSON.stringify({ error: 'invalid_grant' }))));
+      },
+    ];
+    const body = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: 'r t' });
+    const answer = await fetchThrough(client(), `${origin}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+    expect(answer.status).toBe(400);
+    expect(answer.headers.get('content-type')).toBe('application/json');
+    expect(await answer.json()).toEqual({ error: 'invalid_grant' });
+    expect(sent).toBe('grant_type=refresh_token&refresh_token=r+t');
+    expect(requests[0]!.method).toBe('POST');
+  });
+
+  it('answers a 204 without a body, and rejects with the ProviderError when no answer comes', async () => {
+    answers = [(_, res) => res.writeHead(204).end()];
+    const empty = await fetchThrough(client(), `${origin}/x`, { method: 'GET', headers: {} });
+    expect([empty.status, await empty.text()]).toEqual([204, '']);
+    const unreachable = await thrown(fetchThrough(client(), 'http://127.0.0.1:1/x', { method: 'GET', headers: {} }));
+    expect(unreachable.kind).toBe('unavailable');
   });
 });
