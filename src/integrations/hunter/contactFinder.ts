@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import type { HunterSettings } from '../../config.js';
-import { RateLimitedError, ServiceError } from '../../errors.js';
 import { ProviderClient } from '../kit/client.js';
 import { ProviderError } from '../kit/providerError.js';
 import type { SafeFetcher } from '../../outbound/safeFetch.js';
-import { type ContactFinder, type ContactOutcome, type ContactRequest, isUnusableAddress } from '../../outreach/contacts/finder.js';
+import { ContactFinderError, type ContactFinder, type ContactOutcome, type ContactRequest, isUnusableAddress } from '../../outreach/contacts/finder.js';
 
 /** Hunter's own limits are per second and per minute: a refusal for speed is over within a minute. */
 const RATE_LIMIT_WAIT_MS = 60_000;
@@ -87,8 +86,8 @@ export class HunterFinder implements ContactFinder {
     return verdict.data.data.status !== 'invalid';
   }
 
-  private badShape(endpoint: string): ServiceError {
-    return new ServiceError(503, `Hunter answered /${endpoint} in an unexpected shape; check HUNTER_BASE_URL`);
+  private badShape(endpoint: string): ContactFinderError {
+    return new ContactFinderError('Hunter', 'bad_answer', `Hunter answered /${endpoint} in an unexpected shape; check HUNTER_BASE_URL`);
   }
 
   private async call(endpoint: 'domain-search' | 'email-finder' | 'email-verifier', params: Record<string, string>): Promise<unknown> {
@@ -102,8 +101,8 @@ export class HunterFinder implements ContactFinder {
     } catch (error) {
       // The URL carries the key: the message names the endpoint only.
       if (!(error instanceof ProviderError)) throw error;
-      if (error.timedOut) throw new ServiceError(503, `Hunter did not answer /${endpoint} within ${TIMEOUT_MS / 1000} seconds; try again later`);
-      throw new ServiceError(503, `Hunter could not be reached for /${endpoint}; try again later`);
+      if (error.timedOut) throw new ContactFinderError('Hunter', 'unavailable', `Hunter did not answer /${endpoint} within ${TIMEOUT_MS / 1000} seconds; try again later`, { timedOut: true });
+      throw new ContactFinderError('Hunter', 'unavailable', `Hunter could not be reached for /${endpoint}; try again later`);
     }
     let json: unknown;
     try {
@@ -114,11 +113,12 @@ export class HunterFinder implements ContactFinder {
     if (status === 200) return json;
     const details = errorsSchema.safeParse(json).data?.errors[0]?.details ?? '';
     const said = details === '' ? '' : `: ${details.slice(0, 200)}`;
-    if (status === 403) throw new RateLimitedError(`Hunter is refusing requests for going too fast (403)${said}; try again in a minute`, RATE_LIMIT_WAIT_MS);
-    if (status === 429) throw new ServiceError(503, `Hunter's usage for this plan is exhausted (429)${said}; it resets with the plan's period, or raise the plan`);
-    if (status === 401) throw new ServiceError(503, `Hunter refused HUNTER_API_KEY (401)${said}`);
+    // Hunter's 403 is its per-second limit, its 429 the plan's quota: only the first passes in a minute.
+    if (status === 403) throw new ContactFinderError('Hunter', 'rate_limited', `Hunter is refusing requests for going too fast (403)${said}; try again in a minute`, { status, retryAfterMs: RATE_LIMIT_WAIT_MS });
+    if (status === 429) throw new ContactFinderError('Hunter', 'refused', `Hunter's usage for this plan is exhausted (429)${said}; it resets with the plan's period, or raise the plan`, { status });
+    if (status === 401) throw new ContactFinderError('Hunter', 'auth', `Hunter refused HUNTER_API_KEY (401)${said}`, { status });
     // 400 (a domain it cannot search, a webmail domain) and 451 (a person who asked not to be processed): nothing to find.
     if (status === 400 || status === 451) return endpoint === 'email-verifier' ? { data: { status: 'unknown' } } : endpoint === 'email-finder' ? { data: {} } : { data: { emails: [] } };
-    throw new ServiceError(503, `Hunter answered /${endpoint} with ${status}${said}; try again later`);
+    throw new ContactFinderError('Hunter', status >= 500 ? 'unavailable' : 'refused', `Hunter answered /${endpoint} with ${status}${said}; try again later`, { status });
   }
 }

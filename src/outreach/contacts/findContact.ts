@@ -4,7 +4,7 @@ import type { Clock } from '../../clock.js';
 import { BadInputError } from '../../errors.js';
 import { prospectRecord } from '../prospects.js';
 import { findProspect } from '../stages.js';
-import type { ContactFinder, ContactFinders, ContactSourceName } from './finder.js';
+import { contactFinderServiceError, type ContactFinder, type ContactFinders, type ContactSourceName } from './finder.js';
 
 export interface ContactSearch {
   prospectId: string;
@@ -26,7 +26,9 @@ export async function findOutreachContact(db: Kysely<Database>, clock: Clock, fi
   const tried: { source: ContactSourceName; found: boolean; note: string | null }[] = [];
   const order: ContactFinder[] = finders.hunter === undefined ? [finders.site] : [finders.hunter, finders.site];
   for (const finder of order) {
-    const outcome = await finder.find(request);
+    const outcome = await finder.find(request).catch((error: unknown) => {
+      throw contactFinderServiceError(error);
+    });
     if (outcome.found === null) {
       tried.push({ source: finder.source, found: false, note: outcome.note });
       continue;

@@ -1,3 +1,6 @@
+import { RateLimitedError, ServiceError } from '../../errors.js';
+import { ProviderError } from '../../integrations/kit/providerError.js';
+
 /** Where a contact came from: Hunter's API, or the prospect's own pages. */
 export type ContactSourceName = 'hunter' | 'site';
 
@@ -21,6 +24,19 @@ export interface FoundContact {
 
 /** What a finder has to say: the contact, or why there is none (shown to the caller). */
 export type ContactOutcome = { found: FoundContact } | { found: null; note: string };
+
+/**
+ * A contact provider failed (Hunter: out of reach, its key or plan refused, too fast): `rate_limited` with the wait
+ * when asking again soon may work, any other kind when only the operator or time can help.
+ */
+export class ContactFinderError extends ProviderError {}
+
+/** A contact provider's failure as the caller's answer: 429 with the wait when it asked to slow down, else 503. */
+export function contactFinderServiceError(error: unknown): unknown {
+  if (!(error instanceof ContactFinderError)) return error;
+  if (error.kind === 'rate_limited' && error.retryAfterMs !== undefined) return new RateLimitedError(error.message, error.retryAfterMs);
+  return new ServiceError(503, error.message);
+}
 
 /** One way of finding who to write to at a prospect. */
 export interface ContactFinder {
