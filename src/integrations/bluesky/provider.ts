@@ -19,7 +19,7 @@ export const BLUESKY = declareProvider({
       names: [...ACCOUNT.names, 'BLUESKY_SERVICE_URL'],
       default: '—, —, `https://bsky.social`',
       meaning: 'Bluesky account (handle or email) and an app password made for Sightline (both or neither), and its PDS; turns on Bluesky in social threads',
-      secret: true,
+      secrets: ['BLUESKY_APP_PASSWORD'],
     },
   ],
   read(env: Environment): BlueskySettings | undefined {

@@ -31,7 +31,7 @@ export const CLOUDFLARE = declareProvider({
       names: OAUTH_CLIENT.names,
       default: '—',
       meaning: `Cloudflare OAuth client for \`get_cdn_connect_url\`; redirect URL \`<PUBLIC_URL>/integrations/cdn/callback\`. Also \`CDN_TOKEN_AUTH_METHOD\` (\`client_secret_basic\`), \`CDN_SCOPES\` (\`${DEFAULT_CDN_SCOPES.join(' ')}\`), and \`CDN_AUTH_URL\`, \`CDN_TOKEN_URL\`, \`CDN_API_BASE_URL\` (Cloudflare's). Without the client, owners paste an API token`,
-      secret: true,
+      secrets: ['CDN_CLIENT_SECRET'],
     },
   ],
   read(env: Environment): CdnSettings {

@@ -43,7 +43,7 @@ export const SERP = declareProvider({
       default: '—',
       meaning:
         "A SERP data provider with a DataForSEO-compatible API (all three together): Google and Bing ranks (top 30), Google AI overviews and Copilot's answers read from those same pages, and finding a competitor's website from its name",
-      secret: true,
+      secrets: ['SERP_PASSWORD'],
     },
     {
       names: ['SERP_RPM'],
@@ -72,7 +72,7 @@ export const BACKLINK_INDEX = declareProvider({
       default: 'the `SERP_*` account',
       meaning:
         'A backlink data provider with a DataForSEO-compatible Backlinks API (all three together; `https://api.dataforseo.com`, or `https://sandbox.dataforseo.com` for its free dummy data). Unset: the SERP provider\'s account serves, when `SERP_*` is set. Neither: no backlink index (see [Backlink index](backlinks.md))',
-      secret: true,
+      secrets: ['BACKLINKS_PASSWORD'],
     },
     {
       names: ['BACKLINKS_RPM'],

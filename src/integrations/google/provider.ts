@@ -49,7 +49,7 @@ export const SEARCH_CONSOLE = declareProvider({
       names: SEARCH_CONSOLE_CLIENT.names,
       default: '—',
       meaning: 'Google OAuth client (web application) for connecting Search Console in the dashboard; its redirect URI is `<PUBLIC_URL>/dashboard/search-console/callback`',
-      secret: true,
+      secrets: ['GSC_CLIENT_SECRET'],
     },
     { names: ['GSC_AUTH_URL', 'GSC_TOKEN_URL', 'GSC_API_BASE_URL'], default: "Google's", meaning: "Google's authorization, token and Search Console API endpoints (overridable for testing)" },
   ],
@@ -83,7 +83,7 @@ export const GOOGLE_ANALYTICS = declareProvider({
       default: 'the `GSC_*` client',
       meaning:
         "Google OAuth client for connecting Google Analytics 4 in the dashboard; redirect URI `<PUBLIC_URL>/dashboard/site-analytics/ga4/callback`. `GA4_AUTH_URL`, `GA4_TOKEN_URL`, `GA4_ADMIN_API_URL`, `GA4_DATA_API_URL` override Google's endpoints (testing)",
-      secret: true,
+      secrets: ['GA4_CLIENT_SECRET'],
     },
   ],
   read(env: Environment): GoogleAnalyticsSettings | undefined {

@@ -20,7 +20,7 @@ export const HUNTER = declareProvider({
       default: `—, \`${HUNTER_API}\``,
       meaning:
         "Contact finder with a Hunter-compatible API for `find_outreach_contact` (domain search, email finder, email verifier). Unset: only the free reading of the prospect's contact and about pages. `HUNTER_BASE_URL` must be https (it goes through the outbound guard) and needs the key",
-      secret: true,
+      secrets: ['HUNTER_API_KEY'],
     },
   ],
   read(env: Environment): HunterSettings | undefined {

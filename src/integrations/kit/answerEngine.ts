@@ -43,8 +43,8 @@ export function answerEngine<const Engine extends string>({ engine, label, vendo
       {
         names: [`${prefix}API_KEY`, `${prefix}BASE_URL`],
         default: `—, \`${endpoint.baseUrl}\``,
-        meaning: `Turn on ${label} with ${vendor}'s key (${api}), or with another endpoint speaking the same protocol (a proxy, a compatible server) alone. An engine without settings is shown as not configured and never checked`,
-        secret: true,
+        meaning: `Turn on ${label}: ${vendor}'s key (${api}), or the base URL of another endpoint speaking the same protocol (a proxy, a compatible server), which turns it on alone too. An engine without settings is shown as not configured and never checked`,
+        secrets: [`${prefix}API_KEY`],
       },
       { names: [`${prefix}MODEL`], default: `\`${endpoint.model}\``, meaning: 'Model asked' },
       {

@@ -30,8 +30,8 @@ export interface SettingDoc {
   readonly default: string;
   /** What it does, Markdown, links relative to docs/guide/. */
   readonly meaning: string;
-  /** A key, password or client secret: never logged, never shown back. */
-  readonly secret?: boolean;
+  /** Those of `names` that hold a key, password or client secret: never logged, never shown back. */
+  readonly secrets?: readonly string[];
 }
 
 /** A published fixed fee per call, in US dollars; model tokens, where the provider also bills them, come on top. */

@@ -30,7 +30,7 @@ export const COPILOT_SEARCH = declareProvider({
       default: `\`${SERPAPI}\``,
       meaning:
         "Copilot asked on its own through a SerpApi- or SearchApi-compatible `engine=bing_copilot` API (`https://www.searchapi.io/api/v1` for SearchApi); either setting turns it on, and it then takes Copilot over from the SERP provider's Bing page",
-      secret: true,
+      secrets: ['ENGINE_COPILOT_API_KEY'],
     },
     {
       names: ['ENGINE_COPILOT_RPM'],

@@ -39,7 +39,7 @@ export const WRITER = declareProvider({
         'The writer model: an OpenAI-compatible chat-completions server, up to but not including `/chat/completions` (`https://api.openai.com/v1`, Ollama `http://127.0.0.1:11434/v1`, a vLLM or llama.cpp server). Unset: operations that need the writer answer 400 naming these settings; their dry runs still answer',
     },
     { names: ['WRITER_MODEL'], default: '—', meaning: 'Model name sent to the writer server (`gpt-4.1`, `llama3.1`, …); set together with `WRITER_BASE_URL`' },
-    { names: ['WRITER_API_KEY'], default: '—', meaning: 'Bearer key for the writer server, when it needs one', secret: true },
+    { names: ['WRITER_API_KEY'], default: '—', meaning: 'Bearer key for the writer server, when it needs one', secrets: ['WRITER_API_KEY'] },
     {
       names: ['WRITER_EMBEDDING_MODEL'],
       default: '—',

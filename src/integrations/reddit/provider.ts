@@ -23,7 +23,7 @@ export const REDDIT = declareProvider({
       default: `—, —, \`${USER_AGENT}\``,
       meaning:
         'An app Reddit approved (both or neither; see [Social sources](social.md)); turns on Reddit in social threads. The User-Agent goes on every call; Reddit asks for `<platform>:<app id>:<version> (by /u/<username>)`. `REDDIT_AUTH_URL` (`https://www.reddit.com`) and `REDDIT_API_URL` (`https://oauth.reddit.com`) override the endpoints',
-      secret: true,
+      secrets: ['REDDIT_CLIENT_SECRET'],
     },
   ],
   read(env: Environment): RedditSettings | undefined {

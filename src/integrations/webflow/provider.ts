@@ -22,7 +22,7 @@ export const WEBFLOW = declareProvider({
       names: APP.names,
       default: '—',
       meaning: "Webflow Data Client app for `install_sitebuilder_embed`; redirect URI `<PUBLIC_URL>/dashboard/webflow/callback`. `WEBFLOW_AUTH_URL`, `WEBFLOW_API_BASE_URL` override Webflow's endpoints",
-      secret: true,
+      secrets: ['WEBFLOW_CLIENT_SECRET'],
     },
   ],
   read(env: Environment): WebflowSettings | undefined {

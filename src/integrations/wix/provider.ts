@@ -23,7 +23,7 @@ export const WIX = declareProvider({
       names: APP.names,
       default: '—',
       meaning: `Wix app with an Embedded Script extension for \`install_sitebuilder_custom_code\` (see [Site builders](analytics.md)); \`WIX_SCRIPT_COMPONENT_ID\` when the app has several, \`WIX_API_BASE_URL\` overrides \`${WIX_API}\``,
-      secret: true,
+      secrets: ['WIX_APP_SECRET'],
     },
   ],
   read(env: Environment): WixSettings | undefined {
