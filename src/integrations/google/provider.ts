@@ -35,8 +35,8 @@ export interface GoogleAnalyticsSettings {
 
 const GOOGLE_AUTH_URL = 'https://accounts.google.com/o/oauth2/v2/auth';
 const GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token';
-const SEARCH_CONSOLE_CLIENT = { names: ['GSC_CLIENT_ID', 'GSC_CLIENT_SECRET'] };
-const ANALYTICS_CLIENT = { names: ['GA4_CLIENT_ID', 'GA4_CLIENT_SECRET'] };
+const SEARCH_CONSOLE_CLIENT = { names: ['GSC_CLIENT_ID', 'GSC_CLIENT_SECRET'] } as const;
+const ANALYTICS_CLIENT = { names: ['GA4_CLIENT_ID', 'GA4_CLIENT_SECRET'] } as const;
 
 /** Google Search Console through the OAuth web flow, with the operator's client. */
 export const SEARCH_CONSOLE = declareProvider({

@@ -82,6 +82,14 @@ export function notConfigured(provider: Pick<ProviderDeclaration, 'label' | 'tur
   return `${provider.label} is not configured${where}: the operator must set ${nameList(provider.turnedOnBy)}`;
 }
 
+/** Its settings as one pattern, the common start of their names: `SERP_*`, `ENGINE_CLAUDE_*`. */
+export function settingsPattern(provider: Pick<ProviderDeclaration, 'settings'>): string {
+  const names = provider.settings.flatMap((documented) => documented.names);
+  let common = names[0] ?? '';
+  for (const name of names) while (!name.startsWith(common)) common = common.slice(0, -1);
+  return `${common.slice(0, common.lastIndexOf('_') + 1)}*`;
+}
+
 /** A variable's value, an empty one counting as unset. */
 export function setting(env: Environment, name: string): string | undefined {
   return env[name] || undefined;

@@ -10,6 +10,8 @@ import { html, type SafeHtml } from '../html.js';
 import { formatTime } from '../format.js';
 import { csrfField } from '../layout.js';
 import { allowFormRedirect } from '../security.js';
+import { GOOGLE_ANALYTICS, SEARCH_CONSOLE } from '../../integrations/google/provider.js';
+import { nameList, notConfigured } from '../../integrations/kit/declaration.js';
 
 const PLAUSIBLE_SERVER = 'https://plausible.io';
 const UMAMI_CLOUD_API = 'https://api.umami.is/v1';
@@ -226,7 +228,7 @@ export function siteAnalyticsPages(deps: DashboardDeps, signedIn: RequestHandler
     const workspace = ownedWorkspace(req, res);
     if (workspace === undefined) return;
     if (config.googleAnalytics === undefined) {
-      fail(res, 404, 'Google Analytics is not configured on this server: the operator must set GA4_CLIENT_ID and GA4_CLIENT_SECRET (or GSC_CLIENT_ID and GSC_CLIENT_SECRET).', workspace.workspaceId);
+      fail(res, 404, `${notConfigured(GOOGLE_ANALYTICS, ' on this server')} (or ${nameList(SEARCH_CONSOLE.turnedOnBy)}).`, workspace.workspaceId);
       return;
     }
     const state = await beginGa4Authorization(db, clock, workspace.workspaceId, res.locals.visit!.user.userId);

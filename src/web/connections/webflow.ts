@@ -17,6 +17,8 @@ import { html, type SafeHtml } from '../html.js';
 import { formatTime } from '../format.js';
 import { csrfField } from '../layout.js';
 import { allowFormRedirect } from '../security.js';
+import { notConfigured } from '../../integrations/kit/declaration.js';
+import { WEBFLOW } from '../../integrations/webflow/provider.js';
 
 /**
  * The Webflow part of the Settings page: the operator's missing settings, or the connection with Connect and
@@ -54,7 +56,7 @@ export function siteBuilderPages(deps: DashboardDeps, signedIn: RequestHandler[]
     if (workspace === undefined) return;
     const settings = config.siteBuilders.webflow;
     if (settings === undefined) {
-      fail(res, 404, 'Webflow is not configured on this server: the operator must set WEBFLOW_CLIENT_ID and WEBFLOW_CLIENT_SECRET.', workspace.workspaceId);
+      fail(res, 404, `${notConfigured(WEBFLOW, ' on this server')}.`, workspace.workspaceId);
       return;
     }
     const state = await beginWebflowConnection(db, clock, workspace.workspaceId, res.locals.visit!.user.userId);
