@@ -17,7 +17,7 @@ export interface CdnSettings {
  */
 export const DEFAULT_CDN_SCOPES = ['zone.read', 'analytics.read'];
 
-const OAUTH_CLIENT = { names: ['CDN_CLIENT_ID', 'CDN_CLIENT_SECRET'] };
+const OAUTH_CLIENT = { names: ['CDN_CLIENT_ID', 'CDN_CLIENT_SECRET'] } as const;
 const tokenAuthMethod = z.enum(['client_secret_basic', 'client_secret_post'], 'must be client_secret_basic or client_secret_post (as the OAuth client was registered)');
 
 /** The CDN source: its endpoints always, the operator's OAuth client when CDN_CLIENT_ID is set (else owners paste a token). */

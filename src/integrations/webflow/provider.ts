@@ -10,7 +10,7 @@ export interface WebflowSettings {
   apiBaseUrl: string;
 }
 
-const APP = { names: ['WEBFLOW_CLIENT_ID', 'WEBFLOW_CLIENT_SECRET'] };
+const APP = { names: ['WEBFLOW_CLIENT_ID', 'WEBFLOW_CLIENT_SECRET'] } as const;
 
 export const WEBFLOW = declareProvider({
   id: 'webflow',

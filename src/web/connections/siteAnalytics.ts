@@ -93,8 +93,10 @@ function connectForms(deps: DashboardDeps, res: Response, workspaceId: string, c
   const google = deps.config.googleAnalytics;
   let ga4: SafeHtml;
   if (google === undefined) {
-    ga4 = html`<p class="muted" id="ga4-not-configured">Google Analytics is not available on this server: the operator must set <code>GA4_CLIENT_ID</code> and <code>GA4_CLIENT_SECRET</code>
-(or <code>GSC_CLIENT_ID</code> and <code>GSC_CLIENT_SECRET</code>, whose client then serves both), a Google OAuth client of type "Web application" whose authorized redirect URIs include <code>${ga4CallbackUrl(deps.config.publicUrl)}</code>.</p>`;
+    const [clientId, clientSecret] = GOOGLE_ANALYTICS.turnedOnBy;
+    const [searchConsoleId, searchConsoleSecret] = SEARCH_CONSOLE.turnedOnBy;
+    ga4 = html`<p class="muted" id="ga4-not-configured">${GOOGLE_ANALYTICS.label} is not available on this server: the operator must set <code>${clientId}</code> and <code>${clientSecret}</code>
+(or <code>${searchConsoleId}</code> and <code>${searchConsoleSecret}</code>, whose client then serves both), a Google OAuth client of type "Web application" whose authorized redirect URIs include <code>${ga4CallbackUrl(deps.config.publicUrl)}</code>.</p>`;
   } else {
     allowFormRedirect(res, new URL(google.authUrl).origin);
     ga4 = html`<form method="post" action="/w/${workspaceId}/site-analytics/ga4/connect">${csrfField(csrf)}<button type="submit">Connect Google Analytics</button></form>`;

@@ -29,7 +29,8 @@ export async function webflowSection(deps: DashboardDeps, res: Response, current
   const settings = deps.config.siteBuilders.webflow;
   const heading = html`<h2>Webflow</h2>`;
   if (settings === undefined) {
-    return html`${heading}<p class="muted" id="webflow">Not available on this server: the operator must set <code>WEBFLOW_CLIENT_ID</code> and <code>WEBFLOW_CLIENT_SECRET</code>
+    const [clientId, clientSecret] = WEBFLOW.turnedOnBy;
+    return html`${heading}<p class="muted" id="webflow">Not available on this server: the operator must set <code>${clientId}</code> and <code>${clientSecret}</code>
 (a Webflow Data Client app whose redirect URI is <code>${webflowCallbackUrl(deps.config.publicUrl)}</code>).</p>`;
   }
   const owner = current.role === 'owner';

@@ -20,7 +20,8 @@ export async function searchConsoleSection(deps: DashboardDeps, res: Response, c
   const settings = deps.config.searchConsole;
   const heading = html`<h2>Google Search Console</h2>`;
   if (settings === undefined) {
-    return html`${heading}<p class="muted" id="search-console">Not available on this server: the operator must set <code>GSC_CLIENT_ID</code> and <code>GSC_CLIENT_SECRET</code>
+    const [clientId, clientSecret] = SEARCH_CONSOLE.turnedOnBy;
+    return html`${heading}<p class="muted" id="search-console">Not available on this server: the operator must set <code>${clientId}</code> and <code>${clientSecret}</code>
 (a Google OAuth client of type "Web application" whose authorized redirect URI is <code>${callbackUrl(deps.config.publicUrl)}</code>).</p>`;
   }
   const csrf = res.locals.visit!.csrf;
