@@ -25,7 +25,7 @@ export const BLUESKY = declareProvider({
   read(env: Environment): BlueskySettings | undefined {
     const account = readTogether(env, ACCOUNT);
     if (account === undefined) return undefined;
-    const [identifier, appPassword] = account as [string, string];
+    const [identifier, appPassword] = account;
     return { serviceUrl: readValue(env, 'BLUESKY_SERVICE_URL', httpUrl, 'https://bsky.social'), identifier, appPassword };
   },
 });

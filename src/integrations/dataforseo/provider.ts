@@ -20,8 +20,8 @@ export interface BacklinkIndexSettings {
   maxRows: number;
 }
 
-const SERP_ACCOUNT = { names: ['SERP_BASE_URL', 'SERP_LOGIN', 'SERP_PASSWORD'] };
-const BACKLINKS_ACCOUNT = { names: ['BACKLINKS_BASE_URL', 'BACKLINKS_LOGIN', 'BACKLINKS_PASSWORD'], note: '(then the SERP_* account serves)' };
+const SERP_ACCOUNT = { names: ['SERP_BASE_URL', 'SERP_LOGIN', 'SERP_PASSWORD'] } as const;
+const BACKLINKS_ACCOUNT = { names: ['BACKLINKS_BASE_URL', 'BACKLINKS_LOGIN', 'BACKLINKS_PASSWORD'], note: '(then the SERP_* account serves)' } as const;
 /** DataForSEO's per-account limit. */
 const DATAFORSEO_REQUESTS_PER_MINUTE = 2000;
 
@@ -55,7 +55,7 @@ export const SERP = declareProvider({
   read(env: Environment): SerpSettings | undefined {
     const account = readTogether(env, SERP_ACCOUNT);
     if (account === undefined) return undefined;
-    const [baseUrl, login, password] = account as [string, string, string];
+    const [baseUrl, login, password] = account;
     return { baseUrl: readValue(env, 'SERP_BASE_URL', httpUrl, baseUrl), login, password, perMinute: readRequestsPerMinute(env, SERP_LIMITS.requestsPerMinute) };
   },
 });
@@ -94,7 +94,7 @@ export const BACKLINK_INDEX = declareProvider({
       const serp = SERP.read(env);
       return serp === undefined ? undefined : { ...serp, sharesSerpAccount: true, maxRows };
     }
-    const [baseUrl, login, password] = account as [string, string, string];
+    const [baseUrl, login, password] = account;
     return { baseUrl: readValue(env, 'BACKLINKS_BASE_URL', httpUrl, baseUrl), login, password, perMinute, sharesSerpAccount: false, maxRows };
   },
 });

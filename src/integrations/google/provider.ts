@@ -56,7 +56,7 @@ export const SEARCH_CONSOLE = declareProvider({
   read(env: Environment): SearchConsoleSettings | undefined {
     const client = readTogether(env, SEARCH_CONSOLE_CLIENT);
     if (client === undefined) return undefined;
-    const [clientId, clientSecret] = client as [string, string];
+    const [clientId, clientSecret] = client;
     return {
       clientId,
       clientSecret,

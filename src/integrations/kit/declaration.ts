@@ -107,27 +107,25 @@ export interface SetTogether {
   readonly note?: string;
 }
 
-const COUNT_WORDS = ['', '', 'both', 'all three', 'all four', 'all five'];
-
 function togetherRefusal(group: SetTogether, values: ReadonlyArray<string | undefined>): string {
   const note = group.note === undefined ? '' : ` ${group.note}`;
   if (group.wording === 'missing') {
     const missing = group.names[values.indexOf(undefined)];
     return `${missing}: set ${nameList(group.names)} together, or neither${note}`;
   }
-  const rule = group.names.length === 2 ? 'set both, or neither' : `set ${COUNT_WORDS[group.names.length] ?? 'all'}, or none`;
+  const rule = group.names.length === 2 ? 'set both, or neither' : group.names.length === 3 ? 'set all three, or none' : 'set all of them, or none';
   return `${nameList(group.names)}: ${rule}${note}`;
 }
 
 /** The group's values in its order when all are set, undefined when none is; throws when only some are. */
-export function readTogether(env: Environment, group: SetTogether): string[] | undefined {
+export function readTogether<const Names extends readonly string[]>(env: Environment, group: SetTogether & { readonly names: Names }): { [Index in keyof Names]: string } | undefined {
   const values = group.names.map((name) => setting(env, name));
   if (values.every((value) => value === undefined)) return undefined;
   if (values.some((value) => value === undefined)) throw new Error(togetherRefusal(group, values));
-  return values as string[];
+  return values as { [Index in keyof Names]: string };
 }
 
-/** A setting that means nothing without another: `setting` may be set only when `needed` is. */
+/** A setting that means nothing without another: `name` may be set only when `needed` is. */
 export function refuseWithout(env: Environment, name: string, needed: string): void {
   if (setting(env, name) !== undefined && setting(env, needed) === undefined) throw new Error(`${name}: set ${needed} too, or neither`);
 }

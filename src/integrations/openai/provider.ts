@@ -49,7 +49,7 @@ export const WRITER = declareProvider({
   read(env: Environment): WriterSettings | undefined {
     const values = readTogether(env, { names: ['WRITER_BASE_URL', 'WRITER_MODEL'] });
     if (values === undefined) return undefined;
-    const [baseUrl, model] = values as [string, string];
+    const [baseUrl, model] = values;
     const parsed = writerUrl.safeParse(baseUrl);
     if (!parsed.success) throw new Error(`WRITER_BASE_URL: ${parsed.error.issues[0]?.message}`);
     return { baseUrl: parsed.data, apiKey: setting(env, 'WRITER_API_KEY'), model, embeddingModel: setting(env, 'WRITER_EMBEDDING_MODEL') };

@@ -29,7 +29,7 @@ export const REDDIT = declareProvider({
   read(env: Environment): RedditSettings | undefined {
     const app = readTogether(env, APP);
     if (app === undefined) return undefined;
-    const [clientId, clientSecret] = app as [string, string];
+    const [clientId, clientSecret] = app;
     return {
       authUrl: readValue(env, 'REDDIT_AUTH_URL', httpUrl, 'https://www.reddit.com'),
       apiUrl: readValue(env, 'REDDIT_API_URL', httpUrl, 'https://oauth.reddit.com'),

@@ -28,7 +28,7 @@ export const WEBFLOW = declareProvider({
   read(env: Environment): WebflowSettings | undefined {
     const app = readTogether(env, APP);
     if (app === undefined) return undefined;
-    const [clientId, clientSecret] = app as [string, string];
+    const [clientId, clientSecret] = app;
     return {
       clientId,
       clientSecret,

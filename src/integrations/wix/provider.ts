@@ -10,7 +10,7 @@ export interface WixSettings {
   componentId: string | undefined;
 }
 
-const APP = { names: ['WIX_APP_ID', 'WIX_APP_SECRET'] };
+const APP = { names: ['WIX_APP_ID', 'WIX_APP_SECRET'] } as const;
 const WIX_API = 'https://www.wixapis.com';
 
 export const WIX = declareProvider({
@@ -29,7 +29,7 @@ export const WIX = declareProvider({
   read(env: Environment): WixSettings | undefined {
     const app = readTogether(env, APP);
     if (app === undefined) return undefined;
-    const [appId, appSecret] = app as [string, string];
+    const [appId, appSecret] = app;
     return { appId, appSecret, apiBaseUrl: readValue(env, 'WIX_API_BASE_URL', httpUrl, WIX_API), componentId: setting(env, 'WIX_SCRIPT_COMPONENT_ID') };
   },
 });
