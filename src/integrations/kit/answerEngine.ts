@@ -9,7 +9,7 @@ export interface EngineSettings {
 }
 
 /** The engine's official endpoint and a current model with web search, used when only the key is set. */
-export interface EngineEndpoint {
+interface EngineEndpoint {
   baseUrl: string;
   model: string;
 }
@@ -37,7 +37,6 @@ export function answerEngine<const Engine extends string>({ engine, label, vendo
     id: engine,
     family: 'answer engine',
     label,
-    endpoint,
     turnedOnBy: [`${prefix}API_KEY`],
     settings: [
       {
