@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import { report } from './common.js';
+import { SERP } from '../integrations/dataforseo/provider.js';
+import { settingsPattern } from '../integrations/kit/declaration.js';
 
 /** `admin run-checks`: a manual check run of one workspace, queued for the service or (--wait) run here to the end. */
 export function registerCheckCommands(admin: Command): void {
@@ -21,7 +23,7 @@ export function registerCheckCommands(admin: Command): void {
       report(
         options.json,
         { runId, state, planned, completed, failed, engines, notConfigured, rankChecks },
-        [outcome, `engines: ${engines.join(', ') || 'none'}; not configured: ${notConfigured.join(', ') || 'none'}; rank checks: ${rankChecks ? 'yes' : 'no (SERP_* not set)'}`].join('\n'),
+        [outcome, `engines: ${engines.join(', ') || 'none'}; not configured: ${notConfigured.join(', ') || 'none'}; rank checks: ${rankChecks ? 'yes' : `no (${settingsPattern(SERP)} not set)`}`].join('\n'),
       );
     });
 }

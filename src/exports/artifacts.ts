@@ -6,7 +6,9 @@ import { buildOpenApi } from '../../adapters/openapi.js';
 import { buildOperationsTable, OPERATIONS_PAGE, withOperationsTable } from '../../adapters/operationsTable.js';
 import { REFERENCE_DIR, referencePages } from '../../adapters/referenceMarkdown.js';
 import type { Registry } from '../../tools/registry.js';
+import { PROVIDERS } from '../integrations/providers.js';
 import { buildContract, type Contract } from './contract.js';
+import { buildProvidersTable, CONFIGURATION_PAGE, withProvidersTable } from './providersTable.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CONTRACT_FILE = 'contract.json';
@@ -21,10 +23,12 @@ export async function committedContract(): Promise<Contract | undefined> {
   }
 }
 
-/** The committed files generated from the registry, with the content they should have now. */
+/** The committed files generated from the registry and the provider declarations, with the content they should have now. */
 export async function expectedArtifacts(registry: Registry): Promise<Record<string, string>> {
   const operationsPage = await readFile(`${ROOT}${OPERATIONS_PAGE}`, 'utf8');
+  const configurationPage = await readFile(`${ROOT}${CONFIGURATION_PAGE}`, 'utf8');
   return {
+    [CONFIGURATION_PAGE]: withProvidersTable(configurationPage, buildProvidersTable(PROVIDERS)),
     'mcp.json': `${JSON.stringify(buildMcpJson(registry), null, 2)}\n`,
     'openapi.json': `${JSON.stringify(buildOpenApi(registry), null, 2)}\n`,
     [OPERATIONS_PAGE]: withOperationsTable(operationsPage, buildOperationsTable(registry)),

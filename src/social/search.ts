@@ -8,6 +8,9 @@ import type { Services } from '../outsideServices.js';
 import { judgeThreads, type SearchTerm } from './relevance.js';
 import { newThreadRow } from './threads.js';
 import { SOCIAL_SOURCE_NAMES, SourcePausedError, type FoundThread, type SocialSource } from './sources/source.js';
+import { BLUESKY } from '../integrations/bluesky/provider.js';
+import { nameList } from '../integrations/kit/declaration.js';
+import { REDDIT } from '../integrations/reddit/provider.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -32,7 +35,7 @@ export function configuredSources(services: Pick<Services, 'socialSources'>): So
   return SOCIAL_SOURCE_NAMES.flatMap((name) => services.socialSources[name] ?? []);
 }
 
-const NO_SOURCE = 'no social source is configured: Hacker News and Stack Exchange are on unless SOCIAL_SOURCES_OFF lists them; Bluesky needs BLUESKY_IDENTIFIER and BLUESKY_APP_PASSWORD, Reddit REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET';
+const NO_SOURCE = `no social source is configured: Hacker News and Stack Exchange are on unless SOCIAL_SOURCES_OFF lists them; Bluesky needs ${nameList(BLUESKY.turnedOnBy)}, Reddit ${nameList(REDDIT.turnedOnBy)}`;
 
 /** Queues a social_search of the workspace unless one is waiting or running; the job that will do it either way. */
 export async function queueSocialSearch(db: Kysely<Database>, clock: Clock, services: Pick<Services, 'socialSources'>, workspaceId: string) {

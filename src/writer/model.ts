@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import { BadInputError } from '../errors.js';
 import type { ProviderSlots } from '../limits/store.js';
+import { nameList } from '../integrations/kit/declaration.js';
+import { WRITER } from '../integrations/openai/provider.js';
 
 export interface WriterUsage {
   promptTokens: number;
@@ -62,7 +64,7 @@ export interface Writer {
   embed(texts: readonly string[], call: WriterCall): Promise<number[][]>;
 }
 
-export const WRITER_SETTINGS = 'WRITER_BASE_URL and WRITER_MODEL (and WRITER_API_KEY when the server needs one)';
+export const WRITER_SETTINGS = `${nameList(WRITER.turnedOnBy)} (and WRITER_API_KEY when the server needs one)`;
 
 /** The writer, or the 400 that tells the caller which settings the operator has to configure. */
 export function requireWriter(writer: Writer | undefined): Writer {

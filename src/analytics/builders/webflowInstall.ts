@@ -11,6 +11,8 @@ import { builderServiceError, DEFAULT_RETRY_AFTER_SECONDS } from './failures.js'
 import { BuilderApiError } from './http.js';
 import { finishInstall, startInstall } from './installs.js';
 import { MAX_INLINE_SCRIPT_CHARS, type AppliedScript, type RegisteredScript, type WebflowApi, WebflowClient, type WebflowSite } from '../../integrations/webflow/siteBuilder.js';
+import { nameList } from '../../integrations/kit/declaration.js';
+import { WEBFLOW } from '../../integrations/webflow/provider.js';
 
 /** The name the loader is registered under; Webflow derives the script id from it, so every version shares one id. */
 export const LOADER_DISPLAY_NAME = 'Sightline loader';
@@ -36,7 +38,7 @@ export function loaderScriptVersion(sourceCode: string): string {
 
 function settingsOf(ctx: InstallContext): WebflowSettings {
   const settings = ctx.services.siteBuilders.webflow;
-  if (settings === undefined) throw new BadInputError('Webflow is not configured on this server: the operator sets WEBFLOW_CLIENT_ID and WEBFLOW_CLIENT_SECRET (a Webflow Data Client app)');
+  if (settings === undefined) throw new BadInputError(`${WEBFLOW.label} is not configured on this server: the operator sets ${nameList(WEBFLOW.turnedOnBy)} (a Webflow Data Client app)`);
   return settings;
 }
 

@@ -5,6 +5,8 @@ import { builderServiceError } from './failures.js';
 import { finishInstall, startInstall, wixInstanceOwner } from './installs.js';
 import type { InstallContext } from './webflowInstall.js';
 import { type WixApi, WixClient, type WixEmbeddedScript } from '../../integrations/wix/siteBuilder.js';
+import { nameList } from '../../integrations/kit/declaration.js';
+import { WIX } from '../../integrations/wix/provider.js';
 
 /**
  * The code of the Embedded Script extension the operator adds to the Wix app: the loader tag with Wix's dynamic
@@ -15,7 +17,7 @@ export const WIX_SCRIPT_TEMPLATE = loaderTag('{{serviceUrl}}', '{{siteId}}');
 
 function settingsOf(ctx: InstallContext): WixSettings {
   const settings = ctx.services.siteBuilders.wix;
-  if (settings === undefined) throw new BadInputError('Wix is not configured on this server: the operator sets WIX_APP_ID and WIX_APP_SECRET (a Wix app with an Embedded Script extension)');
+  if (settings === undefined) throw new BadInputError(`${WIX.label} is not configured on this server: the operator sets ${nameList(WIX.turnedOnBy)} (a Wix app with an Embedded Script extension)`);
   return settings;
 }
 

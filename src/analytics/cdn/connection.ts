@@ -7,6 +7,8 @@ import { BadInputError } from '../../errors.js';
 import { randomToken, sha256Hex } from '../../secrets.js';
 import { CloudflareClient, pastedApiToken, pkceChallenge, pkceVerifier, type CloudflareOAuthClient, type CloudflareTokens, type CloudflareZone } from '../../integrations/cloudflare/cdn.js';
 import { CloudflareAuthError, CloudflareError } from './errors.js';
+import { CLOUDFLARE } from '../../integrations/cloudflare/provider.js';
+import { nameList, notConfigured } from '../../integrations/kit/declaration.js';
 
 /** Cloudflare for the handlers and jobs: the client, and the operator's OAuth client when one is registered. */
 export interface CdnService {
@@ -28,7 +30,7 @@ export const cdnCallbackUrl = (publicUrl: string) => `${publicUrl}${CDN_CALLBACK
 /** The owner has this long to finish Cloudflare's consent screen. */
 export const CDN_STATE_TTL_MS = 15 * 60_000;
 
-export const CDN_OAUTH_SETTINGS = 'CDN_CLIENT_ID and CDN_CLIENT_SECRET';
+export const CDN_OAUTH_SETTINGS = nameList(CLOUDFLARE.turnedOnBy);
 
 /** Refreshed this long before Cloudflare's expiry, so that a token does not lapse between the check and the call. */
 const EXPIRY_MARGIN_MS = 60_000;
@@ -65,7 +67,7 @@ export async function beginCdnAuthorization(
 ): Promise<{ url: string; expiresAt: number; redirectUri: string; scopes: readonly string[] }> {
   if (cdn.oauth === undefined) {
     throw new BadInputError(
-      `Cloudflare OAuth is not configured on this server: the operator must set ${CDN_OAUTH_SETTINGS} (a Cloudflare OAuth client whose redirect URL is ${cdnCallbackUrl(publicUrl)}); meanwhile the owner can paste an API token on the Settings page of the dashboard`,
+      `${notConfigured(CLOUDFLARE, ' on this server')} (a Cloudflare OAuth client whose redirect URL is ${cdnCallbackUrl(publicUrl)}); meanwhile the owner can paste an API token on the Settings page of the dashboard`,
     );
   }
   const now = clock.now();
@@ -265,7 +267,7 @@ export async function completeCdnAuthorization(
   publicUrl: string,
   callback: URLSearchParams,
 ): Promise<CdnConnection> {
-  if (cdn.oauth === undefined) throw new CdnConnectError(`Cloudflare OAuth is not configured on this server: the operator must set ${CDN_OAUTH_SETTINGS}`);
+  if (cdn.oauth === undefined) throw new CdnConnectError(notConfigured(CLOUDFLARE, ' on this server'));
   const state = callback.get('state');
   const taken = state === null || state === '' ? undefined : await takeCdnState(db, clock, sealer, state);
   if (taken === undefined) {

@@ -4,6 +4,8 @@ import type { GoogleAnalyticsSettings } from '../../config.js';
 import { googleAuthorizationUrl, googleTokenEndpoint } from '../../integrations/google/oauth.js';
 import { AnalyticsHttp, DEFAULT_TIMEOUT_MS, type Outbound } from './http.js';
 import { AnalyticsAuthError, AnalyticsNotConfiguredError, AnalyticsProviderError } from './provider.js';
+import { GOOGLE_ANALYTICS, SEARCH_CONSOLE } from '../../integrations/google/provider.js';
+import { nameList } from '../../integrations/kit/declaration.js';
 
 /** Read-only access to Google Analytics (reports and the account's properties): all the service asks for. */
 export const GA4_SCOPE = 'https://www.googleapis.com/auth/analytics.readonly';
@@ -22,7 +24,8 @@ export function ga4CallbackUrl(publicUrl: string): string {
 /** Google's client, or the not-configured error naming the operator's settings. */
 export function requireGoogle(settings: GoogleAnalyticsSettings | undefined): GoogleAnalyticsSettings {
   if (settings === undefined) {
-    throw new AnalyticsNotConfiguredError('ga4', 'GA4_CLIENT_ID', 'and GA4_CLIENT_SECRET (or GSC_CLIENT_ID and GSC_CLIENT_SECRET) are not set: the operator must set them');
+    const [clientId, clientSecret] = GOOGLE_ANALYTICS.turnedOnBy;
+    throw new AnalyticsNotConfiguredError('ga4', clientId, `and ${clientSecret} (or ${nameList(SEARCH_CONSOLE.turnedOnBy)}) are not set: the operator must set them`);
   }
   return settings;
 }

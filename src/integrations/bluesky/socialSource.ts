@@ -5,17 +5,12 @@ import { DEFAULT_PAUSE_MS, requestedPauseMs, SourceHttp, type SourceAnswer, type
 import type { SourcePauses } from '../../social/sources/pauses.js';
 import { SourceError, type FoundThread, type SocialSource, type ThreadSearch } from '../../social/sources/source.js';
 import { excerptOf, tidyText, titleOf } from '../../social/sources/text.js';
+import type { BlueskySettings } from './provider.js';
 
 /** searchPosts answers at most 100 posts a page. */
 const MAX_PAGE = 100;
 /** getPosts takes at most 25 URIs a call. */
 const MAX_URIS = 25;
-
-export interface BlueskySettings {
-  serviceUrl: string;
-  identifier: string;
-  appPassword: string;
-}
 
 const sessionSchema = z.object({ accessJwt: z.string(), refreshJwt: z.string() }).loose();
 

@@ -4,6 +4,9 @@ import { DEFAULT_PAUSE_MS, requestedPauseMs, SourceHttp, type SourceAnswer, type
 import type { SourcePauses } from '../../social/sources/pauses.js';
 import type { FoundThread, SocialSource, ThreadSearch } from '../../social/sources/source.js';
 import { excerptOf, plainText, titleOf } from '../../social/sources/text.js';
+import type { RedditSettings } from './provider.js';
+
+export type { RedditSettings };
 
 /** A listing page holds at most 100 things, and /api/info at most 100 ids. */
 const MAX_PAGE = 100;
@@ -19,14 +22,6 @@ const TIME_WINDOWS: ReadonlyArray<readonly [string, number]> = [
   ['month', 28 * 24 * HOUR_MS],
   ['year', 365 * 24 * HOUR_MS],
 ];
-
-export interface RedditSettings {
-  authUrl: string;
-  apiUrl: string;
-  clientId: string;
-  clientSecret: string;
-  userAgent: string;
-}
 
 const tokenSchema = z.object({ access_token: z.string(), expires_in: z.number() }).loose();
 

@@ -4,18 +4,13 @@ import { DEFAULT_PAUSE_MS, requestedPauseMs, SourceHttp, type SourceAnswer, type
 import type { SourcePauses } from '../../social/sources/pauses.js';
 import { SourceError, type FoundThread, type SocialSource, type ThreadSearch } from '../../social/sources/source.js';
 import { decodeEntities, excerptOf, plainText, titleOf } from '../../social/sources/text.js';
+import type { StackExchangeSettings } from './provider.js';
 
 /** The API's largest page. */
 const MAX_PAGE = 100;
 /** A throttle_violation that does not say how long to wait. */
 const THROTTLE_PAUSE_MS = 3600_000;
 const DAY_MS = 24 * 3600_000;
-
-export interface StackExchangeSettings {
-  baseUrl: string;
-  key: string | undefined;
-  sites: string[];
-}
 
 /** The wrapper every answer comes in, errors included (api.stackexchange.com/docs/wrapper). */
 const wrapperFields = {

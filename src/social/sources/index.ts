@@ -7,13 +7,18 @@ import type { SourcePauses } from './pauses.js';
 import { RedditSource } from '../../integrations/reddit/socialSource.js';
 import type { SocialSource } from './source.js';
 import { StackExchangeSource } from '../../integrations/stackExchange/socialSource.js';
+import { BLUESKY } from '../../integrations/bluesky/provider.js';
+import { HACKER_NEWS } from '../../integrations/hackerNews/provider.js';
+import { nameList } from '../../integrations/kit/declaration.js';
+import { REDDIT } from '../../integrations/reddit/provider.js';
+import { STACK_EXCHANGE } from '../../integrations/stackExchange/provider.js';
 
 /** What an operator sets to configure (or turn on) each source, for "not configured" answers. */
 export const SOURCE_SETTINGS: Record<SocialSourceName, string> = {
-  hackernews: 'nothing: Hacker News is on unless SOCIAL_SOURCES_OFF lists hackernews',
-  stackexchange: 'STACKEXCHANGE_SITES (and STACKEXCHANGE_KEY for 10,000 requests a day); on unless SOCIAL_SOURCES_OFF lists stackexchange',
-  bluesky: 'BLUESKY_IDENTIFIER and BLUESKY_APP_PASSWORD',
-  reddit: 'REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET (an app Reddit approved), and REDDIT_USER_AGENT',
+  hackernews: `nothing: ${HACKER_NEWS.label} is on unless SOCIAL_SOURCES_OFF lists ${HACKER_NEWS.id}`,
+  stackexchange: `STACKEXCHANGE_SITES (and STACKEXCHANGE_KEY for 10,000 requests a day); on unless SOCIAL_SOURCES_OFF lists ${STACK_EXCHANGE.id}`,
+  bluesky: nameList(BLUESKY.turnedOnBy),
+  reddit: `${nameList(REDDIT.turnedOnBy)} (an app Reddit approved), and REDDIT_USER_AGENT`,
 };
 
 /** One adapter per configured source; the caller closes them. */

@@ -10,6 +10,8 @@ import type { Services } from '../../outsideServices.js';
 import { ENGINE_NAMES, type EngineName } from '../engines/engine.js';
 import { PRICES_AS_OF } from './prices.js';
 import { configuredEngines, planCheckRun, queueCheckRun, type CheckPlan, type CheckSelection } from './runs.js';
+import { nameList, settingsPattern } from '../../integrations/kit/declaration.js';
+import { providerDeclaration } from '../../integrations/providers.js';
 
 /** Check runs a workspace may start on demand in any hour (the weekly run comes on top). */
 export const ON_DEMAND_RUNS_PER_HOUR = 2;
@@ -26,10 +28,13 @@ async function checkSelection(db: Kysely<Database>, services: Services, workspac
   const { notConfigured } = configuredEngines(services);
   const missing = (selection.engines ?? []).filter((engine) => notConfigured.includes(engine));
   if (missing.length > 0) {
-    const settings = missing.map((engine) => (engine === 'google_ai_overview' ? 'SERP_*' : engine === 'copilot' ? 'ENGINE_COPILOT_* or SERP_*' : `ENGINE_${engine.toUpperCase()}_*`));
+    const serp = settingsPattern(providerDeclaration('serp'));
+    const settings = missing.map((engine) =>
+      engine === 'google_ai_overview' ? serp : engine === 'copilot' ? `${settingsPattern(providerDeclaration('copilot'))} or ${serp}` : settingsPattern(providerDeclaration(engine)),
+    );
     throw BadInputError.field('engines', `${missing.join(', ')} not configured: the operator sets ${[...new Set(settings)].join(', ')}`);
   }
-  if (selection.ranks === true && services.serp === undefined) throw BadInputError.field('ranks', 'rank checks need the SERP provider: the operator sets SERP_BASE_URL, SERP_LOGIN and SERP_PASSWORD');
+  if (selection.ranks === true && services.serp === undefined) throw BadInputError.field('ranks', `rank checks need the SERP provider: the operator sets ${nameList(providerDeclaration('serp').turnedOnBy)}`);
   if (selection.queryIds !== undefined) {
     const ids = [...new Set(selection.queryIds)];
     const found = await db.selectFrom('queries').select('id').where('workspace_id', '=', workspaceId).where('id', 'in', ids).execute();

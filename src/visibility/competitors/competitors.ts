@@ -14,10 +14,12 @@ import type { SerpClient } from '../serp/serp.js';
 import { domainOf } from '../../shared/urls.js';
 import { rate, type Rate } from '../metrics/wilson.js';
 import { positioningRecord } from './positioning.js';
+import { SERP } from '../../integrations/dataforseo/provider.js';
+import { nameList } from '../../integrations/kit/declaration.js';
 
 /** The specification's cap on tracked competitors; a plan may allow fewer. */
 export const MAX_COMPETITORS = 10;
-export const SERP_SETTINGS = 'SERP_BASE_URL, SERP_LOGIN and SERP_PASSWORD';
+export const SERP_SETTINGS = nameList(SERP.turnedOnBy);
 
 export type CompetitorRow = Selectable<CompetitorsTable>;
 

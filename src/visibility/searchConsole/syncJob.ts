@@ -6,6 +6,8 @@ import { pageKey } from '../rankings/pages.js';
 import { linkConsoleQueries } from '../rankings/latestChecks.js';
 import { forgetConsoleData } from './connection.js';
 import { refreshAccessToken, searchAnalytics, SearchConsoleError, type AnalyticsRow } from '../../integrations/google/searchConsole.js';
+import { SEARCH_CONSOLE } from '../../integrations/google/provider.js';
+import { notConfigured } from '../../integrations/kit/declaration.js';
 
 /** Search Analytics data covers the last 28 full days (UTC), as Search Console's own default report does. */
 const WINDOW_DAYS = 28;
@@ -84,7 +86,7 @@ export async function sumConsoleQueries(db: Kysely<Database>, workspaceId: strin
 export const searchConsoleSyncJob: JobHandler = {
   async run(job, { db, clock, services, progress }) {
     const settings = services.searchConsole;
-    if (settings === undefined) throw new Error('Search Console is not configured: the operator must set GSC_CLIENT_ID and GSC_CLIENT_SECRET');
+    if (settings === undefined) throw new Error(notConfigured(SEARCH_CONSOLE));
     const connection = await db
       .selectFrom('search_console_connections')
       .select(['property', 'refresh_token'])

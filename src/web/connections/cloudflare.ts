@@ -17,6 +17,7 @@ import { html, type SafeHtml } from '../html.js';
 import { formatTime } from '../format.js';
 import { csrfField } from '../layout.js';
 import { allowFormRedirect } from '../security.js';
+import { CLOUDFLARE } from '../../integrations/cloudflare/provider.js';
 
 /** The permissions a pasted API token needs, as Cloudflare's token editor names them. */
 const TOKEN_PERMISSIONS = html`<strong>Zone → Zone → Read</strong> and <strong>Zone → Analytics → Read</strong>`;
@@ -45,7 +46,7 @@ export async function cdnSection(deps: DashboardDeps, res: Response, current: Me
   if (oauth !== undefined) allowFormRedirect(res, new URL(deps.config.cdn.endpoints.authUrl).origin);
   const connect =
     oauth === undefined
-      ? html`<p class="muted">Signing in with Cloudflare is not available on this server (the operator sets <code>CDN_CLIENT_ID</code> and <code>CDN_CLIENT_SECRET</code>, a Cloudflare OAuth client whose redirect URL is <code>${cdnCallbackUrl(deps.config.publicUrl)}</code>).</p>`
+      ? html`<p class="muted">Signing in with Cloudflare is not available on this server (the operator sets <code>${CLOUDFLARE.turnedOnBy[0]}</code> and <code>${CLOUDFLARE.turnedOnBy[1]}</code>, a Cloudflare OAuth client whose redirect URL is <code>${cdnCallbackUrl(deps.config.publicUrl)}</code>).</p>`
       : html`<form method="post" action="/w/${current.workspaceId}/cdn/connect">${csrfField(csrf)}<button type="submit">Connect Cloudflare</button></form>`;
   return html`${heading}<div id="cdn">${state}${problem}${connect}
 <form method="post" action="/w/${current.workspaceId}/cdn/token">

@@ -17,6 +17,8 @@ import { html, type SafeHtml } from '../html.js';
 import { formatTime } from '../format.js';
 import { csrfField } from '../layout.js';
 import { allowFormRedirect } from '../security.js';
+import { notConfigured } from '../../integrations/kit/declaration.js';
+import { WEBFLOW } from '../../integrations/webflow/provider.js';
 
 /**
  * The Webflow part of the Settings page: the operator's missing settings, or the connection with Connect and
@@ -27,7 +29,8 @@ export async function webflowSection(deps: DashboardDeps, res: Response, current
   const settings = deps.config.siteBuilders.webflow;
   const heading = html`<h2>Webflow</h2>`;
   if (settings === undefined) {
-    return html`${heading}<p class="muted" id="webflow">Not available on this server: the operator must set <code>WEBFLOW_CLIENT_ID</code> and <code>WEBFLOW_CLIENT_SECRET</code>
+    const [clientId, clientSecret] = WEBFLOW.turnedOnBy;
+    return html`${heading}<p class="muted" id="webflow">Not available on this server: the operator must set <code>${clientId}</code> and <code>${clientSecret}</code>
 (a Webflow Data Client app whose redirect URI is <code>${webflowCallbackUrl(deps.config.publicUrl)}</code>).</p>`;
   }
   const owner = current.role === 'owner';
@@ -54,7 +57,7 @@ export function siteBuilderPages(deps: DashboardDeps, signedIn: RequestHandler[]
     if (workspace === undefined) return;
     const settings = config.siteBuilders.webflow;
     if (settings === undefined) {
-      fail(res, 404, 'Webflow is not configured on this server: the operator must set WEBFLOW_CLIENT_ID and WEBFLOW_CLIENT_SECRET.', workspace.workspaceId);
+      fail(res, 404, `${notConfigured(WEBFLOW, ' on this server')}.`, workspace.workspaceId);
       return;
     }
     const state = await beginWebflowConnection(db, clock, workspace.workspaceId, res.locals.visit!.user.userId);

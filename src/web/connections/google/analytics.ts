@@ -8,6 +8,8 @@ import { failureStatus, field, problemNotice, siteAnalyticsOwnerPages, siteAnaly
 import { html, type SafeHtml } from '../../html.js';
 import { csrfField } from '../../layout.js';
 import { allowFormRedirect } from '../../security.js';
+import { GOOGLE_ANALYTICS, SEARCH_CONSOLE } from '../../../integrations/google/provider.js';
+import { nameList, notConfigured } from '../../../integrations/kit/declaration.js';
 
 /**
  * Google Analytics 4 on the Settings page's web-analytics forms: the operator's missing settings, or the button that
@@ -16,8 +18,10 @@ import { allowFormRedirect } from '../../security.js';
 export function ga4ConnectForm(deps: DashboardDeps, res: Response, workspaceId: string, csrf: string): SafeHtml {
   const google = deps.config.googleAnalytics;
   if (google === undefined) {
-    return html`<p class="muted" id="ga4-not-configured">Google Analytics is not available on this server: the operator must set <code>GA4_CLIENT_ID</code> and <code>GA4_CLIENT_SECRET</code>
-(or <code>GSC_CLIENT_ID</code> and <code>GSC_CLIENT_SECRET</code>, whose client then serves both), a Google OAuth client of type "Web application" whose authorized redirect URIs include <code>${ga4CallbackUrl(deps.config.publicUrl)}</code>.</p>`;
+    const [clientId, clientSecret] = GOOGLE_ANALYTICS.turnedOnBy;
+    const [searchConsoleId, searchConsoleSecret] = SEARCH_CONSOLE.turnedOnBy;
+    return html`<p class="muted" id="ga4-not-configured">${GOOGLE_ANALYTICS.label} is not available on this server: the operator must set <code>${clientId}</code> and <code>${clientSecret}</code>
+(or <code>${searchConsoleId}</code> and <code>${searchConsoleSecret}</code>, whose client then serves both), a Google OAuth client of type "Web application" whose authorized redirect URIs include <code>${ga4CallbackUrl(deps.config.publicUrl)}</code>.</p>`;
   }
   allowFormRedirect(res, new URL(google.authUrl).origin);
   return html`<form method="post" action="/w/${workspaceId}/site-analytics/ga4/connect">${csrfField(csrf)}<button type="submit">Connect Google Analytics</button></form>`;
@@ -62,7 +66,7 @@ export function googleAnalyticsPages(deps: DashboardDeps, signedIn: RequestHandl
     const workspace = ownedWorkspace(req, res);
     if (workspace === undefined) return;
     if (config.googleAnalytics === undefined) {
-      fail(res, 404, 'Google Analytics is not configured on this server: the operator must set GA4_CLIENT_ID and GA4_CLIENT_SECRET (or GSC_CLIENT_ID and GSC_CLIENT_SECRET).', workspace.workspaceId);
+      fail(res, 404, `${notConfigured(GOOGLE_ANALYTICS, ' on this server')} (or ${nameList(SEARCH_CONSOLE.turnedOnBy)}).`, workspace.workspaceId);
       return;
     }
     const state = await beginGa4Authorization(db, clock, workspace.workspaceId, res.locals.visit!.user.userId);

@@ -9,6 +9,8 @@ import { html, type SafeHtml } from '../../html.js';
 import { formatTime } from '../../format.js';
 import { csrfField } from '../../layout.js';
 import { allowFormRedirect } from '../../security.js';
+import { SEARCH_CONSOLE } from '../../../integrations/google/provider.js';
+import { notConfigured } from '../../../integrations/kit/declaration.js';
 
 /**
  * The Search Console part of the Settings page: the operator's missing settings, or the connection's state with
@@ -18,7 +20,8 @@ export async function searchConsoleSection(deps: DashboardDeps, res: Response, c
   const settings = deps.config.searchConsole;
   const heading = html`<h2>Google Search Console</h2>`;
   if (settings === undefined) {
-    return html`${heading}<p class="muted" id="search-console">Not available on this server: the operator must set <code>GSC_CLIENT_ID</code> and <code>GSC_CLIENT_SECRET</code>
+    const [clientId, clientSecret] = SEARCH_CONSOLE.turnedOnBy;
+    return html`${heading}<p class="muted" id="search-console">Not available on this server: the operator must set <code>${clientId}</code> and <code>${clientSecret}</code>
 (a Google OAuth client of type "Web application" whose authorized redirect URI is <code>${callbackUrl(deps.config.publicUrl)}</code>).</p>`;
   }
   const csrf = res.locals.visit!.csrf;
@@ -53,7 +56,7 @@ export function searchConsolePages(deps: DashboardDeps, signedIn: RequestHandler
     const workspace = ownedWorkspace(req, res);
     if (workspace === undefined) return;
     if (config.searchConsole === undefined) {
-      fail(res, 404, 'Search Console is not configured on this server: the operator must set GSC_CLIENT_ID and GSC_CLIENT_SECRET.', workspace.workspaceId);
+      fail(res, 404, `${notConfigured(SEARCH_CONSOLE, ' on this server')}.`, workspace.workspaceId);
       return;
     }
     const state = await beginConnection(db, clock, workspace.workspaceId, res.locals.visit!.user.userId);
