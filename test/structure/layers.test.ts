@@ -47,4 +47,18 @@ describe('layers', () => {
     ]);
     expect(reads).toEqual([]);
   });
+
+  it('the integrations read their settings from their own declarations, not from src/config.ts, which reads them', () => {
+    const all = sourceFiles();
+    const graph = importGraph(all);
+    const integrations = all.filter((file) => name(file).startsWith('src/integrations/'));
+    expect(integrations.length).toBeGreaterThan(0);
+    const upward = integrations.flatMap((file) =>
+      graph
+        .get(file)!
+        .filter((target) => name(target) === 'src/config.ts')
+        .map((target) => `${name(file)} -> ${name(target)}`),
+    );
+    expect(upward).toEqual([]);
+  });
 });

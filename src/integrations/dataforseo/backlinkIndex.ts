@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { BacklinkIndexSettings } from '../../config.js';
+import type { BacklinkIndexSettings } from './provider.js';
 import { DataForSeoApi, type TaskAnswer } from './api.js';
 import type { LimiterStore } from '../../limits/store.js';
 import { domainOf } from '../../shared/urls.js';

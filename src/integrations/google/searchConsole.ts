@@ -1,6 +1,6 @@
 import * as oauth from 'oauth4webapi';
 import { z } from 'zod';
-import type { SearchConsoleSettings } from '../../config.js';
+import type { SearchConsoleSettings } from './provider.js';
 import { ProviderClient, type ProviderAnswer } from '../kit/client.js';
 import { ProviderError, type ProviderErrorFacts } from '../kit/providerError.js';
 import { googleAuthorizationUrl, googleTokenEndpoint } from './oauth.js';

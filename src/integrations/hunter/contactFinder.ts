@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { HunterSettings } from '../../config.js';
+import type { HunterSettings } from './provider.js';
 import { ProviderClient } from '../kit/client.js';
 import { ProviderError } from '../kit/providerError.js';
 import type { SafeFetcher } from '../../outbound/safeFetch.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { CopilotSettings } from '../../config.js';
+import type { CopilotSettings } from './provider.js';
 import { type AnswerEngine, type AskOptions, type EngineAnswer, EngineError, normaliseCitations } from '../../visibility/engines/engine.js';
 import { type EngineTuning, ProviderHttp } from '../../visibility/engines/providerHttp.js';
 

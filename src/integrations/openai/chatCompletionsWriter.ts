@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { WriterSettings } from '../../config.js';
+import type { WriterSettings } from './provider.js';
 import { ProviderClient } from '../kit/client.js';
 import { ProviderError, type ProviderErrorFacts, type ProviderErrorKind } from '../kit/providerError.js';
 import { providerMessage } from '../kit/providerMessage.js';

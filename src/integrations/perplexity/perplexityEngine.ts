@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { EngineSettings } from '../../config.js';
+import type { EngineSettings } from '../kit/answerEngine.js';
 import { chatCompletionSchema } from '../openai/chatCompletionsWriter.js';
 import { type AnswerEngine, type AskOptions, type EngineAnswer, EngineError, normaliseCitations } from '../../visibility/engines/engine.js';
 import { countryOf, localeInstruction } from '../../visibility/engines/locale.js';

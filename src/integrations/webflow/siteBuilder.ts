@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Clock } from '../../clock.js';
-import type { WebflowSettings } from '../../config.js';
+import type { WebflowSettings } from './provider.js';
 import { builderJson, type BuilderCall } from '../../analytics/builders/http.js';
 
 /** What the connection asks of the owner: reading sites, publishing them, and managing the app's custom code. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Clock } from '../../clock.js';
-import type { WixSettings } from '../../config.js';
+import type { WixSettings } from './provider.js';
 import { BuilderApiError, builderJson, type BuilderCall } from '../../analytics/builders/http.js';
 
 /** The site a Wix app instance is installed on, as Wix describes it. */
