@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { countsOf, groupBy, type Pageview, pageviewsIn, referredFrom } from './siteVisits.js';
-import { FakeAnalyticsServer, json, type ReceivedCall, type Reply } from './server.js';
+import { FakeAnalyticsServer, json, type ReceivedCall, type Reply } from './analyticsServer.js';
 
 /**
  * How the fake answers: Umami 2 sends stats as `{value, prev}` objects, lists pages with `type=url` and writes errors

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type BuilderCall, type BuilderReply, FakeBuilderServer, isObject, reply } from './builderServer.js';
+import { type BuilderCall, type BuilderReply, FakeBuilderServer, isObject, reply } from './siteBuilderServer.js';
 
 /** Semver 2.0.0, as Webflow requires of a registered script's version. */
 const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;

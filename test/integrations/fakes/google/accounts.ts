@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { FakeAnalyticsServer, json, type ReceivedCall, type Reply } from './server.js';
+import { FakeAnalyticsServer, json, type ReceivedCall, type Reply } from '../analyticsServer.js';
 
 const SCOPE = 'https://www.googleapis.com/auth/analytics.readonly';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { compareValues, countsOf, groupBy, hostOf, type Pageview, pageviewsIn, referredFrom, type SiteVisit } from './siteVisits.js';
-import { FakeAnalyticsServer, json, type ReceivedCall, type Reply } from './server.js';
+import { FakeAnalyticsServer, json, type ReceivedCall, type Reply } from './analyticsServer.js';
 
 const METRICS = ['visitors', 'visits', 'pageviews'] as const;
 const DIMENSIONS = ['visit:source', 'visit:referrer', 'time:day', 'event:page'] as const;

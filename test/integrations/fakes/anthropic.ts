@@ -1,4 +1,4 @@
-import { FakeProvider, type RecordedRequest, type ScriptedAnswer } from './fakeProvider.js';
+import { FakeProvider, type RecordedRequest, type ScriptedAnswer } from './answerEngineServer.js';
 
 /** A Messages API request (the fields the engine sends). */
 export interface MessagesRequest {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { compareValues, countsOf, groupBy, hostOf, type Pageview, pageviewsIn, type SiteVisit } from './siteVisits.js';
-import { FakeAnalyticsServer, json, type ReceivedCall, type Reply } from './server.js';
+import { compareValues, countsOf, groupBy, hostOf, type Pageview, pageviewsIn, type SiteVisit } from '../siteVisits.js';
+import { FakeAnalyticsServer, json, type ReceivedCall, type Reply } from '../analyticsServer.js';
 
 const DIMENSIONS = ['sessionSource', 'sessionMedium', 'date', 'pagePath'] as const;
 const METRICS = ['sessions', 'totalUsers', 'screenPageViews'] as const;

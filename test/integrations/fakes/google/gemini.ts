@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { FakeProvider, type RecordedRequest, type ScriptedAnswer } from './fakeProvider.js';
+import { FakeProvider, type RecordedRequest, type ScriptedAnswer } from '../answerEngineServer.js';
 
 /** A generateContent request (the fields the engine sends). */
 export interface GenerateContentRequest {

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { type BuilderCall, type BuilderReply, FakeBuilderServer, isObject, reply } from './builderServer.js';
+import { type BuilderCall, type BuilderReply, FakeBuilderServer, isObject, reply } from './siteBuilderServer.js';
 
 export interface FakeWixInstance {
   instanceId: string;

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { closeServer } from '../../support/localServers.js';
-import { receivedCall, type ReceivedCall } from './server.js';
+import { receivedCall, type ReceivedCall } from './analyticsServer.js';
 
 /** One request a fake builder received. */
 export type BuilderCall = ReceivedCall;

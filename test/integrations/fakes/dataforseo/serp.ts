@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from 'node:https';
-import { DATAFORSEO_OK, dataForSeoEnvelope, dataForSeoTask, sendJson } from '../../support/dataForSeoEnvelope.js';
-import { closeServer, readBody, startHttpsServer } from '../../support/localServers.js';
+import { DATAFORSEO_OK, dataForSeoEnvelope, dataForSeoTask, sendJson } from './envelope.js';
+import { closeServer, readBody, startHttpsServer } from '../../../support/localServers.js';
 
 
 export interface FakeOrganic {

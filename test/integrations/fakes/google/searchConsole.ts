@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from 'node:https';
-import { closeServer, readBody, startHttpsServer } from '../../support/localServers.js';
+import { closeServer, readBody, startHttpsServer } from '../../../support/localServers.js';
 
 const SCOPE = 'https://www.googleapis.com/auth/webmasters.readonly';
 

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from 'node:https';
-import { DATAFORSEO_OK, dataForSeoEnvelope, dataForSeoTask, sendJson } from '../../support/dataForSeoEnvelope.js';
-import { closeServer, readBody, startHttpsServer } from '../../support/localServers.js';
+import { DATAFORSEO_OK, dataForSeoEnvelope, dataForSeoTask, sendJson } from './envelope.js';
+import { closeServer, readBody, startHttpsServer } from '../../../support/localServers.js';
 
 /** A backlink the fake index holds for a target, in words; the fake answers it in DataForSEO's item format. */
 export interface FakeBacklink {

@@ -1,4 +1,4 @@
-import { FakeProvider, type RecordedRequest, type ScriptedAnswer } from './fakeProvider.js';
+import { FakeProvider, type RecordedRequest, type ScriptedAnswer } from './answerEngineServer.js';
 
 type Flavour = 'serpapi' | 'searchapi';
 
