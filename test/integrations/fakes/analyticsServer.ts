@@ -40,6 +40,7 @@ export abstract class FakeAnalyticsServer {
   origin = '';
   private server: Server | undefined;
   private readonly failures: Reply[] = [];
+  private change: ((body: unknown) => unknown) | undefined;
 
   protected async listen(): Promise<void> {
     const { server, port } = await startHttpsServer((req, res) => void this.handle(req, res));
@@ -52,6 +53,11 @@ export abstract class FakeAnalyticsServer {
     this.failures.push(...replies);
   }
 
+  /** From now on, every data answer's body passes through `change` first (a field added or left out, as another version of the provider might send). */
+  changeAnswers(change: (body: unknown) => unknown): void {
+    this.change = change;
+  }
+
   /** Calls to the provider's data endpoints. */
   dataCalls(): ReceivedCall[] {
     return this.calls.filter((call) => this.isDataCall(call));
@@ -60,6 +66,7 @@ export abstract class FakeAnalyticsServer {
   reset(): void {
     this.calls.length = 0;
     this.failures.length = 0;
+    this.change = undefined;
     this.visits = SITE_VISITS;
   }
 
@@ -73,11 +80,17 @@ export abstract class FakeAnalyticsServer {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const call = await receivedCall(req, this.origin);
     this.calls.push(call);
-    const reply = (this.isDataCall(call) ? this.failures.shift() : undefined) ?? this.answer(call);
+    const isData = this.isDataCall(call);
+    const reply = (isData ? this.failures.shift() : undefined) ?? this.changed(this.answer(call), isData);
     if ('hang' in reply) return;
     const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
     const type = typeof reply.body === 'string' ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
     res.writeHead(reply.status, { 'content-type': type, ...reply.headers }).end(text);
+  }
+
+  private changed(reply: Reply, isData: boolean): Reply {
+    if (!isData || this.change === undefined || 'hang' in reply || reply.status !== 200) return reply;
+    return { ...reply, body: this.change(reply.body) };
   }
 }
 

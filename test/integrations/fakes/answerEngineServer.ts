@@ -40,6 +40,7 @@ export abstract class FakeProvider<Body> {
   private server: Server | undefined;
   private readonly queue: Array<Scripted | ((request: RecordedRequest<Body>) => Scripted)> = [];
   private every: (question: string, request: RecordedRequest<Body>) => ScriptedAnswer = () => ({ text: 'A plain answer without sources.' });
+  private change: ((payload: unknown) => unknown) | undefined;
 
   /** The base URL path the provider's API lives under (e.g. `/v1`). */
   protected abstract readonly basePath: string;
@@ -76,6 +77,11 @@ export abstract class FakeProvider<Body> {
     this.every = answer;
   }
 
+  /** From now on, every answer's payload passes through `change` first (a field added or left out, as another version of the API might send). */
+  changeAnswers(change: (payload: unknown) => unknown): void {
+    this.change = change;
+  }
+
   /** Requests wait, unanswered, until the returned function is called. */
   hold(): () => void {
     let release!: () => void;
@@ -91,6 +97,7 @@ export abstract class FakeProvider<Body> {
     this.maxInFlight = 0;
     this.queue.length = 0;
     this.every = () => ({ text: 'A plain answer without sources.' });
+    this.change = undefined;
   }
 
   async close(): Promise<void> {
@@ -118,7 +125,8 @@ export abstract class FakeProvider<Body> {
     const queued = this.queue.shift();
     const scripted = (typeof queued === 'function' ? queued(request) : queued) ?? { answer: this.every(this.questionOf(request), request) };
     if ('answer' in scripted) {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(this.payload(scripted.answer, request)));
+      const payload = this.payload(scripted.answer, request);
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(this.change === undefined ? payload : this.change(payload)));
       return;
     }
     const raw = scripted.raw;

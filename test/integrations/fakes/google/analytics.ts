@@ -46,7 +46,7 @@ function dimensionOf(dimension: Dimension, view: Pageview): string {
   return view.page;
 }
 
-const googleError = (code: number, status: string, message: string, details?: unknown[]) => ({
+export const googleError = (code: number, status: string, message: string, details?: unknown[]) => ({
   status: code,
   body: { error: { code, message, status, ...(details === undefined ? {} : { details }) } },
 });
