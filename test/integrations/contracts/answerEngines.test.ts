@@ -27,10 +27,16 @@ const TUNING: EngineTuning = { timeoutMs: 300, retries: 1, backoffMs: 5, concurr
 /** Time the retry may take beyond the wait asked for, on a busy machine. */
 const SLACK_MS = 1500;
 
+/** What the contract uses of an engine's fake, whatever the request body its provider takes. */
+type EngineFake = Pick<FakeProvider<unknown>, 'baseUrl' | 'answer' | 'changeAnswers' | 'reset' | 'close'> & {
+  readonly requests: readonly unknown[];
+  reply(...replies: Array<RawReply | (() => RawReply)>): void;
+};
+
 interface EngineContract {
   name: string;
   engineName: EngineName;
-  start(): Promise<FakeProvider<unknown>>;
+  start(): Promise<EngineFake>;
   engine(baseUrl: string): AnswerEngine & { close(): Promise<void> };
   /** An error answer in the provider's words. */
   error(status: number, message: string, headers?: Record<string, string>): RawReply;
@@ -98,7 +104,7 @@ const CONTRACTS: EngineContract[] = [
 ];
 
 describe.each(CONTRACTS)('answer engine contract: $name', (contract) => {
-  let fake: FakeProvider<unknown>;
+  let fake: EngineFake;
   let engine: AnswerEngine & { close(): Promise<void> };
   beforeAll(async () => {
     fake = await contract.start();

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { FakeTool, json } from './schedulerServer.js';
+import { FakeTool } from './schedulerServer.js';
 
 export interface BufferPost {
   id: string;
@@ -32,8 +32,8 @@ export class FakeBuffer extends FakeTool {
   }
 
   protected handle(req: IncomingMessage, res: ServerResponse, url: URL, body: unknown): void {
-    if (req.method !== 'POST' || url.pathname !== '/') return json(res, 404, { message: 'not found' });
-    if (req.headers.authorization !== `Bearer ${FakeBuffer.KEY}`) return json(res, 200, { data: null, errors: [{ message: 'Unauthorized', extensions: { code: 'UNAUTHENTICATED' } }] });
+    if (req.method !== 'POST' || url.pathname !== '/') return this.json(res, 404, { message: 'not found' });
+    if (req.headers.authorization !== `Bearer ${FakeBuffer.KEY}`) return this.json(res, 200, { data: null, errors: [{ message: 'Unauthorized', extensions: { code: 'UNAUTHENTICATED' } }] });
     const query = (body as { query: string }).query;
     if (query.startsWith('mutation')) {
       const data: Record<string, unknown> = {};
@@ -48,19 +48,19 @@ export class FakeBuffer extends FakeTool {
         this.posts.push(post);
         data[match[1]!] = { post: { id: post.id } };
       }
-      if (Object.keys(data).length === 0) return json(res, 200, { data: null, errors: [{ message: 'Syntax Error: unexpected mutation', extensions: { code: 'GRAPHQL_PARSE_FAILED' } }] });
+      if (Object.keys(data).length === 0) return this.json(res, 200, { data: null, errors: [{ message: 'Syntax Error: unexpected mutation', extensions: { code: 'GRAPHQL_PARSE_FAILED' } }] });
       return this.dropOrAnswer(res, 200, { data });
     }
-    if (query.includes('account { organizations')) return json(res, 200, { data: { account: { organizations: this.organizations } } });
+    if (query.includes('account { organizations')) return this.json(res, 200, { data: { account: { organizations: this.organizations } } });
     const organization = new RegExp(`organizationId: (${STRING})`).exec(query)?.[1];
     if (organization !== undefined && !this.organizations.some((org) => org.id === JSON.parse(organization))) {
-      return json(res, 200, { data: null, errors: [{ message: 'Organization not found', extensions: { code: 'NOT_FOUND' } }] });
+      return this.json(res, 200, { data: null, errors: [{ message: 'Organization not found', extensions: { code: 'NOT_FOUND' } }] });
     }
-    if (query.includes('channels(input')) return json(res, 200, { data: { channels: this.channels } });
+    if (query.includes('channels(input')) return this.json(res, 200, { data: { channels: this.channels } });
     if (query.includes('posts(first') && query.includes('status: [draft, buffer]')) {
       const edges = this.posts.map((post) => ({ node: { id: post.id, text: post.text, channelId: post.channelId } }));
-      return json(res, 200, { data: { posts: { edges } } });
+      return this.json(res, 200, { data: { posts: { edges } } });
     }
-    json(res, 200, { data: null, errors: [{ message: 'Cannot query this field', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }] });
+    this.json(res, 200, { data: null, errors: [{ message: 'Cannot query this field', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }] });
   }
 }

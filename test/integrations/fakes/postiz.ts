@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { FakeTool, json } from './schedulerServer.js';
+import { FakeTool } from './schedulerServer.js';
 
 export interface PostizPost {
   id: string;
@@ -36,26 +36,26 @@ export class FakePostiz extends FakeTool {
 
   protected handle(req: IncomingMessage, res: ServerResponse, url: URL, body: unknown): void {
     const key = req.headers.authorization ?? '';
-    if (key !== FakePostiz.KEY && !key.startsWith(`${FakePostiz.KEY}-`)) return json(res, 401, { msg: 'Invalid API key' });
+    if (key !== FakePostiz.KEY && !key.startsWith(`${FakePostiz.KEY}-`)) return this.json(res, 401, { msg: 'Invalid API key' });
     this.calls.set(key, (this.calls.get(key) ?? 0) + 1);
-    if (this.calls.get(key)! > 30) return json(res, 429, { msg: 'Too many requests' }, { 'retry-after': '3600' });
-    if (req.method === 'GET' && url.pathname === '/public/v1/integrations') return json(res, 200, this.integrations);
+    if (this.calls.get(key)! > 30) return this.json(res, 429, { msg: 'Too many requests' }, { 'retry-after': '3600' });
+    if (req.method === 'GET' && url.pathname === '/public/v1/integrations') return this.json(res, 200, this.integrations);
     if (req.method === 'GET' && url.pathname === '/public/v1/posts') {
       const from = Date.parse(url.searchParams.get('startDate') ?? '');
       const to = Date.parse(url.searchParams.get('endDate') ?? '');
-      if (Number.isNaN(from) || Number.isNaN(to)) return json(res, 400, { message: ['startDate must be a valid ISO 8601 date string'] });
+      if (Number.isNaN(from) || Number.isNaN(to)) return this.json(res, 400, { message: ['startDate must be a valid ISO 8601 date string'] });
       const posts = this.posts.filter((post) => Date.parse(post.publishDate) >= from && Date.parse(post.publishDate) <= to);
-      return json(res, 200, { posts: posts.map(({ parts: _parts, ...post }) => post) });
+      return this.json(res, 200, { posts: posts.map(({ parts: _parts, ...post }) => post) });
     }
     if (req.method === 'POST' && url.pathname === '/public/v1/posts') {
       const request = body as { type: string; date: string; shortLink: boolean; tags: unknown[]; posts: Array<{ integration: { id: string }; value: Array<{ content: string; image: unknown[] }>; settings: { __type: string } }> };
       if (!['draft', 'schedule', 'now'].includes(request.type) || Number.isNaN(Date.parse(request.date)) || typeof request.shortLink !== 'boolean' || !Array.isArray(request.tags)) {
-        return json(res, 400, { message: ['type, date, shortLink and tags are required'] });
+        return this.json(res, 400, { message: ['type, date, shortLink and tags are required'] });
       }
       const answer = [];
       for (const post of request.posts) {
         const integration = this.integrations.find((candidate) => candidate.id === post.integration.id);
-        if (integration === undefined || post.settings.__type !== integration.identifier) return json(res, 400, { msg: `integration ${post.integration.id} not found` });
+        if (integration === undefined || post.settings.__type !== integration.identifier) return this.json(res, 400, { msg: `integration ${post.integration.id} not found` });
         const id = `post-${this.posts.length + 1}`;
         const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
         this.posts.push({
@@ -71,6 +71,6 @@ export class FakePostiz extends FakeTool {
       }
       return this.dropOrAnswer(res, 200, answer);
     }
-    json(res, 404, { message: 'Cannot find the route' });
+    this.json(res, 404, { message: 'Cannot find the route' });
   }
 }

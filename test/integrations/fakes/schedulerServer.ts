@@ -10,10 +10,8 @@ export interface SeenRequest {
   body: unknown;
 }
 
-export function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify(body));
-}
+/** An answer a test scripts in place of the tool's own: a JSON error (with its headers), or the connection dropped unanswered. */
+export type ToolReply = { status: number; body: unknown; headers?: Record<string, string> } | { drop: true };
 
 export abstract class FakeTool {
   readonly requests: SeenRequest[] = [];
@@ -21,6 +19,25 @@ export abstract class FakeTool {
   loseNextCreateAnswer = false;
   protected server!: Server;
   port = 0;
+  private readonly scripted: ToolReply[] = [];
+  private change: ((body: unknown) => unknown) | undefined;
+
+  /** The next requests get these answers instead, in order. */
+  fail(...replies: ToolReply[]): void {
+    this.scripted.push(...replies);
+  }
+
+  /** From now on, every successful answer's body passes through `change` first (a field added or left out, as another version of the API might send). */
+  changeAnswers(change: (body: unknown) => unknown): void {
+    this.change = change;
+  }
+
+  /** Forgets the requests, the scripted answers and the change. */
+  resetScript(): void {
+    this.requests.length = 0;
+    this.scripted.length = 0;
+    this.change = undefined;
+  }
 
   protected async listen(): Promise<void> {
     const started = await startHttpsServer((req, res) => {
@@ -35,7 +52,16 @@ export abstract class FakeTool {
     const body = text === '' ? null : (JSON.parse(text) as unknown);
     const url = new URL(req.url ?? '/', 'https://localhost');
     this.requests.push({ method: req.method ?? 'GET', path: url.pathname + url.search, headers: req.headers, body });
-    this.handle(req, res, url, body);
+    const scripted = this.scripted.shift();
+    if (scripted === undefined) this.handle(req, res, url, body);
+    else if ('drop' in scripted) res.socket?.destroy();
+    else this.json(res, scripted.status, scripted.body, scripted.headers);
+  }
+
+  protected json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+    const sent = this.change !== undefined && status >= 200 && status < 300 ? this.change(body) : body;
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(JSON.stringify(sent));
   }
 
   protected dropOrAnswer(res: ServerResponse, status: number, body: unknown): void {
@@ -44,7 +70,7 @@ export abstract class FakeTool {
       res.socket?.destroy();
       return;
     }
-    json(res, status, body);
+    this.json(res, status, body);
   }
 
   protected abstract handle(req: IncomingMessage, res: ServerResponse, url: URL, body: unknown): void;

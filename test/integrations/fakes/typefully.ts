@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { FakeTool, json } from './schedulerServer.js';
+import { FakeTool } from './schedulerServer.js';
 
 export interface TypefullyDraft {
   id: number;
@@ -27,12 +27,12 @@ export class FakeTypefully extends FakeTool {
   }
 
   protected handle(req: IncomingMessage, res: ServerResponse, url: URL, body: unknown): void {
-    if (req.headers.authorization !== `Bearer ${FakeTypefully.KEY}`) return json(res, 401, { detail: 'Invalid API key' });
-    if (req.method === 'GET' && url.pathname === '/v2/social-sets') return json(res, 200, { results: [{ id: 111, username: 'acme', name: 'Acme' }], count: 1 });
+    if (req.headers.authorization !== `Bearer ${FakeTypefully.KEY}`) return this.json(res, 401, { detail: 'Invalid API key' });
+    if (req.method === 'GET' && url.pathname === '/v2/social-sets') return this.json(res, 200, { results: [{ id: 111, username: 'acme', name: 'Acme' }], count: 1 });
     if (req.method === 'GET' && url.pathname === '/v2/social-sets/111') {
-      return json(res, 200, { id: 111, username: 'acme', name: 'Acme', platforms: { x: { platform: 'x', username: 'acme' }, linkedin: { platform: 'linkedin', name: 'Acme Inc' } } });
+      return this.json(res, 200, { id: 111, username: 'acme', name: 'Acme', platforms: { x: { platform: 'x', username: 'acme' }, linkedin: { platform: 'linkedin', name: 'Acme Inc' } } });
     }
-    if (url.pathname === '/v2/social-sets/111/drafts' && req.method === 'GET') return json(res, 200, { results: [...this.drafts].reverse(), count: this.drafts.length });
+    if (url.pathname === '/v2/social-sets/111/drafts' && req.method === 'GET') return this.json(res, 200, { results: [...this.drafts].reverse(), count: this.drafts.length });
     if (url.pathname === '/v2/social-sets/111/drafts' && req.method === 'POST') {
       const request = body as { platforms: TypefullyDraft['platforms']; draft_title?: string; publish_at?: string };
       const id = 9000 + this.drafts.length + 1;
@@ -48,6 +48,6 @@ export class FakeTypefully extends FakeTool {
       this.drafts.push(draft);
       return this.dropOrAnswer(res, 201, draft);
     }
-    json(res, 404, { detail: 'Not found.' });
+    this.json(res, 404, { detail: 'Not found.' });
   }
 }
