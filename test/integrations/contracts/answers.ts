@@ -18,6 +18,8 @@ export function withoutField(body: unknown, field: string): unknown {
   return Object.fromEntries(Object.entries(body).flatMap(([key, value]) => (key === field ? [] : [[key, withoutField(value, field)]])));
 }
 
+export const RETRY_AFTER_MS_NAME = 'retry-after-ms';
+
 /** A wait each kind of retry hint asks for, and the headers that ask for it. */
 export interface RetryHint {
   name: string;
@@ -36,6 +38,6 @@ export function retryHints({ seconds, dateSeconds = seconds, ms }: { seconds: nu
   return [
     { name: 'Retry-After in seconds', headers: () => ({ 'retry-after': String(seconds) }), waitMs: { min: wait, max: wait } },
     { name: 'Retry-After as an HTTP date', headers: (now) => ({ 'retry-after': new Date(now + dateWait).toUTCString() }), waitMs: { min: dateWait - 1000, max: dateWait } },
-    { name: 'retry-after-ms', headers: () => ({ 'retry-after-ms': String(ms) }), waitMs: { min: ms, max: ms } },
+    { name: RETRY_AFTER_MS_NAME, headers: () => ({ 'retry-after-ms': String(ms) }), waitMs: { min: ms, max: ms } },
   ];
 }
