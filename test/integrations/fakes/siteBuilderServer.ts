@@ -25,7 +25,8 @@ export abstract class FakeBuilderServer {
   origin = '';
   private server: Server | undefined;
   private offsetMs = 0;
-  private readonly failures: Array<{ matches: (call: BuilderCall) => boolean; reply: BuilderReply }> = [];
+  private readonly failures: Array<{ matches: (call: BuilderCall) => boolean; reply: BuilderReply | { drop: true } }> = [];
+  private change: ((body: unknown) => unknown) | undefined;
 
   protected async listen(): Promise<void> {
     const server = createServer((req, res) => void this.handle(req, res));
@@ -44,9 +45,20 @@ export abstract class FakeBuilderServer {
     this.offsetMs += ms;
   }
 
-  /** The next call `matches` accepts gets this answer instead. */
-  failNext(matches: (call: BuilderCall) => boolean, failure: BuilderReply): void {
+  /** The next call `matches` accepts gets this answer instead (or its connection dropped unanswered). */
+  failNext(matches: (call: BuilderCall) => boolean, failure: BuilderReply | { drop: true }): void {
     this.failures.push({ matches, reply: failure });
+  }
+
+  /** From now on, every successful answer's body passes through `change` first (a field added or left out, as another version of the API might send). */
+  changeAnswers(change: ((body: unknown) => unknown) | undefined): void {
+    this.change = change;
+  }
+
+  /** Forgets the queued failures and the change. */
+  clearScript(): void {
+    this.failures.length = 0;
+    this.change = undefined;
   }
 
   close(): Promise<void> {
@@ -60,7 +72,12 @@ export abstract class FakeBuilderServer {
     this.calls.push(call);
     const queued = this.failures.findIndex((failure) => failure.matches(call));
     const answer = queued === -1 ? this.answer(call) : this.failures.splice(queued, 1)[0]!.reply;
-    res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8', ...answer.headers }).end(JSON.stringify(answer.body));
+    if ('drop' in answer) {
+      res.socket?.destroy();
+      return;
+    }
+    const body = this.change !== undefined && queued === -1 && answer.status >= 200 && answer.status < 300 ? this.change(answer.body) : answer.body;
+    res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8', ...answer.headers }).end(JSON.stringify(body));
   }
 }
 
