@@ -116,6 +116,7 @@ export class FakeWriter {
   private readonly queue: Array<FakeReply | ((request: ChatRequest) => FakeReply)> = [];
   /** Answers for a schema name, used when the queue is empty (e.g. every "article" request). */
   private readonly bySchema = new Map<string, (request: ChatRequest) => unknown>();
+  private change: ((completion: unknown) => unknown) | undefined;
 
   private constructor(
     private readonly server: Server,
@@ -142,6 +143,11 @@ export class FakeWriter {
     this.bySchema.set(schemaName, content);
   }
 
+  /** From now on, every chat completion passes through `change` first (a field added or left out, as another server might send). */
+  changeAnswers(change: (completion: unknown) => unknown): void {
+    this.change = change;
+  }
+
   /** The system and user messages of the last request, joined: what the model was told. */
   lastPrompt(): string {
     return (this.requests.at(-1)?.messages ?? []).map((m) => m.content).join('\n');
@@ -152,6 +158,7 @@ export class FakeWriter {
     this.embeddingRequests.length = 0;
     this.queue.length = 0;
     this.bySchema.clear();
+    this.change = undefined;
   }
 
   async close(): Promise<void> {
@@ -178,16 +185,15 @@ export class FakeWriter {
       return;
     }
     const content = typeof reply.content === 'string' ? reply.content : JSON.stringify(reply.content);
-    res.writeHead(200, { 'content-type': 'application/json' }).end(
-      JSON.stringify({
-        id: `chatcmpl-${this.requests.length}`,
-        object: 'chat.completion',
-        created: Math.floor(Date.now() / 1000),
-        model: request.model,
-        choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, finish_reason: reply.finishReason ?? 'stop' }],
-        usage: { prompt_tokens: 100 + JSON.stringify(request.messages).length, completion_tokens: content.length, total_tokens: 0 },
-      }),
-    );
+    const completion = {
+      id: `chatcmpl-${this.requests.length}`,
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model: request.model,
+      choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, finish_reason: reply.finishReason ?? 'stop' }],
+      usage: { prompt_tokens: 100 + JSON.stringify(request.messages).length, completion_tokens: content.length, total_tokens: 0 },
+    };
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(this.change === undefined ? completion : this.change(completion)));
   }
 
   /** OpenAI's embeddings answer, with the vectors in reverse order (clients must read `index`). */
