@@ -58,6 +58,7 @@ export class FakeDataForSeo {
   private inFlight = 0;
   private readonly scripts = new Map<string, SerpScript[]>();
   private readonly open = new Set<ServerResponse>();
+  private change: ((answer: unknown) => unknown) | undefined;
 
   private constructor(
     private readonly server: Server,
@@ -80,9 +81,15 @@ export class FakeDataForSeo {
     this.scripts.set(`${engine}\n${keyword}`, scripts);
   }
 
+  /** From now on, every SERP answered passes through `change` first (a field added or left out, as another API version might send). */
+  changeAnswers(change: (answer: unknown) => unknown): void {
+    this.change = change;
+  }
+
   reset(): void {
     this.requests.length = 0;
     this.scripts.clear();
+    this.change = undefined;
     this.maxInFlight = 0;
     this.delayMs = 0;
   }
@@ -140,7 +147,8 @@ export class FakeDataForSeo {
     } else if ('taskError' in script) {
       sendJson(res, 200, envelope(OK, 'Ok.', [taskEnvelope(engine, task, script.taskError.code, script.taskError.message, null)]));
     } else {
-      sendJson(res, 200, envelope(OK, 'Ok.', [taskEnvelope(engine, task, OK, 'Ok.', [serpResult(engine, task, script)])]));
+      const answer = envelope(OK, 'Ok.', [taskEnvelope(engine, task, OK, 'Ok.', [serpResult(engine, task, script)])]);
+      sendJson(res, 200, this.change === undefined ? answer : this.change(answer));
     }
   }
 }
