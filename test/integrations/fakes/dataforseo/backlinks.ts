@@ -41,7 +41,9 @@ export type FailureScript =
   | { taskError: { code: number; message: string } }
   /** A request-level error (e.g. 40202, the per-minute rate limit) inside an HTTP 200. */
   | { requestError: { code: number; message: string } }
-  | { http: { status: number; body: string } };
+  | { http: { status: number; body: string; headers?: Record<string, string> } }
+  /** No answer at all: the request waits until the client gives up. */
+  | { hang: true };
 
 export interface BacklinksRequest {
   endpoint: Endpoint;
@@ -74,6 +76,7 @@ export class FakeDataForSeoBacklinks {
   private readonly failures = new Map<Endpoint, FailureScript[]>();
   /** Token → the request it continues (without the token) and where the next page starts. */
   private readonly tokens = new Map<string, { request: string; offset: number }>();
+  private change: ((answer: unknown) => unknown) | undefined;
 
   private constructor(
     private readonly server: Server,
@@ -114,6 +117,11 @@ export class FakeDataForSeoBacklinks {
     this.failures.set(endpoint, [...(this.failures.get(endpoint) ?? []), ...scripts]);
   }
 
+  /** From now on, every answer with data passes through `change` first (a field added or left out, as another API version might send). */
+  changeAnswers(change: (answer: unknown) => unknown): void {
+    this.change = change;
+  }
+
   requestsTo(endpoint: Endpoint): BacklinksRequest[] {
     return this.requests.filter((r) => r.endpoint === endpoint);
   }
@@ -125,6 +133,7 @@ export class FakeDataForSeoBacklinks {
     this.referring.clear();
     this.failures.clear();
     this.tokens.clear();
+    this.change = undefined;
   }
 
   close(): Promise<void> {
@@ -151,8 +160,9 @@ export class FakeDataForSeoBacklinks {
     }
     const failure = this.failures.get(endpoint)?.shift();
     if (failure !== undefined) {
+      if ('hang' in failure) return;
       if ('http' in failure) {
-        res.writeHead(failure.http.status, { 'content-type': 'application/json' }).end(failure.http.body);
+        res.writeHead(failure.http.status, { 'content-type': 'application/json', ...failure.http.headers }).end(failure.http.body);
         return;
       }
       if ('requestError' in failure) return sendJson(res, 200, envelope(failure.requestError.code, failure.requestError.message, []));
@@ -161,11 +171,16 @@ export class FakeDataForSeoBacklinks {
     const invalid = invalidField(endpoint, task);
     if (invalid !== undefined) return sendJson(res, 200, envelope(OK, 'Ok.', [taskEnvelope(endpoint, task, 40501, `Invalid Field: '${invalid}'.`, null)]));
     const target = String(task.target);
-    if (endpoint === 'summary') return sendJson(res, 200, envelope(OK, 'Ok.', [taskEnvelope(endpoint, task, OK, 'Ok.', [this.summaryResult(target)])]));
-    if (endpoint === 'referring_domains') return sendJson(res, 200, envelope(OK, 'Ok.', [taskEnvelope(endpoint, task, OK, 'Ok.', [this.referringResult(target, task)])]));
+    const answer = (result: unknown) => sendJson(res, 200, this.changed(envelope(OK, 'Ok.', [taskEnvelope(endpoint, task, OK, 'Ok.', [result])])));
+    if (endpoint === 'summary') return answer(this.summaryResult(target));
+    if (endpoint === 'referring_domains') return answer(this.referringResult(target, task));
     const page = this.backlinksResult(target, task);
     if (page === undefined) return sendJson(res, 200, envelope(OK, 'Ok.', [taskEnvelope(endpoint, task, 40501, "Invalid Field: 'search_after_token'.", null)]));
-    sendJson(res, 200, envelope(OK, 'Ok.', [taskEnvelope(endpoint, task, OK, 'Ok.', [page])]));
+    answer(page);
+  }
+
+  private changed(answer: unknown): unknown {
+    return this.change === undefined ? answer : this.change(answer);
   }
 
   private summaryResult(target: string) {
