@@ -126,6 +126,7 @@ export class FakeCloudflare {
   private readonly refreshTokens = new Map<string, string>();
   private readonly bearers = new Set<string>();
   private readonly failures = new Map<FakeEndpoint, FakeReply[]>();
+  private change: ((answer: unknown) => unknown) | undefined;
   /** Replies for a later request: the request number counted from the failAt call. */
   private readonly later = new Map<FakeEndpoint, { countdown: number; reply: FakeReply }>();
 
@@ -172,6 +173,11 @@ export class FakeCloudflare {
     this.later.set(endpoint, { countdown: nth, reply });
   }
 
+  /** From now on, every zone list passes through `change` first (a field added or left out, as another API version might send). */
+  changeAnswers(change: (answer: unknown) => unknown): void {
+    this.change = change;
+  }
+
   reset(): void {
     this.authRequests.length = 0;
     this.tokenRequests.length = 0;
@@ -179,6 +185,7 @@ export class FakeCloudflare {
     this.graphqlRequests.length = 0;
     this.failures.clear();
     this.later.clear();
+    this.change = undefined;
     this.resultInfo = ALL_RESULT_INFO;
     this.limits = { maxDuration: 86_400, maxPageSize: 10_000, notOlderThan: 31 * 86_400 };
   }
@@ -304,7 +311,8 @@ export class FakeCloudflare {
     }));
     const info = { page, per_page: perPage, count: result.length, total_count: this.zones.length, total_pages: Math.max(1, Math.ceil(this.zones.length / perPage)) };
     const resultInfo = this.resultInfo === null ? {} : { result_info: Object.fromEntries(this.resultInfo.map((field) => [field, info[field]])) };
-    json(res, 200, { success: true, errors: [], messages: [], result, ...resultInfo });
+    const answer = { success: true, errors: [], messages: [], result, ...resultInfo };
+    json(res, 200, this.change === undefined ? answer : this.change(answer));
   }
 
   private graphql(raw: string, authorization: string | undefined, res: ServerResponse): void {
