@@ -24,6 +24,9 @@ export class FakeHunter {
   readonly claimed = new Set<string>();
   /** A status every call answers with (403, 429, 401…) instead of data, while set. */
   failWith: number | undefined;
+  /** Headers sent with those failures (a Retry-After Hunter does not send, to show it is not read). */
+  failHeaders: Record<string, string> = {};
+  private change: ((body: unknown) => unknown) | undefined;
   readonly requests: URL[] = [];
 
   private constructor(
@@ -33,13 +36,23 @@ export class FakeHunter {
 
   static async start(): Promise<FakeHunter> {
     let fake: FakeHunter | undefined;
-    const { server, port } = await startHttpsServer((req, res) => fake!.answer(new URL(req.url ?? '/', 'https://localhost'), (status, body) => res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body))));
+    const { server, port } = await startHttpsServer((req, res) =>
+      fake!.answer(new URL(req.url ?? '/', 'https://localhost'), (status, body) => {
+        const headers = { 'content-type': 'application/json; charset=utf-8', ...(status === 200 ? {} : fake!.failHeaders) };
+        res.writeHead(status, headers).end(JSON.stringify(status === 200 && fake!.change !== undefined ? fake!.change(body) : body));
+      }),
+    );
     fake = new FakeHunter(server, `https://localhost:${port}/v2`);
     return fake;
   }
 
   get env(): Record<string, string> {
     return { HUNTER_API_KEY: HUNTER_TEST_KEY, HUNTER_BASE_URL: this.baseUrl };
+  }
+
+  /** From now on, every answer with data passes through `change` first (a field added or left out, as another API version might send). */
+  changeAnswers(change: ((body: unknown) => unknown) | undefined): void {
+    this.change = change;
   }
 
   close(): Promise<void> {
