@@ -12,7 +12,7 @@ import { writtenArticle } from './publishing/support.js';
 import { TestService } from './support/harness.js';
 import { runEntry } from './support/processes.js';
 import { snapshot } from './support/snapshot.js';
-import { FakeGoogle } from './visibility/fakes/google.js';
+import { FakeGoogle } from './integrations/fakes/google/searchConsole.js';
 import { connectSearchConsole } from './visibility/searchConsole/support.js';
 
 const SECRETS_KEY = randomBytes(32);

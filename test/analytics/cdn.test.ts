@@ -8,7 +8,7 @@ import { JOB_HANDLERS } from '../../src/jobs/handlers.js';
 import { JobWorker } from '../../src/jobs/worker.js';
 import { TestService, type TestWorkspace } from '../support/harness.js';
 import { hiddenFields } from '../support/visitor.js';
-import { crawlerDataSet, FakeCloudflare, graphqlErrors, rateLimited, USER_AGENTS, type FakeZone } from './fakes/cloudflare.js';
+import { crawlerDataSet, FakeCloudflare, graphqlErrors, rateLimited, USER_AGENTS, type FakeZone } from '../integrations/fakes/cloudflare.js';
 
 const DAY_MS = 24 * HOUR_MS;
 const ZONE: FakeZone = { id: '023e105f4ecef8ad9ca31a8372d0c353', name: 'acme.example', plan: 'Free Website', status: 'active' };

@@ -3,7 +3,7 @@ import { DEFAULT_ZONE_LIMITS, planBackfill } from '../../src/analytics/cdn/backf
 import { CloudflareClient, pastedApiToken, pkceChallenge, pkceVerifier, type CloudflareOAuthClient, type CrawlerHour } from '../../src/integrations/cloudflare/cdn.js';
 import { CloudflareAuthError, CloudflareError, CloudflareRateLimitError } from '../../src/analytics/cdn/errors.js';
 import { ManualClock } from '../../src/clock.js';
-import { crawlerDataSet, FakeCloudflare, graphqlErrors, rateLimited, USER_AGENTS, type FakeZone } from './fakes/cloudflare.js';
+import { crawlerDataSet, FakeCloudflare, graphqlErrors, rateLimited, USER_AGENTS, type FakeZone } from '../integrations/fakes/cloudflare.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

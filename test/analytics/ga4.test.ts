@@ -2,8 +2,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Ga4Provider, type Ga4Settings } from '../../src/integrations/google/analytics.js';
 import { AnalyticsAuthError, AnalyticsNotConfiguredError, AnalyticsProviderError, AnalyticsRateLimitedError } from '../../src/analytics/providers/provider.js';
 import { SafeFetcher } from '../../src/outbound/safeFetch.js';
-import { FakeGa4 } from './fakes/ga4.js';
-import { RANGE, SITE_HOST, TOP_PAGES_BY_VISITS, TOTALS, VISITS_BY_DAY, VISITS_BY_SOURCE } from './fakes/siteVisits.js';
+import { FakeGa4 } from '../integrations/fakes/google/analytics.js';
+import { RANGE, SITE_HOST, TOP_PAGES_BY_VISITS, TOTALS, VISITS_BY_DAY, VISITS_BY_SOURCE } from '../integrations/fakes/siteVisits.js';
 import { failure, thrown } from './support.js';
 
 const outbound = new SafeFetcher({ allowPrivateAddresses: true });

@@ -3,8 +3,8 @@ import { PlausibleProvider, type PlausibleSettings } from '../../src/integration
 import { AnalyticsAuthError, AnalyticsNotConfiguredError, AnalyticsProviderError, AnalyticsRateLimitedError } from '../../src/analytics/providers/provider.js';
 import type { ProviderTuning } from '../../src/analytics/providers/http.js';
 import { SafeFetcher } from '../../src/outbound/safeFetch.js';
-import { FakePlausible } from './fakes/plausible.js';
-import { RANGE, TOP_PAGES_BY_VISITS, TOTALS, VISITS_BY_DAY, VISITS_BY_SOURCE } from './fakes/siteVisits.js';
+import { FakePlausible } from '../integrations/fakes/plausible.js';
+import { RANGE, TOP_PAGES_BY_VISITS, TOTALS, VISITS_BY_DAY, VISITS_BY_SOURCE } from '../integrations/fakes/siteVisits.js';
 import { failure, thrown } from './support.js';
 
 let fake: FakePlausible;

@@ -11,7 +11,7 @@ import {
 import { AnalyticsAuthError, AnalyticsNotConfiguredError } from '../../src/analytics/providers/provider.js';
 import { resealCredentials } from '../../src/credentials/reseal.js';
 import { CredentialSealer } from '../../src/credentials/sealed.js';
-import { RANGE, TOP_PAGES_BY_VISITS, TOTALS, VISITS_BY_DAY, VISITS_BY_SOURCE } from './fakes/siteVisits.js';
+import { RANGE, TOP_PAGES_BY_VISITS, TOTALS, VISITS_BY_DAY, VISITS_BY_SOURCE } from '../integrations/fakes/siteVisits.js';
 import { SiteAnalyticsSetup } from './siteAnalyticsSupport.js';
 import { failure } from './support.js';
 

@@ -3,7 +3,7 @@ import { noteSiteAnalyticsError, siteAnalyticsProvider } from '../../src/analyti
 import { sha256Hex } from '../../src/secrets.js';
 import { TestService } from '../support/harness.js';
 import { hiddenFields, Visitor } from '../support/visitor.js';
-import { RANGE, TOTALS } from './fakes/siteVisits.js';
+import { RANGE, TOTALS } from '../integrations/fakes/siteVisits.js';
 import { SiteAnalyticsSetup } from './siteAnalyticsSupport.js';
 
 const SCOPE = 'https://www.googleapis.com/auth/analytics.readonly';

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { TestService } from '../support/harness.js';
-import { FakeGa4 } from './fakes/ga4.js';
-import { FakeGoogleAccounts } from './fakes/googleAccounts.js';
-import { FakePlausible } from './fakes/plausible.js';
-import { FakeUmami } from './fakes/umami.js';
+import { FakeGa4 } from '../integrations/fakes/google/analytics.js';
+import { FakeGoogleAccounts } from '../integrations/fakes/google/accounts.js';
+import { FakePlausible } from '../integrations/fakes/plausible.js';
+import { FakeUmami } from '../integrations/fakes/umami.js';
 
 /** The accounts the Google account on the consent screen can read; the first property is the one FakeGa4 serves. */
 export const accountsFor = (ga4: FakeGa4) => [

@@ -7,9 +7,9 @@ import { WIX_SCRIPT_TEMPLATE } from '../../src/analytics/builders/wixInstall.js'
 import { loaderBootstrap, siteIdOf } from '../../src/analytics/counter/loaderTag.js';
 import { TestService, type TestWorkspace } from '../support/harness.js';
 import { hiddenFields } from '../support/visitor.js';
-import { siteBuilderEnv } from './fakes/siteBuilders.js';
-import { FakeWebflow, type FakeWebflowSite } from './fakes/webflow.js';
-import { FakeWix } from './fakes/wix.js';
+import { siteBuilderEnv } from '../integrations/fakes/siteBuilders.js';
+import { FakeWebflow, type FakeWebflowSite } from '../integrations/fakes/webflow.js';
+import { FakeWix } from '../integrations/fakes/wix.js';
 
 const EMBED = '/api/v1/integrations/sitebuilder-a/install-embed';
 const CUSTOM_CODE = '/api/v1/integrations/sitebuilder-b/custom-code';

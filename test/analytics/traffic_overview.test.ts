@@ -3,7 +3,7 @@ import { siteIdOf } from '../../src/analytics/counter/loaderTag.js';
 import { connectSiteAnalytics } from '../../src/analytics/providers/connections.js';
 import { recordCrawlerVisit } from '../../src/crawlers/visits.js';
 import { START_TIME } from '../support/harness.js';
-import { json } from './fakes/server.js';
+import { json } from '../integrations/fakes/analyticsServer.js';
 import { SiteAnalyticsSetup } from './siteAnalyticsSupport.js';
 import { CHROME_UA, collect } from './support.js';
 

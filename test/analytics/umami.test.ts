@@ -2,8 +2,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AnalyticsAuthError, AnalyticsNotConfiguredError, AnalyticsProviderError, AnalyticsRateLimitedError } from '../../src/analytics/providers/provider.js';
 import { UmamiProvider, type UmamiSettings } from '../../src/integrations/umami/webAnalytics.js';
 import { SafeFetcher } from '../../src/outbound/safeFetch.js';
-import { RANGE, TOTALS, VISITS_BY_DAY } from './fakes/siteVisits.js';
-import { FakeUmami } from './fakes/umami.js';
+import { RANGE, TOTALS, VISITS_BY_DAY } from '../integrations/fakes/siteVisits.js';
+import { FakeUmami } from '../integrations/fakes/umami.js';
 import { failure, thrown } from './support.js';
 
 /**

@@ -7,7 +7,7 @@ import { paceRule } from '../../src/limits/providerLimits.js';
 import type { EngineTuning } from '../../src/visibility/engines/providerHttp.js';
 import { TransientEngineError } from '../../src/visibility/engines/providerHttp.js';
 import { failure } from '../visibility/engines/support.js';
-import { FakeDataForSeoBacklinks, type FakeBacklink } from './fakes/dataForSeoBacklinks.js';
+import { FakeDataForSeoBacklinks, type FakeBacklink } from '../integrations/fakes/dataforseo/backlinks.js';
 
 const TUNING: EngineTuning = { timeoutMs: 2000, retries: 2, backoffMs: 5, concurrency: 3 };
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/database.js';
 import { runEntry } from '../support/processes.js';
-import { FakeDataForSeoBacklinks } from './fakes/dataForSeoBacklinks.js';
+import { FakeDataForSeoBacklinks } from '../integrations/fakes/dataforseo/backlinks.js';
 
 // The CLI is its own process with its own database, so this runs on a SQLite file whatever TEST_DATABASE_URL says.
 const dir = mkdtempSync(join(tmpdir(), 'sightline-backlinks-cli-'));

@@ -3,7 +3,7 @@ import { recordPlacedLink } from '../../src/backlinks/knownLinks.js';
 import { queueBacklinkSync, queueDueBacklinkSyncs, REFERRING_DOMAINS_PER_DOMAIN } from '../../src/backlinks/index/sync.js';
 import { newId } from '../../src/ids.js';
 import { TestService } from '../support/harness.js';
-import { FakeDataForSeoBacklinks, type FakeBacklink } from './fakes/dataForSeoBacklinks.js';
+import { FakeDataForSeoBacklinks, type FakeBacklink } from '../integrations/fakes/dataforseo/backlinks.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

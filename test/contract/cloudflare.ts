@@ -1,5 +1,5 @@
 import { connectApiToken } from '../../src/analytics/cdn/connection.js';
-import { FakeCloudflare, type FakeZone } from '../analytics/fakes/cloudflare.js';
+import { FakeCloudflare, type FakeZone } from '../integrations/fakes/cloudflare.js';
 import type { TestService, TestWorkspace } from '../support/harness.js';
 
 /**

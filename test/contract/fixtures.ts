@@ -1,7 +1,7 @@
 import { requestApproval } from '../../src/approvals/approvals.js';
 import { insertPlannedArticle } from '../../src/content/articles.js';
 import { saveWebflowConnection } from '../../src/analytics/builders/connection.js';
-import { sharedSiteBuilderFakes } from '../analytics/fakes/siteBuilders.js';
+import { sharedSiteBuilderFakes } from '../integrations/fakes/siteBuilders.js';
 import { seedGrant } from '../support/grants.js';
 import type { TestService, TestWorkspace } from '../support/harness.js';
 import { connectCloudflare, CONTRACT_ZONE } from './cloudflare.js';

@@ -7,7 +7,7 @@ import { snapshot } from '../support/snapshot.js';
 import { closeCloudflare, cdnEnv } from './cloudflare.js';
 import { closePostiz } from './schedulers.js';
 import { fixtures } from './fixtures.js';
-import { sharedSiteBuilderFakes } from '../analytics/fakes/siteBuilders.js';
+import { sharedSiteBuilderFakes } from '../integrations/fakes/siteBuilders.js';
 
 /**
  * Malformed calls, sent to every operation of the registry on both surfaces as raw JSON (so that keys such as

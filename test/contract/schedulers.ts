@@ -1,4 +1,4 @@
-import { FakePostiz } from '../repurpose/fakes.js';
+import { FakePostiz } from '../integrations/fakes/postiz.js';
 import { connectScheduler, insertRepurposeDraft } from '../repurpose/support.js';
 import type { TestService, TestWorkspace } from '../support/harness.js';
 

@@ -9,7 +9,7 @@ import { snapshot } from '../support/snapshot.js';
 import { closeCloudflare, cdnEnv } from './cloudflare.js';
 import { closePostiz } from './schedulers.js';
 import { fixtures } from './fixtures.js';
-import { sharedSiteBuilderFakes } from '../analytics/fakes/siteBuilders.js';
+import { sharedSiteBuilderFakes } from '../integrations/fakes/siteBuilders.js';
 
 type Input = Record<string, unknown>;
 

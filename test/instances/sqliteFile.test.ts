@@ -8,7 +8,7 @@ import { openDatabase } from '../../db/database.js';
 import { systemClock } from '../../src/clock.js';
 import { insertQuery } from '../../src/content/queries.js';
 import { runEntry, spawnEntry, type RunResult } from '../support/processes.js';
-import { FakeOpenAi } from '../visibility/fakes/openai.js';
+import { FakeOpenAi } from '../integrations/fakes/openai.js';
 
 /**
  * Operator commands started at the same moment, each a process of its own on one embedded SQLite file: they take

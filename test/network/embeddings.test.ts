@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cosine } from '../../src/network/matching.js';
 import { OpenAiCompatibleWriter, WriterError } from '../../src/integrations/openai/chatCompletionsWriter.js';
-import { FakeWriter } from '../support/fakeWriter.js';
+import { FakeWriter } from '../integrations/fakes/openai.js';
 
 describe('embeddings through the writer provider (OpenAI-compatible POST /embeddings)', () => {
   let fake: FakeWriter;

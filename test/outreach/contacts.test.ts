@@ -3,7 +3,7 @@ import { newId } from '../../src/ids.js';
 import type { MxResolver } from '../../src/outreach/contacts/finder.js';
 import { TestService, type TestWorkspace } from '../support/harness.js';
 import { startSite, type SitePage } from '../links/support.js';
-import { FakeHunter, HUNTER_TEST_KEY } from './fakes/hunter.js';
+import { FakeHunter, HUNTER_TEST_KEY } from '../integrations/fakes/hunter.js';
 
 let hunter: FakeHunter;
 /** With HUNTER_* pointing at the local Hunter. */

@@ -4,7 +4,7 @@ import { classifyVisitSource, SOCIAL_NETWORKS } from '../../src/analytics/referr
 import { insertPlannedArticle } from '../../src/content/articles.js';
 import { ALL_SCOPES } from '../../src/scopes.js';
 import { CHANNEL_FORMS, REPURPOSE_CHANNELS } from '../../src/repurpose/channels.js';
-import type { ChatRequest } from '../support/fakeWriter.js';
+import type { ChatRequest } from '../integrations/fakes/openai.js';
 import { TestService, type TestWorkspace } from '../support/harness.js';
 import { snapshot } from '../support/snapshot.js';
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestService } from '../support/harness.js';
 import { Visitor } from '../support/visitor.js';
-import { FakePostiz, FakeTypefully } from './fakes.js';
+import { FakePostiz } from '../integrations/fakes/postiz.js';
+import { FakeTypefully } from '../integrations/fakes/typefully.js';
 
 let t: TestService;
 let typefully: FakeTypefully;

@@ -3,7 +3,9 @@ import { openScheduler } from '../../src/repurpose/schedulers/index.js';
 import { POSTIZ_LIMIT, postizLimitKey } from '../../src/integrations/postiz/scheduler.js';
 import { SchedulerAuthError, SchedulerError, SchedulerRateLimitedError, type SchedulerAccount, type SchedulerPost } from '../../src/repurpose/schedulers/scheduler.js';
 import { TestService, type TestWorkspace } from '../support/harness.js';
-import { FakeBuffer, FakePostiz, FakeTypefully } from './fakes.js';
+import { FakeBuffer } from '../integrations/fakes/buffer.js';
+import { FakePostiz } from '../integrations/fakes/postiz.js';
+import { FakeTypefully } from '../integrations/fakes/typefully.js';
 import { connectScheduler, insertRepurposeDraft } from './support.js';
 
 let t: TestService;

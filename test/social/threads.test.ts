@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
 import { RECHECK_AFTER_MS } from '../../src/social/search.js';
 import { TestService, type TestWorkspace } from '../support/harness.js';
-import { startSourceServer, type Received, type Reply } from './sources/support.js';
+import { startSourceServer, type Received, type Reply } from '../integrations/fakes/socialSourceServer.js';
 import { insertThread } from './support.js';
 
 const HOUR = 3_600_000;

@@ -15,7 +15,7 @@ import type { RegisteredOperation, Registry } from '../../tools/registry.js';
 import { answerProblems } from './answerSchemas.js';
 import type { JobWorker } from '../../src/jobs/worker.js';
 import type { Timing } from '../../src/outsideServices.js';
-import { FakeWriter } from './fakeWriter.js';
+import { FakeWriter } from '../integrations/fakes/openai.js';
 import { openTestDatabase } from './database.js';
 import { Visitor } from './visitor.js';
 

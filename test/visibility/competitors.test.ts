@@ -3,7 +3,7 @@ import { ALL_SCOPES } from '../../src/scopes.js';
 import { TestService, type TestWorkspace } from '../support/harness.js';
 import { snapshot } from '../support/snapshot.js';
 import { hiddenFields } from '../support/visitor.js';
-import { FakeDataForSeo } from './fakes/dataForSeo.js';
+import { FakeDataForSeo } from '../integrations/fakes/dataforseo/serp.js';
 import { MIN_SHARED_ANSWERS, queuePositioning } from '../../src/visibility/competitors/positioning.js';
 import { addCompetitor, addQuery, AnswerRecorder } from './checks/support.js';
 

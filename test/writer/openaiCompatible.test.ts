@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { OpenAiCompatibleWriter, WriterError } from '../../src/integrations/openai/chatCompletionsWriter.js';
 import type { WriterUsage } from '../../src/writer/model.js';
-import { FakeWriter } from '../support/fakeWriter.js';
+import { FakeWriter } from '../integrations/fakes/openai.js';
 
 const answer = z.object({ headline: z.string(), points: z.array(z.string()) });
 const prompt = { system: 'You are terse.', user: 'Summarise.', schemaName: 'summary', schema: answer };

@@ -4,7 +4,8 @@ import type { ManualClock } from '../../../src/clock.js';
 import { BlueskySource } from '../../../src/integrations/bluesky/socialSource.js';
 import type { SourcePauses } from '../../../src/social/sources/pauses.js';
 import { SourceError, SourcePausedError } from '../../../src/social/sources/source.js';
-import { failure, NOW, pausesOnTestDatabase, startSourceServer, TUNING, type Received, type Reply } from './support.js';
+import { startSourceServer, type Received, type Reply } from '../../integrations/fakes/socialSourceServer.js';
+import { failure, NOW, pausesOnTestDatabase, TUNING } from './support.js';
 
 const DAY = 24 * 3600_000;
 const DID = 'did:plc:z72i7hdynmk6r22z27h6tvur';

@@ -4,7 +4,8 @@ import type { ManualClock } from '../../../src/clock.js';
 import { HackerNewsSource } from '../../../src/integrations/hackerNews/socialSource.js';
 import type { SourcePauses } from '../../../src/social/sources/pauses.js';
 import { SourceError, SourcePausedError } from '../../../src/social/sources/source.js';
-import { failure, NOW, pausesOnTestDatabase, startSourceServer, TUNING, type Reply } from './support.js';
+import { startSourceServer, type Reply } from '../../integrations/fakes/socialSourceServer.js';
+import { failure, NOW, pausesOnTestDatabase, TUNING } from './support.js';
 
 const DAY = 24 * 3600_000;
 const seconds = (ms: number) => Math.floor(ms / 1000);

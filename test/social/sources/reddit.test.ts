@@ -4,7 +4,8 @@ import { ManualClock } from '../../../src/clock.js';
 import { SourcePauses } from '../../../src/social/sources/pauses.js';
 import { RedditSource, type RedditSettings } from '../../../src/integrations/reddit/socialSource.js';
 import { SourceError, SourcePausedError } from '../../../src/social/sources/source.js';
-import { failure, NOW, pausesOnTestDatabase, startSourceServer, TUNING, type Received, type Reply } from './support.js';
+import { startSourceServer, type Received, type Reply } from '../../integrations/fakes/socialSourceServer.js';
+import { failure, NOW, pausesOnTestDatabase, TUNING } from './support.js';
 
 const DAY = 24 * 3600_000;
 const USER_AGENT = 'server:sightline-test:1.0 (by /u/sightline)';

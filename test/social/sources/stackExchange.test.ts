@@ -6,7 +6,8 @@ import { SourcePauses } from '../../../src/social/sources/pauses.js';
 import { SourceError, SourcePausedError } from '../../../src/social/sources/source.js';
 import { StackExchangeSource } from '../../../src/integrations/stackExchange/socialSource.js';
 import { sharedTestDatabase } from '../../support/database.js';
-import { failure, NOW, startSourceServer, TUNING, type Received, type Reply } from './support.js';
+import { startSourceServer, type Received, type Reply } from '../../integrations/fakes/socialSourceServer.js';
+import { failure, NOW, TUNING } from './support.js';
 
 const DAY = 24 * 3600_000;
 const seconds = (ms: number) => Math.floor(ms / 1000);

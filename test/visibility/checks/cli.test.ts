@@ -6,7 +6,7 @@ import { openDatabase } from '../../../db/database.js';
 import { systemClock } from '../../../src/clock.js';
 import { insertQuery } from '../../../src/content/queries.js';
 import { runEntry } from '../../support/processes.js';
-import { FakeOpenAi } from '../fakes/openai.js';
+import { FakeOpenAi } from '../../integrations/fakes/openai.js';
 
 // The CLI is its own process with its own database, so this runs on a SQLite file whatever TEST_DATABASE_URL says.
 const dir = mkdtempSync(join(tmpdir(), 'sightline-checks-cli-'));

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.js';
 import { knownCallPrices } from '../../../src/visibility/checks/prices.js';
 import { TestService, type TestWorkspace } from '../../support/harness.js';
-import { FakeDataForSeo } from '../fakes/dataForSeo.js';
-import { FakeOpenAi } from '../fakes/openai.js';
+import { FakeDataForSeo } from '../../integrations/fakes/dataforseo/serp.js';
+import { FakeOpenAi } from '../../integrations/fakes/openai.js';
 import { addQuery } from './support.js';
 
 const HOUR_MS = 3_600_000;

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDueChecks } from '../../../src/visibility/checks/runs.js';
 import type { AnswerEngine } from '../../../src/visibility/engines/engine.js';
 import { TestService, type TestWorkspace } from '../../support/harness.js';
-import { FakeDataForSeo } from '../fakes/dataForSeo.js';
-import { FakeOpenAi } from '../fakes/openai.js';
+import { FakeDataForSeo } from '../../integrations/fakes/dataforseo/serp.js';
+import { FakeOpenAi } from '../../integrations/fakes/openai.js';
 import { addCompetitor, addQuery, startRun } from './support.js';
 
 const DAY_MS = 86_400_000;

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BingCopilotSearchEngine } from '../../../src/integrations/microsoft/bingCopilotSearch.js';
-import { FakeBingCopilot } from '../fakes/bingCopilot.js';
+import { FakeBingCopilot } from '../../integrations/fakes/microsoft.js';
 import { failure, TUNING } from './support.js';
 
 const en = { locale: 'en' };

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ClaudeEngine } from '../../../src/integrations/anthropic/claudeEngine.js';
-import { answerBlocks, FakeAnthropic } from '../fakes/anthropic.js';
+import { answerBlocks, FakeAnthropic } from '../../integrations/fakes/anthropic.js';
 import { failure, TUNING } from './support.js';
 
 const SEARCH = { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'best crm' } };

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { GeminiEngine } from '../../../src/integrations/google/geminiEngine.js';
-import { FakeGemini } from '../fakes/gemini.js';
+import { FakeGemini } from '../../integrations/fakes/google/gemini.js';
 import { failure, TUNING } from './support.js';
 
 function candidate(fields: Record<string, unknown>): unknown {

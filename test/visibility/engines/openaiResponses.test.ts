@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { OpenAiResponsesEngine } from '../../../src/integrations/openai/chatgptEngine.js';
-import { FakeOpenAi } from '../fakes/openai.js';
+import { FakeOpenAi } from '../../integrations/fakes/openai.js';
 import { failure, TUNING } from './support.js';
 
 function message(content: unknown[]): unknown {

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PerplexityEngine } from '../../../src/integrations/perplexity/perplexityEngine.js';
-import { FakePerplexity } from '../fakes/perplexity.js';
+import { FakePerplexity } from '../../integrations/fakes/perplexity.js';
 import { failure, TUNING } from './support.js';
 
 function completion(fields: Record<string, unknown>, content: string, finishReason = 'stop'): unknown {

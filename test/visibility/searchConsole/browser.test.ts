@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn } from '../../support/browserSession.js';
 import { TestService } from '../../support/harness.js';
-import { FakeGoogle } from '../fakes/google.js';
+import { FakeGoogle } from '../../integrations/fakes/google/searchConsole.js';
 import { hasChromium, launchChromium } from '../../support/chromium.js';
 
 

@@ -3,7 +3,7 @@ import { sha256Hex } from '../../../src/secrets.js';
 import { pickProperty } from '../../../src/visibility/searchConsole/property.js';
 import { TestService } from '../../support/harness.js';
 import { hiddenFields, Visitor } from '../../support/visitor.js';
-import type { FakeGoogle } from '../fakes/google.js';
+import type { FakeGoogle } from '../../integrations/fakes/google/searchConsole.js';
 import { consoleRow } from './rows.js';
 import { connection, connectSearchConsole, consentAt, pressConnect, startWithGoogle, stopWithGoogle } from './support.js';
 

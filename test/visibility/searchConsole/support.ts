@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { TestService } from '../../support/harness.js';
 import { hiddenFields, type Visitor } from '../../support/visitor.js';
-import { FakeGoogle } from '../fakes/google.js';
+import { FakeGoogle } from '../../integrations/fakes/google/searchConsole.js';
 
 export interface SearchConsoleSetup {
   google: FakeGoogle;

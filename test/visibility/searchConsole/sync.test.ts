@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { queueSearchConsoleSync } from '../../../src/visibility/searchConsole/connection.js';
 import type { TestService } from '../../support/harness.js';
 import { Visitor } from '../../support/visitor.js';
-import type { FakeGoogle, FakeRow } from '../fakes/google.js';
+import type { FakeGoogle, FakeRow } from '../../integrations/fakes/google/searchConsole.js';
 import { connection, connectSearchConsole, startWithGoogle, stopWithGoogle } from './support.js';
 
 const PROPERTY = 'sc-domain:acme.example';

@@ -7,7 +7,7 @@ import { searchLocation } from '../../../src/visibility/serp/searchLocation.js';
 import type { SerpClient } from '../../../src/visibility/serp/serp.js';
 import { TestService } from '../../support/harness.js';
 import { failure } from '../engines/support.js';
-import { FakeDataForSeo } from '../fakes/dataForSeo.js';
+import { FakeDataForSeo } from '../../integrations/fakes/dataforseo/serp.js';
 import { MemoryLimiterStore } from '../../../src/limits/memoryStore.js';
 
 const TUNING: EngineTuning = { timeoutMs: 500, retries: 2, backoffMs: 5, concurrency: 3 };
