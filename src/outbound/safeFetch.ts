@@ -73,11 +73,11 @@ export class SafeFetcher {
   /** Refuses what must never be requested, before any connection: http (unless allowed), credentials in the URL, literal private IPs. */
   check(url: URL, options: { allowHttp?: boolean } = {}): void {
     const schemes = options.allowHttp === true ? ['https:', 'http:'] : ['https:'];
-    if (!schemes.includes(url.protocol)) throw new OutboundRefused(`${url.href}: only ${options.allowHttp === true ? 'http(s)' : 'https'} URLs are requested`);
-    if (url.username !== '' || url.password !== '') throw new OutboundRefused(`${url.href}: URLs with credentials are not requested`);
+    if (!schemes.includes(url.protocol)) throw new OutboundRefused(`${shownUrl(url)}: only ${options.allowHttp === true ? 'http(s)' : 'https'} URLs are requested`);
+    if (url.username !== '' || url.password !== '') throw new OutboundRefused(`${shownUrl(url)}: URLs with credentials are not requested`);
     // A literal IP never goes through the lookup: check it here (the URL parser already normalised forms like 0x7f.1).
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (isIP(host) !== 0 && !this.options.allowPrivateAddresses && !isPublicAddress(host)) throw new OutboundRefused(notPublicMessage(url.href, 'literal'));
+    if (isIP(host) !== 0 && !this.options.allowPrivateAddresses && !isPublicAddress(host)) throw new OutboundRefused(notPublicMessage(shownUrl(url), 'literal'));
   }
 
   /** One request; a timeout throws OutboundTimeout, anything else that stops it throws OutboundError. Redirects are answers, never followed. */
@@ -102,7 +102,7 @@ export class SafeFetcher {
         size += (chunk as Buffer).length;
         if (size > maxBytes) {
           response.body.destroy();
-          throw new OutboundTooLarge(`${url.href}: the answer is larger than ${maxBytes} bytes`);
+          throw new OutboundTooLarge(`${shownUrl(url)}: the answer is larger than ${maxBytes} bytes`);
         }
         chunks.push(chunk as Buffer);
       }
@@ -110,25 +110,38 @@ export class SafeFetcher {
     } catch (error) {
       if (error instanceof OutboundError) throw error;
       if (signal.aborted || (error instanceof Error && /timeout/i.test(error.name + error.message))) {
-        throw new OutboundTimeout(`${url.href} did not answer within ${timeoutMs / 1000} seconds`);
+        throw new OutboundTimeout(`${shownUrl(url)} did not answer within ${timeoutMs / 1000} seconds`);
       }
       const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
-      throw new OutboundError(`${url.href}: ${reason}`, { cause: error });
+      throw new OutboundError(`${shownUrl(url)}: ${reason}`, { cause: error });
     }
   }
 
   /** GET of a JSON document, answered 200. */
   async json(url: URL): Promise<unknown> {
     const response = await this.request(url, { headers: { accept: 'application/json' } });
-    if (response.status !== 200) throw new OutboundError(`${url.href} answered ${response.status}`);
+    if (response.status !== 200) throw new OutboundError(`${shownUrl(url)} answered ${response.status}`);
     try {
       return JSON.parse(response.body.toString('utf8')) as unknown;
     } catch {
-      throw new OutboundError(`${url.href}: not JSON`);
+      throw new OutboundError(`${shownUrl(url)}: not JSON`);
     }
   }
 
   close(): Promise<void> {
     return this.agent.close();
   }
+}
+
+/**
+ * A requested URL as messages show it: without credentials and without its query, which is where providers take their
+ * keys (Hunter's `api_key`) and where customers put their webhook tokens. Messages reach logs, job errors and answers.
+ */
+export function shownUrl(url: URL): string {
+  const shown = new URL(url.href);
+  shown.username = '';
+  shown.password = '';
+  shown.search = '';
+  shown.hash = '';
+  return `${shown.href}${url.search === '' ? '' : '?…'}`;
 }

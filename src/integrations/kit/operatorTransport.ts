@@ -1,5 +1,5 @@
 import { Agent, request } from 'undici';
-import { OutboundTooLarge, type OutboundRequest, type OutboundResponse } from '../../outbound/safeFetch.js';
+import { OutboundTooLarge, shownUrl, type OutboundRequest, type OutboundResponse } from '../../outbound/safeFetch.js';
 
 /**
  * Requests to an address the operator configured (a provider's API, or a local stand-in in tests): any scheme and
@@ -25,7 +25,7 @@ export class OperatorTransport {
       size += (chunk as Buffer).length;
       if (size > init.maxBytes) {
         response.body.destroy();
-        throw new OutboundTooLarge(`${url.href}: the answer is larger than ${init.maxBytes} bytes`);
+        throw new OutboundTooLarge(`${shownUrl(url)}: the answer is larger than ${init.maxBytes} bytes`);
       }
       chunks.push(chunk as Buffer);
     }
