@@ -23,8 +23,10 @@ export class CloudflareRateLimitError extends CloudflareError {
   constructor(
     message: string,
     readonly retryAfterSeconds: number,
+    /** The 429's, null for a budget spent inside a 200 (GraphQL's rate limiter). */
+    status: number | null = null,
   ) {
-    super(message, true, 'rate_limited', { retryAfterMs: retryAfterSeconds * 1000 });
+    super(message, true, 'rate_limited', { status, retryAfterMs: retryAfterSeconds * 1000 });
   }
 }
 
@@ -33,11 +35,12 @@ export class CloudflareRateLimitError extends CloudflareError {
  * retrying cannot help, only the owner connecting Cloudflare again (or pasting a new API token).
  */
 export class CloudflareAuthError extends CloudflareError {
-  constructor(message: string) {
+  constructor(message: string, facts: ProviderErrorFacts = {}) {
     super(
       `${message}. Connect Cloudflare again, or paste an API token with the Zone → Zone → Read and Zone → Analytics → Read permissions for the zone.`,
       false,
       'auth',
+      facts,
     );
   }
 }

@@ -57,8 +57,8 @@ export class AnalyticsHttp {
       });
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
-      if (error.timedOut) throw new AnalyticsProviderError(this.provider, `${this.label} did not answer within ${this.timeoutMs / 1000} seconds`, null, true);
-      throw new AnalyticsProviderError(this.provider, `${this.label} could not be reached: ${error.detail ?? error.message}`, null, true);
+      if (error.timedOut) throw new AnalyticsProviderError(this.provider, `${this.label} did not answer within ${this.timeoutMs / 1000} seconds`, null, true, { timedOut: true, cause: error });
+      throw new AnalyticsProviderError(this.provider, `${this.label} could not be reached: ${error.detail ?? error.message}`, null, true, { cause: error });
     }
     const status = answer.status;
     if (status >= 200 && status < 300) {
@@ -70,10 +70,10 @@ export class AnalyticsHttp {
     }
     const failure = this.client.failure(answer);
     const message = failure.detail ?? failure.message;
-    if (failure.kind === 'auth') throw new AnalyticsAuthError(this.provider, `${this.label} refused the credentials (${status}): ${message}`);
+    if (failure.kind === 'auth') throw new AnalyticsAuthError(this.provider, `${this.label} refused the credentials (${status}): ${message}`, status);
     if (failure.kind === 'rate_limited') {
       const waitMs = failure.retryAfterMs;
-      throw new AnalyticsRateLimitedError(this.provider, `${this.label} is limiting requests (429): ${message}`, waitMs === undefined ? null : Math.ceil(waitMs / 1000));
+      throw new AnalyticsRateLimitedError(this.provider, `${this.label} is limiting requests (429): ${message}`, waitMs === undefined ? null : Math.ceil(waitMs / 1000), status);
     }
     throw new AnalyticsProviderError(this.provider, `${this.label} answered ${status}: ${message}`, status, failure.kind === 'unavailable');
   }

@@ -77,8 +77,8 @@ export class AnalyticsNotConfiguredError extends WebAnalyticsError {
 export class AnalyticsAuthError extends WebAnalyticsError {
   declare readonly provider: WebAnalyticsProviderName;
 
-  constructor(provider: WebAnalyticsProviderName, message: string) {
-    super(provider, 'auth', message);
+  constructor(provider: WebAnalyticsProviderName, message: string, status: number | null = null) {
+    super(provider, 'auth', message, { status });
   }
 }
 
@@ -90,8 +90,9 @@ export class AnalyticsRateLimitedError extends WebAnalyticsError {
     provider: WebAnalyticsProviderName,
     message: string,
     readonly retryAfterSeconds: number | null,
+    status: number | null = null,
   ) {
-    super(provider, 'rate_limited', message, retryAfterSeconds === null ? {} : { retryAfterMs: retryAfterSeconds * 1000 });
+    super(provider, 'rate_limited', message, { status, ...(retryAfterSeconds === null ? {} : { retryAfterMs: retryAfterSeconds * 1000 }) });
   }
 }
 
@@ -108,8 +109,10 @@ export class AnalyticsProviderError extends WebAnalyticsError {
     message: string,
     status: number | null,
     readonly retryable: boolean,
+    /** Why no answer came, for the timeout and the connection that failed. */
+    facts: Pick<ProviderErrorFacts, 'timedOut' | 'cause'> = {},
   ) {
-    super(provider, retryable ? 'unavailable' : status === null ? 'bad_answer' : 'refused', message, { status });
+    super(provider, retryable ? 'unavailable' : status === null ? 'bad_answer' : 'refused', message, { ...facts, status });
   }
 }
 

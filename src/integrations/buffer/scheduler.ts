@@ -56,14 +56,14 @@ export class BufferScheduler implements Scheduler {
 
   async organizations(): Promise<BufferOrganization[]> {
     const parsed = organizationsSchema.safeParse(await this.query('query { account { organizations { id name } } }'));
-    if (!parsed.success) throw new SchedulerError('Buffer', 'Buffer answered the account query in an unexpected shape', false);
+    if (!parsed.success) throw new SchedulerError('Buffer', 'Buffer answered the account query in an unexpected shape', 'unreadable');
     return parsed.data.account.organizations.map((org) => ({ id: org.id, name: org.name ?? org.id }));
   }
 
   async channels(): Promise<SchedulerChannel[]> {
     const organizationId = await this.organizationId();
     const parsed = channelsSchema.safeParse(await this.query(`query { channels(input: { organizationId: ${literal(organizationId)} }) { id name displayName service isDisconnected isLocked } }`));
-    if (!parsed.success) throw new SchedulerError('Buffer', 'Buffer answered the channels query in an unexpected shape', false);
+    if (!parsed.success) throw new SchedulerError('Buffer', 'Buffer answered the channels query in an unexpected shape', 'unreadable');
     return parsed.data.channels.map((channel) => ({
       id: channel.id,
       name: channel.displayName ?? channel.name ?? channel.id,
@@ -85,7 +85,7 @@ export class BufferScheduler implements Scheduler {
     const data = await this.run(this.createRequest(missing));
     for (const [index, post] of missing.entries()) {
       const answer = createdSchema.safeParse(data[`post${index}`]);
-      if (!answer.success) throw new SchedulerError('Buffer', 'Buffer answered createPost in an unexpected shape', false);
+      if (!answer.success) throw new SchedulerError('Buffer', 'Buffer answered createPost in an unexpected shape', 'unreadable');
       if ('message' in answer.data) throw new SchedulerError('Buffer', `Buffer refused the post for ${post.channel.name}: ${answer.data.message}`, false);
       created.push({ idempotencyKey: post.idempotencyKey, externalId: answer.data.post.id, url: null });
     }
@@ -113,7 +113,7 @@ export class BufferScheduler implements Scheduler {
     const parsed = postsSchema.safeParse(
       await this.query(`query { posts(first: ${LOOKUP_POSTS}, input: { organizationId: ${literal(organizationId)}, filter: { status: [draft, buffer], channelIds: [${channelIds}] } }) { edges { node { id text channelId } } } }`),
     );
-    if (!parsed.success) throw new SchedulerError('Buffer', 'Buffer answered the posts query in an unexpected shape', false);
+    if (!parsed.success) throw new SchedulerError('Buffer', 'Buffer answered the posts query in an unexpected shape', 'unreadable');
     const taken = new Set<string>();
     for (const post of posts) {
       const text = comparableText(post.parts.join('\n\n'));
@@ -143,7 +143,7 @@ export class BufferScheduler implements Scheduler {
 
   private async run(request: PreparedRequest): Promise<Record<string, unknown>> {
     const parsed = graphqlSchema.safeParse(await send(this.outbound, this.clock, 'Buffer', request));
-    if (!parsed.success) throw new SchedulerError('Buffer', 'Buffer answered in a shape that is not GraphQL', false);
+    if (!parsed.success) throw new SchedulerError('Buffer', 'Buffer answered in a shape that is not GraphQL', 'unreadable');
     const error = parsed.data.errors?.[0];
     if (error !== undefined) {
       const code = error.extensions?.code ?? '';

@@ -319,7 +319,7 @@ export class CloudflareClient {
     const zones = new Map<string, CloudflareZone>();
     for (let page = 1; ; page++) {
       const parsed = zonesPageSchema.safeParse(await this.api(token, `/zones?page=${page}&per_page=${ZONES_PER_PAGE}`, undefined, ZONES_API));
-      if (!parsed.success) throw new CloudflareError(`${ZONES_API} answered a zone list of an unexpected shape`);
+      if (!parsed.success) throw new CloudflareError(`${ZONES_API} answered a zone list of an unexpected shape`, false, 'bad_answer');
       const before = zones.size;
       for (const zone of parsed.data.result) zones.set(zone.id, { id: zone.id, name: zone.name, plan: zone.plan?.name ?? null, status: zone.status ?? UNKNOWN_ZONE_STATUS });
       // A page that adds no zone ends the list: a server repeating a page cannot keep this loop going.
@@ -330,7 +330,7 @@ export class CloudflareClient {
   /** How far back and how wide the zone's plan lets httpRequestsAdaptiveGroups read; defaults for what the settings node leaves out. */
   async zoneLimits(token: string, zoneId: string): Promise<ZoneLimits> {
     const parsed = zoneLimitsSchema.safeParse(await this.graphql(token, ZONE_LIMITS_QUERY, { zoneTag: zoneId }));
-    if (!parsed.success) throw new CloudflareError(`${GRAPHQL} answered the settings of zone ${zoneId} in an unexpected shape`);
+    if (!parsed.success) throw new CloudflareError(`${GRAPHQL} answered the settings of zone ${zoneId} in an unexpected shape`, false, 'bad_answer');
     const zone = parsed.data.viewer.zones[0];
     if (zone === undefined) throw new CloudflareAuthError(`the token cannot read zone ${zoneId}`);
     const node = zone.settings?.httpRequestsAdaptiveGroups;
@@ -381,7 +381,7 @@ export class CloudflareClient {
       requestSource: 'eyeball',
     };
     const parsed = trafficSchema.safeParse(await this.graphql(token, trafficQuery(limit), { zoneTag: zoneId, filter }));
-    if (!parsed.success) throw new CloudflareError(`${GRAPHQL} answered the traffic of zone ${zoneId} in an unexpected shape`);
+    if (!parsed.success) throw new CloudflareError(`${GRAPHQL} answered the traffic of zone ${zoneId} in an unexpected shape`, false, 'bad_answer');
     const zone = parsed.data.viewer.zones[0];
     if (zone === undefined) throw new CloudflareAuthError(`the token cannot read zone ${zoneId}`);
     return zone.httpRequestsAdaptiveGroups;
@@ -393,7 +393,7 @@ export class CloudflareClient {
    */
   private async graphql(token: string, query: string, variables: Record<string, unknown>): Promise<unknown> {
     const answer = graphqlAnswerSchema.safeParse(await this.api(token, '/graphql', { query, variables }, GRAPHQL));
-    if (!answer.success) throw new CloudflareError(`${GRAPHQL} answered in an unexpected shape`);
+    if (!answer.success) throw new CloudflareError(`${GRAPHQL} answered in an unexpected shape`, false, 'bad_answer');
     const messages = (answer.data.errors ?? []).map((error) => error.message);
     if (messages.length === 0) return answer.data.data;
     const message = messages.join('; ').slice(0, 500);
@@ -418,8 +418,9 @@ export class CloudflareClient {
     }
     const message = providerMessage(answer.text);
     if (answer.status === 429) throw this.rateLimited(what, answer, message);
-    if (answer.status === 401 || answer.status === 403) throw new CloudflareAuthError(`${what} refused the token (${answer.status}: ${message})`);
-    throw new CloudflareError(`${what} answered ${answer.status}: ${message}`, answer.status >= 500);
+    if (answer.status === 401 || answer.status === 403) throw new CloudflareAuthError(`${what} refused the token (${answer.status}: ${message})`, { status: answer.status });
+    const retryable = answer.status >= 500;
+    throw new CloudflareError(`${what} answered ${answer.status}: ${message}`, retryable, retryable ? 'unavailable' : 'refused', { status: answer.status });
   }
 
   private async tokenGrant(client: CloudflareOAuthClient, grant: Record<string, string>, step: string): Promise<CloudflareTokens> {
@@ -464,8 +465,8 @@ export class CloudflareClient {
       return await this.http.send({ url, ...request });
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
-      if (error.timedOut) throw new CloudflareError(`${what} did not answer within ${this.timeoutMs / 1000} seconds`, true);
-      throw new CloudflareError(`${what} did not answer: ${error.detail ?? error.message}`, true);
+      if (error.timedOut) throw new CloudflareError(`${what} did not answer within ${this.timeoutMs / 1000} seconds`, true, 'unavailable', { timedOut: true, cause: error });
+      throw new CloudflareError(`${what} did not answer: ${error.detail ?? error.message}`, true, 'unavailable', { cause: error });
     }
   }
 
@@ -473,6 +474,6 @@ export class CloudflareClient {
   private rateLimited(what: string, answer: ProviderAnswer | undefined, message: string | undefined): CloudflareRateLimitError {
     const waitMs = answer === undefined ? undefined : this.http.failure(answer).retryAfterMs;
     const seconds = waitMs === undefined ? DEFAULT_RETRY_AFTER_SECONDS : Math.ceil(waitMs / 1000);
-    return new CloudflareRateLimitError(`${what} is rate-limiting this service${message === undefined ? '' : ` (${message})`}: try again in ${seconds} seconds`, seconds);
+    return new CloudflareRateLimitError(`${what} is rate-limiting this service${message === undefined ? '' : ` (${message})`}: try again in ${seconds} seconds`, seconds, answer?.status ?? null);
   }
 }

@@ -131,7 +131,10 @@ export class OpenAiCompatibleWriter implements WriterModel {
     if (this.settings.apiKey !== undefined) headers.authorization = `Bearer ${this.settings.apiKey}`;
     try {
       const { value } = await this.client.exchange({ method: 'POST', url, headers, body: JSON.stringify(body) }, (answer) => {
-        if (answer.status !== 200) throw new WriterError(`the writer model refused the request: ${url} answered ${answer.status}: ${providerMessage(answer.text)}`, 'refused', { status: answer.status });
+        if (answer.status !== 200) {
+          const kind = answer.status === 401 || answer.status === 403 ? 'auth' : 'refused';
+          throw new WriterError(`the writer model refused the request: ${url} answered ${answer.status}: ${providerMessage(answer.text)}`, kind, { status: answer.status });
+        }
         let json: unknown;
         try {
           json = JSON.parse(answer.text);
@@ -154,6 +157,7 @@ export class OpenAiCompatibleWriter implements WriterModel {
       throw new WriterError(`the writer model kept failing after ${this.tuning.retries + 1} attempts: ${problem}`, error.kind, {
         status: error.status,
         ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
+        timedOut: error.timedOut,
         cause: error,
       });
     }

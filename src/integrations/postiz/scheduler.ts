@@ -59,7 +59,7 @@ export class PostizScheduler implements Scheduler {
 
   async channels(): Promise<SchedulerChannel[]> {
     const parsed = integrationsSchema.safeParse(await this.call(this.request('GET', '/integrations')));
-    if (!parsed.success) throw new SchedulerError('Postiz', 'Postiz answered /integrations in an unexpected shape; check its base URL', false);
+    if (!parsed.success) throw new SchedulerError('Postiz', 'Postiz answered /integrations in an unexpected shape; check its base URL', 'unreadable');
     return parsed.data.map((integration) => ({
       id: integration.id,
       name: integration.name ?? integration.profile ?? integration.identifier,
@@ -84,7 +84,7 @@ export class PostizScheduler implements Scheduler {
       }
       if (missing.length === 0) continue;
       const answer = createdSchema.safeParse(await this.call(this.createRequest(missing)));
-      if (!answer.success || answer.data.length !== missing.length) throw new SchedulerError('Postiz', 'Postiz answered POST /posts in an unexpected shape', false);
+      if (!answer.success || answer.data.length !== missing.length) throw new SchedulerError('Postiz', 'Postiz answered POST /posts in an unexpected shape', 'unreadable');
       for (const [index, post] of missing.entries()) created.push({ idempotencyKey: post.idempotencyKey, externalId: answer.data[index]!.postId, url: null });
     }
     return created;
@@ -125,7 +125,7 @@ export class PostizScheduler implements Scheduler {
     const to = (scheduleAt ?? now) + LOOKUP_MARGIN_MS;
     const query = new URLSearchParams({ startDate: new Date(from).toISOString(), endDate: new Date(to).toISOString() });
     const parsed = postsSchema.safeParse(await this.call(this.request('GET', `/posts?${query}`)));
-    if (!parsed.success) throw new SchedulerError('Postiz', 'Postiz answered GET /posts in an unexpected shape', false);
+    if (!parsed.success) throw new SchedulerError('Postiz', 'Postiz answered GET /posts in an unexpected shape', 'unreadable');
     const found = new Map<string, string>();
     const taken = new Set<string>();
     for (const post of batch) {

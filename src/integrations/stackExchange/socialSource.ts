@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ThreadSourceState } from '../../../db/schema.js';
 import { DEFAULT_PAUSE_MS, requestedPauseMs, SourceHttp, type SourceAnswer, type SourceTuning } from '../../social/sources/http.js';
+import { kindOfStatus } from '../kit/providerError.js';
 import type { SourcePauses } from '../../social/sources/pauses.js';
 import { SourceError, type FoundThread, type SocialSource, type ThreadSearch } from '../../social/sources/source.js';
 import { decodeEntities, excerptOf, plainText, titleOf } from '../../social/sources/text.js';
@@ -147,7 +148,9 @@ export class StackExchangeSource implements SocialSource {
       const until = Number.isFinite(seconds) ? now + seconds * 1000 : now + THROTTLE_PAUSE_MS;
       return this.pauses.pause('stackexchange', this.account, until, `Stack Exchange throttle_violation: ${parsed.error_message ?? 'too many requests'}`);
     }
-    return new SourceError('stackexchange', `Stack Exchange answered ${answer.status}: ${parsed.error_name} (${parsed.error_id}) ${parsed.error_message ?? ''}`.trim());
+    return new SourceError('stackexchange', `Stack Exchange answered ${answer.status}: ${parsed.error_name} (${parsed.error_id}) ${parsed.error_message ?? ''}`.trim(), kindOfStatus(answer.status), {
+      status: answer.status,
+    });
   }
 
   private thread(site: string, question: Question): FoundThread {

@@ -46,7 +46,7 @@ export class TypefullyScheduler implements Scheduler {
 
   async socialSets(): Promise<TypefullySocialSet[]> {
     const parsed = socialSetsSchema.safeParse(await this.call(this.request('GET', `/social-sets?limit=${SOCIAL_SETS_AT_MOST}`)));
-    if (!parsed.success) throw new SchedulerError('Typefully', 'Typefully answered /social-sets in an unexpected shape', false);
+    if (!parsed.success) throw new SchedulerError('Typefully', 'Typefully answered /social-sets in an unexpected shape', 'unreadable');
     return parsed.data.results.map((set) => ({ id: String(set.id), name: set.name ?? set.username ?? String(set.id) }));
   }
 
@@ -55,7 +55,7 @@ export class TypefullyScheduler implements Scheduler {
     const channels: SchedulerChannel[] = [];
     for (const id of ids) {
       const parsed = socialSetSchema.safeParse(await this.call(this.request('GET', `/social-sets/${encodeURIComponent(id)}`)));
-      if (!parsed.success) throw new SchedulerError('Typefully', 'Typefully answered /social-sets/{id} in an unexpected shape', false);
+      if (!parsed.success) throw new SchedulerError('Typefully', 'Typefully answered /social-sets/{id} in an unexpected shape', 'unreadable');
       for (const [platform, details] of Object.entries(parsed.data.platforms ?? {})) {
         if (details === null || details === undefined) continue;
         const format = PLATFORMS.find((known) => known === platform) ?? null;
@@ -90,13 +90,13 @@ export class TypefullyScheduler implements Scheduler {
 
   private async createDraft(post: SchedulerPost): Promise<z.output<typeof draftSchema>> {
     const parsed = draftSchema.safeParse(await this.call(this.createRequest(post)));
-    if (!parsed.success) throw new SchedulerError('Typefully', 'Typefully answered the new draft in an unexpected shape', false);
+    if (!parsed.success) throw new SchedulerError('Typefully', 'Typefully answered the new draft in an unexpected shape', 'unreadable');
     return parsed.data;
   }
 
   private async recentDrafts(setId: string): Promise<Map<string, z.output<typeof draftSchema>>> {
     const parsed = draftsSchema.safeParse(await this.call(this.request('GET', `/social-sets/${encodeURIComponent(setId)}/drafts?limit=${LOOKUP_DRAFTS}&order_by=-created_at`)));
-    if (!parsed.success) throw new SchedulerError('Typefully', 'Typefully answered the drafts list in an unexpected shape', false);
+    if (!parsed.success) throw new SchedulerError('Typefully', 'Typefully answered the drafts list in an unexpected shape', 'unreadable');
     return new Map(parsed.data.results.filter((draft) => draft.draft_title).map((draft) => [draft.draft_title!, draft]));
   }
 

@@ -49,8 +49,8 @@ export async function send(outbound: Pick<SafeFetcher, 'request'>, clock: Clock,
     answer = await client.send({ method: shown.method, url: shown.url, headers: request.headers, ...(shown.body === null ? {} : { body: JSON.stringify(shown.body) }) });
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error;
-    if (error.timedOut) throw new SchedulerError(tool, `${where} did not answer within ${TIMEOUT_MS / 1000} seconds`, true);
-    throw new SchedulerError(tool, `${where} could not be reached: ${error.detail ?? error.message}`, true);
+    if (error.timedOut) throw new SchedulerError(tool, `${where} did not answer within ${TIMEOUT_MS / 1000} seconds`, true, { timedOut: true, cause: error });
+    throw new SchedulerError(tool, `${where} could not be reached: ${error.detail ?? error.message}`, true, { cause: error });
   }
   const status = answer.status;
   if (status >= 200 && status < 300) {
@@ -58,12 +58,12 @@ export async function send(outbound: Pick<SafeFetcher, 'request'>, clock: Clock,
     try {
       return JSON.parse(answer.text) as unknown;
     } catch {
-      throw new SchedulerError(tool, `${where} answered ${status} with something other than JSON`, false);
+      throw new SchedulerError(tool, `${where} answered ${status} with something other than JSON`, 'unreadable', { status });
     }
   }
   const failure = client.failure(answer);
   const reason = failure.detail ?? failure.message;
-  if (failure.kind === 'auth') throw new SchedulerAuthError(tool, `${tool} refused the API key (${status}): ${reason}`);
+  if (failure.kind === 'auth') throw new SchedulerAuthError(tool, `${tool} refused the API key (${status}): ${reason}`, { status });
   if (failure.kind === 'rate_limited') {
     const wait = Math.max(1000, failure.retryAfterMs ?? DEFAULT_RATE_WAIT_MS);
     throw new SchedulerRateLimitedError(tool, clock.now() + wait, `${tool} is limiting requests (429): ${reason}`, { status, retryAfterMs: wait });

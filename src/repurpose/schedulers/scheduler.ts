@@ -79,8 +79,8 @@ export interface SchedulerAccount {
 
 /** The scheduler refused the key or the account (401/403): the owner has to reconnect. */
 export class SchedulerAuthError extends ProviderError {
-  constructor(tool: string, message: string) {
-    super(tool, 'auth', message);
+  constructor(tool: string, message: string, facts: ProviderErrorFacts = {}) {
+    super(tool, 'auth', message, facts);
   }
 }
 
@@ -98,10 +98,11 @@ export class SchedulerRateLimitedError extends ProviderError {
 
 /**
  * The scheduler refused the post itself (too long, a channel it cannot post to) or answered in a way the adapter cannot
- * use; `transient` when another attempt may succeed (5xx, timeout, connection).
+ * use; `transient` when another attempt may succeed (5xx, timeout, connection), `unreadable` for an answer whose shape
+ * the adapter cannot read (a bad answer: not transient either).
  */
 export class SchedulerError extends ProviderError {
-  constructor(tool: string, message: string, transient: boolean, facts: ProviderErrorFacts = {}) {
-    super(tool, transient ? 'unavailable' : 'refused', message, facts);
+  constructor(tool: string, message: string, transient: boolean | 'unreadable', facts: ProviderErrorFacts = {}) {
+    super(tool, transient === 'unreadable' ? 'bad_answer' : transient ? 'unavailable' : 'refused', message, facts);
   }
 }

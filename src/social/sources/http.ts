@@ -62,7 +62,9 @@ export class SourceHttp {
 
   /** The error for an answer the adapter has no other use for, naming the source and the status. */
   failure(answer: SourceAnswer): SourceError {
-    return this.sourceErrorOf(this.client.failure(answer));
+    const failure = this.client.failure(answer);
+    // A success the adapter cannot use (a thread without a field it needs) is an answer it cannot read.
+    return this.sourceErrorOf(failure, answer.status >= 200 && answer.status < 300 ? 'bad_answer' : failure.kind);
   }
 
   /** A 2xx answer's JSON in the shape the adapter reads; anything else is a SourceError. */
@@ -83,8 +85,8 @@ export class SourceHttp {
   }
 
   /** The kit's failure under the source's name, with what it knows (kind, status, the wait asked for). */
-  private sourceErrorOf(error: ProviderError): SourceError {
-    return new SourceError(this.source, error.message, error.kind, {
+  private sourceErrorOf(error: ProviderError, kind = error.kind): SourceError {
+    return new SourceError(this.source, error.message, kind, {
       status: error.status,
       timedOut: error.timedOut,
       ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),

@@ -21,7 +21,8 @@ export class SourcePauses {
       .where('source', '=', source)
       .where('account', '=', account)
       .executeTakeFirst();
-    if (pause !== undefined && pause.until > this.clock.now()) throw new SourcePausedError(source, pause.until, pause.reason);
+    const now = this.clock.now();
+    if (pause !== undefined && pause.until > now) throw new SourcePausedError(source, pause.until, pause.reason, now);
   }
 
   /** Records a pause (a longer one already recorded stands) and returns the error to throw. */
@@ -36,6 +37,6 @@ export class SourcePauses {
           .where((eb) => eb('social_source_pauses.until', '<', eb.ref('excluded.until'))),
       )
       .execute();
-    return new SourcePausedError(source, until, reason);
+    return new SourcePausedError(source, until, reason, this.clock.now());
   }
 }

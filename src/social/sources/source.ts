@@ -55,8 +55,10 @@ export class SourcePausedError extends ProviderError {
     readonly source: SocialSourceName,
     readonly until: number,
     reason: string,
+    /** When the pause was found or recorded: what is left of it is the wait, as every provider error carries it. */
+    now: number,
   ) {
-    super(source, 'rate_limited', reason);
+    super(source, 'rate_limited', reason, { retryAfterMs: Math.max(until - now, 0) });
   }
 }
 

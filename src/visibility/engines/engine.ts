@@ -52,6 +52,12 @@ const KIND_OF_CLASS: Record<EngineErrorClass, ProviderErrorKind> = {
   not_configured: 'not_configured',
 };
 
+/** The provider's kind: a refused key (401, 403) is `auth`, though the engines' reports file it as a provider_error. */
+function kindOf(errorClass: EngineErrorClass, status: number | null | undefined): ProviderErrorKind {
+  if (errorClass === 'provider_error' && (status === 401 || status === 403)) return 'auth';
+  return KIND_OF_CLASS[errorClass];
+}
+
 /**
  * A check that did not produce an answer: recorded as failed, never as `none`. Not transient, whatever its class: the
  * adapter already retried what it could, and says so with a TransientEngineError when a later attempt may succeed.
@@ -63,7 +69,7 @@ export class EngineError extends ProviderError {
     message: string,
     facts: ProviderErrorFacts = {},
   ) {
-    super(provider, KIND_OF_CLASS[errorClass], message, { timedOut: errorClass === 'timeout', ...facts });
+    super(provider, kindOf(errorClass, facts.status), message, { timedOut: errorClass === 'timeout', ...facts });
   }
 
   override get transient(): boolean {

@@ -16,11 +16,12 @@ import { FakeGemini } from '../fakes/google/gemini.js';
 import { FakeBingCopilot } from '../fakes/microsoft.js';
 import { FakeOpenAi } from '../fakes/openai.js';
 import { FakePerplexity } from '../fakes/perplexity.js';
-import { retryHints, withoutField, withUnknownFields } from './answers.js';
+import { expectProviderError, retryHints, withoutField, withUnknownFields } from './answers.js';
 
 // Every answer engine with its own API through the same cases, against its fake, through AnswerEngine and the
-// EngineError each adapter throws (errorClass: timeout, rate_limited, provider_error, refused, bad_response).
-// EngineError carries no wait: that a retry hint is honoured shows in when the one retry arrives.
+// EngineError each adapter throws (errorClass: timeout, rate_limited, provider_error, refused, bad_response), each a
+// ProviderError of the kind, status and wait the case expects; that a retry hint is honoured also shows in when the
+// one retry arrives.
 
 /** One retry, a tiny backoff and a short timeout: only a honoured hint explains a longer wait before the retry. */
 const TUNING: EngineTuning = { timeoutMs: 300, retries: 1, backoffMs: 5, concurrency: 4 };
@@ -136,15 +137,19 @@ describe.each(CONTRACTS)('answer engine contract: $name', (contract) => {
     expect(answer.citations.map((citation) => [citation.domain, citation.rank])).toEqual([['acme.example', 1]]);
   });
 
-  it.each([401, 403])('is a provider_error for a %i, without a retry', async (status) => {
+  it.each([401, 403])('is a provider_error of kind auth for a %i, without a retry', async (status) => {
     const arrivals = everyAttempt(() => contract.error(status, 'Invalid API key.'));
-    expect((await failure(engine.ask('best crm', { locale: 'en-US' }))).errorClass).toBe('provider_error');
+    const error = await failure(engine.ask('best crm', { locale: 'en-US' }));
+    expectProviderError(error, { kind: 'auth', status });
+    expect(error.errorClass).toBe('provider_error');
     expect(arrivals).toHaveLength(1);
   });
 
   it.each(retryHints({ seconds: 1, dateSeconds: 2, ms: 400 }))('is rate_limited for a 429 with $name, retried after the wait it asked for', async (hint) => {
     const arrivals = everyAttempt(() => contract.error(429, 'Rate limit reached.', hint.headers(Date.now())));
-    expect((await failure(engine.ask('best crm', { locale: 'en-US' }))).errorClass).toBe('rate_limited');
+    const error = await failure(engine.ask('best crm', { locale: 'en-US' }));
+    expectProviderError(error, { kind: 'rate_limited', status: 429, wait: hint.waitMs });
+    expect(error.errorClass).toBe('rate_limited');
     expect(arrivals).toHaveLength(2);
     expect(arrivals[1]! - arrivals[0]!).toBeGreaterThanOrEqual(hint.waitMs.min - 50);
     expect(arrivals[1]! - arrivals[0]!).toBeLessThan(hint.waitMs.max + SLACK_MS);
@@ -155,19 +160,25 @@ describe.each(CONTRACTS)('answer engine contract: $name', (contract) => {
       const reply = contract.error(429, 'You exceeded your current quota.') as { status: number; body: { error: Record<string, unknown> } };
       return { ...reply, body: { error: { ...reply.body.error, details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '0.4s' }] } } };
     });
-    expect((await failure(engine.ask('best crm', { locale: 'en-US' }))).errorClass).toBe('rate_limited');
+    const error = await failure(engine.ask('best crm', { locale: 'en-US' }));
+    expectProviderError(error, { kind: 'rate_limited', status: 429, wait: { min: 400, max: 400 } });
+    expect(error.errorClass).toBe('rate_limited');
     expect(arrivals[1]! - arrivals[0]!).toBeGreaterThanOrEqual(350);
   });
 
   it('is a provider_error for a 5xx, after its retry', async () => {
     const arrivals = everyAttempt(() => contract.error(503, 'The service is overloaded.'));
-    expect((await failure(engine.ask('best crm', { locale: 'en-US' }))).errorClass).toBe('provider_error');
+    const error = await failure(engine.ask('best crm', { locale: 'en-US' }));
+    expectProviderError(error, { kind: 'unavailable', status: 503 });
+    expect(error.errorClass).toBe('provider_error');
     expect(arrivals).toHaveLength(2);
   });
 
   it('is a timeout when no answer comes in time, after its retry', async () => {
     everyAttempt(() => ({ hang: true }));
-    expect((await failure(engine.ask('best crm', { locale: 'en-US' }))).errorClass).toBe('timeout');
+    const error = await failure(engine.ask('best crm', { locale: 'en-US' }));
+    expectProviderError(error, { kind: 'unavailable', status: null, timedOut: true });
+    expect(error.errorClass).toBe('timeout');
     expect(fake.requests).toHaveLength(2);
   });
 
@@ -181,7 +192,9 @@ describe.each(CONTRACTS)('answer engine contract: $name', (contract) => {
   it(`is a bad_response for an answer ${contract.broken.how}`, async () => {
     fake.reset();
     fake.changeAnswers(contract.broken.change);
-    expect((await failure(engine.ask('best crm', { locale: 'en-US' }))).errorClass).toBe('bad_response');
+    const error = await failure(engine.ask('best crm', { locale: 'en-US' }));
+    expectProviderError(error, { kind: 'bad_answer' });
+    expect(error.errorClass).toBe('bad_response');
   });
 
   it('is not configured, and never asked, without its settings', () => {

@@ -7,12 +7,12 @@ import { EngineError } from '../../../src/visibility/engines/engine.js';
 import type { EngineTuning } from '../../../src/visibility/engines/providerHttp.js';
 import { failureOf } from '../../support/failure.js';
 import { FakeDataForSeoBacklinks, type FailureScript } from '../fakes/dataforseo/backlinks.js';
-import { retryHints, withoutField, withUnknownFields } from './answers.js';
+import { expectProviderError, retryHints, withoutField, withUnknownFields } from './answers.js';
 
 // The backlink index through the same cases as every family, against the DataForSEO Backlinks fake, through
 // BacklinkIndex and the EngineError it throws (the index shares the SERP client's DataForSEO transport). DataForSEO
-// says most failures inside an HTTP 200; its own rate-limit code 40202 is one more case. EngineError carries no wait:
-// a honoured hint shows in how long the call took.
+// says most failures inside an HTTP 200; its own rate-limit code 40202 is one more case. Each EngineError is a
+// ProviderError of the kind, status and wait the case expects; a honoured hint also shows in how long the call took.
 
 const TUNING: EngineTuning = { timeoutMs: 300, retries: 1, backoffMs: 5, concurrency: 3 };
 const SLACK_MS = 1500;
@@ -50,16 +50,21 @@ describe('backlink index contract: DataForSEO Backlinks', () => {
     expect(second.nextPage).toBeUndefined();
   });
 
-  it.each([401, 403])('is a provider_error for a %i, without a retry', async (status) => {
+  it.each([401, 403])('is a provider_error of kind auth for a %i, without a retry', async (status) => {
     everyAttempt(http(status));
-    expect((await failure(index.backlinks(TARGET, 2))).errorClass).toBe('provider_error');
+    const error = await failure(index.backlinks(TARGET, 2));
+    expectProviderError(error, { kind: 'auth', status });
+    expect(error.errorClass).toBe('provider_error');
     expect(fake.requestsTo('backlinks')).toHaveLength(1);
   });
 
   it.each(retryHints({ seconds: 1, dateSeconds: 2, ms: 400 }))('is rate_limited for a 429 with $name, retried after the wait it asked for', async (hint) => {
     everyAttempt(http(429, hint.headers(Date.now())));
     const started = performance.now();
-    expect((await failure(index.backlinks(TARGET, 2))).errorClass).toBe('rate_limited');
+    const error = await failure(index.backlinks(TARGET, 2));
+    // The script's date was set before the first attempt: by the last one, it asks for what is left of its wait.
+    expectProviderError(error, { kind: 'rate_limited', status: 429, wait: hint.shrinks ? { min: 0, max: hint.waitMs.max } : hint.waitMs });
+    expect(error.errorClass).toBe('rate_limited');
     const elapsed = performance.now() - started;
     expect(fake.requestsTo('backlinks')).toHaveLength(2);
     expect(elapsed).toBeGreaterThanOrEqual(hint.waitMs.min - 50);
@@ -68,19 +73,26 @@ describe('backlink index contract: DataForSEO Backlinks', () => {
 
   it("is rate_limited for DataForSEO's own 40202 inside an HTTP 200, after its retry", async () => {
     everyAttempt({ requestError: { code: 40202, message: 'Rate limit per minute exceeded.' } });
-    expect((await failure(index.backlinks(TARGET, 2))).errorClass).toBe('rate_limited');
+    const error = await failure(index.backlinks(TARGET, 2));
+    // A failure inside an answer carries no status: the kit retries only those (the HTTP status was 200).
+    expectProviderError(error, { kind: 'rate_limited', status: null });
+    expect(error.errorClass).toBe('rate_limited');
     expect(fake.requestsTo('backlinks')).toHaveLength(2);
   });
 
   it('is a provider_error for a 5xx, after its retry', async () => {
     everyAttempt(http(503));
-    expect((await failure(index.backlinks(TARGET, 2))).errorClass).toBe('provider_error');
+    const error = await failure(index.backlinks(TARGET, 2));
+    expectProviderError(error, { kind: 'unavailable', status: 503 });
+    expect(error.errorClass).toBe('provider_error');
     expect(fake.requestsTo('backlinks')).toHaveLength(2);
   });
 
   it('is a timeout when no answer comes in time, after its retry', async () => {
     everyAttempt({ hang: true });
-    expect((await failure(index.backlinks(TARGET, 2))).errorClass).toBe('timeout');
+    const error = await failure(index.backlinks(TARGET, 2));
+    expectProviderError(error, { kind: 'unavailable', status: null, timedOut: true });
+    expect(error.errorClass).toBe('timeout');
     expect(fake.requestsTo('backlinks')).toHaveLength(2);
   });
 
@@ -93,7 +105,9 @@ describe('backlink index contract: DataForSEO Backlinks', () => {
 
   it('is a bad_response for an answer without status_code', async () => {
     fake.changeAnswers((answer) => withoutField(answer, 'status_code'));
-    expect((await failure(index.backlinks(TARGET, 2))).errorClass).toBe('bad_response');
+    const error = await failure(index.backlinks(TARGET, 2));
+    expectProviderError(error, { kind: 'bad_answer' });
+    expect(error.errorClass).toBe('bad_response');
   });
 
   it('is not configured without BACKLINKS_* or SERP_* credentials', () => {

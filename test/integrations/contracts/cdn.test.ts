@@ -5,15 +5,16 @@ import { loadConfig } from '../../../src/config.js';
 import { CloudflareClient } from '../../../src/integrations/cloudflare/cdn.js';
 import { failureOf } from '../../support/failure.js';
 import { FakeCloudflare, type FakeReply } from '../fakes/cloudflare.js';
-import { RETRY_AFTER_MS_NAME, retryHints, withoutField, withUnknownFields } from './answers.js';
+import { expectProviderError, retryHints, withoutField, withUnknownFields } from './answers.js';
 
 // The CDN through the same cases as every family, against the Cloudflare fake, listing the zones a token can read
 // (50 a page) and failing with CloudflareAuthError, CloudflareRateLimitError (retryAfterSeconds) or CloudflareError
-// (retryable). Cloudflare is the one CDN; without CDN_CLIENT_ID and CDN_CLIENT_SECRET owners can only paste a token.
+// (retryable), each a ProviderError of the kind, status and wait the case expects. Cloudflare is the one CDN; without
+// CDN_CLIENT_ID and CDN_CLIENT_SECRET owners can only paste a token.
 
 const NOW = Date.UTC(2026, 10, 26, 12, 0, 0);
-/** Cloudflare's client waits this long when a 429 names no wait it reads. */
-const DEFAULT_RETRY_AFTER_SECONDS = 300;
+/** Cloudflare's client waits this long when a 429 names no wait. */
+const DEFAULT_RETRY_AFTER_MS = 300_000;
 
 let fake: FakeCloudflare;
 let token: string;
@@ -43,33 +44,37 @@ describe('CDN contract: Cloudflare', () => {
 
   it.each([401, 403])('is an auth error for a %i', async (status) => {
     fake.fail('zones', cloudflareError(status, 'Authentication error'));
-    expect((await failureOf(client().listZones(token), CloudflareAuthError)).message).toContain(`(${status}:`);
+    const error = await failureOf(client().listZones(token), CloudflareAuthError);
+    expectProviderError(error, { kind: 'auth', status });
+    expect(error.message).toContain(`(${status}:`);
   });
 
-  it.each(retryHints({ seconds: 120, ms: 90_000 }).filter((hint) => hint.name !== RETRY_AFTER_MS_NAME))(
-    'is rate-limited for a 429 with $name, with the wait it asked for',
-    async (hint) => {
-      fake.fail('zones', cloudflareError(429, 'Please wait and consider throttling your request speed', hint.headers(NOW)));
-      const error = await failureOf(client().listZones(token), CloudflareRateLimitError);
-      expect(error.retryAfterSeconds).toBeGreaterThanOrEqual(hint.waitMs.min / 1000);
-      expect(error.retryAfterSeconds).toBeLessThanOrEqual(hint.waitMs.max / 1000);
-    },
-  );
+  it.each(retryHints({ seconds: 120, ms: 90_000 }))('is rate-limited for a 429 with $name, with the wait it asked for', async (hint) => {
+    fake.fail('zones', cloudflareError(429, 'Please wait and consider throttling your request speed', hint.headers(NOW)));
+    const error = await failureOf(client().listZones(token), CloudflareRateLimitError);
+    expectProviderError(error, { kind: 'rate_limited', status: 429, wait: hint.waitMs });
+    expect(error.retryAfterSeconds).toBeGreaterThanOrEqual(hint.waitMs.min / 1000);
+    expect(error.retryAfterSeconds).toBeLessThanOrEqual(hint.waitMs.max / 1000);
+  });
 
-  it('is rate-limited for a 429 with only retry-after-ms for its default wait: it reads Retry-After alone', async () => {
-    fake.fail('zones', cloudflareError(429, 'Please wait', { 'retry-after-ms': '90000' }));
-    expect((await failureOf(client().listZones(token), CloudflareRateLimitError)).retryAfterSeconds).toBe(DEFAULT_RETRY_AFTER_SECONDS);
+  it('is rate-limited for a 429 without a wait for its default five minutes', async () => {
+    fake.fail('zones', cloudflareError(429, 'Please wait'));
+    const error = await failureOf(client().listZones(token), CloudflareRateLimitError);
+    expectProviderError(error, { kind: 'rate_limited', status: 429, wait: { min: DEFAULT_RETRY_AFTER_MS, max: DEFAULT_RETRY_AFTER_MS } });
+    expect(error.retryAfterSeconds).toBe(DEFAULT_RETRY_AFTER_MS / 1000);
   });
 
   it('is a retryable error for a 5xx', async () => {
     fake.fail('zones', cloudflareError(503, 'Service unavailable'));
     const error = await failureOf(client().listZones(token), CloudflareError);
+    expectProviderError(error, { kind: 'unavailable', status: 503 });
     expect([error.retryable, error.message]).toEqual([true, expect.stringContaining('answered 503')]);
   });
 
   it('is a retryable error when no answer comes in time', async () => {
     fake.fail('zones', { hang: true });
     const error = await failureOf(client(300).listZones(token), CloudflareError);
+    expectProviderError(error, { kind: 'unavailable', status: null, timedOut: true });
     expect([error.retryable, error.message]).toEqual([true, expect.stringContaining('did not answer within 0.3 seconds')]);
   });
 
@@ -79,10 +84,12 @@ describe('CDN contract: Cloudflare', () => {
     expect(await client().listZones(token)).toEqual(plain);
   });
 
-  it('is an error, not an auth error, for an answer without its result', async () => {
+  it('is a bad answer, not an auth error, for an answer without its result', async () => {
     fake.changeAnswers((answer) => withoutField(answer, 'result'));
     const error = await failureOf(client().listZones(token), CloudflareError);
+    expectProviderError(error, { kind: 'bad_answer' });
     expect(error).not.toBeInstanceOf(CloudflareAuthError);
+    expect(error.retryable).toBe(false);
     expect(error.message).toContain('unexpected shape');
   });
 

@@ -9,11 +9,12 @@ import { FakeBuffer } from '../fakes/buffer.js';
 import { FakePostiz } from '../fakes/postiz.js';
 import type { FakeTool, ToolReply } from '../fakes/schedulerServer.js';
 import { FakeTypefully } from '../fakes/typefully.js';
-import { retryHints, withoutField, withUnknownFields } from './answers.js';
+import { expectProviderError, retryHints, withoutField, withUnknownFields } from './answers.js';
 
 // Every scheduling tool through the same cases, against its fake, through Scheduler and the scheduler errors
-// (SchedulerAuthError, SchedulerRateLimitedError with retryAt, SchedulerError with transient). The tools answer in one
-// list (no paging), and their timeout is fixed at 20 seconds: a dropped connection stands in for no answer.
+// (SchedulerAuthError, SchedulerRateLimitedError with retryAt, SchedulerError with transient), each a ProviderError of
+// the kind, status and wait the case expects. The tools answer in one list (no paging), and their timeout is fixed at
+// 20 seconds: a dropped connection stands in for no answer.
 // A workspace without a tool connected is refused by the operations, not by an adapter: see test/repurpose/.
 
 const NOW = Date.UTC(2026, 10, 26, 12, 0, 0);
@@ -80,12 +81,15 @@ describe.each(CONTRACTS)('scheduler contract: $name', (contract) => {
 
   it.each([401, 403])('is an auth error for a %i', async (status) => {
     failing(contract.error(status, 'Invalid API key'));
-    expect((await failureOf(scheduler().channels(), SchedulerAuthError)).message).toContain(`(${status})`);
+    const error = await failureOf(scheduler().channels(), SchedulerAuthError);
+    expectProviderError(error, { kind: 'auth', status });
+    expect(error.message).toContain(`(${status})`);
   });
 
   it.each(retryHints({ seconds: 120, ms: 90_000 }))('is rate-limited for a 429 with $name, until the time it asked for', async (hint) => {
     failing(contract.error(429, 'Too many requests', hint.headers(NOW)));
     const error = await failureOf(scheduler().channels(), SchedulerRateLimitedError);
+    expectProviderError(error, { kind: 'rate_limited', status: 429, wait: hint.waitMs });
     expect(error.retryAt - NOW).toBeGreaterThanOrEqual(hint.waitMs.min);
     expect(error.retryAt - NOW).toBeLessThanOrEqual(hint.waitMs.max);
   });
@@ -93,12 +97,14 @@ describe.each(CONTRACTS)('scheduler contract: $name', (contract) => {
   it('is a transient error for a 5xx', async () => {
     failing(contract.error(503, 'Service unavailable'));
     const error = await failureOf(scheduler().channels(), SchedulerError);
+    expectProviderError(error, { kind: 'unavailable', status: 503 });
     expect([error.transient, error.message]).toEqual([true, expect.stringContaining('answered 503')]);
   });
 
   it('is a transient error when the connection drops without an answer', async () => {
     failing({ drop: true });
     const error = await failureOf(scheduler().channels(), SchedulerError);
+    expectProviderError(error, { kind: 'unavailable', status: null, timedOut: false });
     expect([error.transient, error.message]).toEqual([true, expect.stringContaining('could not be reached')]);
   });
 
@@ -110,9 +116,11 @@ describe.each(CONTRACTS)('scheduler contract: $name', (contract) => {
     expect(await scheduler().channels()).toEqual(expect.arrayContaining(plain));
   });
 
-  it('is an error, not transient, for an answer without a field it needs', async () => {
+  it('is a bad answer, not transient, for an answer without a field it needs', async () => {
     fake.resetScript();
     fake.changeAnswers((body) => withoutField(body, contract.requiredField));
-    expect((await failureOf(scheduler().channels(), SchedulerError)).transient).toBe(false);
+    const error = await failureOf(scheduler().channels(), SchedulerError);
+    expectProviderError(error, { kind: 'bad_answer' });
+    expect(error.transient).toBe(false);
   });
 });

@@ -7,12 +7,13 @@ import type { EngineTuning } from '../../../src/visibility/engines/providerHttp.
 import type { SerpClient, SerpPage } from '../../../src/visibility/serp/serp.js';
 import { failureOf } from '../../support/failure.js';
 import { FakeDataForSeo, type SerpScript } from '../fakes/dataforseo/serp.js';
-import { retryHints, withoutField, withUnknownFields } from './answers.js';
+import { expectProviderError, retryHints, withoutField, withUnknownFields } from './answers.js';
 
 // The SERP provider through the same cases as every family, against the DataForSEO fake, for both pages it reads
 // (Google's and Bing's), through SerpClient and the EngineError it throws. DataForSEO says most failures inside an
 // HTTP 200 (status_code); the HTTP cases hold for a compatible provider or a proxy answering in HTTP, and its own
-// rate-limit code 40202 is one more case. EngineError carries no wait: a honoured hint shows in when the retry arrives.
+// rate-limit code 40202 is one more case. Each EngineError is a ProviderError of the kind, status and wait the case
+// expects; a honoured hint also shows in when the retry arrives.
 
 const TUNING: EngineTuning = { timeoutMs: 300, retries: 1, backoffMs: 5, concurrency: 3 };
 const SLACK_MS = 1500;
@@ -58,9 +59,11 @@ describe.each(CONTRACTS)("SERP contract: DataForSEO's $name page", (contract) =>
     ]);
   });
 
-  it.each([401, 403])('is a provider_error for a %i, without a retry', async (status) => {
+  it.each([401, 403])('is a provider_error of kind auth for a %i, without a retry', async (status) => {
     fake.serp(contract.name, 'crm', http(status));
-    expect((await failure(contract.read(serp, 'crm'))).errorClass).toBe('provider_error');
+    const error = await failure(contract.read(serp, 'crm'));
+    expectProviderError(error, { kind: 'auth', status });
+    expect(error.errorClass).toBe('provider_error');
     expect(fake.requests).toHaveLength(1);
   });
 
@@ -69,7 +72,10 @@ describe.each(CONTRACTS)("SERP contract: DataForSEO's $name page", (contract) =>
     // took is the wait asked for.
     fake.serp(contract.name, 'crm', http(429, hint.headers(Date.now())));
     const started = performance.now();
-    expect((await failure(contract.read(serp, 'crm'))).errorClass).toBe('rate_limited');
+    const error = await failure(contract.read(serp, 'crm'));
+    // The script's date was set before the first attempt: by the last one, it asks for what is left of its wait.
+    expectProviderError(error, { kind: 'rate_limited', status: 429, wait: hint.shrinks ? { min: 0, max: hint.waitMs.max } : hint.waitMs });
+    expect(error.errorClass).toBe('rate_limited');
     const elapsed = performance.now() - started;
     expect(fake.requests).toHaveLength(2);
     expect(elapsed).toBeGreaterThanOrEqual(hint.waitMs.min - 50);
@@ -78,19 +84,26 @@ describe.each(CONTRACTS)("SERP contract: DataForSEO's $name page", (contract) =>
 
   it("is rate_limited for DataForSEO's own 40202 inside an HTTP 200, after its retry", async () => {
     fake.serp(contract.name, 'crm', { requestError: { code: 40202, message: 'Rate limit per minute exceeded.' } });
-    expect((await failure(contract.read(serp, 'crm'))).errorClass).toBe('rate_limited');
+    const error = await failure(contract.read(serp, 'crm'));
+    // A failure inside an answer carries no status: the kit retries only those (the HTTP status was 200).
+    expectProviderError(error, { kind: 'rate_limited', status: null });
+    expect(error.errorClass).toBe('rate_limited');
     expect(fake.requests).toHaveLength(2);
   });
 
   it('is a provider_error for a 5xx, after its retry', async () => {
     fake.serp(contract.name, 'crm', http(503));
-    expect((await failure(contract.read(serp, 'crm'))).errorClass).toBe('provider_error');
+    const error = await failure(contract.read(serp, 'crm'));
+    expectProviderError(error, { kind: 'unavailable', status: 503 });
+    expect(error.errorClass).toBe('provider_error');
     expect(fake.requests).toHaveLength(2);
   });
 
   it('is a timeout when no answer comes in time, after its retry', async () => {
     fake.serp(contract.name, 'crm', { hang: true });
-    expect((await failure(contract.read(serp, 'crm'))).errorClass).toBe('timeout');
+    const error = await failure(contract.read(serp, 'crm'));
+    expectProviderError(error, { kind: 'unavailable', status: null, timedOut: true });
+    expect(error.errorClass).toBe('timeout');
     expect(fake.requests).toHaveLength(2);
   });
 
@@ -104,7 +117,9 @@ describe.each(CONTRACTS)("SERP contract: DataForSEO's $name page", (contract) =>
   it('is a bad_response for an answer without status_code', async () => {
     fake.serp(contract.name, 'crm', { organic });
     fake.changeAnswers((answer) => withoutField(answer, 'status_code'));
-    expect((await failure(contract.read(serp, 'crm'))).errorClass).toBe('bad_response');
+    const error = await failure(contract.read(serp, 'crm'));
+    expectProviderError(error, { kind: 'bad_answer' });
+    expect(error.errorClass).toBe('bad_response');
   });
 
   it('is not configured without SERP_LOGIN and SERP_PASSWORD', () => {

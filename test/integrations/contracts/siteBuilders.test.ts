@@ -9,11 +9,13 @@ import type { BuilderReply, FakeBuilderServer } from '../fakes/siteBuilderServer
 import { siteBuilderEnv } from '../fakes/siteBuilders.js';
 import { FakeWebflow } from '../fakes/webflow.js';
 import { FakeWix } from '../fakes/wix.js';
-import { retryHints, withoutField, withUnknownFields } from './answers.js';
+import { expectProviderError, retryHints, withoutField, withUnknownFields } from './answers.js';
 
 // Webflow and Wix through the same cases, against their fakes, reading the site each installs on (Webflow's site,
-// Wix's app instance) and failing with BuilderApiError (failure, status, retryAfterSeconds). Neither lists anything in
-// pages, and their timeout is fixed at 20 seconds: a dropped connection stands in for no answer.
+// Wix's app instance) and failing with BuilderApiError (failure, status, retryAfterSeconds), a ProviderError of the
+// kind, status and wait the case expects. Neither lists anything in pages, and their timeout is fixed at 20 seconds: a
+// dropped connection stands in for no answer. An answer of an unexpected shape is `unavailable` here, not a bad answer:
+// the kind follows the builder failure, whose answer to callers is a 503 to try again later (src/analytics/builders/).
 
 const NOW = Date.UTC(2026, 10, 26, 12, 0, 0);
 
@@ -72,12 +74,15 @@ describe.each(CONTRACTS)('site builder contract: $name', (contract) => {
   it.each([401, 403])('is an auth failure for a %i', async (status) => {
     everyCall(contract.error(status, 'The token was refused.'));
     const error = await failureOf(contract.readSite(clock), BuilderApiError);
+    expectProviderError(error, { kind: 'auth', status });
     expect([error.failure, error.status]).toEqual(['auth', status]);
   });
 
   it.each(retryHints({ seconds: 120, ms: 90_000 }))('is rate-limited for a 429 with $name, with the wait it asked for', async (hint) => {
     everyCall(contract.error(429, 'Too many requests.', hint.headers(NOW)));
     const error = await failureOf(contract.readSite(clock), BuilderApiError);
+    // Read to the whole second, rounded up.
+    expectProviderError(error, { kind: 'rate_limited', status: 429, wait: { min: Math.floor(hint.waitMs.min / 1000) * 1000, max: hint.waitMs.max } });
     expect([error.failure, error.status]).toEqual(['rate_limited', 429]);
     expect(error.retryAfterSeconds).toBeGreaterThanOrEqual(hint.waitMs.min / 1000);
     expect(error.retryAfterSeconds).toBeLessThanOrEqual(hint.waitMs.max / 1000);
@@ -86,12 +91,14 @@ describe.each(CONTRACTS)('site builder contract: $name', (contract) => {
   it('is unavailable for a 5xx', async () => {
     everyCall(contract.error(503, 'Service unavailable.'));
     const error = await failureOf(contract.readSite(clock), BuilderApiError);
+    expectProviderError(error, { kind: 'unavailable', status: 503 });
     expect([error.failure, error.status]).toEqual(['unavailable', 503]);
   });
 
   it('is unavailable, without a status, when the connection drops without an answer', async () => {
     everyCall({ drop: true });
     const error = await failureOf(contract.readSite(clock), BuilderApiError);
+    expectProviderError(error, { kind: 'unavailable', status: null, timedOut: false });
     expect([error.failure, error.status]).toEqual(['unavailable', null]);
   });
 
@@ -103,6 +110,7 @@ describe.each(CONTRACTS)('site builder contract: $name', (contract) => {
   it('is unavailable for an answer without a field it needs', async () => {
     contract.fake().changeAnswers((body) => withoutField(body, contract.requiredField));
     const error = await failureOf(contract.readSite(clock), BuilderApiError);
+    expectProviderError(error, { kind: 'unavailable' });
     expect([error.failure, error.message]).toEqual(['unavailable', expect.stringContaining('unexpected shape')]);
   });
 

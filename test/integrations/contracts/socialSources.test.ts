@@ -17,10 +17,11 @@ import { FakeHackerNews } from '../fakes/hackerNews.js';
 import { FakeReddit } from '../fakes/reddit.js';
 import { FakeStackExchange } from '../fakes/stackExchange.js';
 import type { FakeSocialSource, Reply } from '../fakes/socialSourceServer.js';
-import { RETRY_AFTER_MS_NAME, retryHints, withoutField, withUnknownFields } from './answers.js';
+import { expectProviderError, retryHints, withoutField, withUnknownFields } from './answers.js';
 
 // Every social source through the same cases, against its fake, through SocialSource and the sources' errors
-// (SourceError, and SourcePausedError with `until` for a 429, recorded for every instance).
+// (SourceError, and SourcePausedError with `until` for a 429, recorded for every instance), each a ProviderError of
+// the kind, status and wait the case expects.
 
 /** One retry, a tiny backoff and a short timeout, so that a timeout takes 0.6 seconds. */
 const TUNING: SourceTuning = { timeoutMs: 300, retries: 1, backoffMs: 5 };
@@ -143,39 +144,44 @@ describe.each(CONTRACTS)('social source contract: $name', (contract) => {
     expect(fake.searches()).toHaveLength(contract.searchCalls);
   });
 
-  it.each([401, 403])('is a source error naming the %i', async (status) => {
+  it.each([401, 403])('is an auth source error naming the %i', async (status) => {
     failing(contract.error(status, 'The credentials were refused.'));
-    expect((await failureOf(source.search(SEARCH), SourceError)).message).toContain(String(status));
+    const error = await failureOf(source.search(SEARCH), SourceError);
+    expectProviderError(error, { kind: 'auth', status });
+    expect(error.message).toContain(String(status));
   });
 
-  it.each(retryHints({ seconds: 120, ms: 90_000 }).filter((hint) => hint.name !== RETRY_AFTER_MS_NAME))(
-    'pauses for a 429 with $name, until the time it asked for',
-    async (hint) => {
-      failing(contract.error(429, 'Too many requests.', hint.headers(NOW)));
-      const error = await failureOf(source.search(SEARCH), SourcePausedError);
-      expect(error.until - NOW).toBeGreaterThanOrEqual(hint.waitMs.min);
-      expect(error.until - NOW).toBeLessThanOrEqual(hint.waitMs.max);
-      // The pause is recorded: the next search is refused without a call.
-      const calls = fake.received.length;
-      await failureOf(source.search(SEARCH), SourcePausedError);
-      expect(fake.received).toHaveLength(calls);
-    },
-  );
-
-  it('pauses for a 429 with only retry-after-ms for the default minute: the sources read Retry-After alone', async () => {
-    failing(contract.error(429, 'Too many requests.', { 'retry-after-ms': '90000' }));
-    expect((await failureOf(source.search(SEARCH), SourcePausedError)).until - NOW).toBe(DEFAULT_PAUSE_MS);
+  it.each(retryHints({ seconds: 120, ms: 90_000 }))('pauses for a 429 with $name, until the time it asked for', async (hint) => {
+    failing(contract.error(429, 'Too many requests.', hint.headers(NOW)));
+    const error = await failureOf(source.search(SEARCH), SourcePausedError);
+    expectProviderError(error, { kind: 'rate_limited', wait: hint.waitMs });
+    expect(error.until - NOW).toBe(error.retryAfterMs);
+    // The pause is recorded: the next search is refused without a call.
+    const calls = fake.received.length;
+    await failureOf(source.search(SEARCH), SourcePausedError);
+    expect(fake.received).toHaveLength(calls);
   });
 
-  it('is a source error for a 5xx, after its retry', async () => {
+  it('pauses for a 429 without a wait for the default minute', async () => {
+    failing(contract.error(429, 'Too many requests.'));
+    const error = await failureOf(source.search(SEARCH), SourcePausedError);
+    expectProviderError(error, { kind: 'rate_limited', wait: { min: DEFAULT_PAUSE_MS, max: DEFAULT_PAUSE_MS } });
+    expect(error.until - NOW).toBe(DEFAULT_PAUSE_MS);
+  });
+
+  it('is an unavailable source error for a 5xx, after its retry', async () => {
     failing(contract.error(503, 'Service unavailable.'));
-    expect((await failureOf(source.search(SEARCH), SourceError)).message).toContain('503');
+    const error = await failureOf(source.search(SEARCH), SourceError);
+    expectProviderError(error, { kind: 'unavailable', status: 503 });
+    expect(error.message).toContain('503');
     expect(fake.searches()).toHaveLength(2);
   });
 
-  it('is a source error when no answer comes in time, after its retry', async () => {
+  it('is an unavailable source error when no answer comes in time, after its retry', async () => {
     failing({ hang: true });
-    expect((await failureOf(source.search(SEARCH), SourceError)).message).toContain('did not answer within 0.3 seconds');
+    const error = await failureOf(source.search(SEARCH), SourceError);
+    expectProviderError(error, { kind: 'unavailable', status: null, timedOut: true });
+    expect(error.message).toContain('did not answer within 0.3 seconds');
     expect(fake.searches()).toHaveLength(2);
   });
 
@@ -186,9 +192,9 @@ describe.each(CONTRACTS)('social source contract: $name', (contract) => {
     expect(await source.search(SEARCH)).toEqual(plain);
   });
 
-  it('is a source error for an answer without a field it needs', async () => {
+  it('is a bad-answer source error for an answer without a field it needs', async () => {
     fake.changeAnswers((json) => withoutField(json, contract.requiredField));
-    await failureOf(source.search(SEARCH), SourceError);
+    expectProviderError(await failureOf(source.search(SEARCH), SourceError), { kind: 'bad_answer' });
   });
 
   it('is not opened without its settings', () => {

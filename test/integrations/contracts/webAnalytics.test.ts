@@ -17,10 +17,11 @@ import { FakeGa4, googleError } from '../fakes/google/analytics.js';
 import { FakePlausible } from '../fakes/plausible.js';
 import { RANGE, SITE_HOST, TOTALS, VISITS_BY_DAY } from '../fakes/siteVisits.js';
 import { FakeUmami } from '../fakes/umami.js';
-import { retryHints, withoutField, withUnknownFields } from './answers.js';
+import { expectProviderError, retryHints, withoutField, withUnknownFields } from './answers.js';
 
 // Every web-analytics provider through the same cases, against its fake, through WebAnalyticsProvider and the
-// analytics errors (AnalyticsAuthError, AnalyticsRateLimitedError, AnalyticsProviderError, AnalyticsNotConfiguredError).
+// analytics errors (AnalyticsAuthError, AnalyticsRateLimitedError, AnalyticsProviderError, AnalyticsNotConfiguredError),
+// each a ProviderError of the kind, status and wait the case expects.
 
 const outbound = new SafeFetcher({ allowPrivateAddresses: true });
 afterAll(() => outbound.close());
@@ -123,30 +124,37 @@ describe.each(CONTRACTS)('web analytics contract: $name', (contract) => {
   it.each([401, 403])('is an auth error for a %i', async (status) => {
     failing(contract.error(status, 'The credentials were refused.'));
     const error = await failureOf(traffic(), AnalyticsAuthError);
+    expectProviderError(error, { kind: 'auth', status });
     expect(error.message).toContain(`(${status})`);
   });
 
   it.each(retryHints({ seconds: 120, ms: 90_000 }))('is rate-limited for a 429 with $name, with the wait it asked for', async (hint) => {
     failing(contract.error(429, 'Too many requests.', hint.headers(Date.now())));
     const error = await failureOf(traffic(), AnalyticsRateLimitedError);
+    // Read to the whole second, rounded up.
+    expectProviderError(error, { kind: 'rate_limited', status: 429, wait: { min: Math.floor(hint.waitMs.min / 1000) * 1000, max: hint.waitMs.max } });
     expect(error.retryAfterSeconds).toBeGreaterThanOrEqual(Math.floor(hint.waitMs.min / 1000));
     expect(error.retryAfterSeconds).toBeLessThanOrEqual(hint.waitMs.max / 1000);
   });
 
   it.runIf(contract.retryInfo !== undefined)("is rate-limited for a 429 with Google's RetryInfo, with its delay", async () => {
     failing(contract.retryInfo!('30s'));
-    expect((await failureOf(traffic(), AnalyticsRateLimitedError)).retryAfterSeconds).toBe(30);
+    const error = await failureOf(traffic(), AnalyticsRateLimitedError);
+    expectProviderError(error, { kind: 'rate_limited', status: 429, wait: { min: 30_000, max: 30_000 } });
+    expect(error.retryAfterSeconds).toBe(30);
   });
 
   it('is a retryable provider error with the status for a 5xx', async () => {
     failing(contract.error(503, 'The service is unavailable.'));
     const error = await failureOf(traffic(), AnalyticsProviderError);
+    expectProviderError(error, { kind: 'unavailable', status: 503 });
     expect([error.status, error.retryable]).toEqual([503, true]);
   });
 
   it('is a retryable provider error without a status when no answer comes in time', async () => {
     failing({ hang: true });
     const error = await failureOf(traffic(SHORT_TIMEOUT), AnalyticsProviderError);
+    expectProviderError(error, { kind: 'unavailable', status: null, timedOut: true });
     expect([error.status, error.retryable]).toEqual([null, true]);
     expect(error.message).toContain('did not answer within 0.3 seconds');
   });
@@ -158,10 +166,11 @@ describe.each(CONTRACTS)('web analytics contract: $name', (contract) => {
     expect(await traffic()).toEqual(plain);
   });
 
-  it('is a provider error, not retryable, for an answer without a field it needs', async () => {
+  it('is a bad-answer provider error, not retryable, for an answer without a field it needs', async () => {
     fake.reset();
     fake.changeAnswers((body) => withoutField(body, contract.requiredField));
     const error = await failureOf(traffic(), AnalyticsProviderError);
+    expectProviderError(error, { kind: 'bad_answer' });
     expect([error.status, error.retryable]).toEqual([null, false]);
     expect(error.message).toContain('unexpected shape');
   });
@@ -176,6 +185,7 @@ describe.each(CONTRACTS)('web analytics contract: $name', (contract) => {
       error = thrown;
     }
     expect(error).toBeInstanceOf(AnalyticsNotConfiguredError);
+    expectProviderError(error, { kind: 'not_configured' });
     expect((error as AnalyticsNotConfiguredError).setting).toBe(setting);
     expect(fake.calls).toEqual([]);
   });

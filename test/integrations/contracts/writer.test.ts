@@ -4,11 +4,12 @@ import { loadConfig } from '../../../src/config.js';
 import { OpenAiCompatibleWriter, type WriterTuning, WriterError } from '../../../src/integrations/openai/chatCompletionsWriter.js';
 import { failureOf } from '../../support/failure.js';
 import { type FakeReply, FakeWriter } from '../fakes/openai.js';
-import { retryHints, withoutField, withUnknownFields } from './answers.js';
+import { expectProviderError, retryHints, withoutField, withUnknownFields } from './answers.js';
 
 // The writer model through the same cases as every family, against the OpenAI-compatible chat-completions fake. Its
-// one adapter fails with WriterError alone: a refusal says the status, what the retries did not get past says so, and
-// the wait a 429 asked for shows in when the one retry arrives.
+// one adapter fails with WriterError alone, a ProviderError of the kind, status and wait the case expects: a refusal
+// says the status, what the retries did not get past says so, and the wait a 429 asked for also shows in when the one
+// retry arrives.
 
 /** One retry, a tiny backoff and a short timeout: only a honoured hint explains a longer wait before the retry. */
 const TUNING: WriterTuning = { timeoutMs: 300, retries: 1, backoffMs: 5 };
@@ -43,15 +44,19 @@ describe('writer contract: an OpenAI-compatible chat-completions server', () => 
     expect(await writer.structured(prompt)).toEqual(GOOD);
   });
 
-  it.each([401, 403])('is refused for a %i, without a retry', async (status) => {
+  it.each([401, 403])('is an auth failure for a %i, without a retry', async (status) => {
     const arrivals = everyAttempt(() => openAiError(status, 'Incorrect API key provided.'));
-    expect((await failureOf(writer.structured(prompt), WriterError)).message).toContain(`refused the request: ${fake.baseUrl}/chat/completions answered ${status}`);
+    const error = await failureOf(writer.structured(prompt), WriterError);
+    expectProviderError(error, { kind: 'auth', status });
+    expect(error.message).toContain(`refused the request: ${fake.baseUrl}/chat/completions answered ${status}`);
     expect(arrivals).toHaveLength(1);
   });
 
   it.each(retryHints({ seconds: 1, dateSeconds: 2, ms: 400 }))('fails for a 429 with $name, retried after the wait it asked for', async (hint) => {
     const arrivals = everyAttempt(() => openAiError(429, 'Rate limit reached.', hint.headers(Date.now())));
-    expect((await failureOf(writer.structured(prompt), WriterError)).message).toContain('kept failing after 2 attempts');
+    const error = await failureOf(writer.structured(prompt), WriterError);
+    expectProviderError(error, { kind: 'rate_limited', status: 429, wait: hint.waitMs });
+    expect(error.message).toContain('kept failing after 2 attempts');
     expect(arrivals).toHaveLength(2);
     expect(arrivals[1]! - arrivals[0]!).toBeGreaterThanOrEqual(hint.waitMs.min - 50);
     expect(arrivals[1]! - arrivals[0]!).toBeLessThan(hint.waitMs.max + SLACK_MS);
@@ -59,13 +64,17 @@ describe('writer contract: an OpenAI-compatible chat-completions server', () => 
 
   it('fails for a 5xx, after its retry', async () => {
     const arrivals = everyAttempt(() => openAiError(503, 'The server is overloaded.'));
-    expect((await failureOf(writer.structured(prompt), WriterError)).message).toContain('answered 503');
+    const error = await failureOf(writer.structured(prompt), WriterError);
+    expectProviderError(error, { kind: 'unavailable', status: 503 });
+    expect(error.message).toContain('answered 503');
     expect(arrivals).toHaveLength(2);
   });
 
   it('fails when no answer comes in time, after its retry', async () => {
     everyAttempt(() => ({ hang: true }));
-    expect((await failureOf(writer.structured(prompt), WriterError)).message).toContain('did not answer within 0.3 seconds');
+    const error = await failureOf(writer.structured(prompt), WriterError);
+    expectProviderError(error, { kind: 'unavailable', status: null, timedOut: true });
+    expect(error.message).toContain('did not answer within 0.3 seconds');
     expect(fake.requests).toHaveLength(2);
   });
 
@@ -76,10 +85,12 @@ describe('writer contract: an OpenAI-compatible chat-completions server', () => 
     expect(await writer.structured(prompt)).toEqual(GOOD);
   });
 
-  it('fails for an answer without choices', async () => {
+  it('is a bad answer for an answer without choices', async () => {
     fake.reset();
     fake.changeAnswers((completion) => withoutField(completion, 'choices'));
-    expect((await failureOf(writer.structured(prompt), WriterError)).message).toContain('answered 200 without choices[0].message');
+    const error = await failureOf(writer.structured(prompt), WriterError);
+    expectProviderError(error, { kind: 'bad_answer', status: 200 });
+    expect(error.message).toContain('answered 200 without choices[0].message');
   });
 
   it('is not configured without WRITER_BASE_URL and WRITER_MODEL', () => {
