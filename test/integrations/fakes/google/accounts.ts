@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { FakeAnalyticsServer, json, type ReceivedCall, type Reply } from '../analyticsServer.js';
+import { GoogleAccountsOAuth, type Consent } from './oauth.js';
 
 const SCOPE = 'https://www.googleapis.com/auth/analytics.readonly';
 
@@ -10,31 +10,26 @@ export interface FakeAccount {
   properties: Array<{ propertyId: string; displayName: string }>;
 }
 
-const token = (prefix: string) => `${prefix}${randomBytes(24).toString('base64url')}`;
 const googleError = (code: number, status: string, message: string): Reply => json(code, { error: { code, message, status } });
 
 /**
- * Google's side of connecting Google Analytics on one local https server: the authorization endpoint (it consents at
- * once and redirects back with a code, as a user clicking Allow would), the token endpoint (authorization_code and
- * refresh_token grants, client id and secret in the form body, single-use codes bound to their redirect URI, Google's
- * error bodies) and the Analytics Admin API's accountSummaries.list (bearer token, pageSize and pageToken paging,
- * Google's JSON errors). Access tokens come from `issueAccessToken`, so that the Data API fake accepts them too.
+ * Google's side of connecting Google Analytics on one local https server: the authorization and token endpoints
+ * (`GoogleAccountsOAuth`, its 400 page as text) and the Analytics Admin API's accountSummaries.list (bearer token,
+ * pageSize and pageToken paging, Google's JSON errors). Access tokens come from `issueAccessToken`, so that the Data
+ * API fake accepts them too.
  */
 export class FakeGoogleAccounts extends FakeAnalyticsServer {
   readonly clientId = '123456789-ga4.apps.googleusercontent.com';
   readonly clientSecret = 'GOCSPX-ga4-test-secret';
-  /** What the account on the consent screen does. */
-  consent: 'allow' | 'deny' | 'allow-without-scope' = 'allow';
   accounts: FakeAccount[] = [];
   /** Google may answer fewer accounts than pageSize asks; tests make pages small to see the paging. */
   accountsPerPage = 200;
   private readonly tokenFailures: Reply[] = [];
-  private readonly codes = new Map<string, { redirectUri: string; scope: string }>();
-  private readonly refreshTokens = new Map<string, string>();
-  private readonly accessTokens = new Set<string>();
+  private readonly oauth: GoogleAccountsOAuth;
 
-  private constructor(private readonly issueAccessToken: () => string) {
+  private constructor(issueAccessToken: () => string) {
     super();
+    this.oauth = new GoogleAccountsOAuth({ clientId: this.clientId, clientSecret: this.clientSecret, scope: SCOPE }, issueAccessToken);
   }
 
   static async start(issueAccessToken: () => string): Promise<FakeGoogleAccounts> {
@@ -55,16 +50,23 @@ export class FakeGoogleAccounts extends FakeAnalyticsServer {
     };
   }
 
+  /** What the account on the consent screen does. */
+  get consent(): Consent {
+    return this.oauth.consent;
+  }
+
+  set consent(consent: Consent) {
+    this.oauth.consent = consent;
+  }
+
   /** A refresh token as a completed consent leaves it, for tests that start from a stored connection. */
   grant(): string {
-    const refreshToken = token('1//0g');
-    this.refreshTokens.set(refreshToken, SCOPE);
-    return refreshToken;
+    return this.oauth.grant();
   }
 
   /** The user removed the app's access in their Google account: every refresh token stops working. */
   revokeAll(): void {
-    this.refreshTokens.clear();
+    this.oauth.revokeAll();
   }
 
   /** The next token requests get these answers, in order. */
@@ -94,52 +96,20 @@ export class FakeGoogleAccounts extends FakeAnalyticsServer {
     return googleError(404, 'NOT_FOUND', 'Requested entity was not found.');
   }
 
+  /** Google's error page for a malformed authorization request is text, not JSON. */
   private authorize(params: URLSearchParams): Reply {
-    const redirectUri = params.get('redirect_uri');
-    if (params.get('client_id') !== this.clientId || redirectUri === null || params.get('response_type') !== 'code' || !params.get('scope')?.split(' ').includes(SCOPE)) {
-      return { status: 400, body: 'Error 400: invalid_request' };
-    }
-    const back = new URL(redirectUri);
-    if (this.consent === 'deny') back.searchParams.set('error', 'access_denied');
-    else {
-      const code = token('4/0A');
-      const scope = this.consent === 'allow' ? SCOPE : 'openid';
-      this.codes.set(code, { redirectUri, scope });
-      back.searchParams.set('code', code);
-      back.searchParams.set('scope', scope);
-    }
-    back.searchParams.set('state', params.get('state') ?? '');
-    back.searchParams.set('iss', 'https://accounts.google.com');
-    return { status: 302, body: '', headers: { location: back.href } };
+    const answer = this.oauth.authorize(params);
+    if (answer.status === 400) return { status: 400, body: `Error 400: ${answer.error}` };
+    return { status: 302, body: '', headers: { location: answer.location } };
   }
 
   private token(form: URLSearchParams): Reply {
-    const failure = this.tokenFailures.shift();
-    if (failure !== undefined) return failure;
-    if (form.get('client_id') !== this.clientId || form.get('client_secret') !== this.clientSecret) {
-      return json(401, { error: 'invalid_client', error_description: 'Unauthorized' });
-    }
-    const accessToken = this.issueAccessToken();
-    this.accessTokens.add(accessToken);
-    if (form.get('grant_type') === 'authorization_code') {
-      const code = this.codes.get(form.get('code') ?? '');
-      this.codes.delete(form.get('code') ?? '');
-      if (code === undefined || code.redirectUri !== form.get('redirect_uri')) return json(400, { error: 'invalid_grant', error_description: 'Bad Request' });
-      const refreshToken = token('1//0g');
-      this.refreshTokens.set(refreshToken, code.scope);
-      return json(200, { access_token: accessToken, expires_in: 3599, refresh_token: refreshToken, scope: code.scope, token_type: 'Bearer' });
-    }
-    if (form.get('grant_type') === 'refresh_token') {
-      const scope = this.refreshTokens.get(form.get('refresh_token') ?? '');
-      if (scope === undefined) return json(400, { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' });
-      return json(200, { access_token: accessToken, expires_in: 3599, scope, token_type: 'Bearer' });
-    }
-    return json(400, { error: 'unsupported_grant_type', error_description: `Invalid grant_type: ${form.get('grant_type')}` });
+    return this.tokenFailures.shift() ?? this.oauth.token(form);
   }
 
   private accountSummaries(call: ReceivedCall): Reply {
     const bearer = /^Bearer (.+)$/.exec(call.headers.authorization ?? '')?.[1];
-    if (bearer === undefined || !this.accessTokens.has(bearer)) {
+    if (!this.oauth.hasAccessToken(bearer)) {
       return googleError(401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.');
     }
     const pageSize = Math.min(Number(call.query.get('pageSize') ?? 50), 200, this.accountsPerPage);

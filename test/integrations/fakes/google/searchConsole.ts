@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from 'node:https';
 import { closeServer, readBody, startHttpsServer } from '../../../support/localServers.js';
+import { GoogleAccountsOAuth, type Consent } from './oauth.js';
 
 const SCOPE = 'https://www.googleapis.com/auth/webmasters.readonly';
 
@@ -52,14 +52,11 @@ export interface ApiRequest {
   body: Record<string, unknown> | undefined;
 }
 
-const token = (prefix: string) => `${prefix}${randomBytes(24).toString('base64url')}`;
-
 /**
- * Google's side of Search Console on one local https server: the authorization endpoint (it consents at once and
- * redirects back with a code, as a user clicking Allow would), the token endpoint (authorization_code and refresh_token
- * grants, client id and secret in the body, single-use codes bound to their redirect URI, Google's error bodies) and the
- * Search Console API (sites.list, searchAnalytics.query by query and page in either spelling of the dimensions,
- * summing the days of the date range asked for, with startRow paging, Google's JSON errors).
+ * Google's side of Search Console on one local https server: the authorization and token endpoints
+ * (`GoogleAccountsOAuth`, its 400 page as HTML) and the Search Console API (sites.list, searchAnalytics.query by query
+ * and page in either spelling of the dimensions, summing the days of the date range asked for, with startRow paging,
+ * Google's JSON errors).
  */
 export class FakeGoogle {
   readonly clientId = '123456789-sightline.apps.googleusercontent.com';
@@ -67,15 +64,11 @@ export class FakeGoogle {
   readonly authRequests: URLSearchParams[] = [];
   readonly tokenRequests: URLSearchParams[] = [];
   readonly apiRequests: ApiRequest[] = [];
-  /** What the account on the consent screen does. */
-  consent: 'allow' | 'deny' | 'allow-without-scope' = 'allow';
   /** The properties the account can see. */
   sites: FakeSite[] = [];
   /** Search Analytics rows per property, one per query, page and day; a query sums those of its date range. */
   readonly rows = new Map<string, FakeRow[]>();
-  private readonly codes = new Map<string, { redirectUri: string; scope: string }>();
-  private readonly refreshTokens = new Map<string, string>();
-  private readonly accessTokens = new Set<string>();
+  private readonly oauth = new GoogleAccountsOAuth({ clientId: this.clientId, clientSecret: this.clientSecret, scope: SCOPE });
   private readonly failures = new Map<Endpoint, Reply[]>();
 
   private constructor(
@@ -101,6 +94,15 @@ export class FakeGoogle {
     };
   }
 
+  /** What the account on the consent screen does. */
+  get consent(): Consent {
+    return this.oauth.consent;
+  }
+
+  set consent(consent: Consent) {
+    this.oauth.consent = consent;
+  }
+
   /** The next requests to this endpoint get these answers, in order. */
   fail(endpoint: Endpoint, ...replies: Reply[]): void {
     this.failures.set(endpoint, [...(this.failures.get(endpoint) ?? []), ...replies]);
@@ -108,7 +110,7 @@ export class FakeGoogle {
 
   /** The user removed the app's access in their Google account: every refresh token stops working. */
   revokeAll(): void {
-    this.refreshTokens.clear();
+    this.oauth.revokeAll();
   }
 
   async close(): Promise<void> {
@@ -126,56 +128,22 @@ export class FakeGoogle {
 
   private authorize(params: URLSearchParams, res: ServerResponse): void {
     this.authRequests.push(params);
-    const redirectUri = params.get('redirect_uri');
-    if (params.get('client_id') !== this.clientId || redirectUri === null || params.get('response_type') !== 'code' || !params.get('scope')?.split(' ').includes(SCOPE)) {
-      res.writeHead(400, { 'content-type': 'text/html' }).end('<p>Error 400: invalid_request</p>');
-      return;
-    }
-    const back = new URL(redirectUri);
-    if (this.consent === 'deny') back.searchParams.set('error', 'access_denied');
-    else {
-      const code = token('4/0A');
-      const scope = this.consent === 'allow' ? SCOPE : 'openid';
-      this.codes.set(code, { redirectUri, scope });
-      back.searchParams.set('code', code);
-      back.searchParams.set('scope', scope);
-    }
-    back.searchParams.set('state', params.get('state') ?? '');
-    back.searchParams.set('iss', 'https://accounts.google.com');
-    res.writeHead(302, { location: back.href }).end();
+    const answer = this.oauth.authorize(params);
+    if (answer.status === 400) res.writeHead(400, { 'content-type': 'text/html' }).end(`<p>Error 400: ${answer.error}</p>`);
+    else res.writeHead(302, { location: answer.location }).end();
   }
 
   private token(form: URLSearchParams, res: ServerResponse): void {
     this.tokenRequests.push(form);
-    const failure = this.failures.get('token')?.shift();
-    if (failure !== undefined) return json(res, failure.status, failure.body);
-    if (form.get('client_id') !== this.clientId || form.get('client_secret') !== this.clientSecret) {
-      return json(res, 401, { error: 'invalid_client', error_description: 'Unauthorized' });
-    }
-    const accessToken = token('ya29.');
-    if (form.get('grant_type') === 'authorization_code') {
-      const code = this.codes.get(form.get('code') ?? '');
-      this.codes.delete(form.get('code') ?? '');
-      if (code === undefined || code.redirectUri !== form.get('redirect_uri')) return json(res, 400, { error: 'invalid_grant', error_description: 'Bad Request' });
-      const refreshToken = token('1//0g');
-      this.refreshTokens.set(refreshToken, code.scope);
-      this.accessTokens.add(accessToken);
-      return json(res, 200, { access_token: accessToken, expires_in: 3599, refresh_token: refreshToken, scope: code.scope, token_type: 'Bearer' });
-    }
-    if (form.get('grant_type') === 'refresh_token') {
-      const scope = this.refreshTokens.get(form.get('refresh_token') ?? '');
-      if (scope === undefined) return json(res, 400, { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' });
-      this.accessTokens.add(accessToken);
-      return json(res, 200, { access_token: accessToken, expires_in: 3599, scope, token_type: 'Bearer' });
-    }
-    json(res, 400, { error: 'unsupported_grant_type', error_description: 'Invalid grant_type: ' + form.get('grant_type') });
+    const answer = this.failures.get('token')?.shift() ?? this.oauth.token(form);
+    json(res, answer.status, answer.body);
   }
 
   private api(req: IncomingMessage, url: URL, raw: string, res: ServerResponse): void {
     const body = raw === '' ? undefined : (JSON.parse(raw) as Record<string, unknown>);
     this.apiRequests.push({ method: req.method ?? 'GET', path: url.pathname, authorization: req.headers.authorization, body });
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-    if (bearer === undefined || !this.accessTokens.has(bearer)) {
+    if (!this.oauth.hasAccessToken(bearer)) {
       return json(res, 401, { error: { code: 401, message: 'Request had invalid authentication credentials. Expected OAuth 2 access token.', status: 'UNAUTHENTICATED' } });
     }
     if (req.method === 'GET' && url.pathname === '/webmasters/v3/sites') {
