@@ -41,6 +41,8 @@ function dataDescription(operation: RegisteredOperation): string {
 export function capText(operation: RegisteredOperation): string {
   if (operation.cap === 'plan') return 'plan limit only';
   if (operation.cap === 'none') return 'uncapped';
+  // A public operation has no key and no plan: its calls count per client address (RateLimits.subject).
+  if (operation.scope === 'public') return `${operation.cap} calls per minute per client address`;
   return `${operation.cap} calls per minute per key, on top of the plan limit`;
 }
 

@@ -124,11 +124,6 @@ function behaviour(operation: RegisteredOperation): string {
   return notes.length > 0 ? notes.join(' ') : 'Runs at once: no dry run, no approval.';
 }
 
-/** A public call has no key: its cap counts per client address, and no plan limit applies. */
-function cap(operation: RegisteredOperation): string {
-  return operation.scope === 'public' && typeof operation.cap === 'number' ? `${operation.cap} calls per minute per client address` : capText(operation);
-}
-
 function hints(operation: RegisteredOperation): string {
   const { readOnlyHint, destructiveHint, idempotentHint, openWorldHint } = operation.annotations;
   const words = [readOnlyHint ? 'read-only' : destructiveHint ? 'destructive' : 'additive (not destructive)'];
@@ -198,7 +193,7 @@ export function operationReference(operation: RegisteredOperation, origin: strin
     mcpTool: isTool ? operation.operationId : null,
     cliCommand: `sightline ${operation.toolset} ${commandName(operation)}`,
     scope: scopeText(operation),
-    cap: cap(operation),
+    cap: capText(operation),
     behaviour: behaviour(operation),
     hints: hints(operation),
     input: fieldRows(operation.inputJsonSchema),
