@@ -12,7 +12,7 @@ import type { LimiterStore } from '../src/limits/store.js';
 import type { CredentialSealer } from '../src/credentials/sealed.js';
 import type { SafeFetcher } from '../src/outbound/safeFetch.js';
 import type { Pipeline } from '../src/pipeline/pipeline.js';
-import { developmentPrincipal } from '../src/pipeline/principal.js';
+import { developmentPrincipal } from '../src/pipeline/authenticate.js';
 import { dashboardRouter } from '../src/web/dashboard.js';
 import { oauthEndpoints } from '../src/web/oauthEndpoints.js';
 import type { OAuthIssuer } from '../src/oauth/issuer.js';

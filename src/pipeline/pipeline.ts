@@ -11,7 +11,7 @@ import { approvalUrl, decide, finishApproval, readApproval, requestApproval, typ
 import { BadInputError, ForbiddenError, ServiceError, UnauthorizedError, toServiceError } from '../errors.js';
 import type { Services } from '../outsideServices.js';
 import { parseInput } from './input.js';
-import { authenticateApiKey, bearerToken, KEY_PERSON_GONE } from './principal.js';
+import { authenticateApiKey, bearerToken, KEY_PERSON_GONE } from './authenticate.js';
 import type { Principal } from '../auth/principal.js';
 import { RateLimitExceeded, RateLimits, type CapPolicy, type PolicyState } from './rateLimits.js';
 
