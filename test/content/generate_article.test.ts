@@ -218,6 +218,26 @@ describe('generate_article', () => {
       expect((await article(id)).status).toBe('draft');
     });
 
+    it('puts the write back in the queue when the writer model is still unavailable after its own retries, and writes it on a later attempt', async () => {
+      const ws = await t.workspace();
+      const id = await plan(ws, t.clock.now());
+      const { jobId } = (await generate(ws, id)).body.data as { jobId: string };
+      const unavailable = { status: 503, body: { error: { message: 'The server is overloaded' } } };
+      // The writer's own four attempts (one and three retries) all meet a 503.
+      t.writer.reply(unavailable, unavailable, unavailable, unavailable);
+      await t.jobs.drain();
+      const waiting = await t.db.selectFrom('jobs').selectAll().where('id', '=', jobId).executeTakeFirstOrThrow();
+      expect(waiting).toMatchObject({ state: 'queued', attempts: 1 });
+      expect(waiting.error).toMatch(/^the writer model kept failing after 4 attempts: /);
+      expect(waiting.run_at).toBeGreaterThan(t.clock.now());
+      expect(await article(id)).toMatchObject({ status: 'planned', writing_job_id: jobId });
+
+      t.clock.advance(waiting.run_at - t.clock.now());
+      await t.jobs.drain();
+      expect(await t.db.selectFrom('jobs').select(['state', 'attempts']).where('id', '=', jobId).executeTakeFirstOrThrow()).toEqual({ state: 'done', attempts: 2 });
+      expect(await article(id)).toMatchObject({ status: 'draft', writing_job_id: null });
+    });
+
     it('ends without writing when the article was archived while queued', async () => {
       const ws = await t.workspace();
       const id = await plan(ws, t.clock.now());
