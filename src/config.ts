@@ -1,22 +1,22 @@
 import { isIP } from 'node:net';
 import { parseSealingKey } from './credentials/sealed.js';
-import type { BlueskySettings } from './integrations/bluesky/provider.js';
+import type { BlueskySettings } from './integrations/bluesky/socialSource.js';
 import type { CdnSettings } from './integrations/cloudflare/provider.js';
 import type { BacklinkIndexSettings, SerpSettings } from './integrations/dataforseo/provider.js';
 import type { GoogleAnalyticsSettings, SearchConsoleSettings } from './integrations/google/provider.js';
-import type { HackerNewsSettings } from './integrations/hackerNews/provider.js';
+import type { HackerNewsSettings } from './integrations/hackerNews/socialSource.js';
 import type { HunterSettings } from './integrations/hunter/provider.js';
 import type { EngineSettings } from './integrations/kit/answerEngine.js';
 import type { CopilotSettings } from './integrations/microsoft/provider.js';
 import type { WriterSettings } from './integrations/openai/provider.js';
 import { readProviderSettings, type ProviderSettings } from './integrations/providers.js';
-import type { RedditSettings } from './integrations/reddit/provider.js';
-import type { StackExchangeSettings } from './integrations/stackExchange/provider.js';
+import type { RedditSettings } from './integrations/reddit/socialSource.js';
+import type { StackExchangeSettings } from './integrations/stackExchange/socialSource.js';
 import type { WebflowSettings } from './integrations/webflow/provider.js';
 import type { WixSettings } from './integrations/wix/provider.js';
 import { SOCIAL_SOURCE_NAMES } from './social/sources/source.js';
 
-// The providers' settings types live with their declarations; the rest of the service reads them from here.
+// The providers' settings types live with their declarations or with the clients that take them; the rest of the service reads them from here.
 export type {
   BacklinkIndexSettings,
   CdnSettings,

@@ -6,7 +6,7 @@ import { BACKLINK_INDEX, SERP } from './dataforseo/provider.js';
 import { GEMINI, GOOGLE_ANALYTICS, SEARCH_CONSOLE } from './google/provider.js';
 import { HACKER_NEWS } from './hackerNews/provider.js';
 import { HUNTER } from './hunter/provider.js';
-import type { Environment } from './kit/declaration.js';
+import type { Environment, ProviderFamily } from './kit/declaration.js';
 import { COPILOT_SEARCH } from './microsoft/provider.js';
 import { CHATGPT, WRITER } from './openai/provider.js';
 import { PERPLEXITY } from './perplexity/provider.js';
@@ -21,7 +21,7 @@ import { WIX } from './wix/provider.js';
 
 /**
  * Every outside provider the operator can configure, in the order the configuration table lists them. A new provider
- * is a folder under src/integrations/ with its provider.ts, and one line here.
+ * is a folder under src/integrations/ with its provider.ts (which reads its settings and opens it), and one line here.
  */
 export const PROVIDERS = [
   WRITER,
@@ -57,6 +57,11 @@ export type ProviderSettings = { [P in Provider as P['id']]: ReturnType<P['read'
 /** Reads every provider's settings; throws at the first setting that is wrong, naming it. */
 export function readProviderSettings(env: Environment): ProviderSettings {
   return Object.fromEntries(PROVIDERS.map((provider) => [provider.id, provider.read(env)])) as ProviderSettings;
+}
+
+/** The providers of one family, in the order of PROVIDERS, typed as declared: what the family's factory opens. */
+export function providersOf<Family extends ProviderFamily>(family: Family): Array<Extract<Provider, { family: Family }>> {
+  return PROVIDERS.filter((provider): provider is Extract<Provider, { family: Family }> => provider.family === family);
 }
 
 /** The declaration with this id, typed as declared. */

@@ -1,10 +1,6 @@
 import { declareProvider, httpUrl, readTogether, readValue, type Environment } from '../kit/declaration.js';
-
-export interface BlueskySettings {
-  serviceUrl: string;
-  identifier: string;
-  appPassword: string;
-}
+import type { SocialSourceConstructor } from '../../social/sources/constructor.js';
+import { BlueskySource, type BlueskySettings } from './socialSource.js';
 
 const ACCOUNT = { names: ['BLUESKY_IDENTIFIER', 'BLUESKY_APP_PASSWORD'], wording: 'missing' } as const;
 
@@ -22,6 +18,7 @@ export const BLUESKY = declareProvider({
       secrets: ['BLUESKY_APP_PASSWORD'],
     },
   ],
+  create: ((settings, pauses, tuning) => new BlueskySource(settings, pauses, tuning)) satisfies SocialSourceConstructor<BlueskySettings>,
   read(env: Environment): BlueskySettings | undefined {
     const account = readTogether(env, ACCOUNT);
     if (account === undefined) return undefined;

@@ -5,7 +5,6 @@ import { DEFAULT_PAUSE_MS, requestedPauseMs, SourceHttp, type SourceAnswer, type
 import type { SourcePauses } from '../../social/sources/pauses.js';
 import { SourceError, type FoundThread, type SocialSource, type ThreadSearch } from '../../social/sources/source.js';
 import { excerptOf, tidyText, titleOf } from '../../social/sources/text.js';
-import type { BlueskySettings } from './provider.js';
 
 /** searchPosts answers at most 100 posts a page. */
 const MAX_PAGE = 100;
@@ -37,6 +36,12 @@ function xrpcError(answer: SourceAnswer): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+export interface BlueskySettings {
+  serviceUrl: string;
+  identifier: string;
+  appPassword: string;
 }
 
 /**

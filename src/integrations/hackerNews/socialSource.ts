@@ -40,13 +40,17 @@ const itemSchema = z
   })
   .loose();
 
+export interface HackerNewsSettings {
+  baseUrl: string;
+}
+
 /** Hacker News through Algolia's HN Search API: stories and comments, newest first, no key. */
 export class HackerNewsSource implements SocialSource {
   readonly name = 'hackernews' as const;
   private readonly http: SourceHttp;
 
   constructor(
-    private readonly settings: { baseUrl: string },
+    private readonly settings: HackerNewsSettings,
     private readonly pauses: SourcePauses,
     tuning: SourceTuning,
   ) {

@@ -65,6 +65,11 @@ export interface ProviderDeclaration<Settings = unknown> {
   readonly limits?: ProviderLimits;
   /** Its typed settings from the environment (undefined when not configured); throws naming the setting that is wrong. */
   read(env: Environment): Settings;
+  /**
+   * Opens the provider from the settings `read` gave, with what its family's factory hands every provider of the
+   * family; its type is the family's (`SocialSourceConstructor`, …), which the area declares.
+   */
+  readonly create?: (...args: never[]) => unknown;
 }
 
 /** Keeps the declaration's own type (its literal id, its settings type, any fields of its family) for PROVIDERS. */

@@ -1,12 +1,6 @@
 import { declareProvider, httpUrl, readTogether, readValue, setting, type Environment } from '../kit/declaration.js';
-
-export interface RedditSettings {
-  authUrl: string;
-  apiUrl: string;
-  clientId: string;
-  clientSecret: string;
-  userAgent: string;
-}
+import type { SocialSourceConstructor } from '../../social/sources/constructor.js';
+import { RedditSource, type RedditSettings } from './socialSource.js';
 
 const APP = { names: ['REDDIT_CLIENT_ID', 'REDDIT_CLIENT_SECRET'], wording: 'missing' } as const;
 const USER_AGENT = 'server:sightline:1.0 (self-hosted Sightline)';
@@ -26,6 +20,7 @@ export const REDDIT = declareProvider({
       secrets: ['REDDIT_CLIENT_SECRET'],
     },
   ],
+  create: ((settings, pauses, tuning) => new RedditSource(settings, pauses, tuning)) satisfies SocialSourceConstructor<RedditSettings>,
   read(env: Environment): RedditSettings | undefined {
     const app = readTogether(env, APP);
     if (app === undefined) return undefined;

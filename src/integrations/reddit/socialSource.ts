@@ -4,9 +4,7 @@ import { DEFAULT_PAUSE_MS, requestedPauseMs, SourceHttp, type SourceAnswer, type
 import type { SourcePauses } from '../../social/sources/pauses.js';
 import type { FoundThread, SocialSource, ThreadSearch } from '../../social/sources/source.js';
 import { excerptOf, plainText, titleOf } from '../../social/sources/text.js';
-import type { RedditSettings } from './provider.js';
 
-export type { RedditSettings };
 
 /** A listing page holds at most 100 things, and /api/info at most 100 ids. */
 const MAX_PAGE = 100;
@@ -58,6 +56,14 @@ function stateOf(link: Link): ThreadSourceState {
   if (link.locked === true) return 'locked';
   if (link.archived === true) return 'archived';
   return 'open';
+}
+
+export interface RedditSettings {
+  authUrl: string;
+  apiUrl: string;
+  clientId: string;
+  clientSecret: string;
+  userAgent: string;
 }
 
 /**

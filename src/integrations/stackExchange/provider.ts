@@ -1,10 +1,6 @@
 import { declareProvider, httpUrl, readValue, setting, type Environment } from '../kit/declaration.js';
-
-export interface StackExchangeSettings {
-  baseUrl: string;
-  key: string | undefined;
-  sites: string[];
-}
+import type { SocialSourceConstructor } from '../../social/sources/constructor.js';
+import { StackExchangeSource, type StackExchangeSettings } from './socialSource.js';
 
 /** Stack Exchange API 2.3: 300 requests a day without a key, 10,000 with one; on unless SOCIAL_SOURCES_OFF lists it. */
 export const STACK_EXCHANGE = declareProvider({
@@ -20,6 +16,7 @@ export const STACK_EXCHANGE = declareProvider({
         'Comma-separated Stack Exchange sites searched for social threads (`stackoverflow,superuser,webmasters`...), one request per site. Without a key 300 requests a day per IP; with an app key (stackapps.com) 10,000',
     },
   ],
+  create: ((settings, pauses, tuning) => new StackExchangeSource(settings, pauses, tuning)) satisfies SocialSourceConstructor<StackExchangeSettings>,
   read(env: Environment): StackExchangeSettings {
     const sites = (setting(env, 'STACKEXCHANGE_SITES') ?? '')
       .split(',')

@@ -5,7 +5,6 @@ import { kindOfStatus } from '../kit/providerError.js';
 import type { SourcePauses } from '../../social/sources/pauses.js';
 import { SourceError, type FoundThread, type SocialSource, type ThreadSearch } from '../../social/sources/source.js';
 import { decodeEntities, excerptOf, plainText, titleOf } from '../../social/sources/text.js';
-import type { StackExchangeSettings } from './provider.js';
 
 /** The API's largest page. */
 const MAX_PAGE = 100;
@@ -47,6 +46,12 @@ function stateOf(question: Question): ThreadSourceState {
 
 function nextUtcMidnight(now: number): number {
   return Math.floor(now / DAY_MS) * DAY_MS + DAY_MS;
+}
+
+export interface StackExchangeSettings {
+  baseUrl: string;
+  key: string | undefined;
+  sites: string[];
 }
 
 /**

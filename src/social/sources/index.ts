@@ -1,15 +1,13 @@
 import type { SocialSourceName } from '../../../db/schema.js';
 import type { SocialSourceSettings } from '../../config.js';
-import { BlueskySource } from '../../integrations/bluesky/socialSource.js';
-import { HackerNewsSource } from '../../integrations/hackerNews/socialSource.js';
 import { DEFAULT_SOURCE_TUNING, type SourceTuning } from './http.js';
 import type { SourcePauses } from './pauses.js';
-import { RedditSource } from '../../integrations/reddit/socialSource.js';
 import type { SocialSource } from './source.js';
-import { StackExchangeSource } from '../../integrations/stackExchange/socialSource.js';
+import type { SocialSourceConstructor } from './constructor.js';
 import { BLUESKY } from '../../integrations/bluesky/provider.js';
 import { HACKER_NEWS } from '../../integrations/hackerNews/provider.js';
 import { nameList } from '../../integrations/kit/declaration.js';
+import { providersOf } from '../../integrations/providers.js';
 import { REDDIT } from '../../integrations/reddit/provider.js';
 import { STACK_EXCHANGE } from '../../integrations/stackExchange/provider.js';
 
@@ -24,9 +22,11 @@ export const SOURCE_SETTINGS: Record<SocialSourceName, string> = {
 /** One adapter per configured source; the caller closes them. */
 export function openSocialSources(settings: SocialSourceSettings, pauses: SourcePauses, tuning: SourceTuning = DEFAULT_SOURCE_TUNING): Partial<Record<SocialSourceName, SocialSource>> {
   const sources: Partial<Record<SocialSourceName, SocialSource>> = {};
-  if (settings.hackernews !== undefined) sources.hackernews = new HackerNewsSource(settings.hackernews, pauses, tuning);
-  if (settings.stackexchange !== undefined) sources.stackexchange = new StackExchangeSource(settings.stackexchange, pauses, tuning);
-  if (settings.bluesky !== undefined) sources.bluesky = new BlueskySource(settings.bluesky, pauses, tuning);
-  if (settings.reddit !== undefined) sources.reddit = new RedditSource(settings.reddit, pauses, tuning);
+  for (const provider of providersOf('social source')) {
+    const own = settings[provider.id];
+    // Each provider's settings are those its own `read` gave; TypeScript cannot pair a union's members with them.
+    const create = provider.create as SocialSourceConstructor<typeof own>;
+    if (own !== undefined) sources[provider.id] = create(own, pauses, tuning);
+  }
   return sources;
 }
