@@ -1,17 +1,7 @@
 import type { SchedulerTool } from '../../../db/schema.js';
-import type { Clock } from '../../clock.js';
-import type { LimiterStore } from '../../limits/store.js';
-import type { SafeFetcher } from '../../outbound/safeFetch.js';
-import { BufferScheduler } from '../../integrations/buffer/scheduler.js';
-import { PostizScheduler } from '../../integrations/postiz/scheduler.js';
+import { providersOf } from '../../integrations/providers.js';
+import type { SchedulerDeps } from './constructor.js';
 import type { Scheduler, SchedulerAccount } from './scheduler.js';
-import { TypefullyScheduler } from '../../integrations/typefully/scheduler.js';
-
-export interface SchedulerDeps {
-  outbound: SafeFetcher;
-  limits: LimiterStore;
-  clock: Clock;
-}
 
 export const SCHEDULER_NAMES: Record<SchedulerTool, string> = { postiz: 'Postiz', buffer: 'Buffer', typefully: 'Typefully' };
 
@@ -25,13 +15,9 @@ export const SCHEDULER_SETTINGS: Record<SchedulerTool, string> = {
   typefully: 'TYPEFULLY_BASE_URL',
 };
 
+/** The account's tool, opened by its declaration in PROVIDERS. */
 export function openScheduler(account: SchedulerAccount, deps: SchedulerDeps): Scheduler {
-  switch (account.tool) {
-    case 'postiz':
-      return new PostizScheduler(account, deps.outbound, deps.limits, deps.clock);
-    case 'buffer':
-      return new BufferScheduler(account, deps.outbound, deps.clock);
-    case 'typefully':
-      return new TypefullyScheduler(account, deps.outbound, deps.clock);
-  }
+  const provider = providersOf('scheduler').find((declared) => declared.id === account.tool);
+  if (provider === undefined) throw new Error(`no scheduling tool is declared as ${account.tool}`);
+  return provider.create(account, deps);
 }
