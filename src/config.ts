@@ -7,7 +7,7 @@ import type { GoogleAnalyticsSettings, SearchConsoleSettings } from './integrati
 import type { HackerNewsSettings } from './integrations/hackerNews/socialSource.js';
 import type { HunterSettings } from './integrations/hunter/provider.js';
 import type { EngineSettings } from './integrations/kit/answerEngine.js';
-import type { CopilotSettings } from './integrations/microsoft/provider.js';
+import type { CopilotSettings } from './integrations/microsoft/bingCopilotSearch.js';
 import type { WriterSettings } from './integrations/openai/provider.js';
 import { readProviderSettings, type ProviderSettings } from './integrations/providers.js';
 import type { RedditSettings } from './integrations/reddit/socialSource.js';

@@ -1,5 +1,7 @@
 import { answerEngine } from '../kit/answerEngine.js';
 import { declareProvider, httpUrl, readTogether, readValue, type Environment } from '../kit/declaration.js';
+import type { AnswerEngineConstructor } from '../../visibility/engines/constructor.js';
+import { GeminiEngine } from './geminiEngine.js';
 
 /** Gemini tier 1 (its lowest per-model figure); grounding with Google Search beyond the free daily allowance. */
 export const GEMINI = answerEngine({
@@ -10,6 +12,7 @@ export const GEMINI = answerEngine({
   endpoint: { baseUrl: 'https://generativelanguage.googleapis.com/v1beta', model: 'gemini-2.5-flash' },
   requestsPerMinute: 150,
   price: { usdPerCall: 0.035, basis: 'Gemini grounding with Google Search: $35 per 1,000 grounded prompts beyond the free daily allowance, plus tokens' },
+  create: ((settings, tuning) => new GeminiEngine(settings, tuning)) satisfies AnswerEngineConstructor,
 });
 
 export interface SearchConsoleSettings {

@@ -14,7 +14,7 @@ interface EngineEndpoint {
   model: string;
 }
 
-interface AnswerEngine<Engine extends string> {
+interface AnswerEngine<Engine extends string, Create> {
   engine: Engine;
   label: string;
   /** Whose key turns it on, and which of its APIs is asked, as the configuration table says it. */
@@ -24,13 +24,24 @@ interface AnswerEngine<Engine extends string> {
   /** Requests a minute the provider allows on its entry paid tier, as published. */
   requestsPerMinute: number;
   price: CallPrice;
+  /** Opens the engine from its settings (the family's `AnswerEngineConstructor`). */
+  create: Create;
 }
 
 /**
  * The four answer engines with an API of their own are declared alike: ENGINE_<NAME>_API_KEY (official endpoint) or
  * ENGINE_<NAME>_BASE_URL (a compatible server that needs no key) turns one on; the model and the pace have defaults.
  */
-export function answerEngine<const Engine extends string>({ engine, label, vendor, api, endpoint, requestsPerMinute, price }: AnswerEngine<Engine>) {
+export function answerEngine<const Engine extends string, Create extends (settings: EngineSettings, ...deps: never[]) => unknown>({
+  engine,
+  label,
+  vendor,
+  api,
+  endpoint,
+  requestsPerMinute,
+  price,
+  create,
+}: AnswerEngine<Engine, Create>) {
   const prefix = `ENGINE_${engine.toUpperCase()}_`;
   const limits = { requestsPerMinute: { setting: `${prefix}RPM`, default: requestsPerMinute }, prices: { [new URL(endpoint.baseUrl).hostname]: price } };
   return declareProvider({
@@ -53,6 +64,7 @@ export function answerEngine<const Engine extends string>({ engine, label, vendo
       },
     ],
     limits,
+    create,
     read(env: Environment): EngineSettings | undefined {
       const apiKey = setting(env, `${prefix}API_KEY`);
       if (apiKey === undefined && setting(env, `${prefix}BASE_URL`) === undefined) return undefined;

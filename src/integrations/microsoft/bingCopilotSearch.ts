@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { CopilotSettings } from './provider.js';
 import { type AnswerEngine, type AskOptions, type EngineAnswer, EngineError, normaliseCitations } from '../../visibility/engines/engine.js';
 import { type EngineTuning, ProviderHttp } from '../../visibility/engines/providerHttp.js';
 
@@ -61,6 +60,14 @@ function readAnswer(json: unknown): Read {
   if (text === '') return { shown: false };
   const listed = [...(answer.references ?? answer.reference_links ?? [])].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
   return { shown: true, text, references: listed.flatMap((ref) => (ref.link ? [{ url: ref.link, title: ref.title ?? ref.source ?? null }] : [])) };
+}
+
+export interface CopilotSettings {
+  /** Where `/search` lives: https://serpapi.com or https://www.searchapi.io/api/v1. */
+  baseUrl: string;
+  apiKey: string | undefined;
+  /** ENGINE_COPILOT_RPM */
+  perMinute: number;
 }
 
 /**

@@ -1,12 +1,6 @@
 import { declareProvider, httpUrl, readRequestsPerMinute, readValue, setting, type Environment } from '../kit/declaration.js';
-
-export interface CopilotSettings {
-  /** Where `/search` lives: https://serpapi.com or https://www.searchapi.io/api/v1. */
-  baseUrl: string;
-  apiKey: string | undefined;
-  /** ENGINE_COPILOT_RPM */
-  perMinute: number;
-}
+import type { AnswerEngineConstructor } from '../../visibility/engines/constructor.js';
+import { BingCopilotSearchEngine, type CopilotSettings } from './bingCopilotSearch.js';
 
 const SERPAPI = 'https://serpapi.com';
 /** SerpApi's hourly throughput on its smallest plan (1,000 an hour); each API's price on its Developer plan. */
@@ -39,6 +33,7 @@ export const COPILOT_SEARCH = declareProvider({
     },
   ],
   limits: LIMITS,
+  create: ((settings, tuning) => new BingCopilotSearchEngine(settings, tuning)) satisfies AnswerEngineConstructor<CopilotSettings>,
   read(env: Environment): CopilotSettings | undefined {
     const apiKey = setting(env, 'ENGINE_COPILOT_API_KEY');
     if (apiKey === undefined && setting(env, 'ENGINE_COPILOT_BASE_URL') === undefined) return undefined;

@@ -1,6 +1,8 @@
 import { answerEngine } from '../kit/answerEngine.js';
 import { declareProvider, readTogether, setting, type Environment } from '../kit/declaration.js';
 import { z } from 'zod';
+import type { AnswerEngineConstructor } from '../../visibility/engines/constructor.js';
+import { OpenAiResponsesEngine } from './chatgptEngine.js';
 
 export interface WriterSettings {
   /** Base URL ending before `/chat/completions`, e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1 (Ollama). */
@@ -65,4 +67,5 @@ export const CHATGPT = answerEngine({
   endpoint: { baseUrl: 'https://api.openai.com/v1', model: 'gpt-4.1-mini' },
   requestsPerMinute: 500,
   price: { usdPerCall: 0.01, basis: 'OpenAI web search tool: $10 per 1,000 calls, plus tokens' },
+  create: ((settings, tuning) => new OpenAiResponsesEngine(settings, tuning)) satisfies AnswerEngineConstructor,
 });

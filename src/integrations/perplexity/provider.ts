@@ -1,4 +1,6 @@
 import { answerEngine } from '../kit/answerEngine.js';
+import type { AnswerEngineConstructor } from '../../visibility/engines/constructor.js';
+import { PerplexityEngine } from './perplexityEngine.js';
 
 /** Perplexity tiers 0 and 1 (sonar models); the Sonar request fee at low search context. */
 export const PERPLEXITY = answerEngine({
@@ -9,4 +11,5 @@ export const PERPLEXITY = answerEngine({
   endpoint: { baseUrl: 'https://api.perplexity.ai', model: 'sonar' },
   requestsPerMinute: 50,
   price: { usdPerCall: 0.005, basis: 'Perplexity Sonar request fee (low search context): $5 per 1,000 requests, plus tokens' },
+  create: ((settings, tuning) => new PerplexityEngine(settings, tuning)) satisfies AnswerEngineConstructor,
 });

@@ -1,23 +1,12 @@
-import { API_ENGINES, type ApiEngine, type Config, type EngineSettings } from '../../config.js';
+import type { Config } from '../../config.js';
+import { providersOf } from '../../integrations/providers.js';
 import type { SerpClient } from '../serp/serp.js';
 import { providerLimits } from '../../limits/providerLimits.js';
 import type { LimiterStore } from '../../limits/store.js';
-import { ClaudeEngine } from '../../integrations/anthropic/claudeEngine.js';
 import { limitedEngine, onlyEngineErrors } from './concurrency.js';
 import type { AnswerEngine, EngineName } from './engine.js';
-import { GeminiEngine } from '../../integrations/google/geminiEngine.js';
-import { OpenAiResponsesEngine } from '../../integrations/openai/chatgptEngine.js';
-import { PerplexityEngine } from '../../integrations/perplexity/perplexityEngine.js';
 import type { EngineTuning } from './providerHttp.js';
 import { bingCopilotEngine, googleAiOverviewEngine } from './serpEngines.js';
-import { BingCopilotSearchEngine } from '../../integrations/microsoft/bingCopilotSearch.js';
-
-const API_ADAPTERS: Record<ApiEngine, new (settings: EngineSettings, tuning: EngineTuning) => AnswerEngine> = {
-  chatgpt: OpenAiResponsesEngine,
-  perplexity: PerplexityEngine,
-  gemini: GeminiEngine,
-  claude: ClaudeEngine,
-};
 
 /**
  * The configured engines: the four with their own API from ENGINE_<NAME>_*; Google AI Overviews from the SERP
@@ -31,10 +20,11 @@ export function createAnswerEngines(
   store: Pick<LimiterStore, 'slots' | 'limiter'>,
 ): Partial<Record<EngineName, AnswerEngine>> {
   const engines: Partial<Record<EngineName, AnswerEngine>> = {};
-  for (const name of API_ENGINES) {
+  for (const provider of providersOf('answer engine')) {
+    const name = provider.id;
     const settings = config.engines[name];
     if (settings !== undefined) {
-      engines[name] = limitedEngine(new API_ADAPTERS[name](settings, tuning), providerLimits(store, `engine:${name}`, { concurrency: tuning.concurrency, perMinute: settings.perMinute }));
+      engines[name] = limitedEngine(provider.create(settings, tuning), providerLimits(store, `engine:${name}`, { concurrency: tuning.concurrency, perMinute: settings.perMinute }));
     }
   }
   // The SERP client limits its own calls, which rank checks and website look-ups share with the engines read from its pages.
@@ -42,11 +32,11 @@ export function createAnswerEngines(
     engines.google_ai_overview = onlyEngineErrors(googleAiOverviewEngine(serp));
     engines.copilot = onlyEngineErrors(bingCopilotEngine(serp));
   }
-  if (config.copilot !== undefined) {
-    engines.copilot = limitedEngine(
-      new BingCopilotSearchEngine(config.copilot, tuning),
-      providerLimits(store, 'engine:copilot', { concurrency: tuning.concurrency, perMinute: config.copilot.perMinute }),
-    );
+  const copilot = config.copilot;
+  if (copilot !== undefined) {
+    for (const provider of providersOf('copilot search')) {
+      engines.copilot = limitedEngine(provider.create(copilot, tuning), providerLimits(store, 'engine:copilot', { concurrency: tuning.concurrency, perMinute: copilot.perMinute }));
+    }
   }
   return engines;
 }
