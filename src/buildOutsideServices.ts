@@ -21,7 +21,8 @@ import { knownCallPrices } from './visibility/checks/prices.js';
 import { createSerpClient } from './integrations/dataforseo/serp.js';
 import { bookedWriter } from './billing/writerLedger.js';
 import { limitedWriter } from './writer/model.js';
-import { OpenAiCompatibleWriter, type WriterTuning } from './integrations/openai/chatCompletionsWriter.js';
+import type { WriterTuning } from './integrations/openai/chatCompletionsWriter.js';
+import { WRITER } from './integrations/openai/provider.js';
 
 /** Writer requests in flight at once, across every instance: a local model serves few at a time, a hosted one rations them. */
 const WRITER_CONCURRENCY = 4;
@@ -51,7 +52,7 @@ export interface Ledger {
  */
 export function createServices(config: Config, limiterStore: LimiterStore, ledger: Ledger, options: ProviderOptions = {}): { services: Services; close(): Promise<void> } {
   const fetcher = new SafeFetcher(options.outbound ?? { allowPrivateAddresses: config.allowPrivateTargets });
-  const writer = config.writer === undefined ? undefined : new OpenAiCompatibleWriter(config.writer, options.writerTuning);
+  const writer = config.writer === undefined ? undefined : WRITER.create(config.writer, options.writerTuning);
   const engineTuning = { ...DEFAULT_ENGINE_TUNING, ...options.engineTuning };
   const serp = createSerpClient(config.serp, engineTuning, limiterStore);
   const backlinkIndex = createBacklinkIndex(config.backlinkIndex, engineTuning, limiterStore);

@@ -8,7 +8,7 @@ import type { HackerNewsSettings } from './integrations/hackerNews/socialSource.
 import type { HunterSettings } from './integrations/hunter/provider.js';
 import type { EngineSettings } from './integrations/kit/answerEngine.js';
 import type { CopilotSettings } from './integrations/microsoft/bingCopilotSearch.js';
-import type { WriterSettings } from './integrations/openai/provider.js';
+import type { WriterSettings } from './integrations/openai/chatCompletionsWriter.js';
 import { readProviderSettings, type ProviderSettings } from './integrations/providers.js';
 import type { RedditSettings } from './integrations/reddit/socialSource.js';
 import type { StackExchangeSettings } from './integrations/stackExchange/socialSource.js';

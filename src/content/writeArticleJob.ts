@@ -5,7 +5,7 @@ import type { ClaimedJob, JobHandler } from '../jobs/worker.js';
 import { fromJson, toJson } from '../shared/json.js';
 import { modelText, modelTextList } from '../writer/answerFields.js';
 import { brandMemoryPrompt, languageName } from '../brand/brandMemory.js';
-import { requireWriter } from '../writer/model.js';
+import { requireWriter } from '../writer/required.js';
 import { loadBrandRow } from '../brand/readBrand.js';
 import type { Author } from '../brand/records.js';
 import type { ArticleRow } from './articles.js';

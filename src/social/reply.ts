@@ -5,7 +5,7 @@ import type { Clock } from '../clock.js';
 import { BadInputError } from '../errors.js';
 import type { Services } from '../outsideServices.js';
 import { brandMemoryPrompt } from '../brand/brandMemory.js';
-import { requireWriter } from '../writer/model.js';
+import { requireWriter } from '../writer/required.js';
 import { WriterError } from '../integrations/openai/chatCompletionsWriter.js';
 import { recordSourceState } from './search.js';
 import { findThread, threadRecord, type ThreadRow } from './threads.js';

@@ -1,8 +1,5 @@
 import type { z } from 'zod';
-import { BadInputError } from '../errors.js';
 import type { ProviderSlots } from '../limits/store.js';
-import { nameList } from '../integrations/kit/declaration.js';
-import { WRITER } from '../integrations/openai/provider.js';
 
 export interface WriterUsage {
   promptTokens: number;
@@ -62,14 +59,6 @@ export interface Writer {
   structured<T>(prompt: StructuredPrompt<T>, call: WriterCall): Promise<T>;
   readonly embeddingModel: string | undefined;
   embed(texts: readonly string[], call: WriterCall): Promise<number[][]>;
-}
-
-export const WRITER_SETTINGS = `${nameList(WRITER.turnedOnBy)} (and WRITER_API_KEY when the server needs one)`;
-
-/** The writer, or the 400 that tells the caller which settings the operator has to configure. */
-export function requireWriter(writer: Writer | undefined): Writer {
-  if (writer === undefined) throw new BadInputError(`no writer model is configured: the operator sets ${WRITER_SETTINGS}`);
-  return writer;
 }
 
 /** The writer behind its concurrency limit, which holds across every instance. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { draftBuyerProfile } from '../../src/brand/icpDrafts.js';
-import { requireWriter } from '../../src/writer/model.js';
+import { requireWriter } from '../../src/writer/required.js';
 import { defineTool } from '../define.js';
 import { buyerProfileDraft } from './outputs.js';
 

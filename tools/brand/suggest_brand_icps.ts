@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_SUGGESTIONS, suggestAudiences } from '../../src/brand/icpDrafts.js';
-import { requireWriter } from '../../src/writer/model.js';
+import { requireWriter } from '../../src/writer/required.js';
 import { defineTool } from '../define.js';
 
 export default defineTool({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { describeGenerate, GENERATE_AHEAD_MS, startGenerate, WRITES_PER_DAY } from '../../src/content/generation.js';
-import { requireWriter } from '../../src/writer/model.js';
+import { requireWriter } from '../../src/writer/required.js';
 import { defineTool } from '../define.js';
 import { generationStarted } from './outputs.js';
 import { recordId } from '../fields.js';

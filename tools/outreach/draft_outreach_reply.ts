@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { draftOutreachEmail } from '../../src/outreach/messages.js';
-import { requireWriter } from '../../src/writer/model.js';
+import { requireWriter } from '../../src/writer/required.js';
 import { defineTool } from '../define.js';
 import { recordId } from '../fields.js';
 import { outreachDraft } from './outputs.js';

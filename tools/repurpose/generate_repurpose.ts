@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { REPURPOSE_CHANNELS } from '../../src/repurpose/channels.js';
 import { describeGeneration, generateDrafts } from '../../src/repurpose/generate.js';
-import { requireWriter } from '../../src/writer/model.js';
+import { requireWriter } from '../../src/writer/required.js';
 import { defineTool } from '../define.js';
 import { recordId } from '../fields.js';
 import { repurposeDraft } from './outputs.js';

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { WriterSettings } from './provider.js';
 import { ProviderClient } from '../kit/client.js';
 import { ProviderError, type ProviderErrorFacts, type ProviderErrorKind } from '../kit/providerError.js';
 import { providerMessage } from '../kit/providerMessage.js';
@@ -13,6 +12,15 @@ export class WriterError extends ProviderError {
   constructor(message: string, kind: ProviderErrorKind = 'refused', facts: ProviderErrorFacts = {}) {
     super('the writer model', kind, message, facts);
   }
+}
+
+export interface WriterSettings {
+  /** Base URL ending before `/chat/completions`, e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1 (Ollama). */
+  baseUrl: string;
+  apiKey: string | undefined;
+  model: string;
+  /** WRITER_EMBEDDING_MODEL: the model `POST {baseUrl}/embeddings` is asked with; undefined: nothing is embedded (the link network proposes nothing). */
+  embeddingModel?: string | undefined;
 }
 
 export interface WriterTuning {

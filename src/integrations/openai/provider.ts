@@ -3,15 +3,8 @@ import { declareProvider, readTogether, setting, type Environment } from '../kit
 import { z } from 'zod';
 import type { AnswerEngineConstructor } from '../../visibility/engines/constructor.js';
 import { OpenAiResponsesEngine } from './chatgptEngine.js';
-
-export interface WriterSettings {
-  /** Base URL ending before `/chat/completions`, e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1 (Ollama). */
-  baseUrl: string;
-  apiKey: string | undefined;
-  model: string;
-  /** WRITER_EMBEDDING_MODEL: the model `POST {baseUrl}/embeddings` is asked with; undefined: nothing is embedded (the link network proposes nothing). */
-  embeddingModel?: string | undefined;
-}
+import type { WriterConstructor } from '../../writer/constructor.js';
+import { OpenAiCompatibleWriter, type WriterSettings } from './chatCompletionsWriter.js';
 
 /** The writer's base URL as the URL parser spells it, without trailing slashes; it tells a bad address from a bad scheme. */
 const writerUrl = z.string().transform((value, context) => {
@@ -48,6 +41,7 @@ export const WRITER = declareProvider({
       meaning: 'Embedding model asked at `{WRITER_BASE_URL}/embeddings` (`text-embedding-3-small`, Ollama `nomic-embed-text`, …). Unset: the link network\'s matching proposes nothing and says so',
     },
   ],
+  create: ((settings, tuning) => new OpenAiCompatibleWriter(settings, tuning)) satisfies WriterConstructor,
   read(env: Environment): WriterSettings | undefined {
     const values = readTogether(env, { names: ['WRITER_BASE_URL', 'WRITER_MODEL'] });
     if (values === undefined) return undefined;

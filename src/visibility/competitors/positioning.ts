@@ -4,7 +4,7 @@ import type { Clock } from '../../clock.js';
 import { enqueueJob } from '../../jobs/queue.js';
 import { fromJson } from '../../shared/json.js';
 import { toIso } from '../../shared/time.js';
-import { WRITER_SETTINGS } from '../../writer/model.js';
+import { WRITER_SETTINGS } from '../../writer/required.js';
 
 /**
  * Fewer answers naming both the brand and a competitor than this (in POSITIONING_DAYS): no summary is made and the
