@@ -1,6 +1,6 @@
 import { resolveMx } from 'node:dns/promises';
 import type { Kysely } from 'kysely';
-import { createBacklinkIndex } from './integrations/dataforseo/backlinkIndex.js';
+import { BACKLINK_INDEX, SERP } from './integrations/dataforseo/provider.js';
 import { cdnService } from './analytics/cdn/connection.js';
 import type { Database } from '../db/schema.js';
 import type { Clock } from './clock.js';
@@ -8,7 +8,7 @@ import type { Config } from './config.js';
 import { CredentialSealer } from './credentials/sealed.js';
 import type { LimiterStore } from './limits/store.js';
 import type { MxResolver } from './outreach/contacts/finder.js';
-import { HunterFinder } from './integrations/hunter/contactFinder.js';
+import { HUNTER } from './integrations/hunter/provider.js';
 import { SiteContactFinder } from './outreach/contacts/site.js';
 import { SafeFetcher, type OutboundOptions } from './outbound/safeFetch.js';
 import { DEFAULT_SOURCE_TUNING } from './social/sources/http.js';
@@ -18,7 +18,6 @@ import { LINKING_PAGE_TIMEOUT_MS, SPECIFIED_TIMING, type Services, type Timing }
 import { createAnswerEngines } from './visibility/engines/index.js';
 import { DEFAULT_ENGINE_TUNING, type EngineTuning } from './visibility/engines/providerHttp.js';
 import { knownCallPrices } from './visibility/checks/prices.js';
-import { createSerpClient } from './integrations/dataforseo/serp.js';
 import { bookedWriter } from './billing/writerLedger.js';
 import { limitedWriter } from './writer/model.js';
 import type { WriterTuning } from './integrations/openai/chatCompletionsWriter.js';
@@ -54,8 +53,8 @@ export function createServices(config: Config, limiterStore: LimiterStore, ledge
   const fetcher = new SafeFetcher(options.outbound ?? { allowPrivateAddresses: config.allowPrivateTargets });
   const writer = config.writer === undefined ? undefined : WRITER.create(config.writer, options.writerTuning);
   const engineTuning = { ...DEFAULT_ENGINE_TUNING, ...options.engineTuning };
-  const serp = createSerpClient(config.serp, engineTuning, limiterStore);
-  const backlinkIndex = createBacklinkIndex(config.backlinkIndex, engineTuning, limiterStore);
+  const serp = SERP.create(config.serp, engineTuning, limiterStore);
+  const backlinkIndex = BACKLINK_INDEX.create(config.backlinkIndex, engineTuning, limiterStore);
   const socialSources = openSocialSources(config.socialSources, new SourcePauses(ledger.db, ledger.clock), { ...DEFAULT_SOURCE_TUNING, ...options.engineTuning });
   const services: Services = {
     writer: writer === undefined ? undefined : bookedWriter(limitedWriter(writer, limiterStore.slots('writer', WRITER_CONCURRENCY)), ledger.db, ledger.clock),
@@ -71,7 +70,7 @@ export function createServices(config: Config, limiterStore: LimiterStore, ledge
     checkRunsPerQuery: config.checkRunsPerQuery,
     callPrices: knownCallPrices(config),
     contacts: {
-      hunter: config.hunter === undefined ? undefined : new HunterFinder(config.hunter, fetcher),
+      hunter: config.hunter === undefined ? undefined : HUNTER.create(config.hunter, fetcher),
       site: new SiteContactFinder(fetcher, options.mxResolver ?? resolveMx),
     },
     credentials: new CredentialSealer(config.secretsKey, config.previousSecretsKeys),

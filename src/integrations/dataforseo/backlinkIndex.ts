@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { BacklinkIndexSettings } from './provider.js';
 import { DataForSeoApi, type TaskAnswer } from './api.js';
 import type { LimiterStore } from '../../limits/store.js';
 import { domainOf } from '../../shared/urls.js';
@@ -113,6 +112,18 @@ function backlinkOf(item: unknown): IndexedBacklink | undefined {
     lostAt: lost ? (dataForSeoTime(link.lost_date) ?? dataForSeoTime(link.last_seen)) : null,
     broken: link.is_broken === true,
   };
+}
+
+export interface BacklinkIndexSettings {
+  baseUrl: string;
+  login: string;
+  password: string;
+  /** BACKLINKS_RPM on its own account; the SERP_RPM allowance, shared with the SERP client, on the SERP provider's. */
+  perMinute: number;
+  /** True when SERP_* serve (BACKLINKS_* not set): one account, so one set of limits for both clients. */
+  sharesSerpAccount: boolean;
+  /** BACKLINKS_MAX_ROWS: backlinks read per workspace and sync at most. */
+  maxRows: number;
 }
 
 /**

@@ -1,24 +1,8 @@
 import { declareProvider, httpUrl, nameList, readRequestsPerMinute, readTogether, readValue, wholeNumber, type Environment } from '../kit/declaration.js';
-
-export interface SerpSettings {
-  baseUrl: string;
-  login: string;
-  password: string;
-  /** SERP_RPM */
-  perMinute: number;
-}
-
-export interface BacklinkIndexSettings {
-  baseUrl: string;
-  login: string;
-  password: string;
-  /** BACKLINKS_RPM on its own account; the SERP_RPM allowance, shared with the SERP client, on the SERP provider's. */
-  perMinute: number;
-  /** True when SERP_* serve (BACKLINKS_* not set): one account, so one set of limits for both clients. */
-  sharesSerpAccount: boolean;
-  /** BACKLINKS_MAX_ROWS: backlinks read per workspace and sync at most. */
-  maxRows: number;
-}
+import type { BacklinkIndexConstructor } from '../../backlinks/index/constructor.js';
+import type { SerpConstructor } from '../../visibility/serp/constructor.js';
+import { createBacklinkIndex, type BacklinkIndexSettings } from './backlinkIndex.js';
+import { createSerpClient, type SerpSettings } from './serp.js';
 
 const SERP_ACCOUNT = { names: ['SERP_BASE_URL', 'SERP_LOGIN', 'SERP_PASSWORD'] } as const;
 const BACKLINKS_ACCOUNT = { names: ['BACKLINKS_BASE_URL', 'BACKLINKS_LOGIN', 'BACKLINKS_PASSWORD'], note: '(then the SERP_* account serves)' } as const;
@@ -52,6 +36,7 @@ export const SERP = declareProvider({
     },
   ],
   limits: SERP_LIMITS,
+  create: createSerpClient satisfies SerpConstructor,
   read(env: Environment): SerpSettings | undefined {
     const account = readTogether(env, SERP_ACCOUNT);
     if (account === undefined) return undefined;
@@ -86,6 +71,7 @@ export const BACKLINK_INDEX = declareProvider({
     },
   ],
   limits: BACKLINKS_LIMITS,
+  create: createBacklinkIndex satisfies BacklinkIndexConstructor,
   read(env: Environment): BacklinkIndexSettings | undefined {
     const maxRows = readValue(env, 'BACKLINKS_MAX_ROWS', wholeNumber(1, 1_000_000), '1000');
     const perMinute = readRequestsPerMinute(env, BACKLINKS_LIMITS.requestsPerMinute);

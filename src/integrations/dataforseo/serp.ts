@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { SerpSettings } from './provider.js';
 import { DataForSeoApi, type TaskAnswer } from './api.js';
 import type { LimiterStore } from '../../limits/store.js';
 import { domainOf } from '../../shared/urls.js';
@@ -68,6 +67,14 @@ function aiOverviewOf(items: unknown[]): AiOverview {
   const listed = overview.references ?? sections.flatMap((section) => section.references ?? []);
   const references: Citation[] = normaliseCitations(listed.flatMap((ref) => (ref.url ? [{ url: ref.url, title: ref.title ?? ref.source ?? null }] : [])));
   return { shown: true, text: text.trim(), references };
+}
+
+export interface SerpSettings {
+  baseUrl: string;
+  login: string;
+  password: string;
+  /** SERP_RPM */
+  perMinute: number;
 }
 
 /**

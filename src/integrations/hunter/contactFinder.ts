@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { HunterSettings } from './provider.js';
 import { ProviderClient } from '../kit/client.js';
 import { ProviderError } from '../kit/providerError.js';
 import type { SafeFetcher } from '../../outbound/safeFetch.js';
@@ -38,6 +37,12 @@ const verifierSchema = z.object({ data: z.object({ status: z.string(), score: z.
 const fullName = (first: string | null | undefined, last: string | null | undefined) => [first, last].filter((part) => part).join(' ') || null;
 
 const clampConfidence = (value: number | null | undefined) => Math.max(0, Math.min(100, Math.round(value ?? 0)));
+
+export interface HunterSettings {
+  /** Base URL ending before `/domain-search`, e.g. https://api.hunter.io/v2. */
+  baseUrl: string;
+  apiKey: string;
+}
 
 /**
  * Hunter's v2 API (or one compatible with it): the email finder for a named person, else the domain search's best

@@ -1,10 +1,6 @@
 import { declareProvider, httpUrl, readValue, refuseWithout, setting, type Environment } from '../kit/declaration.js';
-
-export interface HunterSettings {
-  /** Base URL ending before `/domain-search`, e.g. https://api.hunter.io/v2. */
-  baseUrl: string;
-  apiKey: string;
-}
+import type { ContactFinderConstructor } from '../../outreach/contacts/constructor.js';
+import { HunterFinder, type HunterSettings } from './contactFinder.js';
 
 const HUNTER_API = 'https://api.hunter.io/v2';
 
@@ -23,6 +19,7 @@ export const HUNTER = declareProvider({
       secrets: ['HUNTER_API_KEY'],
     },
   ],
+  create: ((settings, outbound) => new HunterFinder(settings, outbound)) satisfies ContactFinderConstructor<HunterSettings>,
   read(env: Environment): HunterSettings | undefined {
     refuseWithout(env, 'HUNTER_BASE_URL', 'HUNTER_API_KEY');
     const apiKey = setting(env, 'HUNTER_API_KEY');
