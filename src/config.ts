@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { parseSealingKey } from './credentials/sealed.js';
 import type { BlueskySettings } from './integrations/bluesky/socialSource.js';
-import type { CdnSettings } from './integrations/cloudflare/provider.js';
+import type { CdnSettings } from './integrations/cloudflare/cdn.js';
 import type { BacklinkIndexSettings } from './integrations/dataforseo/backlinkIndex.js';
 import type { SerpSettings } from './integrations/dataforseo/serp.js';
 import type { GoogleAnalyticsSettings, SearchConsoleSettings } from './integrations/google/provider.js';

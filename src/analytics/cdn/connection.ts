@@ -5,7 +5,7 @@ import type { CdnSettings } from '../../config.js';
 import type { CredentialSealer } from '../../credentials/sealed.js';
 import { BadInputError } from '../../errors.js';
 import { randomToken, sha256Hex } from '../../secrets.js';
-import { CloudflareClient, pastedApiToken, pkceChallenge, pkceVerifier, type CloudflareOAuthClient, type CloudflareTokens, type CloudflareZone } from '../../integrations/cloudflare/cdn.js';
+import { pastedApiToken, pkceChallenge, pkceVerifier, type CloudflareClient, type CloudflareOAuthClient, type CloudflareTokens, type CloudflareZone } from '../../integrations/cloudflare/cdn.js';
 import { CloudflareAuthError, CloudflareError } from './errors.js';
 import { CLOUDFLARE } from '../../integrations/cloudflare/provider.js';
 import { nameList, notConfigured } from '../../integrations/kit/declaration.js';
@@ -19,7 +19,7 @@ export interface CdnService {
 }
 
 export function cdnService(settings: CdnSettings, clock: Clock): CdnService {
-  return { client: new CloudflareClient({ endpoints: settings.endpoints, clock }), oauth: settings.oauth, scopes: settings.scopes };
+  return { client: CLOUDFLARE.create(settings, clock), oauth: settings.oauth, scopes: settings.scopes };
 }
 
 /** Where Cloudflare sends the owner back; the operator registers PUBLIC_URL + this path as the OAuth client's redirect URL. */

@@ -126,6 +126,15 @@ export interface CrawlerTraffic {
   incompleteHours: number[];
 }
 
+export interface CdnSettings {
+  /** CDN_CLIENT_ID and CDN_CLIENT_SECRET; undefined: owners connect by pasting an API token only. */
+  oauth: { clientId: string; clientSecret: string; tokenAuthMethod: 'client_secret_basic' | 'client_secret_post' } | undefined;
+  /** CDN_SCOPES: what the authorization asks for, as the OAuth client was registered with. */
+  scopes: string[];
+  /** CDN_AUTH_URL, CDN_TOKEN_URL, CDN_API_BASE_URL: Cloudflare's, unless a proxy (or a test) stands in. */
+  endpoints: CloudflareEndpoints;
+}
+
 export interface CloudflareClientOptions {
   endpoints?: Partial<CloudflareEndpoints>;
   timeoutMs?: number;

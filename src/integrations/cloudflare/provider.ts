@@ -1,15 +1,7 @@
 import { declareProvider, httpUrl, readTogether, readValue, type Environment } from '../kit/declaration.js';
-import { CLOUDFLARE_ENDPOINTS, type CloudflareEndpoints } from './cdn.js';
+import { CLOUDFLARE_ENDPOINTS, CloudflareClient, type CdnSettings } from './cdn.js';
+import type { CdnConstructor } from '../../analytics/cdn/constructor.js';
 import { z } from 'zod';
-
-export interface CdnSettings {
-  /** CDN_CLIENT_ID and CDN_CLIENT_SECRET; undefined: owners connect by pasting an API token only. */
-  oauth: { clientId: string; clientSecret: string; tokenAuthMethod: 'client_secret_basic' | 'client_secret_post' } | undefined;
-  /** CDN_SCOPES: what the authorization asks for, as the OAuth client was registered with. */
-  scopes: string[];
-  /** CDN_AUTH_URL, CDN_TOKEN_URL, CDN_API_BASE_URL: Cloudflare's, unless a proxy (or a test) stands in. */
-  endpoints: CloudflareEndpoints;
-}
 
 /**
  * Cloudflare names OAuth scopes after API-token permissions (Zone Read, Analytics Read); refresh tokens come with the
@@ -34,6 +26,7 @@ export const CLOUDFLARE = declareProvider({
       secrets: ['CDN_CLIENT_SECRET'],
     },
   ],
+  create: ((settings, clock) => new CloudflareClient({ endpoints: settings.endpoints, clock })) satisfies CdnConstructor,
   read(env: Environment): CdnSettings {
     const client = readTogether(env, OAUTH_CLIENT);
     const method = readValue(env, 'CDN_TOKEN_AUTH_METHOD', tokenAuthMethod, 'client_secret_basic');
