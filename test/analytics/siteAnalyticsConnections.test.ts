@@ -6,8 +6,8 @@ import {
   noteSiteAnalyticsError,
   readSiteAnalyticsConnection,
   siteAnalyticsProvider,
-  type SiteAnalyticsConnection,
 } from '../../src/analytics/providers/connections.js';
+import type { SiteAnalyticsConnection } from '../../src/analytics/providers/connection.js';
 import { AnalyticsAuthError, AnalyticsNotConfiguredError } from '../../src/analytics/providers/provider.js';
 import { resealCredentials } from '../../src/credentials/reseal.js';
 import { CredentialSealer } from '../../src/credentials/sealed.js';

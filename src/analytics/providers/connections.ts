@@ -3,18 +3,12 @@ import { z } from 'zod';
 import type { Database } from '../../../db/schema.js';
 import type { Clock } from '../../clock.js';
 import type { Services } from '../../outsideServices.js';
-import { Ga4Provider } from '../../integrations/google/analytics.js';
-import { refreshGa4AccessToken, requireGoogle } from './ga4Grant.js';
-import { PlausibleProvider } from '../../integrations/plausible/webAnalytics.js';
+import { GOOGLE_ANALYTICS } from '../../integrations/google/provider.js';
+import { PLAUSIBLE } from '../../integrations/plausible/provider.js';
+import { UMAMI } from '../../integrations/umami/provider.js';
+import type { SiteAnalyticsConnection } from './connection.js';
 import { AnalyticsNotConfiguredError, type DayRange, type WebAnalyticsProvider, type WebAnalyticsProviderName } from './provider.js';
-import { UmamiProvider } from '../../integrations/umami/webAnalytics.js';
-
-/** A workspace's web-analytics connection with its secret, as the dashboard makes it and the adapters need it. */
-export type SiteAnalyticsConnection =
-  | { provider: 'plausible'; baseUrl: string; siteId: string; apiKey: string }
-  | { provider: 'umami'; kind: 'self-hosted'; baseUrl: string; username: string; password: string; websiteId: string }
-  | { provider: 'umami'; kind: 'cloud'; baseUrl: string; apiKey: string; websiteId: string }
-  | { provider: 'ga4'; propertyId: string; propertyName: string; refreshToken: string };
+import { requireGoogle } from './requireGoogle.js';
 
 /** What building a provider needs of the services: where requests go, Google's client, and the sealer. */
 export type SiteAnalyticsServices = Pick<Services, 'outbound' | 'googleAnalytics' | 'credentials'>;
@@ -76,27 +70,17 @@ async function siteHostOf(db: Kysely<Database>, workspaceId: string): Promise<st
   return new URL(workspace.website_url).hostname;
 }
 
-/** The adapter for a connection; requests go through the service's SafeFetcher. */
+/** The adapter for a connection, opened by its provider's declaration; requests go through the service's SafeFetcher. */
 function providerFor(connection: SiteAnalyticsConnection, services: SiteAnalyticsServices, siteHost: string): WebAnalyticsProvider {
+  const deps = { outbound: services.outbound, siteHost, google: () => requireGoogle(services.googleAnalytics) };
+  // Stored connections name Google Analytics `ga4`, its declaration `googleAnalytics`: each name is opened by its own.
   switch (connection.provider) {
     case 'plausible':
-      return new PlausibleProvider({ baseUrl: connection.baseUrl, apiKey: connection.apiKey, siteId: connection.siteId }, services.outbound);
+      return PLAUSIBLE.create(connection, deps);
     case 'umami':
-      return new UmamiProvider(
-        connection.kind === 'self-hosted'
-          ? { kind: 'self-hosted', baseUrl: connection.baseUrl, username: connection.username, password: connection.password, websiteId: connection.websiteId, siteHost }
-          : { kind: 'cloud', baseUrl: connection.baseUrl, apiKey: connection.apiKey, websiteId: connection.websiteId, siteHost },
-        services.outbound,
-      );
-    case 'ga4': {
-      const google = requireGoogle(services.googleAnalytics);
-      // One refresh per provider built: a provider serves one read, well within the hour an access token lasts.
-      let accessToken: Promise<string> | undefined;
-      return new Ga4Provider(
-        { propertyId: connection.propertyId, accessToken: () => (accessToken ??= refreshGa4AccessToken(google, connection.refreshToken)), baseUrl: google.dataApiUrl, siteHost },
-        services.outbound,
-      );
-    }
+      return UMAMI.create(connection, deps);
+    case 'ga4':
+      return GOOGLE_ANALYTICS.create(connection, deps);
   }
 }
 

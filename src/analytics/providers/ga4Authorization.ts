@@ -4,7 +4,8 @@ import type { Database } from '../../../db/schema.js';
 import type { Clock } from '../../clock.js';
 import { randomToken, sha256Hex } from '../../secrets.js';
 import { connectSiteAnalytics, type SiteAnalyticsServices } from './connections.js';
-import { exchangeGa4Code, ga4CallbackUrl, listGa4Properties, requireGoogle, type Ga4Property } from './ga4Grant.js';
+import { exchangeGa4Code, ga4CallbackUrl, listGa4Properties, type Ga4Property } from './ga4Grant.js';
+import { requireGoogle } from './requireGoogle.js';
 import { WebAnalyticsError } from './provider.js';
 
 /** The owner has this long to finish Google's consent screen. */

@@ -1,11 +1,9 @@
 import * as oauth from 'oauth4webapi';
 import { z } from 'zod';
-import type { GoogleAnalyticsSettings } from '../../config.js';
+import type { GoogleAnalyticsSettings } from '../../integrations/google/analytics.js';
 import { googleAuthorizationUrl, googleTokenEndpoint } from '../../integrations/google/oauth.js';
 import { AnalyticsHttp, DEFAULT_TIMEOUT_MS, type Outbound } from './http.js';
-import { AnalyticsAuthError, AnalyticsNotConfiguredError, AnalyticsProviderError } from './provider.js';
-import { GOOGLE_ANALYTICS, SEARCH_CONSOLE } from '../../integrations/google/provider.js';
-import { nameList } from '../../integrations/kit/declaration.js';
+import { AnalyticsAuthError, AnalyticsProviderError } from './provider.js';
 
 /** Read-only access to Google Analytics (reports and the account's properties): all the service asks for. */
 export const GA4_SCOPE = 'https://www.googleapis.com/auth/analytics.readonly';
@@ -19,15 +17,6 @@ const MAX_ACCOUNT_PAGES = 25;
 
 export function ga4CallbackUrl(publicUrl: string): string {
   return `${publicUrl}${GA4_CALLBACK_PATH}`;
-}
-
-/** Google's client, or the not-configured error naming the operator's settings. */
-export function requireGoogle(settings: GoogleAnalyticsSettings | undefined): GoogleAnalyticsSettings {
-  if (settings === undefined) {
-    const [clientId, clientSecret] = GOOGLE_ANALYTICS.turnedOnBy;
-    throw new AnalyticsNotConfiguredError('ga4', clientId, `and ${clientSecret} (or ${nameList(SEARCH_CONSOLE.turnedOnBy)}) are not set: the operator must set them`);
-  }
-  return settings;
 }
 
 /** Where the owner's browser goes to grant read access to Google Analytics. */

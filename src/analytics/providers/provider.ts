@@ -1,13 +1,8 @@
-import { GOOGLE_ANALYTICS } from '../../integrations/google/provider.js';
-import { PLAUSIBLE } from '../../integrations/plausible/provider.js';
-import { UMAMI } from '../../integrations/umami/provider.js';
 import { ProviderError, type ProviderErrorFacts, type ProviderErrorKind } from '../../integrations/kit/providerError.js';
 import type { VisitSource } from '../referrers.js';
+import { PROVIDER_LABELS, type WebAnalyticsProviderName } from './labels.js';
 
-export type WebAnalyticsProviderName = 'plausible' | 'umami' | 'ga4';
-
-/** How errors and reports name each provider. */
-export const PROVIDER_LABELS: Record<WebAnalyticsProviderName, string> = { plausible: PLAUSIBLE.label, umami: UMAMI.label, ga4: GOOGLE_ANALYTICS.label };
+export { PROVIDER_LABELS, type WebAnalyticsProviderName };
 
 /**
  * Whole days, YYYY-MM-DD, both ends included, meant as UTC. Umami is asked in UTC; Plausible and GA4 read dates in the

@@ -4,6 +4,18 @@ import { AnalyticsHttp, DEFAULT_TIMEOUT_MS, type Outbound, type ProviderTuning }
 import { AnalyticsNotConfiguredError, baseUrl, required, type DayRange, type SiteTraffic, type WebAnalyticsProvider } from '../../analytics/providers/provider.js';
 import { dailySeries, settleAll, sumBySource, TOP_PAGES, topPagesOf } from '../../analytics/providers/traffic.js';
 
+export interface GoogleAnalyticsSettings {
+  clientId: string;
+  clientSecret: string;
+  /** Google's endpoints; overridable so a local server can play them in tests. */
+  authUrl: string;
+  tokenUrl: string;
+  /** The Analytics Admin API (the properties an account can read). */
+  adminApiUrl: string;
+  /** The Analytics Data API (the reports). */
+  dataApiUrl: string;
+}
+
 export interface Ga4Settings {
   /** The numeric GA4 property id (`properties/123` is accepted too). */
   propertyId?: string;

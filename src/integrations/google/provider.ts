@@ -2,6 +2,10 @@ import { answerEngine } from '../kit/answerEngine.js';
 import { declareProvider, httpUrl, readTogether, readValue, type Environment } from '../kit/declaration.js';
 import type { AnswerEngineConstructor } from '../../visibility/engines/constructor.js';
 import { GeminiEngine } from './geminiEngine.js';
+import type { WebAnalyticsConstructor } from '../../analytics/providers/constructor.js';
+import { refreshGa4AccessToken } from '../../analytics/providers/ga4Grant.js';
+import { PROVIDER_LABELS } from '../../analytics/providers/labels.js';
+import { Ga4Provider, type GoogleAnalyticsSettings } from './analytics.js';
 
 /** Gemini tier 1 (its lowest per-model figure); grounding with Google Search beyond the free daily allowance. */
 export const GEMINI = answerEngine({
@@ -22,18 +26,6 @@ export interface SearchConsoleSettings {
   authUrl: string;
   tokenUrl: string;
   apiBaseUrl: string;
-}
-
-export interface GoogleAnalyticsSettings {
-  clientId: string;
-  clientSecret: string;
-  /** Google's endpoints; overridable so a local server can play them in tests. */
-  authUrl: string;
-  tokenUrl: string;
-  /** The Analytics Admin API (the properties an account can read). */
-  adminApiUrl: string;
-  /** The Analytics Data API (the reports). */
-  dataApiUrl: string;
 }
 
 const GOOGLE_AUTH_URL = 'https://accounts.google.com/o/oauth2/v2/auth';
@@ -78,7 +70,7 @@ export const SEARCH_CONSOLE = declareProvider({
 export const GOOGLE_ANALYTICS = declareProvider({
   id: 'googleAnalytics',
   family: 'web analytics',
-  label: 'Google Analytics',
+  label: PROVIDER_LABELS.ga4,
   turnedOnBy: ANALYTICS_CLIENT.names,
   settings: [
     {
@@ -89,6 +81,15 @@ export const GOOGLE_ANALYTICS = declareProvider({
       secrets: ['GA4_CLIENT_SECRET'],
     },
   ],
+  create: ((connection, deps) => {
+    const google = deps.google();
+    // One refresh per provider built: a provider serves one read, well within the hour an access token lasts.
+    let accessToken: Promise<string> | undefined;
+    return new Ga4Provider(
+      { propertyId: connection.propertyId, accessToken: () => (accessToken ??= refreshGa4AccessToken(google, connection.refreshToken)), baseUrl: google.dataApiUrl, siteHost: deps.siteHost },
+      deps.outbound,
+    );
+  }) satisfies WebAnalyticsConstructor<'ga4'>,
   read(env: Environment): GoogleAnalyticsSettings | undefined {
     const own = readTogether(env, ANALYTICS_CLIENT);
     const searchConsole = SEARCH_CONSOLE.read(env);

@@ -1,5 +1,6 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
-import { connectSiteAnalytics, disconnectSiteAnalytics, readSiteAnalyticsConnection, type SiteAnalyticsConnection } from '../../analytics/providers/connections.js';
+import type { SiteAnalyticsConnection } from '../../analytics/providers/connection.js';
+import { connectSiteAnalytics, disconnectSiteAnalytics, readSiteAnalyticsConnection } from '../../analytics/providers/connections.js';
 import { PROVIDER_LABELS, WebAnalyticsError } from '../../analytics/providers/provider.js';
 import type { Membership } from '../../accounts/sessions.js';
 import { type DashboardDeps, sendPage } from '../pageContext.js';
