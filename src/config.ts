@@ -14,7 +14,7 @@ import type { WriterSettings } from './integrations/openai/chatCompletionsWriter
 import { readProviderSettings, type ProviderSettings } from './integrations/providers.js';
 import type { RedditSettings } from './integrations/reddit/socialSource.js';
 import type { StackExchangeSettings } from './integrations/stackExchange/socialSource.js';
-import type { WebflowSettings } from './integrations/webflow/provider.js';
+import type { WebflowSettings } from './integrations/webflow/siteBuilder.js';
 import type { WixSettings } from './integrations/wix/provider.js';
 import { SOCIAL_SOURCE_NAMES } from './social/sources/source.js';
 

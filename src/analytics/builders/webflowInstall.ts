@@ -10,7 +10,7 @@ import { webflowToken } from './connection.js';
 import { builderServiceError, DEFAULT_RETRY_AFTER_SECONDS } from './failures.js';
 import { BuilderApiError } from './http.js';
 import { finishInstall, startInstall } from './installs.js';
-import { MAX_INLINE_SCRIPT_CHARS, type AppliedScript, type RegisteredScript, type WebflowApi, WebflowClient, type WebflowSite } from '../../integrations/webflow/siteBuilder.js';
+import { MAX_INLINE_SCRIPT_CHARS, type AppliedScript, type RegisteredScript, type WebflowApi, type WebflowSite } from '../../integrations/webflow/siteBuilder.js';
 import { nameList } from '../../integrations/kit/declaration.js';
 import { WEBFLOW } from '../../integrations/webflow/provider.js';
 
@@ -84,7 +84,7 @@ async function planInstall(ctx: InstallContext, siteId: string | undefined): Pro
   if (sourceCode.length > MAX_INLINE_SCRIPT_CHARS) {
     throw new BadInputError(`the loader is ${sourceCode.length} characters, over Webflow's ${MAX_INLINE_SCRIPT_CHARS} for an inline script: the operator shortens PUBLIC_URL`);
   }
-  const api = new WebflowClient(settings, token, ctx.clock);
+  const api = WEBFLOW.create(settings, token, ctx.clock);
   try {
     const site = await resolveSite(api, siteId);
     const [scripts, code] = await Promise.all([api.registeredScripts(site.id), api.customCode(site.id)]);

@@ -1,14 +1,6 @@
 import { declareProvider, httpUrl, readTogether, readValue, type Environment } from '../kit/declaration.js';
-
-/** The operator's Webflow Data Client app, which owners authorize for their sites in the dashboard (OAuth code grant). */
-export interface WebflowSettings {
-  clientId: string;
-  clientSecret: string;
-  /** Webflow's consent screen. */
-  authUrl: string;
-  /** Where `/oauth/access_token` and `/v2/…` live; overridable so a local server can play Webflow in tests. */
-  apiBaseUrl: string;
-}
+import { WebflowClient, type WebflowSettings } from './siteBuilder.js';
+import type { WebflowConstructor } from '../../analytics/builders/constructor.js';
 
 const APP = { names: ['WEBFLOW_CLIENT_ID', 'WEBFLOW_CLIENT_SECRET'] } as const;
 
@@ -25,6 +17,7 @@ export const WEBFLOW = declareProvider({
       secrets: ['WEBFLOW_CLIENT_SECRET'],
     },
   ],
+  create: ((settings, accessToken, clock) => new WebflowClient(settings, accessToken, clock)) satisfies WebflowConstructor,
   read(env: Environment): WebflowSettings | undefined {
     const app = readTogether(env, APP);
     if (app === undefined) return undefined;

@@ -1,12 +1,21 @@
 import { z } from 'zod';
 import type { Clock } from '../../clock.js';
-import type { WebflowSettings } from './provider.js';
 import { builderJson, type BuilderCall } from '../../analytics/builders/http.js';
 
 /** What the connection asks of the owner: reading sites, publishing them, and managing the app's custom code. */
 export const WEBFLOW_SCOPES = ['sites:read', 'sites:write', 'custom_code:read', 'custom_code:write'] as const;
 /** Webflow's limit on a registered inline script. */
 export const MAX_INLINE_SCRIPT_CHARS = 2000;
+
+/** The operator's Webflow Data Client app, which owners authorize for their sites in the dashboard (OAuth code grant). */
+export interface WebflowSettings {
+  clientId: string;
+  clientSecret: string;
+  /** Webflow's consent screen. */
+  authUrl: string;
+  /** Where `/oauth/access_token` and `/v2/…` live; overridable so a local server can play Webflow in tests. */
+  apiBaseUrl: string;
+}
 
 export interface WebflowSite {
   id: string;
