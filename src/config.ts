@@ -15,7 +15,7 @@ import { readProviderSettings, type ProviderSettings } from './integrations/prov
 import type { RedditSettings } from './integrations/reddit/socialSource.js';
 import type { StackExchangeSettings } from './integrations/stackExchange/socialSource.js';
 import type { WebflowSettings } from './integrations/webflow/siteBuilder.js';
-import type { WixSettings } from './integrations/wix/provider.js';
+import type { WixSettings } from './integrations/wix/siteBuilder.js';
 import { SOCIAL_SOURCE_NAMES } from './social/sources/source.js';
 
 // The providers' settings types live with their declarations or with the clients that take them; the rest of the service reads them from here.

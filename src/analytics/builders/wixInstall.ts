@@ -4,7 +4,7 @@ import { loaderTag, siteIdOf } from '../counter/loaderTag.js';
 import { builderServiceError } from './failures.js';
 import { finishInstall, startInstall, wixInstanceOwner } from './installs.js';
 import type { InstallContext } from './webflowInstall.js';
-import { type WixApi, WixClient, type WixEmbeddedScript } from '../../integrations/wix/siteBuilder.js';
+import type { WixApi, WixEmbeddedScript } from '../../integrations/wix/siteBuilder.js';
 import { nameList } from '../../integrations/kit/declaration.js';
 import { WIX } from '../../integrations/wix/provider.js';
 
@@ -49,7 +49,7 @@ async function planInstall(ctx: InstallContext, instanceId: string): Promise<Wix
   const owner = await wixInstanceOwner(ctx.db, instanceId);
   if (owner !== undefined && owner !== ctx.workspaceId) throw new NotFoundError('Wix app instance', instanceId);
   const workspace = await ctx.db.selectFrom('workspaces').select('website_url').where('id', '=', ctx.workspaceId).executeTakeFirstOrThrow();
-  const api = new WixClient(settings, instanceId, ctx.clock);
+  const api = WIX.create(settings, instanceId, ctx.clock);
   try {
     const site = await api.site();
     if (site.url === null || !URL.canParse(site.url)) {

@@ -1,14 +1,6 @@
 import { declareProvider, httpUrl, readTogether, readValue, setting, type Environment } from '../kit/declaration.js';
-
-/** The operator's Wix app with an Embedded Script extension; sites that installed it are reached by their instance id. */
-export interface WixSettings {
-  appId: string;
-  appSecret: string;
-  /** Where `/oauth2/token` and `/apps/v1/…` live; overridable for tests. */
-  apiBaseUrl: string;
-  /** The embedded script extension to fill, needed only when the app has more than one. */
-  componentId: string | undefined;
-}
+import { WixClient, type WixSettings } from './siteBuilder.js';
+import type { WixConstructor } from '../../analytics/builders/constructor.js';
 
 const APP = { names: ['WIX_APP_ID', 'WIX_APP_SECRET'] } as const;
 const WIX_API = 'https://www.wixapis.com';
@@ -26,6 +18,7 @@ export const WIX = declareProvider({
       secrets: ['WIX_APP_SECRET'],
     },
   ],
+  create: ((settings, instanceId, clock) => new WixClient(settings, instanceId, clock)) satisfies WixConstructor,
   read(env: Environment): WixSettings | undefined {
     const app = readTogether(env, APP);
     if (app === undefined) return undefined;

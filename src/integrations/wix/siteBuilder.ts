@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import type { Clock } from '../../clock.js';
-import type { WixSettings } from './provider.js';
 import { BuilderApiError, builderJson, type BuilderCall } from '../../analytics/builders/http.js';
+
+/** The operator's Wix app with an Embedded Script extension; sites that installed it are reached by their instance id. */
+export interface WixSettings {
+  appId: string;
+  appSecret: string;
+  /** Where `/oauth2/token` and `/apps/v1/…` live; overridable for tests. */
+  apiBaseUrl: string;
+  /** The embedded script extension to fill, needed only when the app has more than one. */
+  componentId: string | undefined;
+}
 
 /** The site a Wix app instance is installed on, as Wix describes it. */
 export interface WixInstanceSite {
