@@ -5,7 +5,7 @@ import type { CdnSettings } from './integrations/cloudflare/cdn.js';
 import type { BacklinkIndexSettings } from './integrations/dataforseo/backlinkIndex.js';
 import type { SerpSettings } from './integrations/dataforseo/serp.js';
 import type { GoogleAnalyticsSettings } from './integrations/google/analytics.js';
-import type { SearchConsoleSettings } from './integrations/google/provider.js';
+import type { SearchConsoleSettings } from './integrations/google/searchConsole.js';
 import type { HackerNewsSettings } from './integrations/hackerNews/socialSource.js';
 import type { HunterSettings } from './integrations/hunter/contactFinder.js';
 import type { EngineSettings } from './integrations/kit/answerEngine.js';

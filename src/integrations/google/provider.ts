@@ -6,6 +6,8 @@ import type { WebAnalyticsConstructor } from '../../analytics/providers/construc
 import { refreshGa4AccessToken } from '../../analytics/providers/ga4Grant.js';
 import { PROVIDER_LABELS } from '../../analytics/providers/labels.js';
 import { Ga4Provider, type GoogleAnalyticsSettings } from './analytics.js';
+import type { SearchConsoleConstructor } from '../../visibility/searchConsole/constructor.js';
+import { SearchConsoleClient, type SearchConsoleSettings } from './searchConsole.js';
 
 /** Gemini tier 1 (its lowest per-model figure); grounding with Google Search beyond the free daily allowance. */
 export const GEMINI = answerEngine({
@@ -18,15 +20,6 @@ export const GEMINI = answerEngine({
   price: { usdPerCall: 0.035, basis: 'Gemini grounding with Google Search: $35 per 1,000 grounded prompts beyond the free daily allowance, plus tokens' },
   create: ((settings, tuning) => new GeminiEngine(settings, tuning)) satisfies AnswerEngineConstructor,
 });
-
-export interface SearchConsoleSettings {
-  clientId: string;
-  clientSecret: string;
-  /** Google's endpoints; overridable so a local server can play them in tests. */
-  authUrl: string;
-  tokenUrl: string;
-  apiBaseUrl: string;
-}
 
 const GOOGLE_AUTH_URL = 'https://accounts.google.com/o/oauth2/v2/auth';
 const GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token';
@@ -48,6 +41,7 @@ export const SEARCH_CONSOLE = declareProvider({
     },
     { names: ['GSC_AUTH_URL', 'GSC_TOKEN_URL', 'GSC_API_BASE_URL'], default: "Google's", meaning: "Google's authorization, token and Search Console API endpoints (overridable for testing)" },
   ],
+  create: ((settings, accessToken) => new SearchConsoleClient(settings, accessToken)) satisfies SearchConsoleConstructor,
   read(env: Environment): SearchConsoleSettings | undefined {
     const client = readTogether(env, SEARCH_CONSOLE_CLIENT);
     if (client === undefined) return undefined;

@@ -1,9 +1,17 @@
 import * as oauth from 'oauth4webapi';
 import { z } from 'zod';
-import type { SearchConsoleSettings } from './provider.js';
 import { ProviderClient, type ProviderAnswer } from '../kit/client.js';
 import { ProviderError, type ProviderErrorFacts } from '../kit/providerError.js';
 import { googleAuthorizationUrl, googleTokenEndpoint } from './oauth.js';
+
+export interface SearchConsoleSettings {
+  clientId: string;
+  clientSecret: string;
+  /** Google's endpoints; overridable so a local server can play them in tests. */
+  authUrl: string;
+  tokenUrl: string;
+  apiBaseUrl: string;
+}
 
 /** Read-only access to Search Console data: all the service asks for. */
 export const SEARCH_CONSOLE_SCOPE = 'https://www.googleapis.com/auth/webmasters.readonly';
@@ -82,41 +90,6 @@ export async function refreshAccessToken(settings: SearchConsoleSettings, refres
   }
 }
 
-/**
- * One Search Console API call with the access token, through the provider kit's operator reach; Google's error message
- * is kept for the people who must act on it.
- */
-async function googleApi(settings: SearchConsoleSettings, accessToken: string, path: string, body?: unknown): Promise<unknown> {
-  const client = new ProviderClient({ label: 'the Search Console API', reach: { kind: 'operator' }, timeoutMs: REQUEST_TIMEOUT_MS });
-  let answer: ProviderAnswer;
-  try {
-    answer = await client.send({
-      method: body === undefined ? 'GET' : 'POST',
-      url: `${settings.apiBaseUrl}${path}`,
-      headers: { authorization: `Bearer ${accessToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-  } catch (error) {
-    if (!(error instanceof ProviderError)) throw error;
-    const reason = error.timedOut ? `no answer within ${REQUEST_TIMEOUT_MS / 1000} seconds` : (error.detail ?? error.message);
-    throw new SearchConsoleError(`the Search Console API did not answer: ${reason}`, true);
-  } finally {
-    await client.close();
-  }
-  if (answer.status !== 200) {
-    const failure = client.failure(answer);
-    throw new SearchConsoleError(`the Search Console API answered ${answer.status}: ${failure.detail ?? failure.message}`, answer.status === 429 || answer.status >= 500, false, {
-      status: answer.status,
-      ...(failure.retryAfterMs === undefined ? {} : { retryAfterMs: failure.retryAfterMs }),
-    });
-  }
-  try {
-    return JSON.parse(answer.text) as unknown;
-  } catch {
-    throw new SearchConsoleError('the Search Console API answered 200 with a body that is not JSON', true);
-  }
-}
-
 export interface SiteEntry {
   siteUrl: string;
   /** In the reference's lower camel case (`siteOwner`, `siteUnverifiedUser`…), whichever spelling Google answered. */
@@ -138,13 +111,6 @@ const sitesSchema = z.object({
   siteEntry: z.array(z.object({ siteUrl: z.string(), permissionLevel: z.string().transform(referenceSpelling) })).optional(),
 });
 
-/** The properties the signed-in Google account can see (sites.list). */
-export async function listSites(settings: SearchConsoleSettings, accessToken: string): Promise<SiteEntry[]> {
-  const parsed = sitesSchema.safeParse(await googleApi(settings, accessToken, '/webmasters/v3/sites'));
-  if (!parsed.success) throw new SearchConsoleError('the Search Console site list has an unexpected shape', true);
-  return parsed.data.siteEntry ?? [];
-}
-
 export interface AnalyticsRow {
   query: string;
   page: string;
@@ -159,24 +125,69 @@ const analyticsSchema = z.object({
     .optional(),
 });
 
-/** Search Analytics by query and page over the date range, every page of it up to MAX_ROWS. */
-export async function searchAnalytics(
-  settings: SearchConsoleSettings,
-  accessToken: string,
-  property: string,
-  range: { startDate: string; endDate: string },
-): Promise<AnalyticsRow[]> {
-  const path = `/webmasters/v3/sites/${encodeURIComponent(property)}/searchAnalytics/query`;
-  const rows: AnalyticsRow[] = [];
-  for (let startRow = 0; startRow < MAX_ROWS; startRow += ROWS_PER_PAGE) {
-    // As the Search Analytics reference (developers.google.com/webmaster-tools/v1/searchanalytics/query) writes them;
-    // the searchconsole v1 discovery document enumerates the same dimensions as QUERY and PAGE.
-    const body = { ...range, dimensions: ['query', 'page'], rowLimit: ROWS_PER_PAGE, startRow };
-    const parsed = analyticsSchema.safeParse(await googleApi(settings, accessToken, path, body));
-    if (!parsed.success) throw new SearchConsoleError('the Search Analytics answer has an unexpected shape', true);
-    const page = parsed.data.rows ?? [];
-    for (const row of page) rows.push({ query: row.keys[0], page: row.keys[1], clicks: row.clicks, impressions: row.impressions, position: row.position });
-    if (page.length < ROWS_PER_PAGE) break;
+/** The Search Console API as the Google account behind an access token may read it: its properties and their Search Analytics. */
+export class SearchConsoleClient {
+  constructor(
+    private readonly settings: SearchConsoleSettings,
+    private readonly accessToken: string,
+  ) {}
+
+  /**
+   * One Search Console API call with the access token, through the provider kit's operator reach; Google's error
+   * message is kept for the people who must act on it.
+   */
+  private async call(path: string, body?: unknown): Promise<unknown> {
+    const client = new ProviderClient({ label: 'the Search Console API', reach: { kind: 'operator' }, timeoutMs: REQUEST_TIMEOUT_MS });
+    let answer: ProviderAnswer;
+    try {
+      answer = await client.send({
+        method: body === undefined ? 'GET' : 'POST',
+        url: `${this.settings.apiBaseUrl}${path}`,
+        headers: { authorization: `Bearer ${this.accessToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      const reason = error.timedOut ? `no answer within ${REQUEST_TIMEOUT_MS / 1000} seconds` : (error.detail ?? error.message);
+      throw new SearchConsoleError(`the Search Console API did not answer: ${reason}`, true);
+    } finally {
+      await client.close();
+    }
+    if (answer.status !== 200) {
+      const failure = client.failure(answer);
+      throw new SearchConsoleError(`the Search Console API answered ${answer.status}: ${failure.detail ?? failure.message}`, answer.status === 429 || answer.status >= 500, false, {
+        status: answer.status,
+        ...(failure.retryAfterMs === undefined ? {} : { retryAfterMs: failure.retryAfterMs }),
+      });
+    }
+    try {
+      return JSON.parse(answer.text) as unknown;
+    } catch {
+      throw new SearchConsoleError('the Search Console API answered 200 with a body that is not JSON', true);
+    }
   }
-  return rows;
+
+  /** The properties the signed-in Google account can see (sites.list). */
+  async listSites(): Promise<SiteEntry[]> {
+    const parsed = sitesSchema.safeParse(await this.call('/webmasters/v3/sites'));
+    if (!parsed.success) throw new SearchConsoleError('the Search Console site list has an unexpected shape', true);
+    return parsed.data.siteEntry ?? [];
+  }
+
+  /** Search Analytics by query and page over the date range, every page of it up to MAX_ROWS. */
+  async searchAnalytics(property: string, range: { startDate: string; endDate: string }): Promise<AnalyticsRow[]> {
+    const path = `/webmasters/v3/sites/${encodeURIComponent(property)}/searchAnalytics/query`;
+    const rows: AnalyticsRow[] = [];
+    for (let startRow = 0; startRow < MAX_ROWS; startRow += ROWS_PER_PAGE) {
+      // As the Search Analytics reference (developers.google.com/webmaster-tools/v1/searchanalytics/query) writes them;
+      // the searchconsole v1 discovery document enumerates the same dimensions as QUERY and PAGE.
+      const body = { ...range, dimensions: ['query', 'page'], rowLimit: ROWS_PER_PAGE, startRow };
+      const parsed = analyticsSchema.safeParse(await this.call(path, body));
+      if (!parsed.success) throw new SearchConsoleError('the Search Analytics answer has an unexpected shape', true);
+      const page = parsed.data.rows ?? [];
+      for (const row of page) rows.push({ query: row.keys[0], page: row.keys[1], clicks: row.clicks, impressions: row.impressions, position: row.position });
+      if (page.length < ROWS_PER_PAGE) break;
+    }
+    return rows;
+  }
 }

@@ -1,5 +1,6 @@
 import type { SearchConsoleSettings } from '../../config.js';
-import { exchangeCode, listSites, SearchConsoleError } from '../../integrations/google/searchConsole.js';
+import { exchangeCode, SearchConsoleError } from '../../integrations/google/searchConsole.js';
+import { SEARCH_CONSOLE } from '../../integrations/google/provider.js';
 import { pickProperty } from './property.js';
 
 /** Where Google sends the owner back; the operator registers PUBLIC_URL + this path as the OAuth client's redirect URI. */
@@ -20,7 +21,7 @@ export async function completeConnection(
   websiteUrl: string,
 ): Promise<{ property: string; refreshToken: string }> {
   const { accessToken, refreshToken } = await exchangeCode(settings, callback, callbackUrl(publicUrl));
-  const sites = await listSites(settings, accessToken);
+  const sites = await SEARCH_CONSOLE.create(settings, accessToken).listSites();
   const property = pickProperty(websiteUrl, sites);
   if (property === undefined) {
     const readable = sites.map((site) => site.siteUrl).join(', ') || 'none';

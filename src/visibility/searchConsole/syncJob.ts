@@ -5,7 +5,7 @@ import { DAY_MS, isoDate } from '../../shared/time.js';
 import { pageKey } from '../rankings/pages.js';
 import { linkConsoleQueries } from '../rankings/latestChecks.js';
 import { forgetConsoleData } from './connection.js';
-import { refreshAccessToken, searchAnalytics, SearchConsoleError, type AnalyticsRow } from '../../integrations/google/searchConsole.js';
+import { refreshAccessToken, SearchConsoleError, type AnalyticsRow } from '../../integrations/google/searchConsole.js';
 import { SEARCH_CONSOLE } from '../../integrations/google/provider.js';
 import { notConfigured } from '../../integrations/kit/declaration.js';
 
@@ -100,10 +100,11 @@ export const searchConsoleSyncJob: JobHandler = {
     try {
       await progress('refreshing the Google authorization');
       const accessToken = await refreshAccessToken(settings, openedRefreshToken);
+      const google = SEARCH_CONSOLE.create(settings, accessToken);
       const readPeriod = async (period: SearchConsolePeriod): Promise<PeriodRows> => {
         const range = ranges[period];
         await progress(`reading Search Analytics for ${property}, ${range.startDate} to ${range.endDate}`);
-        return { period, range, rows: await searchAnalytics(settings, accessToken, property, range) };
+        return { period, range, rows: await google.searchAnalytics(property, range) };
       };
       const currentPeriod = await readPeriod('current');
       const previousPeriod = await readPeriod('previous');
