@@ -18,7 +18,7 @@ import type { WebflowSettings } from './integrations/webflow/siteBuilder.js';
 import type { WixSettings } from './integrations/wix/siteBuilder.js';
 import { SOCIAL_SOURCE_NAMES } from './social/sources/source.js';
 
-// The providers' settings types live with their declarations or with the clients that take them; the rest of the service reads them from here.
+// The providers' settings types live with the clients that take them; the rest of the service reads them from here.
 export type {
   BacklinkIndexSettings,
   CdnSettings,
