@@ -132,10 +132,17 @@ async function migratedTables(handle: DatabaseHandle): Promise<Tables<TypeClass>
     for (const row of rows) column(row.table, row.name, { classes: [sqliteClass(row.type)], nullable: row.notnull === 0 && row.pk === 0 });
     return tables;
   }
-  for (const table of await handle.db.introspection.getTables()) {
-    if (table.isView || table.schema !== handle.schema) continue;
-    for (const c of table.columns) column(table.name, c.name, { classes: [postgresClass(c.dataType)], nullable: c.isNullable });
-  }
+  // Only this file's schema: kysely's introspection reads every schema's columns, and other test files migrating their
+  // own schemas at the same moment make PostgreSQL's catalog read fail now and then ("column … does not exist").
+  const { rows } = await sql<{ table: string; name: string; type: string; notnull: boolean }>`
+    select c.relname as "table", a.attname as name, t.typname as type, a.attnotnull as "notnull"
+    from pg_catalog.pg_attribute a
+    join pg_catalog.pg_class c on c.oid = a.attrelid
+    join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+    join pg_catalog.pg_type t on t.oid = a.atttypid
+    where n.nspname = ${handle.schema} and c.relkind in ('r', 'p') and a.attnum > 0 and not a.attisdropped
+      and c.relname not like 'kysely_%'`.execute(handle.db);
+  for (const row of rows) column(row.table, row.name, { classes: [postgresClass(row.type)], nullable: !row.notnull });
   return tables;
 }
 
