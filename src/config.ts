@@ -11,6 +11,7 @@ import type { HunterSettings } from './integrations/hunter/contactFinder.js';
 import type { EngineSettings } from './integrations/kit/answerEngine.js';
 import type { CopilotSettings } from './integrations/microsoft/bingCopilotSearch.js';
 import type { WriterSettings } from './integrations/openai/chatCompletionsWriter.js';
+import { readValue, wholeNumber } from './integrations/kit/declaration.js';
 import { readProviderSettings, type ProviderSettings } from './integrations/providers.js';
 import type { RedditSettings } from './integrations/reddit/socialSource.js';
 import type { StackExchangeSettings } from './integrations/stackExchange/socialSource.js';
@@ -225,13 +226,6 @@ function parseSimilarityThreshold(value: string | undefined): number {
   return threshold;
 }
 
-function parseRunsPerQuery(value: string | undefined): number {
-  if (value === undefined || value === '') return 1;
-  const runs = Number(value);
-  if (!Number.isInteger(runs) || runs < 1 || runs > 10) throw new Error(`CHECK_RUNS_PER_QUERY: must be a whole number from 1 to 10, got "${value}"`);
-  return runs;
-}
-
 function parseJobsPoll(value: string | undefined): number {
   if (value === undefined || value === '') return 1000;
   const ms = Number(value);
@@ -245,17 +239,15 @@ function parseRedisUrl(value: string | undefined): string | undefined {
   return value;
 }
 
-function wholeNumber(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
-  if (value === undefined || value === '') return fallback;
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < min || number > max) throw new Error(`${name}: must be a whole number from ${min} to ${max}, got "${value}"`);
-  return number;
+/** A whole-number setting by the kit's rule and wording ("NAME: must be a whole number from … to …, got …"). */
+function wholeSetting(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  return readValue(env, name, wholeNumber(min, max), String(fallback));
 }
 
 function parseShutdown(env: NodeJS.ProcessEnv): Pick<Config, 'shutdownGraceMs' | 'shutdownReadinessDelayMs'> {
-  const shutdownGraceMs = wholeNumber('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 10_000, 0, 600_000);
+  const shutdownGraceMs = wholeSetting(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000);
   // The delay is part of the grace; a grace shorter than the default delay shortens the delay with it.
-  const shutdownReadinessDelayMs = wholeNumber('SHUTDOWN_READINESS_DELAY_MS', env.SHUTDOWN_READINESS_DELAY_MS, Math.min(5000, shutdownGraceMs), 0, 600_000);
+  const shutdownReadinessDelayMs = wholeSetting(env, 'SHUTDOWN_READINESS_DELAY_MS', Math.min(5000, shutdownGraceMs), 0, 600_000);
   if (shutdownReadinessDelayMs > shutdownGraceMs) {
     throw new Error(`SHUTDOWN_READINESS_DELAY_MS: must not be longer than SHUTDOWN_GRACE_MS (${shutdownGraceMs}), which bounds the whole stop; got "${env.SHUTDOWN_READINESS_DELAY_MS}"`);
   }
@@ -265,7 +257,7 @@ function parseShutdown(env: NodeJS.ProcessEnv): Pick<Config, 'shutdownGraceMs' |
 /** TRUST_PROXY: unset, `0` or `false`: off; a hop count such as `1`; or a comma list of addresses and subnets (`10.0.0.0/8`, `loopback`). */
 function parseTrustProxy(value: string | undefined): false | number | string[] {
   if (value === undefined || value === '' || value === '0' || value === 'false') return false;
-  if (/^\d+$/.test(value)) return wholeNumber('TRUST_PROXY', value, 0, 1, 10);
+  if (/^\d+$/.test(value)) return wholeSetting({ TRUST_PROXY: value }, 'TRUST_PROXY', 0, 1, 10);
   const entries = list(value);
   const named = new Set(['loopback', 'linklocal', 'uniquelocal']);
   for (const entry of entries) {
@@ -295,7 +287,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port,
     mcpDevNoAuth,
-    mcpListenPollMs: wholeNumber('MCP_LISTEN_POLL_MS', env.MCP_LISTEN_POLL_MS, 5000, 100, 60_000),
+    mcpListenPollMs: wholeSetting(env, 'MCP_LISTEN_POLL_MS', 5000, 100, 60_000),
     allowPrivateTargets: env.ALLOW_PRIVATE_TARGETS === '1',
     writer: providers.writer,
     jobsPollMs: parseJobsPoll(env.JOBS_POLL_MS),
@@ -310,32 +302,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     hunter: providers.hunter,
     socialSources: socialSources(env, providers),
     schedulerUrls: { postiz: providers.postiz, buffer: providers.buffer, typefully: providers.typefully },
-    checkRunsPerQuery: parseRunsPerQuery(env.CHECK_RUNS_PER_QUERY),
+    checkRunsPerQuery: wholeSetting(env, 'CHECK_RUNS_PER_QUERY', 1, 1, 10),
     linkNetwork: {
       similarityThreshold: parseSimilarityThreshold(env.NETWORK_SIMILARITY_THRESHOLD),
-      monthlyCap: wholeNumber('NETWORK_MONTHLY_CAP', env.NETWORK_MONTHLY_CAP, 4, 1, 1000),
+      monthlyCap: wholeSetting(env, 'NETWORK_MONTHLY_CAP', 4, 1, 1000),
     },
-    backlinkVerifyEveryDays: wholeNumber('BACKLINK_VERIFY_EVERY_DAYS', env.BACKLINK_VERIFY_EVERY_DAYS, 7, 1, 90),
+    backlinkVerifyEveryDays: wholeSetting(env, 'BACKLINK_VERIFY_EVERY_DAYS', 7, 1, 90),
     host,
     publicUrl,
     databaseUrl: env.DATABASE_URL || undefined,
     allowedHosts,
     allowedOrigins,
     redisUrl: parseRedisUrl(env.REDIS_URL),
-    databasePoolMax: wholeNumber('DATABASE_POOL_MAX', env.DATABASE_POOL_MAX, 10, 1, 1000),
+    databasePoolMax: wholeSetting(env, 'DATABASE_POOL_MAX', 10, 1, 1000),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
-    sessionIdleTimeoutMs: wholeNumber('SESSION_IDLE_TIMEOUT_MINUTES', env.SESSION_IDLE_TIMEOUT_MINUTES, 240, 5, 20_160) * 60_000,
+    sessionIdleTimeoutMs: wholeSetting(env, 'SESSION_IDLE_TIMEOUT_MINUTES', 240, 5, 20_160) * 60_000,
     ...parseShutdown(env),
     counterLimits: {
-      perAddressPerMinute: wholeNumber('COUNTER_ADDRESS_EVENTS_PER_MINUTE', env.COUNTER_ADDRESS_EVENTS_PER_MINUTE, 600, 1, 10_000_000),
-      perSitePerMinute: wholeNumber('COUNTER_SITE_EVENTS_PER_MINUTE', env.COUNTER_SITE_EVENTS_PER_MINUTE, 300_000, 1, 100_000_000),
+      perAddressPerMinute: wholeSetting(env, 'COUNTER_ADDRESS_EVENTS_PER_MINUTE', 600, 1, 10_000_000),
+      perSitePerMinute: wholeSetting(env, 'COUNTER_SITE_EVENTS_PER_MINUTE', 300_000, 1, 100_000_000),
     },
     secretsKey: env.SECRETS_KEY ? parseSealingKey('SECRETS_KEY', env.SECRETS_KEY) : undefined,
     previousSecretsKeys: list(env.SECRETS_KEY_PREVIOUS).map((key) => parseSealingKey('SECRETS_KEY_PREVIOUS', key)),
     mail: {
       allowInsecure: env.MAIL_ALLOW_INSECURE === '1',
       allowPrivateHosts: env.ALLOW_PRIVATE_TARGETS === '1',
-      imapPollMs: wholeNumber('OUTREACH_IMAP_POLL_MS', env.OUTREACH_IMAP_POLL_MS, 300_000, 60_000, 86_400_000),
+      imapPollMs: wholeSetting(env, 'OUTREACH_IMAP_POLL_MS', 300_000, 60_000, 86_400_000),
     },
     oauthRedirectSchemes: env.OAUTH_REDIRECT_SCHEMES === undefined ? ['cursor', 'vscode', 'vscode-insiders', 'claude', 'windsurf'] : list(env.OAUTH_REDIRECT_SCHEMES),
     bootstrap: {
