@@ -50,13 +50,14 @@ const CANCEL_TOO_LATE = 'Cancellation requested, but the job had already started
 
 /**
  * The jobs an operation's answer started: its top-level string `jobId` (some operations answer `jobId: null` when
- * nothing was started), or the `jobId` of each of its `deliveries` (publish_content and update_article_meta send one
- * delivery job per destination). A dry run starts nothing.
+ * nothing was started), the `backfillJobId` of set_analytics_source's switch to the CDN, or the `jobId` of each of its
+ * `deliveries` (publish_content and update_article_meta send one delivery job per destination). A dry run starts nothing.
  */
 export function startedJobIds(answer: unknown): string[] {
   if (!isPlainObject(answer)) return [];
   if (answer.dryRun === true) return [];
   if (typeof answer.jobId === 'string') return [answer.jobId];
+  if (typeof answer.backfillJobId === 'string') return [answer.backfillJobId];
   if (!Array.isArray(answer.deliveries)) return [];
   return answer.deliveries.flatMap((delivery: unknown) => (isPlainObject(delivery) && typeof delivery.jobId === 'string' ? [delivery.jobId] : []));
 }

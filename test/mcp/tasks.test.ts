@@ -65,6 +65,8 @@ describe('which answers start a task', () => {
   it('is an answer with a top-level string jobId, not a null one, a nested one or a dry run', () => {
     expect(startedJobIds({ contentId: 'art_1', jobId: 'job_1', status: 'writing' })).toEqual(['job_1']);
     expect(startedJobIds({ started: false, jobId: null, runId: 'run_1' })).toEqual([]);
+    expect(startedJobIds({ dataType: 'aiCrawlers', source: 'cdn', changed: true, backfillJobId: 'job_2' })).toEqual(['job_2']);
+    expect(startedJobIds({ dataType: 'aiCrawlers', source: 'cdn', changed: false, backfillJobId: null })).toEqual([]);
     expect(startedJobIds({ sync: { jobId: 'job_1' } })).toEqual([]);
     expect(startedJobIds({ dryRun: true, note: 'would queue', jobId: 'job_1' })).toEqual([]);
     expect(startedJobIds(null)).toEqual([]);
