@@ -9,6 +9,9 @@ const isNumber = (value: unknown): value is number => typeof value === 'number' 
 /** Where a value breaks the shape, or undefined when it fits. */
 type Check = (value: unknown) => string | undefined;
 
+/** `faq` + `[0].answer is missing` reads `faq[0].answer is missing`; `status` + `is not …` keeps its space. */
+const within = (path: string, problem: string) => (problem.startsWith('.') || problem.startsWith('[') ? `${path}${problem}` : `${path} ${problem}`);
+
 const string: Check = (value) => (isString(value) ? undefined : 'is not a string');
 const number: Check = (value) => (isNumber(value) ? undefined : 'is not a number');
 const arrayOf =
@@ -17,7 +20,7 @@ const arrayOf =
     if (!Array.isArray(value)) return 'is not an array';
     for (const [index, entry] of value.entries()) {
       const problem = item(entry);
-      if (problem !== undefined) return `[${index}] ${problem}`;
+      if (problem !== undefined) return within(`[${index}]`, problem);
     }
     return undefined;
   };
@@ -28,11 +31,11 @@ const object =
     for (const [field, check] of Object.entries(required)) {
       if (value[field] === undefined) return `.${field} is missing`;
       const problem = check(value[field]);
-      if (problem !== undefined) return `.${field} ${problem}`;
+      if (problem !== undefined) return within(`.${field}`, problem);
     }
     for (const [field, check] of Object.entries(optional)) {
       const problem = value[field] === undefined ? undefined : check(value[field]);
-      if (problem !== undefined) return `.${field} ${problem}`;
+      if (problem !== undefined) return within(`.${field}`, problem);
     }
     return undefined;
   };
@@ -62,6 +65,6 @@ export function parseDeliveryEvent(body: unknown): DeliveryEvent | string {
   if (!EVENT_NAMES.includes(body.event as EventName)) return `event ${JSON.stringify(body.event)} is not one of ${EVENT_NAMES.join(', ')}`;
   if (!isNumber(body.timestamp)) return 'timestamp is not a number';
   const problem = article(body.article);
-  if (problem !== undefined) return `article${problem.startsWith('.') ? '' : ' '}${problem}`;
+  if (problem !== undefined) return within('article', problem);
   return { event: body.event as EventName, timestamp: body.timestamp, article: body.article as unknown as Article };
 }
