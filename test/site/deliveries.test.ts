@@ -19,8 +19,8 @@ const deliveryHeaders = (headers: IncomingHttpHeaders) =>
   Object.fromEntries(Object.entries(headers).filter(([name, value]) => DELIVERY_HEADERS.test(name) && typeof value === 'string')) as Record<string, string>;
 
 /**
- * A customer's site on 127.0.0.1 over https, its endpoint built with the package: `/express` and `/express-raw` (after
- * express.raw) through sightlineReceiver, `/web` through handleDelivery behind a small node:http to Request bridge.
+ * A customer's site on 127.0.0.1 over https, its endpoint built with the package: `/express`, `/express-raw` (after
+ * express.raw) and `/express-json` (after express.json) through sightlineReceiver, `/web` through handleDelivery behind a small node:http to Request bridge.
  */
 class Site {
   readonly articles: Delivery[] = [];
@@ -41,6 +41,8 @@ class Site {
     const app = express();
     const receiver: RequestHandler = (req, res, next) => sightlineReceiver(site.options())(req, res, next);
     app.post('/express', receiver);
+    // After express.json() the raw bytes are gone: the package checks the bearer token instead.
+    app.post('/express-json', express.json({ limit: '5mb' }), receiver);
     app.post(
       '/express-raw',
       express.raw({ type: 'application/json', limit: '5mb' }),
@@ -113,7 +115,7 @@ async function destination(path: string): Promise<{ ws: TestWorkspace; destinati
   return { ws, destinationId: String(data.destinationId) };
 }
 
-describe.each(['/express', '/express-raw', '/web'])('real deliveries to %s', (path) => {
+describe.each(['/express', '/express-raw', '/express-json', '/web'])('real deliveries to %s', (path) => {
   it('a test event is answered { ok: true, test: true } without onArticle', async () => {
     const { ws, destinationId } = await destination(path);
     const before = site.articles.length;
