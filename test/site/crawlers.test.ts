@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crawlerReports } from '../../packages/site/src/express.js';
-import { withCrawlerReports } from '../../packages/site/src/index.js';
+import { reportCrawlerVisit, withCrawlerReports } from '../../packages/site/src/index.js';
 import { ok, publish, writtenArticle } from '../publishing/support.js';
 import { TestService, type TestWorkspace } from '../support/harness.js';
 import { closeServer } from '../support/localServers.js';
@@ -72,6 +72,7 @@ describe('crawlerReports (express)', () => {
     const before = (await visits()).length;
     const response = await fetch(`${origin}/blog/how-to-pick-a-crm-for-dentists?utm_source=x`, { headers: { 'user-agent': GPTBOT } });
     expect(response.status).toBe(200);
+    expect(counted.calls.at(-1)).toBe(new URL('/api/site/crawl', t.baseUrl).href);
     const rows = await visitsReaching(before + 1);
     expect(rows.at(-1)).toEqual({ path: '/blog/how-to-pick-a-crm-for-dentists', crawler: 'GPTBot', reporter: 'site_hook', article_id: contentId, user_agent: GPTBOT });
     const funnel = await ok(t, ws.key, 'GET', '/api/v1/overview/funnel', { days: '7' });
@@ -85,6 +86,24 @@ describe('crawlerReports (express)', () => {
     expect((await fetch(`${origin}/blog/how-to-pick-a-crm-for-dentists`)).status).toBe(200);
     expect(counted.calls).toHaveLength(calls);
     expect(await visits()).toHaveLength(before);
+  });
+});
+
+describe('reportCrawlerVisit', () => {
+  it('sends the report the specification describes, as the site\'s own code (no x-sightline-plugin), under a path prefix too', async () => {
+    const sent: Array<{ url: string; init: RequestInit | undefined }> = [];
+    const fake: typeof fetch = async (input, init) => {
+      sent.push({ url: String(input), init });
+      return new Response('{"ok":true}');
+    };
+    await reportCrawlerVisit({ sightlineUrl: 'https://tools.acme.example/sightline/', secret: 'whsec_x', fetch: fake }, { userAgent: GPTBOT, path: '/blog/x' });
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.url).toBe('https://tools.acme.example/sightline/api/site/crawl');
+    expect(sent[0]!.init).toMatchObject({ method: 'POST', headers: { 'x-service-key': 'whsec_x', 'content-type': 'application/json' } });
+    expect(Object.keys(sent[0]!.init!.headers as Record<string, string>)).not.toContain('x-sightline-plugin');
+    expect(JSON.parse(String(sent[0]!.init!.body))).toEqual({ user_agent: GPTBOT, path: '/blog/x' });
+    expect(reportCrawlerVisit({ sightlineUrl: 'https://tools.acme.example', secret: 'whsec_x', fetch: fake }, { userAgent: CHROME, path: '/' })).toBeUndefined();
+    expect(sent).toHaveLength(1);
   });
 });
 

@@ -42,7 +42,8 @@ export function reportCrawlerVisit(options: CrawlReportOptions, visit: { userAge
   };
   try {
     const path = (visit.path.startsWith('/') ? visit.path : `/${visit.path}`).slice(0, MAX_PATH);
-    const request = (options.fetch ?? fetch)(new URL('/api/site/crawl', options.sightlineUrl), {
+    // Appended, not resolved: a Sightline served under a path prefix keeps it.
+    const request = (options.fetch ?? fetch)(`${String(options.sightlineUrl).replace(/\/+$/, '')}/api/site/crawl`, {
       method: 'POST',
       // No x-sightline-plugin: that header marks the CMS plugins; the site's own code reports as itself.
       headers: { 'x-service-key': options.secret, 'content-type': 'application/json' },
