@@ -1,8 +1,8 @@
 import { type Article, type DeliveryEvent, EVENT_NAMES, type EventName } from './types.js';
 
-type Record_ = Record<string, unknown>;
+type Fields = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Record_ => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is Fields => value !== null && typeof value === 'object' && !Array.isArray(value);
 const isString = (value: unknown): value is string => typeof value === 'string';
 const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 
