@@ -15,7 +15,7 @@ const shared = {
 };
 
 export default defineConfig(
-  { ignores: ['dist/', 'data/', 'coverage/', 'test-artifacts/', 'test/typedClient/generated/'] },
+  { ignores: ['dist/', 'packages/site/dist/', 'data/', 'coverage/', 'test-artifacts/', 'test/typedClient/generated/'] },
   {
     files: ['**/*.ts'],
     languageOptions: { parser: tseslint.parser },

@@ -74,6 +74,12 @@ const AI_ROBOTS: TokenMatcher[] = Object.entries(readData<Record<string, AiRobot
     operator: operatorOf(entry),
   }));
 
+/**
+ * Each ai.robots.txt token (longest first) with the source of the pattern it is matched with: `npm run export` writes
+ * them into the @sightline/site package, so a site reports exactly the visits this module counts as AI crawlers.
+ */
+export const AI_CRAWLER_PATTERNS: ReadonlyArray<readonly [token: string, pattern: string]> = AI_ROBOTS.map(({ token, pattern }) => [token, pattern.source]);
+
 /** Every ai.robots.txt crawler (longest token first), for reports per crawler such as the robots.txt probe. */
 export const AI_CRAWLERS: readonly Classification[] = AI_ROBOTS.map(({ token, category, operator }) => ({ crawler: token, category, operator }));
 

@@ -9,6 +9,7 @@ import type { Registry } from '../../tools/registry.js';
 import { PROVIDERS } from '../integrations/providers.js';
 import { buildContract, type Contract } from './contract.js';
 import { buildProvidersTable, CONFIGURATION_PAGE, withProvidersTable } from './providersTable.js';
+import { buildSiteCrawlers, SITE_CRAWLERS_FILE } from './siteCrawlers.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CONTRACT_FILE = 'contract.json';
@@ -23,7 +24,10 @@ export async function committedContract(): Promise<Contract | undefined> {
   }
 }
 
-/** The committed files generated from the registry and the provider declarations, with the content they should have now. */
+/**
+ * The committed files generated from the registry, the provider declarations and the crawler lists (the @sightline/site
+ * package's copy), with the content they should have now.
+ */
 export async function expectedArtifacts(registry: Registry): Promise<Record<string, string>> {
   const operationsPage = await readFile(`${ROOT}${OPERATIONS_PAGE}`, 'utf8');
   const configurationPage = await readFile(`${ROOT}${CONFIGURATION_PAGE}`, 'utf8');
@@ -34,6 +38,7 @@ export async function expectedArtifacts(registry: Registry): Promise<Record<stri
     [OPERATIONS_PAGE]: withOperationsTable(operationsPage, buildOperationsTable(registry)),
     'src/cli/operations.json': `${JSON.stringify(cliCatalogue(registry), null, 2)}\n`,
     [CONTRACT_FILE]: `${JSON.stringify(buildContract(registry), null, 2)}\n`,
+    [SITE_CRAWLERS_FILE]: buildSiteCrawlers(),
     ...referencePages(registry),
   };
 }

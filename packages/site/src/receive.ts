@@ -1,0 +1,41 @@
+import { answer } from './types.js';
+import type { Delivery } from './types.js';
+import { checkDelivery, type SeenDeliveries, type VerifyOptions } from './verify.js';
+
+export interface ReceiverOptions {
+  /** The destination's signing secret (`whsec_…`), shown once by create_destination. */
+  secret: string;
+  /**
+   * Stores or updates the post (upsert by `article.id`: `article.updated` carries the same id) and returns its
+   * public URL, on the endpoint's site, or nothing. Not called for a `test` event. Sightline waits 30 seconds at
+   * most: do slow work after answering.
+   */
+  onArticle: (delivery: Delivery) => Promise<string | URL | undefined | void> | string | URL | undefined | void;
+  /** Refuses replayed deliveries: MemorySeenDeliveries for one process, a shared store for several. */
+  seen?: SeenDeliveries;
+  /** Seconds the `webhook-timestamp` may be off, either way (300). */
+  toleranceSeconds?: number;
+  /** The receiver's clock in epoch milliseconds; Date.now by default. */
+  now?: () => number;
+}
+
+/** What to answer a delivery: a status and a JSON body. */
+export interface Reply {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/**
+ * Verifies a delivery and passes an article to onArticle. A test event is answered `{ ok: true, test: true }` and
+ * dropped. The id is remembered only after onArticle returned, so a delivery the site failed to store can be sent
+ * again; onArticle's own error is thrown to the caller.
+ */
+export async function receive(options: ReceiverOptions, body: Pick<VerifyOptions, 'rawBody'> | Pick<VerifyOptions, 'parsedBody'>, headers: VerifyOptions['headers']): Promise<Reply> {
+  const checked = await checkDelivery({ ...options, ...body, headers } as VerifyOptions);
+  if (!checked.ok) return { status: checked.status, body: { ok: false, error: checked.message } };
+  const { delivery, rememberUntil } = checked;
+  if (delivery.event === 'test') return { status: 200, body: { ok: true, test: true } };
+  const url = await options.onArticle(delivery);
+  await options.seen?.remember(delivery.id, rememberUntil);
+  return { status: 200, body: { ...answer({ url: url ?? undefined }) } };
+}
