@@ -140,7 +140,7 @@ describe.each(['/express', '/express-raw', '/express-json', '/web'])('real deliv
 });
 
 describe('replayed and tampered deliveries', () => {
-  it.each(['/express-raw', '/web'])('%s refuses the same bytes and headers sent again (409) and a changed body (401), and stores neither', async (path) => {
+  it.each(['/express-raw', '/web'])('%s answers the same bytes and headers sent again as the first time without storing again, and refuses a changed body (401)', async (path) => {
     const { ws } = await destination(path);
     await publish(t, ws, await writtenArticle(t, ws, 'Dental marketing on a budget'));
     await t.jobs.drain();
@@ -149,7 +149,8 @@ describe('replayed and tampered deliveries', () => {
     const stored = site.articles.length;
 
     const replay = await site.resend(captured, path);
-    expect(replay).toEqual({ status: 409, body: { ok: false, error: `delivery ${captured.headers['webhook-id']} was received before` } });
+    // Sightline resends an attempt whose answer was late with the same id: it gets the first answer, and nothing is stored twice.
+    expect(replay).toEqual({ status: 200, body: { ok: true, url: site.url('/blog/dental-marketing-on-a-budget'), duplicate: true } });
     const tampered = await site.resend({ ...captured, raw: Buffer.from(captured.raw.toString('utf8').replace('Dental marketing', 'Cheap pills')) }, path);
     expect(tampered).toEqual({ status: 401, body: { ok: false, error: 'X-Service-Signature does not match the body and the secret' } });
     // Six minutes later the same delivery is outside the timestamp window.

@@ -65,10 +65,10 @@ describe('verifyDelivery', () => {
     const seen = new MemorySeenDeliveries({ now: () => now });
     const delivery = signed();
     expect((await verify(delivery, { seen })).ok).toBe(true);
-    expect(await verify(delivery, { seen })).toMatchObject({ ok: false, reason: 'replayed', status: 409, message: 'delivery dlv_1 was received before' });
+    expect(await verify(delivery, { seen })).toMatchObject({ ok: false, reason: 'replayed', status: 409, message: 'delivery dlv_1 was received before', earlierUrl: null });
     expect((await verify(signed({ id: 'dlv_2' }), { seen })).ok).toBe(true);
     now += 301_000;
-    expect(seen.seen('dlv_1')).toBe(false);
+    expect(seen.answered('dlv_1')).toBeUndefined();
     expect(await verify(delivery, { seen, now: () => now })).toMatchObject({ reason: 'expired' });
   });
 

@@ -11,7 +11,10 @@ export interface ReceiverOptions {
    * most: do slow work after answering.
    */
   onArticle: (delivery: Delivery) => Promise<string | URL | undefined | void> | string | URL | undefined | void;
-  /** Refuses replayed deliveries: MemorySeenDeliveries for one process, a shared store for several. */
+  /**
+   * Acts on each delivery once: MemorySeenDeliveries for one process, a shared store for several. Sightline sends an
+   * attempt again with the same id after a timeout or a 5xx, so an id handled before is answered as it was then.
+   */
   seen?: SeenDeliveries;
   /** Seconds the `webhook-timestamp` may be off, either way (300). */
   toleranceSeconds?: number;
@@ -27,15 +30,17 @@ export interface Reply {
 
 /**
  * Verifies a delivery and passes an article to onArticle. A test event is answered `{ ok: true, test: true }` and
- * dropped. The id is remembered only after onArticle returned, so a delivery the site failed to store can be sent
- * again; onArticle's own error is thrown to the caller.
+ * dropped. The id is remembered with the answered URL only after onArticle returned, so a delivery the site failed to
+ * store can be sent again; one it stored is answered the same way again (`duplicate: true`) without a second
+ * onArticle, since Sightline resends an attempt whose answer it did not get in time. onArticle's own error is thrown.
  */
 export async function receive(options: ReceiverOptions, body: Pick<VerifyOptions, 'rawBody'> | Pick<VerifyOptions, 'parsedBody'>, headers: VerifyOptions['headers']): Promise<Reply> {
   const checked = await checkDelivery({ ...options, ...body, headers } as VerifyOptions);
+  if (!checked.ok && checked.reason === 'replayed') return { status: 200, body: { ...answer({ url: checked.earlierUrl ?? undefined }), duplicate: true } };
   if (!checked.ok) return { status: checked.status, body: { ok: false, error: checked.message } };
   const { delivery, rememberUntil } = checked;
   if (delivery.event === 'test') return { status: 200, body: { ok: true, test: true } };
-  const url = await options.onArticle(delivery);
-  await options.seen?.remember(delivery.id, rememberUntil);
-  return { status: 200, body: { ...answer({ url: url ?? undefined }) } };
+  const url = (await options.onArticle(delivery)) ?? undefined;
+  await options.seen?.remember(delivery.id, rememberUntil, url === undefined ? null : String(url));
+  return { status: 200, body: { ...answer({ url }) } };
 }

@@ -5,13 +5,14 @@ import type { Delivery } from './types.js';
 export type HeadersLike = Headers | Readonly<Record<string, string | readonly string[] | undefined>>;
 
 /**
- * Delivery ids already received, so that a replayed delivery is refused. `remember` is called with the time (epoch
- * milliseconds) after which the id may be forgotten: by then the delivery's timestamp is outside the window anyway.
- * A store shared by every instance of the site (Redis, a database table) refuses replays across instances.
+ * Delivery ids already received, with the URL answered for each, so that a delivery is acted on once. `remember` is
+ * called with the time (epoch milliseconds) after which the id may be forgotten: by then the delivery's timestamp is
+ * outside the window anyway. A store shared by every instance of the site (Redis, a database table) covers them all.
  */
 export interface SeenDeliveries {
-  seen(id: string): Promise<boolean> | boolean;
-  remember(id: string, until: number): Promise<void> | void;
+  /** The URL answered for this id (null: answered without one), or undefined for an id not seen or already forgotten. */
+  answered(id: string): Promise<string | null | undefined> | string | null | undefined;
+  remember(id: string, until: number, url: string | null): Promise<void> | void;
 }
 
 /**
@@ -19,7 +20,7 @@ export interface SeenDeliveries {
  * serverless functions (each request may land on a fresh one) need a shared store implementing SeenDeliveries.
  */
 export class MemorySeenDeliveries implements SeenDeliveries {
-  private readonly ids = new Map<string, number>();
+  private readonly ids = new Map<string, { until: number; url: string | null }>();
   private readonly now: () => number;
   private readonly maxIds: number;
 
@@ -29,16 +30,16 @@ export class MemorySeenDeliveries implements SeenDeliveries {
     this.maxIds = options.maxIds ?? 100_000;
   }
 
-  seen(id: string): boolean {
-    const until = this.ids.get(id);
-    return until !== undefined && until >= this.now();
+  answered(id: string): string | null | undefined {
+    const entry = this.ids.get(id);
+    return entry !== undefined && entry.until >= this.now() ? entry.url : undefined;
   }
 
-  remember(id: string, until: number): void {
+  remember(id: string, until: number, url: string | null): void {
     const now = this.now();
-    for (const [known, knownUntil] of this.ids) if (knownUntil < now) this.ids.delete(known);
+    for (const [known, entry] of this.ids) if (entry.until < now) this.ids.delete(known);
     this.ids.delete(id);
-    this.ids.set(id, until);
+    this.ids.set(id, { until, url });
     // Maps iterate in insertion order: the first ids are the oldest.
     for (const known of this.ids.keys()) {
       if (this.ids.size <= this.maxIds) break;
@@ -80,7 +81,8 @@ export type VerifyOptions = CommonOptions &
 export type Failure =
   | { ok: false; reason: 'unauthorized'; status: 401; message: string }
   | { ok: false; reason: 'expired'; status: 401; message: string }
-  | { ok: false; reason: 'replayed'; status: 409; message: string }
+  /** `earlierUrl`: what was answered the first time, for a receiver that answers a resend the same way. */
+  | { ok: false; reason: 'replayed'; status: 409; message: string; earlierUrl: string | null }
   | { ok: false; reason: 'malformed'; status: 400; message: string };
 
 export type Verification = { ok: true; delivery: Delivery } | Failure;
@@ -210,7 +212,8 @@ export async function checkDelivery(options: VerifyOptions): Promise<Checked> {
   if (typeof event === 'string') return fail('malformed', event);
   const eventHeader = readHeader(headers, 'x-service-event');
   if (eventHeader !== undefined && eventHeader !== event.event) return fail('malformed', `X-Service-Event ${eventHeader} is not the body's event ${event.event}`);
-  if (options.seen !== undefined && (await options.seen.seen(id))) return fail('replayed', `delivery ${id} was received before`);
+  const earlierUrl = await options.seen?.answered(id);
+  if (earlierUrl !== undefined) return { ...fail('replayed', `delivery ${id} was received before`), earlierUrl } as Failure;
   return { ok: true, delivery: { id, ...event }, rememberUntil: (seconds + toleranceSeconds) * 1000 };
 }
 
@@ -222,6 +225,6 @@ export async function checkDelivery(options: VerifyOptions): Promise<Checked> {
 export async function verifyDelivery(options: VerifyOptions): Promise<Verification> {
   const checked = await checkDelivery(options);
   if (!checked.ok) return checked;
-  await options.seen?.remember(checked.delivery.id, checked.rememberUntil);
+  await options.seen?.remember(checked.delivery.id, checked.rememberUntil, null);
   return { ok: true, delivery: checked.delivery };
 }
