@@ -77,6 +77,12 @@ const AI_ROBOTS: TokenMatcher[] = Object.entries(readData<Record<string, AiRobot
 /** Every ai.robots.txt crawler (longest token first), for reports per crawler such as the robots.txt probe. */
 export const AI_CRAWLERS: readonly Classification[] = AI_ROBOTS.map(({ token, category, operator }) => ({ crawler: token, category, operator }));
 
+/**
+ * Each ai.robots.txt crawler's user-agent pattern as regular-expression source (matched case-insensitively), longest
+ * token first: the WordPress plugin ships these (src/exports/wordpressPlugin.ts), so it reports what this file counts.
+ */
+export const AI_CRAWLER_PATTERNS: readonly { crawler: string; source: string }[] = AI_ROBOTS.map(({ token, pattern }) => ({ crawler: token, source: pattern.source }));
+
 const CRAWLER_USER_AGENTS = readData<CrawlerUserAgent[]>('crawler-user-agents.json').map((entry) => ({
   pattern: new RegExp(entry.pattern),
   category: (entry.tags ?? []).includes('search-engine') ? ('search_engine' as const) : ('other' as const),

@@ -9,6 +9,7 @@ import type { Registry } from '../../tools/registry.js';
 import { PROVIDERS } from '../integrations/providers.js';
 import { buildContract, type Contract } from './contract.js';
 import { buildProvidersTable, CONFIGURATION_PAGE, withProvidersTable } from './providersTable.js';
+import { WORDPRESS_CRAWLERS_FILE, wordpressCrawlersFile } from './wordpressPlugin.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CONTRACT_FILE = 'contract.json';
@@ -23,7 +24,7 @@ export async function committedContract(): Promise<Contract | undefined> {
   }
 }
 
-/** The committed files generated from the registry and the provider declarations, with the content they should have now. */
+/** The committed files generated from the registry, the provider declarations and the AI-crawler list, with the content they should have now. */
 export async function expectedArtifacts(registry: Registry): Promise<Record<string, string>> {
   const operationsPage = await readFile(`${ROOT}${OPERATIONS_PAGE}`, 'utf8');
   const configurationPage = await readFile(`${ROOT}${CONFIGURATION_PAGE}`, 'utf8');
@@ -35,6 +36,7 @@ export async function expectedArtifacts(registry: Registry): Promise<Record<stri
     'src/cli/operations.json': `${JSON.stringify(cliCatalogue(registry), null, 2)}\n`,
     [CONTRACT_FILE]: `${JSON.stringify(buildContract(registry), null, 2)}\n`,
     ...referencePages(registry),
+    [WORDPRESS_CRAWLERS_FILE]: wordpressCrawlersFile(),
   };
 }
 
