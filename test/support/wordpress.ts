@@ -37,6 +37,8 @@ export interface WordPressUser {
 export interface TestWordPress {
   /** The https address (no trailing slash) WordPress answers on and believes is its own (WP_HOME, WP_SITEURL). */
   url: string;
+  /** The WordPress copy's directory (ABSPATH): a test may add files, such as wp-content/mu-plugins/*.php. */
+  root: string;
   admin: WordPressUser;
   author: WordPressUser;
   subscriber: WordPressUser;
@@ -261,6 +263,7 @@ echo wp_json_encode( $out );`),
     const user = (role: 'admin' | 'author' | 'subscriber'): WordPressUser => ({ id: setup[role].id, user: role, password: passwords[role], appPassword: setup[role].appPassword });
     return {
       url,
+      root,
       admin: user('admin'),
       author: user('author'),
       subscriber: user('subscriber'),

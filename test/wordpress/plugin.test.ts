@@ -1,6 +1,7 @@
 // The WordPress plugin (integrations/wordpress/sightline) in a real WordPress (test/support/wordpress.ts), reporting to
 // a real service. Skipped, with the reason, on a machine without WordPress, PHP or MariaDB (test/wordpress/install.sh).
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../src/exports/artifacts.js';
 import { pluginVersion, WORDPRESS_PLUGIN_DIR } from '../../src/exports/wordpressPlugin.js';
@@ -55,6 +56,18 @@ describe.skipIf(unavailable !== undefined)('the WordPress plugin', () => {
     }
   }
 
+  /** The dashboard's login cookies of a user, as wp-login.php sets them (its test cookie sent along). */
+  async function cookies(user: { user: string; password: string }): Promise<string> {
+    const login = await fetch(`${wp.url}/wp-login.php`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: 'wordpress_test_cookie=WP%20Cookie%20check' },
+      body: new URLSearchParams({ log: user.user, pwd: user.password, 'wp-submit': 'Log In', testcookie: '1' }),
+    });
+    expect(login.status).toBe(302);
+    return login.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+  }
+
   it("reports a GPTBot visit with its version, never a person's, and the visit then counts in the funnel's crawls", async () => {
     // A person first: had the plugin reported them, their report would land before the crawler's.
     expect(await page('/hello-world/', CHROME)).toContain('Hello world!');
@@ -106,18 +119,31 @@ describe.skipIf(unavailable !== undefined)('the WordPress plugin', () => {
     expect(JSON.parse(script!)).toEqual(jsonLd);
   });
 
+  it("makes Yoast SEO's title and description writable through REST when Yoast is active, and says so in its status", async () => {
+    // Yoast itself is not packaged for Debian: a must-use plugin that defines its version constant stands in for it.
+    const muPlugins = join(wp.root, 'wp-content', 'mu-plugins');
+    await mkdir(muPlugins, { recursive: true });
+    await writeFile(join(muPlugins, 'yoast-stand-in.php'), "<?php\ndefine( 'WPSEO_VERSION', '21.0' );\n");
+    try {
+      const status = await fetch(`${wp.url}/wp-json/sightline/v1/status`, { headers: { authorization: wp.basicAuth(wp.author) } });
+      expect(await status.json()).toEqual({ version: VERSION, yoast: true, rankMath: false });
+      const meta = { _yoast_wpseo_title: 'A title for search', _yoast_wpseo_metadesc: 'A description for search' };
+      const created = await fetch(`${wp.url}/wp-json/wp/v2/posts`, {
+        method: 'POST',
+        headers: { authorization: wp.basicAuth(wp.author), 'content-type': 'application/json' },
+        body: JSON.stringify({ title: 'With Yoast', content: 'Body', status: 'draft', meta }),
+      });
+      expect(created.status).toBe(201);
+      const post = (await created.json()) as { id: number; meta: Record<string, unknown> };
+      expect(post.meta).toMatchObject(meta);
+      expect(JSON.parse(await wp.runPhp(`echo wp_json_encode( get_post_meta( ${post.id}, '_yoast_wpseo_title', true ) );`))).toBe(meta._yoast_wpseo_title);
+    } finally {
+      await rm(join(muPlugins, 'yoast-stand-in.php'));
+    }
+  });
+
   it('shows the settings page to administrators only, with stored markup escaped and the secret never shown', async () => {
     await wp.setOption('sightline_site_id', '"><script>alert("site")</script>');
-    const cookies = async (user: { user: string; password: string }) => {
-      const login = await fetch(`${wp.url}/wp-login.php`, {
-        method: 'POST',
-        redirect: 'manual',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: 'wordpress_test_cookie=WP%20Cookie%20check' },
-        body: new URLSearchParams({ log: user.user, pwd: user.password, 'wp-submit': 'Log In', testcookie: '1', redirect_to: `${wp.url}/wp-admin/` }),
-      });
-      expect(login.status).toBe(302);
-      return login.headers.getSetCookie().map((cookie) => cookie.split(';')[0]).join('; ');
-    };
     const settings = async (cookie: string) => fetch(`${wp.url}/wp-admin/options-general.php?page=sightline`, { headers: { cookie }, redirect: 'manual' });
 
     const answer = await settings(await cookies(wp.admin));
@@ -130,5 +156,24 @@ describe.skipIf(unavailable !== undefined)('the WordPress plugin', () => {
     expect(html).toContain('name="_wpnonce"');
 
     expect((await settings(await cookies(wp.author))).status).toBe(403);
+  });
+
+  it('saves the settings form with its nonce only, sanitizing each field and keeping the secret when its field is left empty', async () => {
+    const cookie = await cookies(wp.admin);
+    const form = await (await fetch(`${wp.url}/wp-admin/options-general.php?page=sightline`, { headers: { cookie } })).text();
+    const nonce = /name="_wpnonce" value="([^"]+)"/.exec(form)?.[1];
+    expect(nonce).toBeDefined();
+    const fields = { option_page: 'sightline', action: 'update', _wp_http_referer: '/wp-admin/options-general.php?page=sightline', sightline_address: 'javascript:alert(1)', sightline_secret: '', sightline_site_id: 'site<b>_1' };
+    const save = (body: Record<string, string>) =>
+      fetch(`${wp.url}/wp-admin/options.php`, { method: 'POST', redirect: 'manual', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(body) });
+    const options = async () => JSON.parse(await wp.runPhp("echo wp_json_encode( array_map( 'get_option', array( 'sightline_address', 'sightline_secret', 'sightline_site_id', 'sightline_tracking_tag' ) ) );")) as string[];
+    const before = await options();
+
+    expect((await save({ ...fields, _wpnonce: 'not-the-nonce' })).status).toBe(403);
+    expect(await options()).toEqual(before);
+
+    expect((await save({ ...fields, _wpnonce: nonce! })).status).toBe(302);
+    expect(await options()).toEqual(['', secret, 'siteb_1', '0']);
+    await wp.setOption('sightline_address', t.baseUrl);
   });
 });
