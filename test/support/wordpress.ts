@@ -174,9 +174,10 @@ export async function startWordPress(options: { permalinks?: boolean; plugin?: b
   let proxy: Server | undefined;
   let databaseMade = false;
   const stop = async () => {
-    if (php !== undefined && php.exitCode === null) {
+    if (php?.pid !== undefined && php.exitCode === null) {
       const exited = new Promise((resolve) => php!.once('exit', resolve));
-      php.kill('SIGTERM');
+      // The whole process group: with PHP_CLI_SERVER_WORKERS the workers are forked children that outlive their parent.
+      process.kill(-php.pid, 'SIGTERM');
       await exited;
     }
     if (proxy !== undefined) await closeServer(proxy);
@@ -252,6 +253,8 @@ echo wp_json_encode( $out );`),
       cwd: root,
       env: { ...process.env, PHP_CLI_SERVER_WORKERS: '4' },
       stdio: ['ignore', 'pipe', 'pipe'],
+      // A process group of its own, so that stop() ends the workers with it.
+      detached: true,
     });
     const keep = (chunk: Buffer) => {
       log = `${log}${chunk.toString()}`.slice(-4000);
