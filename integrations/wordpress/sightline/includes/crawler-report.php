@@ -3,7 +3,7 @@
  * Reports AI-crawler visits to the service (POST <address>/api/site/crawl). Crawlers run no JavaScript, so only the
  * site's own serving code can count them. Only a user agent on the shipped AI-crawler list is reported, never a
  * person's visit, and the report goes out after the page: from the shutdown hook, past fastcgi_finish_request when
- * the server has it, as a request that does not wait for the answer.
+ * the server has it, as a non-blocking request with a 1 s timeout.
  *
  * @package Sightline
  */
@@ -63,9 +63,17 @@ add_action( 'template_redirect', 'sightline_watch_request' );
  * @param array $visit The user_agent and path.
  */
 function sightline_send_crawl_report( array $visit ) {
+	// The page goes to the visitor first: PHP-FPM and LiteSpeed can end the response here; elsewhere it is at least
+	// flushed (WordPress emptied its output buffers earlier in the shutdown hook).
 	if ( function_exists( 'fastcgi_finish_request' ) ) {
 		fastcgi_finish_request();
+	} elseif ( function_exists( 'litespeed_finish_request' ) ) {
+		litespeed_finish_request();
+	} else {
+		flush();
 	}
+	// Not blocking: with the fsockopen transport the request is written and left; the curl transport still waits for
+	// the answer, which the timeout bounds.
 	wp_remote_post(
 		sightline_address() . '/api/site/crawl',
 		array(
