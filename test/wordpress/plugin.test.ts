@@ -4,7 +4,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../src/exports/artifacts.js';
-import { pluginVersion, WORDPRESS_PLUGIN_DIR } from '../../src/exports/wordpressPlugin.js';
+import { buildPluginZip, pluginVersion, WORDPRESS_PLUGIN_DIR } from '../../src/exports/wordpressPlugin.js';
 import { TestService, type TestWorkspace } from '../support/harness.js';
 import { startWordPress, type TestWordPress, wordpressUnavailable } from '../support/wordpress.js';
 
@@ -176,4 +176,24 @@ describe.skipIf(unavailable !== undefined)('the WordPress plugin', () => {
     expect(await options()).toEqual(['', secret, 'siteb_1', '0']);
     await wp.setOption('sightline_address', t.baseUrl);
   });
+
+  it("installs from the built zip through WordPress's own plugin installer, and activates", async () => {
+    const bare = await startWordPress({ plugin: false });
+    try {
+      const zip = join(bare.root, '..', 'sightline.zip');
+      await writeFile(zip, (await buildPluginZip(ROOT)).zip);
+      const answer = await bare.runPhp(`require_once ABSPATH . 'wp-admin/includes/admin.php';
+require_once ABSPATH . 'wp-admin/includes/class-wp-upgrader.php';
+$upgrader = new Plugin_Upgrader( new Automatic_Upgrader_Skin() );
+$installed = $upgrader->install( ${JSON.stringify(zip)} );
+if ( true !== $installed ) { echo 'install failed'; exit( 1 ); }
+$activated = activate_plugin( $upgrader->plugin_info() );
+echo wp_json_encode( array( 'plugin' => $upgrader->plugin_info(), 'active' => null === $activated ) );`);
+      expect(JSON.parse(answer)).toEqual({ plugin: 'sightline/sightline.php', active: true });
+      const status = await fetch(`${bare.url}/wp-json/sightline/v1/status`, { headers: { authorization: bare.basicAuth(bare.admin) } });
+      expect(await status.json()).toEqual({ version: VERSION, yoast: false, rankMath: false });
+    } finally {
+      await bare.stop();
+    }
+  }, 60_000);
 });
