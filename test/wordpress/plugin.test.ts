@@ -1,6 +1,7 @@
 // The WordPress plugin (integrations/wordpress/sightline) in a real WordPress (test/support/wordpress.ts), reporting to
 // a real service. Skipped, with the reason, on a machine without WordPress, PHP or MariaDB (test/wordpress/install.sh).
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../src/exports/artifacts.js';
@@ -81,6 +82,43 @@ describe.skipIf(unavailable !== undefined)('the WordPress plugin', () => {
     expect((await t.rest(ws.key, 'POST', '/api/v1/analytics/sources', { dataType: 'aiCrawlers', source: 'cms_plugin' })).status).toBe(200);
     const funnel = await t.rest(ws.key, 'GET', '/api/v1/overview/funnel');
     expect((funnel.body.data as { crawls: unknown }).crawls).toMatchObject({ count: 1, source: 'cms_plugin' });
+  });
+
+  it('sends its report after the page without waiting for the answer, with the headers and body of the contract', async () => {
+    // A service that takes the request and never answers, and a WordPress told to wait 30 s for it: a page that
+    // waited for the report's answer would take those 30 s.
+    let received = '';
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => {
+      sockets.push(socket);
+      socket.on('data', (chunk) => (received += String(chunk)));
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const muPlugins = join(wp.root, 'wp-content', 'mu-plugins');
+    await mkdir(muPlugins, { recursive: true });
+    await writeFile(
+      join(muPlugins, 'long-timeout.php'),
+      "<?php\nadd_filter( 'http_request_args', static function ( $args, $url ) { if ( false !== strpos( $url, '/api/site/crawl' ) ) { $args['timeout'] = 30; } return $args; }, 10, 2 );\n",
+    );
+    try {
+      await wp.setOption('sightline_address', `http://127.0.0.1:${(silent.address() as { port: number }).port}`);
+      const started = Date.now();
+      await page('/sample-page/?utm_source=x', GPTBOT);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      const deadline = Date.now() + 10_000;
+      while (!received.includes('\r\n\r\n{') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      const [head, body] = received.split('\r\n\r\n');
+      expect(head).toMatch(/^POST \/api\/site\/crawl HTTP\/1\.[01]\r\n/);
+      expect(head).toMatch(new RegExp(`\r\nx-service-key: ${secret}\r\n`, 'i'));
+      expect(head).toMatch(/\r\ncontent-type: application\/json\r\n/i);
+      expect(head).toMatch(new RegExp(`\r\nx-sightline-plugin: wordpress/${VERSION.replace(/\./g, '\\.')}\r\n`, 'i'));
+      expect(JSON.parse(body!)).toEqual({ user_agent: GPTBOT, path: '/sample-page/' });
+    } finally {
+      await rm(join(muPlugins, 'long-timeout.php'));
+      await wp.setOption('sightline_address', t.baseUrl);
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 
   it('adds the tracking tag the service gives site owners when switched on, and not when off', async () => {
