@@ -31,13 +31,14 @@ function sightline_sanitize_address( $value ) {
 }
 
 /**
- * An empty field keeps the saved secret: the page never shows it, so an unchanged form must not erase it.
+ * An empty field keeps the saved secret: the page never shows it, so an unchanged form must not erase it. Only
+ * printable ASCII is kept (secrets are base64 text); sanitize_text_field would also drop anything like %2B.
  *
  * @param mixed $value The submitted secret.
  * @return string
  */
 function sightline_sanitize_secret( $value ) {
-	$secret = trim( sanitize_text_field( (string) $value ) );
+	$secret = (string) preg_replace( '/[^\x21-\x7E]/', '', (string) $value );
 	if ( '' === $secret ) {
 		return (string) get_option( 'sightline_secret', '' );
 	}
