@@ -11,7 +11,7 @@ describe('generated files', () => {
     expect(breakingChanges(released!, buildContract(registry))).toEqual([]);
   });
 
-  it('mcp.json, openapi.json, contract.json, the operations table of docs/guide/operations.md, the CLI catalogue and docs/reference match the registry, the providers table of docs/guide/configuration.md the provider declarations, and packages/site/src/crawlers.ts the crawler list (run npm run export)', async () => {
+  it('mcp.json, openapi.json, contract.json, the operations table of docs/guide/operations.md, the CLI catalogue and docs/reference match the registry, the providers table of docs/guide/configuration.md the provider declarations, and the AI-crawler lists of packages/site and the WordPress plugin classify.ts (run npm run export)', async () => {
     for (const [file, expected] of Object.entries(await expectedArtifacts(registry))) {
       const committed = await readFile(`${ROOT}${file}`, 'utf8').catch(() => undefined);
       expect(committed, `${file} is missing: run npm run export`).toBeDefined();

@@ -75,8 +75,9 @@ const AI_ROBOTS: TokenMatcher[] = Object.entries(readData<Record<string, AiRobot
   }));
 
 /**
- * Each ai.robots.txt token (longest first) with the source of the pattern it is matched with: `npm run export` writes
- * them into the @sightline/site package, so a site reports exactly the visits this module counts as AI crawlers.
+ * Each ai.robots.txt token (longest first) with the source of the pattern it is matched with (case-insensitively):
+ * `npm run export` writes them into the @sightline/site package and the WordPress plugin, so a site reports exactly
+ * the visits this module counts as AI crawlers.
  */
 export const AI_CRAWLER_PATTERNS: ReadonlyArray<readonly [token: string, pattern: string]> = AI_ROBOTS.map(({ token, pattern }) => [token, pattern.source]);
 

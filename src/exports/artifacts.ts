@@ -10,6 +10,7 @@ import { PROVIDERS } from '../integrations/providers.js';
 import { buildContract, type Contract } from './contract.js';
 import { buildProvidersTable, CONFIGURATION_PAGE, withProvidersTable } from './providersTable.js';
 import { buildSiteCrawlers, SITE_CRAWLERS_FILE } from './siteCrawlers.js';
+import { WORDPRESS_CRAWLERS_FILE, wordpressCrawlersFile } from './wordpressPlugin.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CONTRACT_FILE = 'contract.json';
@@ -25,8 +26,8 @@ export async function committedContract(): Promise<Contract | undefined> {
 }
 
 /**
- * The committed files generated from the registry, the provider declarations and the crawler lists (the @sightline/site
- * package's copy), with the content they should have now.
+ * The committed files generated from the registry, the provider declarations and the AI-crawler list (the
+ * @sightline/site package's copy and the WordPress plugin's), with the content they should have now.
  */
 export async function expectedArtifacts(registry: Registry): Promise<Record<string, string>> {
   const operationsPage = await readFile(`${ROOT}${OPERATIONS_PAGE}`, 'utf8');
@@ -40,6 +41,7 @@ export async function expectedArtifacts(registry: Registry): Promise<Record<stri
     [CONTRACT_FILE]: `${JSON.stringify(buildContract(registry), null, 2)}\n`,
     [SITE_CRAWLERS_FILE]: buildSiteCrawlers(),
     ...referencePages(registry),
+    [WORDPRESS_CRAWLERS_FILE]: wordpressCrawlersFile(),
   };
 }
 

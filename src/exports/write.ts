@@ -7,7 +7,8 @@ import { breakingChanges, buildContract } from './contract.js';
 // `npm run export`: rewrites mcp.json, openapi.json, contract.json, the operations table in docs/guide/operations.md,
 // the CLI's catalogue and the API reference (docs/reference, whose pages of operations no longer registered it removes)
 // from the registry, the providers table in docs/guide/configuration.md from the provider declarations, and the
-// @sightline/site package's AI-crawler list (packages/site/src/crawlers.ts) from src/crawlers/classify.ts. A change that would break callers of the released contract is refused, naming each broken field;
+// @sightline/site package's AI-crawler list (packages/site/src/crawlers.ts) and the WordPress plugin's
+// (integrations/wordpress/sightline/includes/ai-crawlers.php) from src/crawlers/classify.ts. A change that would break callers of the released contract is refused, naming each broken field;
 // `npm run export -- --accept-breaking` records it anyway (say so in the release notes).
 const released = await committedContract();
 const broken = released === undefined ? [] : breakingChanges(released, buildContract(registry));
