@@ -16,5 +16,5 @@ export default defineTool({
   input: z.strictObject({}),
   output: z.object({ destinations: z.array(destination) }),
   confirm: 'none',
-  handler: (ctx) => listDestinations(ctx.db, ctx.workspaceId),
+  handler: (ctx) => listDestinations(ctx.db, ctx.services.credentials, ctx.workspaceId),
 });
