@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markerTag } from '../../src/integrations/ghost/adminApi.js';
+import { signedInVisitor } from '../dashboard/formVisitor.js';
 import { FakeGhost } from '../integrations/fakes/ghost.js';
 import { TestService, type TestWorkspace } from '../support/harness.js';
 import { snapshot } from '../support/snapshot.js';
@@ -208,6 +209,22 @@ describe('Ghost destinations', () => {
       const [delivery] = await deliveriesOf(t, destinationId);
       expect(delivery).toMatchObject({ state: 'failed', attempts: 1, outcome: 'failed', status_code: 401 });
       expect(delivery!.error).toContain('Ghost refused the Admin API key');
+    });
+  });
+
+  describe('the Destinations page', () => {
+    it('creates a Ghost destination from the form (the key as a nested field) and lists it with its kind and masked key', async () => {
+      const { ws, visitor, post } = await signedInVisitor(t, 'owner', 'publishing');
+      const answer = await post('create_destination', { show: 'result', name: 'Acme <Journal>', kind: 'ghost', siteUrl: ghost.origin, 'ghost.adminApiKey': ghost.adminApiKey, publishAs: 'publish' });
+      expect(answer.status).toBe(200);
+      expect(await answer.text()).toMatch(/whsec_/);
+      const list = await (await visitor.request(`/w/${ws.workspaceId}/publishing`)).text();
+      expect(list).toContain('<th scope="row">Acme &lt;Journal&gt;</th>');
+      expect(list).toContain('<td>Ghost</td>');
+      expect(list).toContain(`adminApiKey …${ghost.secret.slice(-4)}`);
+      expect(list).not.toContain(ghost.secret);
+      const refused = await post('create_destination', { show: 'result', name: 'Wrong', kind: 'ghost', siteUrl: ghost.origin, 'ghost.adminApiKey': `${ghost.keyId}:${'ef'.repeat(32)}` });
+      expect(await refused.text()).toContain('ghost.adminApiKey: Ghost refused the Admin API key');
     });
   });
 });
