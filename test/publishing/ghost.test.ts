@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markerTag } from '../../src/integrations/ghost/adminApi.js';
+import { pino } from 'pino';
+import { JOB_HANDLERS } from '../../src/jobs/handlers.js';
+import { JobWorker } from '../../src/jobs/worker.js';
 import { signedInVisitor } from '../dashboard/formVisitor.js';
 import { FakeGhost } from '../integrations/fakes/ghost.js';
 import { TestService, type TestWorkspace } from '../support/harness.js';
@@ -198,6 +201,19 @@ describe('Ghost destinations', () => {
       expect((await destinationOf(t, ws, destinationId)).lastDelivery).toMatchObject({ outcome: 'delivered_no_address', statusMessage: 'Delivered', note: expect.stringContaining('accepted the Admin API key') });
       const { deliveries } = (await ok(t, ws.key, 'GET', '/api/v1/deliveries', { destinationId })) as { deliveries: Array<Record<string, unknown>> };
       expect(deliveries).toEqual([expect.objectContaining({ event: 'test', state: 'delivered', outcome: 'delivered_no_address', destinationName: 'Acme Journal' })]);
+    });
+
+    it("places the article once when two instances' workers race for its delivery", async () => {
+      const ws = await t.workspace();
+      const destinationId = await ghostDestination(ws);
+      const contentId = await writtenArticle(t, ws);
+      await publish(t, ws, contentId);
+      const other = new JobWorker({ db: t.db, clock: t.clock, services: t.service.services, logger: pino({ level: 'silent' }), handlers: JOB_HANDLERS });
+      await Promise.all([t.jobs.drain(), other.drain()]);
+      expect(postsOf(contentId)).toHaveLength(1);
+      expect(ghost.calls.filter((call) => call.method === 'POST' && call.path === '/ghost/api/admin/posts/')).toHaveLength(ghost.posts.length);
+      const [delivery] = await deliveriesOf(t, destinationId);
+      expect(delivery).toMatchObject({ state: 'delivered', attempts: 1 });
     });
 
     it('records a refused key as a final failure, not retried', async () => {
