@@ -10,7 +10,7 @@ export default defineTool({
   scope: 'read:content',
   cap: 10,
   description:
-    'List the webhook destinations published articles are delivered to, oldest first (removed ones left out). ' +
+    'List the destinations published articles are delivered to (webhooks and CMS sites such as Ghost), oldest first (removed ones left out). ' +
     'Use it to see where publish_content sends articles and whether the last delivery worked.',
   annotations: { title: 'List destinations', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}),
