@@ -34,6 +34,7 @@ import * as accountTrust from './migrations/2026_11_28_0034_account_trust.js';
 import * as mcpTasks from './migrations/2026_11_28_0035_mcp_tasks.js';
 import * as mcpTaskJobs from './migrations/2026_11_28_0036_mcp_task_jobs.js';
 import * as sessionLastSeen from './migrations/2026_11_28_0037_session_last_seen.js';
+import * as destinationKinds from './migrations/2026_11_29_0038_destination_kinds.js';
 
 /**
  * Every migration, in order. Names are timestamped so that they sort in the order they were written. Kept by hand so that
@@ -74,6 +75,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_28_0035_mcp_tasks': mcpTasks,
   '2026_11_28_0036_mcp_task_jobs': mcpTaskJobs,
   '2026_11_28_0037_session_last_seen': sessionLastSeen,
+  '2026_11_29_0038_destination_kinds': destinationKinds,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

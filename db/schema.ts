@@ -379,6 +379,22 @@ export interface DestinationsTable {
   last_note: string | null;
   created_at: number;
   removed_at: number | null;
+  /** `webhook`, or the CMS kind (src/publishing/cms/kinds.ts) whose API receives the articles. */
+  kind: Generated<string>;
+  /** The kind's non-secret settings, JSON (`{}` for a webhook). */
+  settings: Generated<string>;
+  /** The kind's secrets, JSON sealed with SECRETS_KEY; null for a webhook. */
+  credentials: string | null;
+}
+
+/** Where an article landed on a CMS destination: the post a later publish updates in place. */
+export interface DestinationPostsTable {
+  destination_id: string;
+  article_id: string;
+  remote_id: string;
+  /** Its public address; null while it is a draft. */
+  remote_url: string | null;
+  updated_at: number;
 }
 
 export interface DeliveriesTable {
@@ -1362,6 +1378,7 @@ export interface Database {
   internal_links: InternalLinksTable;
   article_policies: ArticlePoliciesTable;
   destinations: DestinationsTable;
+  destination_posts: DestinationPostsTable;
   deliveries: DeliveriesTable;
   delivery_attempts: DeliveryAttemptsTable;
   jobs: JobsTable;

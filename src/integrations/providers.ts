@@ -3,6 +3,7 @@ import { BLUESKY } from './bluesky/provider.js';
 import { BUFFER } from './buffer/provider.js';
 import { CLOUDFLARE } from './cloudflare/provider.js';
 import { BACKLINK_INDEX, SERP } from './dataforseo/provider.js';
+import { GHOST } from './ghost/provider.js';
 import { GEMINI, GOOGLE_ANALYTICS, SEARCH_CONSOLE } from './google/provider.js';
 import { HACKER_NEWS } from './hackerNews/provider.js';
 import { HUNTER } from './hunter/provider.js';
@@ -39,6 +40,7 @@ export const PROVIDERS = [
   CLOUDFLARE,
   WEBFLOW,
   WIX,
+  GHOST,
   HUNTER,
   HACKER_NEWS,
   STACK_EXCHANGE,

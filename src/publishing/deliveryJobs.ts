@@ -7,7 +7,10 @@ import { enqueueJob } from '../jobs/queue.js';
 import { RetryableJobError, type ClaimedJob, type JobDeps, type JobHandler } from '../jobs/worker.js';
 import { retryAfterMs } from '../outbound/retryAfter.js';
 import { MAX_RESPONSE_BYTES, OutboundError, OutboundTimeout, type OutboundResponse, type SafeFetcher } from '../outbound/safeFetch.js';
-import { receiverAddress } from './receiverAnswer.js';
+import { ProviderError } from '../integrations/kit/providerError.js';
+import type { CmsArticle, PlacedPost } from './cms/destination.js';
+import { CMS_KINDS, isCmsKind, type CmsKindName } from './cms/kinds.js';
+import { MAX_RETURNED_URL_CHARS, receiverAddress } from './receiverAnswer.js';
 import { checkRendersLive } from './renderCheck.js';
 import { deliveryHeaders } from './signing.js';
 
@@ -52,6 +55,11 @@ function answered(response: OutboundResponse, endpointUrl: string, now: number):
 
 interface PendingDelivery {
   id: string;
+  kind: string;
+  siteUrl: string | null;
+  settings: string;
+  /** A CMS kind's credentials JSON, opened; null for a webhook. */
+  credentials: string | null;
   workspaceId: string;
   destinationId: string;
   articleId: string | null;
@@ -77,12 +85,17 @@ async function pendingDelivery(db: Kysely<Database>, credentials: CredentialSeal
       'deliveries.attempts as attempts',
       'destinations.endpoint_url as endpointUrl',
       'destinations.signing_secret as secret',
+      'destinations.kind as kind',
+      'destinations.site_url as siteUrl',
+      'destinations.settings as settings',
+      'destinations.credentials as credentials',
     ])
     .where('deliveries.id', '=', deliveryId)
     .where('deliveries.state', '=', 'pending')
     .where('destinations.removed_at', 'is', null)
     .executeTakeFirst();
-  return delivery === undefined ? undefined : { ...delivery, secret: credentials.open(delivery.secret) };
+  if (delivery === undefined) return undefined;
+  return { ...delivery, secret: credentials.open(delivery.secret), credentials: delivery.credentials === null ? null : credentials.open(delivery.credentials) };
 }
 
 async function send(outbound: SafeFetcher, delivery: PendingDelivery, now: number, timeoutMs: number): Promise<AttemptResult> {
@@ -99,6 +112,68 @@ async function send(outbound: SafeFetcher, delivery: PendingDelivery, now: numbe
   }
 }
 
+/** The CMS's live address for the post, when it is an absolute http(s) URL without credentials. */
+function liveAddress(url: string | null): { url: string | null; note: string | null } {
+  if (url === null) return { url: null, note: null };
+  if (url.length > MAX_RETURNED_URL_CHARS || !URL.canParse(url)) return { url: null, note: `the CMS gave an address that is not a usable URL: ${url.slice(0, 200)}` };
+  const parsed = new URL(url);
+  if (!['http:', 'https:'].includes(parsed.protocol) || parsed.username !== '' || parsed.password !== '') return { url: null, note: `the CMS gave an address that is not a usable URL: ${url.slice(0, 200)}` };
+  return { url: parsed.href, note: null };
+}
+
+/** A CMS's failure as an attempt's outcome: retried after the CMS's wait when it is transient, final otherwise. */
+function cmsFailure(error: ProviderError, timeoutMs: number): AttemptResult {
+  const retryAfter = error.transient ? (error.retryAfterMs ?? 0) : null;
+  if (error.timedOut) return { outcome: 'timeout', statusCode: null, url: null, message: `Failed: the CMS did not answer within ${timeoutMs / 1000} seconds`, note: null, retryAfterMs: retryAfter };
+  return { outcome: 'failed', statusCode: error.status, url: null, message: `Failed: ${error.message}`, note: null, retryAfterMs: retryAfter };
+}
+
+/**
+ * One attempt at a CMS: a test runs the destination's check (nothing visible changes); an article is placed, updating
+ * the post an earlier delivery made (`earlier`). Each call to the CMS has the delivery timeout.
+ */
+async function placeOnCms(
+  services: JobDeps['services'],
+  clock: Clock,
+  delivery: PendingDelivery,
+  kind: CmsKindName,
+  earlier: PlacedPost | null,
+): Promise<{ result: AttemptResult; placed: PlacedPost | null }> {
+  const timeoutMs = services.timing.webhookTimeoutMs;
+  const destination = CMS_KINDS[kind].open(delivery.siteUrl ?? '', delivery.settings, delivery.credentials ?? '{}', {
+    fetcher: services.outbound,
+    timeoutMs,
+    now: () => clock.now(),
+  });
+  try {
+    if (delivery.event === 'test') {
+      const { summary } = await destination.check();
+      return { result: { outcome: 'delivered_no_address', statusCode: null, url: null, message: 'Delivered', note: summary, retryAfterMs: null }, placed: null };
+    }
+    const article = (JSON.parse(delivery.body) as { article: CmsArticle }).article;
+    const placed = await destination.place(article, earlier);
+    const { url, note } = liveAddress(placed.url);
+    if (url !== null) return { result: { outcome: 'delivered', statusCode: null, url, message: 'Delivered', note, retryAfterMs: null }, placed: { ...placed, url } };
+    const message = article.status === 'draft' ? 'Delivered as a draft' : 'Delivered, no address';
+    return { result: { outcome: 'delivered_no_address', statusCode: null, url: null, message, note, retryAfterMs: null }, placed: { ...placed, url: null } };
+  } catch (error) {
+    if (error instanceof ProviderError) return { result: cmsFailure(error, timeoutMs), placed: null };
+    throw error;
+  }
+}
+
+/** Where the article landed on this CMS destination before, if it did. */
+async function earlierPost(db: Kysely<Database>, delivery: PendingDelivery): Promise<PlacedPost | null> {
+  if (delivery.articleId === null) return null;
+  const row = await db
+    .selectFrom('destination_posts')
+    .select(['remote_id', 'remote_url'])
+    .where('destination_id', '=', delivery.destinationId)
+    .where('article_id', '=', delivery.articleId)
+    .executeTakeFirst();
+  return row === undefined ? null : { remoteId: row.remote_id, url: row.remote_url };
+}
+
 /**
  * Records one attempt's outcome on the attempt, the delivery and the destination. A delivered article gets its address
  * only from the destination serving the site (feeds never set it), and its render check is scheduled.
@@ -111,10 +186,20 @@ async function recordOutcome(
   result: AttemptResult,
   final: boolean,
   renderCheckDelayMs: number,
+  placed: PlacedPost | null = null,
 ): Promise<void> {
   const now = clock.now();
   const delivered = result.outcome === 'delivered' || result.outcome === 'delivered_no_address';
   await db.transaction().execute(async (trx) => {
+    // The post exists on the CMS whatever became of the delivery's record: remembered so the next publish updates it.
+    if (placed !== null && delivery.articleId !== null) {
+      const post = { remote_id: placed.remoteId, remote_url: placed.url, updated_at: now };
+      await trx
+        .insertInto('destination_posts')
+        .values({ destination_id: delivery.destinationId, article_id: delivery.articleId, ...post })
+        .onConflict((conflict) => conflict.columns(['destination_id', 'article_id']).doUpdateSet(post))
+        .execute();
+    }
     await trx
       .updateTable('delivery_attempts')
       .set({ finished_at: now, outcome: result.outcome, status_code: result.statusCode, error: delivered ? result.note : result.message })
@@ -182,9 +267,13 @@ export const deliverJob: JobHandler = {
       await trx.updateTable('deliveries').set({ attempts: attempt }).where('id', '=', delivery.id).execute();
     });
     await deps.progress(`attempt ${attempt}: sending ${delivery.event} to ${delivery.endpointUrl}`);
-    const result = await send(services.outbound, delivery, clock.now(), services.timing.webhookTimeoutMs);
+    const kind = delivery.kind;
+    let result: AttemptResult;
+    let placed: PlacedPost | null = null;
+    if (isCmsKind(kind)) ({ result, placed } = await placeOnCms(services, clock, delivery, kind, await earlierPost(db, delivery)));
+    else result = await send(services.outbound, delivery, clock.now(), services.timing.webhookTimeoutMs);
     const willRetry = result.retryAfterMs !== null && job.attempt < job.maxAttempts;
-    await recordOutcome(db, clock, delivery, attemptId, result, !willRetry, services.timing.renderCheckDelayMs);
+    await recordOutcome(db, clock, delivery, attemptId, result, !willRetry, services.timing.renderCheckDelayMs, placed);
     if (willRetry) throw new RetryableJobError(result.message, result.retryAfterMs ?? 0);
     if (result.outcome === 'failed' || result.outcome === 'timeout') throw new Error(result.message);
     return { deliveryId: delivery.id, attempt, outcome: result.outcome, statusCode: result.statusCode, url: result.url };

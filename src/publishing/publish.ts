@@ -7,7 +7,8 @@ import { toIso } from '../shared/time.js';
 import { findArticle, type ArticleRow } from '../content/articles.js';
 import { renderArticle, type RenderedArticle } from '../content/render.js';
 import { ARTICLE_DELIVERY_ATTEMPTS, cancelPendingDeliveries, recordDelivery, type DeliveryEvent } from './deliveries.js';
-import { destinationRole, type DestinationRow } from './destinations.js';
+import type { CmsArticle } from './cms/destination.js';
+import { destinationRole, kindOf, type DestinationRow } from './destinations.js';
 
 /**
  * Only a written article can be published or edited: not a planned one, not one being written (the write would
@@ -70,26 +71,59 @@ function withoutNulls(object: Record<string, unknown>): Record<string, unknown> 
   return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== null && value !== undefined));
 }
 
-/** The webhook article object of the specification's Events part (no images: articles carry none). */
-export function webhookArticle(article: ArticleRow, rendered: RenderedArticle, destination: DestinationRow, publishedAt: number): Record<string, unknown> {
-  return withoutNulls({
+/**
+ * The article as it is published, from its rendering: what a CMS receives, and what the webhook article object is made
+ * of (one source for both). Articles carry no images yet.
+ */
+export function publishedArticle(article: ArticleRow, rendered: RenderedArticle, publishAs: 'publish' | 'draft', publishedAt: number): CmsArticle {
+  return {
     id: article.id,
     title: article.title,
     slug: article.slug,
     html: rendered.html,
     markdown: rendered.markdown,
+    excerpt: article.meta_description,
     metaTitle: article.meta_title,
     metaDescription: article.meta_description,
     keywords: fromJson<string[]>(article.keywords),
+    categoryName: article.category_name,
     faq: rendered.faq,
     schemaJsonLd: rendered.schemaJsonLd,
     canonicalUrl: article.url,
     language: rendered.language,
     author: rendered.author,
-    categoryName: article.category_name,
+    featuredImage: null,
+    images: [],
     publishedAt,
-    status: destination.publish_as,
+    status: publishAs,
+  };
+}
+
+/** The webhook article object of the specification's Events part (no images: articles carry none). */
+export function webhookArticle(article: CmsArticle): Record<string, unknown> {
+  return withoutNulls({
+    id: article.id,
+    title: article.title,
+    slug: article.slug,
+    html: article.html,
+    markdown: article.markdown,
+    metaTitle: article.metaTitle,
+    metaDescription: article.metaDescription,
+    keywords: article.keywords,
+    faq: article.faq,
+    schemaJsonLd: article.schemaJsonLd,
+    canonicalUrl: article.canonicalUrl,
+    language: article.language,
+    author: article.author,
+    categoryName: article.categoryName,
+    publishedAt: article.publishedAt,
+    status: article.status,
   });
+}
+
+/** What a delivery carries: a webhook's exact article object, or the whole article for a CMS to place. */
+function deliveredArticle(destination: DestinationRow, article: CmsArticle): Record<string, unknown> {
+  return kindOf(destination) === 'webhook' ? webhookArticle(article) : { ...article };
 }
 
 function destinationLabel(destination: DestinationRow): string {
@@ -157,7 +191,7 @@ export async function publishArticle(db: Kysely<Database>, clock: Clock, workspa
       destinationId: destination.id,
       articleId: article.id,
       event,
-      article: webhookArticle(article, rendered, destination, publishedAt),
+      article: deliveredArticle(destination, publishedArticle(article, rendered, destination.publish_as, publishedAt)),
       maxAttempts: ARTICLE_DELIVERY_ATTEMPTS,
     });
     recorded.push({ deliveryId, jobId, destinationId: destination.id, destinationName: destination.name, role: destinationRole(destination), event });

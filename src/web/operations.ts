@@ -81,6 +81,21 @@ function coerce(value: string, type: string | undefined, format: unknown, timeZo
 }
 
 /**
+ * A field of an object input (`ghost.adminApiKey` for create_destination's `ghost: { adminApiKey }`): a text value set
+ * inside the object, which is left out while all its fields are empty.
+ */
+function nestedField(operation: RegisteredOperation, input: Record<string, unknown>, parent: string, child: string, raw: unknown): void {
+  const property = propertySchema(operation.inputJsonSchema, parent);
+  const inner = property === undefined ? undefined : (((property.anyOf ?? property.oneOf) as JsonSchema[] | undefined)?.find((variant) => variant.type === 'object') ?? property);
+  if (inner === undefined || typeOf(inner) !== 'object' || propertySchema(inner, child) === undefined) return;
+  const value = (Array.isArray(raw) ? raw : [raw]).filter((item): item is string => typeof item === 'string').at(-1);
+  if (value === undefined || value === '') return;
+  const object = (input[parent] ?? {}) as Record<string, unknown>;
+  object[child] = value;
+  input[parent] = object;
+}
+
+/**
  * A posted form as an operation's input: each field coerced to the type the operation's schema declares (as REST does
  * for query strings), a list from repeated fields or from one line per item, and an empty field left out so the
  * operation's own rule for a missing value applies. Fields the operation does not declare are dropped: the CSRF token,
@@ -90,6 +105,11 @@ function coerce(value: string, type: string | undefined, format: unknown, timeZo
 export function formInput(operation: RegisteredOperation, body: Record<string, unknown>, timeZone: string): Record<string, unknown> {
   const input: Record<string, unknown> = {};
   for (const [name, raw] of Object.entries(body)) {
+    const nested = /^(\w+)\.(\w+)$/.exec(name);
+    if (nested !== null) {
+      nestedField(operation, input, nested[1]!, nested[2]!, raw);
+      continue;
+    }
     const property = propertySchema(operation.inputJsonSchema, name);
     if (property === undefined) continue;
     const values = (Array.isArray(raw) ? raw : [raw]).filter((value): value is string => typeof value === 'string');

@@ -23,6 +23,7 @@ describe('destinations', () => {
       expect(created.destination).toEqual({
         destinationId: created.destinationId,
         name: 'Main blog',
+        kind: 'webhook',
         endpointUrl: 'https://hooks.acme.example/sightline',
         siteUrl: 'https://acme.example/blog',
         publishAs: 'publish',
@@ -30,6 +31,7 @@ describe('destinations', () => {
         role: 'site',
         lastDelivery: null,
         createdAt: new Date(t.clock.now()).toISOString(),
+        settings: null,
       });
       const row = await t.db.selectFrom('destinations').selectAll().where('id', '=', String(created.destinationId)).executeTakeFirstOrThrow();
       expect(row.secret_hash).toBe(sha256Hex(String(created.signingSecret)));

@@ -19,5 +19,5 @@ export default defineTool({
   }),
   output: z.object({ destination }),
   confirm: 'none',
-  handler: (ctx, input) => activateDestination(ctx.db, ctx.workspaceId, input.destinationId),
+  handler: (ctx, input) => activateDestination(ctx.db, ctx.services.credentials, ctx.workspaceId, input.destinationId),
 });

@@ -1,10 +1,29 @@
 import { z } from 'zod';
+import { CMS_KINDS, DESTINATION_KINDS } from '../../src/publishing/cms/kinds.js';
 import { createDestination, MAX_DESTINATIONS } from '../../src/publishing/destinations.js';
 import { defineTool } from '../define.js';
 import { destination } from './outputs.js';
 import { httpUrl, webUrl } from '../fields.js';
 
 const MAX_URL_CHARS = 2048;
+
+const input = z.strictObject({
+  name: z.string().trim().min(1).max(100).describe('A name people recognise, e.g. "Main blog".'),
+  kind: z.enum(DESTINATION_KINDS).default('webhook').describe('webhook (default), or the CMS the articles are written to.'),
+  endpointUrl: webUrl(/^https$/, 'must be an https URL such as https://example.com/api/sightline')
+    .max(MAX_URL_CHARS)
+    .optional()
+    .describe('Webhook only, and required for it: https, reachable from the internet (no private addresses).'),
+  siteUrl: httpUrl()
+    .max(MAX_URL_CHARS)
+    .optional()
+    .describe("Webhook: where readers find the articles, e.g. https://acme.com/blog; leave out for a feed. CMS kinds: the CMS site's address (required)."),
+  publishAs: z
+    .enum(['publish', 'draft'])
+    .default('publish')
+    .describe("Sent as the article's status: draft keeps it unpublished on the receiver."),
+  ghost: CMS_KINDS.ghost.input.optional().describe('kind ghost only: the Admin API key of a custom integration (Ghost → Settings → Integrations).'),
+});
 
 export default defineTool({
   operationId: 'create_destination',
@@ -13,26 +32,16 @@ export default defineTool({
   scope: 'manage:org',
   cap: 10,
   description:
-    "Add a webhook destination: an https endpoint on the customer's side that receives each published article as a signed JSON POST. " +
-    'With a siteUrl it can serve the site: the first such destination becomes active. Without one it is a feed receiving every article. ' +
+    "Add a destination published articles go to. kind webhook (the default): an https endpoint on the customer's side that receives each article as a signed JSON POST; " +
+    'with a siteUrl it can serve the site (the first such destination becomes active), without one it is a feed receiving every article. ' +
+    "kind ghost: the customer's Ghost site, written to through its Admin API (siteUrl plus ghost.adminApiKey); the key is checked now, a refusal is a 400 naming the field. " +
     `At most ${MAX_DESTINATIONS} per workspace. ` +
     'The signingSecret is shown only in this answer: give it to the receiver now, then check with send_test_event.',
-  annotations: { title: 'Create destination', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  input: z.strictObject({
-    name: z.string().trim().min(1).max(100).describe('A name people recognise, e.g. "Main blog".'),
-    endpointUrl: webUrl(/^https$/, 'must be an https URL such as https://example.com/api/sightline')
-      .max(MAX_URL_CHARS)
-      .describe('https, reachable from the internet (no private addresses).'),
-    siteUrl: httpUrl()
-      .max(MAX_URL_CHARS)
-      .optional()
-      .describe('Where readers find the articles, e.g. https://acme.com/blog; leave out for a feed.'),
-    publishAs: z
-      .enum(['publish', 'draft'])
-      .default('publish')
-      .describe("Sent as the article's status: draft keeps it unpublished on the receiver."),
-  }),
+  annotations: { title: 'Create destination', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  input,
   output: z.object({ destinationId: z.string(), signingSecret: z.string().describe('whsec_…: shown only in this answer.'), destination }),
   confirm: 'none',
-  handler: (ctx, input) => createDestination(ctx.db, ctx.clock, ctx.services, ctx.workspaceId, input),
+  // The check of a CMS kind calls the CMS (up to the delivery timeout): it runs before the short transaction that stores.
+  transaction: 'none',
+  handler: (ctx, given) => createDestination(ctx.db, ctx.clock, ctx.services, ctx.workspaceId, given),
 });

@@ -10,11 +10,11 @@ export default defineTool({
   scope: 'read:content',
   cap: 10,
   description:
-    'List the webhook destinations published articles are delivered to, oldest first (removed ones left out). ' +
+    'List the destinations published articles are delivered to (webhooks and CMS sites such as Ghost), oldest first (removed ones left out). ' +
     'Use it to see where publish_content sends articles and whether the last delivery worked.',
   annotations: { title: 'List destinations', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}),
   output: z.object({ destinations: z.array(destination) }),
   confirm: 'none',
-  handler: (ctx) => listDestinations(ctx.db, ctx.workspaceId),
+  handler: (ctx) => listDestinations(ctx.db, ctx.services.credentials, ctx.workspaceId),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DESTINATION_KINDS } from '../../src/publishing/cms/kinds.js';
 import { DELIVERY_OUTCOMES } from '../../src/publishing/deliveries.js';
 import { isoTime } from '../fields.js';
 
@@ -7,7 +8,8 @@ import { isoTime } from '../fields.js';
 export const destination = z.object({
   destinationId: z.string(),
   name: z.string(),
-  endpointUrl: z.string(),
+  kind: z.enum(DESTINATION_KINDS).describe('webhook, or the CMS written to.'),
+  endpointUrl: z.string().describe("The webhook's endpoint; for a CMS kind, the CMS's API address."),
   siteUrl: z.string().nullable(),
   publishAs: z.enum(['publish', 'draft']),
   active: z.boolean(),
@@ -23,6 +25,7 @@ export const destination = z.object({
     })
     .nullable(),
   createdAt: isoTime(),
+  settings: z.record(z.string(), z.string()).nullable().describe("A CMS kind's settings, each secret shown as its last 4 characters only; null for a webhook."),
 });
 
 /** One entry of the delivery log. */

@@ -11,7 +11,7 @@ export default defineTool({
   cap: 10,
   description:
     'Send a signed `test` event with a sample article to a destination, once, to check that the endpoint verifies the signature and answers 2xx within 30 seconds; ' +
-    'it publishes nothing. The outcome shows as lastDelivery in list_destinations.',
+    "for a CMS kind (ghost) it checks the site, key and version instead. It publishes nothing. The outcome shows as lastDelivery in list_destinations.",
   annotations: { title: 'Send test event', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   input: z.strictObject({
     destinationId: recordId().describe('From list_destinations.'),

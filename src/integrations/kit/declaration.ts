@@ -21,7 +21,8 @@ export type ProviderFamily =
   | 'site builder'
   | 'social source'
   | 'contact finder'
-  | 'scheduler';
+  | 'scheduler'
+  | 'cms';
 
 /** One row of the configuration table: one variable, or a few documented together. */
 export interface SettingDoc {

@@ -9,8 +9,11 @@ import { readOperation } from '../../operations.js';
 import { pageUrl } from '../../paths.js';
 import { selectField, textField } from '../brand/fields.js';
 import type { DashboardPage } from '../../dashboardPage.js';
+import { DESTINATION_KINDS } from '../../../publishing/cms/kinds.js';
 
 export type Destination = z.infer<typeof destination>;
+
+const KIND_LABELS: Record<Destination['kind'], string> = { webhook: 'Webhook', ghost: 'Ghost' };
 
 export const readDestinations = async (deps: DashboardDeps, res: Response): Promise<Destination[]> =>
   (await readOperation<{ destinations: Destination[] }>(deps, res, 'list_destinations')).destinations;
@@ -37,7 +40,8 @@ function destinationRow(res: Response, item: Destination, owner: boolean): SafeH
   const workspaceId = res.locals.current!.workspaceId;
   return html`<tr>
 <th scope="row">${item.name}</th>
-<td>${item.endpointUrl}</td>
+<td>${KIND_LABELS[item.kind]}</td>
+<td>${item.endpointUrl}${item.settings === null ? '' : html`<br><span class="muted">${Object.entries(item.settings).map(([name, value]) => `${name} ${value}`).join(', ')}</span>`}</td>
 <td>${item.siteUrl ?? html`<span class="muted">none (feed)</span>`}</td>
 <td>${item.role === 'site' ? (item.active ? 'Site, active' : 'Site, inactive') : 'Feed'}</td>
 <td>${item.publishAs}</td>
@@ -50,12 +54,14 @@ ${owner ? html`<td>${actions(res, item)}</td>` : ''}
 export async function destinationsPage(deps: DashboardDeps, _req: Request, res: Response): Promise<void> {
   const destinations = await readDestinations(deps, res);
   const owner = res.locals.current!.role === 'owner';
-  const table = html`<div class="table-wrap" tabindex="0"><table><caption>Destinations</caption><thead><tr><th scope="col">Name</th><th scope="col">Endpoint</th><th scope="col">Site URL</th><th scope="col">Role</th><th scope="col">Publish as</th><th scope="col">Last delivery</th><th scope="col">Created</th>${owner ? html`<th scope="col">Actions</th>` : ''}</tr></thead><tbody>${destinations.map((item) => destinationRow(res, item, owner))}</tbody></table></div>`;
+  const table = html`<div class="table-wrap" tabindex="0"><table><caption>Destinations</caption><thead><tr><th scope="col">Name</th><th scope="col">Kind</th><th scope="col">Endpoint</th><th scope="col">Site URL</th><th scope="col">Role</th><th scope="col">Publish as</th><th scope="col">Last delivery</th><th scope="col">Created</th>${owner ? html`<th scope="col">Actions</th>` : ''}</tr></thead><tbody>${destinations.map((item) => destinationRow(res, item, owner))}</tbody></table></div>`;
   const create = operationForm(res, {
     operationId: 'create_destination',
     fields: html`${textField('name', 'Name', '', { required: true, placeholder: 'Main blog' })}
-${textField('endpointUrl', 'Endpoint URL', '', { type: 'url', required: true, hint: 'https only', placeholder: 'https://example.com/api/sightline' })}
-${textField('siteUrl', 'Site URL', '', { type: 'url', hint: 'where readers find the articles; leave empty for a feed', placeholder: 'https://example.com/blog' })}
+${selectField('kind', 'Kind', DESTINATION_KINDS.map((kind) => ({ value: kind, label: KIND_LABELS[kind] })), 'webhook')}
+${textField('endpointUrl', 'Endpoint URL', '', { type: 'url', hint: 'webhook only, and required for it: https only', placeholder: 'https://example.com/api/sightline' })}
+${textField('siteUrl', 'Site URL', '', { type: 'url', hint: "webhook: where readers find the articles, empty for a feed; Ghost: the Ghost site's address (required)", placeholder: 'https://example.com/blog' })}
+${textField('ghost.adminApiKey', 'Ghost Admin API key', '', { hint: 'Ghost only: Settings → Integrations → add a custom integration, copy its Admin API key' })}
 ${selectField('publishAs', 'Publish as', [{ value: 'publish', label: 'publish (go live)' }, { value: 'draft', label: 'draft (the receiver keeps it unpublished)' }], 'publish')}`,
     button: 'Create destination',
     showResult: true,
@@ -65,7 +71,7 @@ ${selectField('publishAs', 'Publish as', [{ value: 'publish', label: 'publish (g
     deps,
     res,
     'Destinations',
-    html`<p>Published articles are sent as signed webhooks to these endpoints. The active site destination serves the site and its returned URLs become the articles' addresses; feeds receive a copy of every article.</p>
+    html`<p>Published articles are sent as signed webhooks to these endpoints, or written to the customer's CMS (Ghost) through its API. The active site destination serves the site and its returned URLs become the articles' addresses; feeds receive a copy of every article.</p>
 ${destinations.length === 0 ? html`<p class="muted">No destinations yet.</p>` : table}
 <h2>Add a destination</h2>
 ${owner ? html`<p>The signing secret is shown once, on the next page: give it to the receiver then.</p>${create}` : html`<p class="muted">Only the workspace owner can add, activate, test or remove destinations.</p>`}`,
