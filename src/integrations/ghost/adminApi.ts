@@ -38,6 +38,8 @@ const postSchema = z.object({ id: z.string(), url: z.string().nullish(), updated
 const POST_FIELDS = 'id,url,updated_at,status,feature_image';
 const imagesAnswer = z.object({ images: z.array(z.object({ url: z.string() })).min(1) });
 const postsAnswer = z.object({ posts: z.array(postSchema) });
+/** Ghost answers only the `fields` asked for. */
+const idsAnswer = z.object({ posts: z.array(z.object({ id: z.string() })) });
 type GhostPost = z.infer<typeof postSchema>;
 
 /** The internal tag that marks the post of one Sightline article (internal tags start with `#`; Ghost slugs them `hash-…`). */
@@ -134,7 +136,7 @@ export class GhostDestination implements CmsDestination {
       throw new DestinationError(GHOST_LABEL, 'refused', `Ghost ${site.version ?? '(version not given)'} is too old: Sightline needs Ghost ${MIN_MAJOR_VERSION} or later`, 'siteUrl');
     }
     // Reading posts needs the key: it proves the key, and that the integration may work with posts.
-    await this.call({ method: 'GET', path: 'posts/?limit=1&fields=id' }, postsAnswer);
+    await this.call({ method: 'GET', path: 'posts/?limit=1&fields=id' }, idsAnswer);
     return { summary: `Ghost ${site.version} at ${site.url ?? this.base}${site.title ? ` ("${site.title}")` : ''} accepted the Admin API key` };
   }
 
