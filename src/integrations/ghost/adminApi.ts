@@ -183,7 +183,7 @@ export class GhostDestination implements CmsDestination {
 
   /** The featured image's bytes: https through the SSRF guard, at most 10 MB, one of the image types Ghost takes. */
   private async download(url: string): Promise<{ bytes: Buffer; type: string }> {
-    const failed = (kind: 'refused' | 'unavailable' | 'rate_limited', reason: string, facts: { status?: number; cause?: unknown } = {}) =>
+    const failed = (kind: 'refused' | 'unavailable' | 'rate_limited', reason: string, facts: { cause?: unknown } = {}) =>
       new DestinationError(GHOST_LABEL, kind, `the featured image ${url} could not be uploaded to Ghost: ${reason}`, null, facts);
     let response: OutboundResponse;
     try {
@@ -196,7 +196,8 @@ export class GhostDestination implements CmsDestination {
     if (response.status !== 200) {
       // A 404 or 403 from the image's server is final; 429 and 5xx are tried again with the delivery.
       const kind = kindOfStatus(response.status);
-      throw failed(kind === 'rate_limited' || kind === 'unavailable' ? kind : 'refused', `its server answered ${response.status}`, { status: response.status });
+      // No status in the facts: the delivery's status code is the CMS's, and this one is the image server's.
+      throw failed(kind === 'rate_limited' || kind === 'unavailable' ? kind : 'refused', `its server answered ${response.status}`);
     }
     const header = response.headers['content-type'];
     const type = (Array.isArray(header) ? header[0] : header)?.split(';')[0]?.trim().toLowerCase() ?? '';
