@@ -164,6 +164,8 @@ describe.skipIf(ghostSkipReason !== undefined)(ghostSkipReason ?? 'Ghost destina
       await t.jobs.drain();
       const [first] = (await postsOf(contentId)) as [GhostPost];
 
+      // Each step a second later: deliveries are listed by when they were made.
+      t.clock.advance(1_000);
       await ok(t, ws.key, 'POST', META, { contentId, title: 'Scheduling software dentists like', featuredImageAlt: 'A paper calendar', confirm: true });
       t.clock.advance(1_000);
       await publish(t, ws, contentId);
