@@ -39,7 +39,7 @@ function guardedLookup(allowPrivate: boolean): LookupFunction {
 export interface OutboundRequest {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   headers?: Record<string, string>;
-  body?: string;
+  body?: string | Buffer;
   /** The whole exchange, connect to last byte. */
   timeoutMs?: number;
   /** Larger answers are refused (read no further). */

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { markerTag } from '../../src/integrations/ghost/adminApi.js';
+import { markerTag, uploadStem } from '../../src/integrations/ghost/adminApi.js';
 import { pino } from 'pino';
 import { JOB_HANDLERS } from '../../src/jobs/handlers.js';
 import { JobWorker } from '../../src/jobs/worker.js';
 import { signedInVisitor } from '../dashboard/formVisitor.js';
 import { FakeGhost } from '../integrations/fakes/ghost.js';
 import { TestService, type TestWorkspace } from '../support/harness.js';
+import { closeServer, startHttpsServer } from '../support/localServers.js';
 import { snapshot } from '../support/snapshot.js';
 import { article, deliveriesOf, destinationOf, ok, publish, writtenArticle } from './support.js';
 
@@ -214,6 +215,50 @@ describe('Ghost destinations', () => {
       expect(ghost.calls.filter((call) => call.method === 'POST' && call.path === '/ghost/api/admin/posts/')).toHaveLength(ghost.posts.length);
       const [delivery] = await deliveriesOf(t, destinationId);
       expect(delivery).toMatchObject({ state: 'delivered', attempts: 1 });
+    });
+
+    it('uploads the featured image to Ghost once, and fails the delivery for good on an image that is not one', async () => {
+      const served = new Map<string, { type: string; body: Buffer }>([
+        ['/cover.png', { type: 'image/png', body: Buffer.from('png bytes') }],
+        ['/page.html', { type: 'text/html', body: Buffer.from('<p>not an image</p>') }],
+      ]);
+      const requested: string[] = [];
+      const images = await startHttpsServer((req, res) => {
+        requested.push(req.url ?? '');
+        const file = served.get(req.url ?? '');
+        res.writeHead(file === undefined ? 404 : 200, { 'content-type': file?.type ?? 'text/plain' });
+        res.end(file?.body ?? 'not found');
+      });
+      try {
+        const origin = `https://127.0.0.1:${images.port}`;
+        const ws = await t.workspace();
+        const destinationId = await ghostDestination(ws);
+        const contentId = await writtenArticle(t, ws);
+        await ok(t, ws.key, 'POST', '/api/v1/content/meta', { contentId, featuredImageUrl: `${origin}/cover.png`, featuredImageAlt: 'A cover', confirm: true });
+        await publish(t, ws, contentId);
+        await t.jobs.drain();
+        const [post] = postsOf(contentId);
+        expect(post).toMatchObject({ feature_image: expect.stringMatching(new RegExp(`^${ghost.origin}/content/images/\\d{4}/\\d{2}/${uploadStem(`${origin}/cover.png`)}\\.png$`)), feature_image_alt: 'A cover' });
+        expect(ghost.images.get(new URL(post!.feature_image!).pathname)).toEqual({ bytes: Buffer.from('png bytes'), ref: `${origin}/cover.png` });
+        await ok(t, ws.key, 'POST', '/api/v1/content/meta', { contentId, title: 'Picking a dental CRM', confirm: true });
+        t.clock.advance(HOUR);
+        await t.jobs.drain();
+        expect(postsOf(contentId)[0]).toMatchObject({ title: 'Picking a dental CRM', feature_image: post!.feature_image });
+        expect(requested).toEqual(['/cover.png']);
+
+        for (const [path, reason] of [
+          ['/page.html', 'it is text/html, not one of image/png'],
+          ['/gone.png', 'its server answered 404'],
+        ] as const) {
+          await ok(t, ws.key, 'POST', '/api/v1/content/meta', { contentId, featuredImageUrl: `${origin}${path}`, confirm: true });
+          await t.jobs.drain();
+          const last = (await deliveriesOf(t, destinationId)).at(-1)!;
+          expect(last).toMatchObject({ state: 'failed', attempts: 1, status_code: null });
+          expect(last.error).toContain(`the featured image ${origin}${path} could not be uploaded to Ghost: ${reason}`);
+        }
+      } finally {
+        await closeServer(images.server);
+      }
     });
 
     it('records a refused key as a final failure, not retried', async () => {

@@ -1,6 +1,7 @@
 // A real Ghost 5 (SQLite) for the Ghost destination's tests: installed once by test/ghost/install.sh into a cache
 // directory outside the checkout, started here as a child process per test file with its own database and content.
 import { spawn } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import { once } from 'node:events';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
@@ -8,6 +9,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { freePort } from './harness.js';
+import { closeServer, startHttpsServer } from './localServers.js';
 
 export const GHOST_VERSION = '5.130.4';
 const GHOST_DIR = process.env.SIGHTLINE_GHOST_DIR ?? join(homedir(), '.cache', 'sightline', `ghost-${GHOST_VERSION}`);
@@ -27,7 +29,10 @@ const found = findGhostNode();
 export const ghostSkipReason: string | undefined = 'reason' in found ? found.reason : undefined;
 
 export interface RealGhost {
-  /** The site's address, e.g. http://127.0.0.1:41234 (no trailing slash). */
+  /**
+   * The site's address, e.g. https://127.0.0.1:41234 (no trailing slash): an https front with the test certificate
+   * before Ghost's own http port, as production puts nginx or Caddy before it (the service requests https only).
+   */
   url: string;
   /** A custom integration's Admin API key, `id:secret`. */
   adminApiKey: string;
@@ -171,10 +176,11 @@ async function expectOk(response: Response, step: string): Promise<Response> {
   return response;
 }
 
-/** Runs Ghost over the database and content in `dir` and waits until its Admin API answers. */
+/** Runs Ghost over the database and content in `dir` behind an https front, and waits until its Admin API answers. */
 async function runGhost(node: string, dir: string): Promise<{ url: string; output(): string; stop(): Promise<void> }> {
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
+  const front = await httpsFront(port);
+  const url = `https://127.0.0.1:${front.port}`;
   // Ghost-CLI's layout: Ghost reads config.<env>.json from its working directory and finds its own package.json
   // through a `current` link there.
   symlinkSync(GHOST_DIR, join(dir, 'current'), 'dir');
@@ -202,10 +208,14 @@ async function runGhost(node: string, dir: string): Promise<{ url: string; outpu
       await exited;
       clearTimeout(timer);
     }
+    await front.close();
   };
   const deadline = Date.now() + 120_000;
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`Ghost exited before it answered:\n${output}`);
+    if (child.exitCode !== null || child.signalCode !== null) {
+      await front.close();
+      throw new Error(`Ghost exited before it answered:\n${output}`);
+    }
     const answer = await fetch(`${url}/ghost/api/admin/site/`).catch(() => undefined);
     await answer?.body?.cancel();
     // Ghost answers 503 to everything until its URL service has built every page's address, so a 200 means a post's
@@ -217,4 +227,26 @@ async function runGhost(node: string, dir: string): Promise<{ url: string; outpu
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+}
+
+/**
+ * TLS termination for Ghost on `port`, as nginx does it for Ghost-CLI: the Host kept, X-Forwarded-Proto https (Ghost
+ * trusts its proxy and would otherwise redirect every request to its https `url`). 502 while Ghost is not listening.
+ */
+async function httpsFront(port: number): Promise<{ port: number; close(): Promise<void> }> {
+  const { server, port: frontPort } = await startHttpsServer((req, res) => {
+    const upstream = httpRequest(
+      { host: '127.0.0.1', port, method: req.method, path: req.url, headers: { ...req.headers, 'x-forwarded-proto': 'https', 'x-forwarded-for': req.socket.remoteAddress ?? '127.0.0.1' } },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', () => {
+      if (!res.headersSent) res.writeHead(502);
+      res.end();
+    });
+    req.pipe(upstream);
+  });
+  return { port: frontPort, close: () => closeServer(server) };
 }

@@ -1,7 +1,9 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { z } from 'zod';
 import { ProviderClient, type ProviderAnswer, type ProviderCall } from '../kit/client.js';
-import { ProviderError } from '../kit/providerError.js';
+import { kindOfStatus, ProviderError } from '../kit/providerError.js';
+import { OutboundRefused, OutboundTooLarge, type OutboundResponse } from '../../outbound/safeFetch.js';
 import type { CmsConnection, CmsDeps } from '../../publishing/cms/constructor.js';
 import { DestinationError, type CmsArticle, type CmsDestination, type PlacedPost } from '../../publishing/cms/destination.js';
 
@@ -23,19 +25,43 @@ const MAX_EXCERPT_CHARS = 300;
 const MAX_META_TITLE_CHARS = 300;
 const MAX_META_DESCRIPTION_CHARS = 500;
 const MAX_TAG_CHARS = 191;
+/** The largest featured image downloaded for upload. */
+const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+/** The image types taken for upload, with the file extension Ghost is given (it decides the type by extension). */
+const IMAGE_TYPES: Readonly<Record<string, string>> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp' };
 
 /** `id:secret`, the secret hex: what Ghost shows as the Admin API key. */
 export const ADMIN_API_KEY = /^[0-9a-f]{24}:[0-9a-f]{64}$/i;
 
 const siteAnswer = z.object({ site: z.object({ title: z.string().nullish(), url: z.string().nullish(), version: z.string().nullish() }) });
-const postSchema = z.object({ id: z.string(), url: z.string().nullish(), updated_at: z.string().nullish(), status: z.string() });
+const postSchema = z.object({ id: z.string(), url: z.string().nullish(), updated_at: z.string().nullish(), status: z.string(), feature_image: z.string().nullish() });
+const POST_FIELDS = 'id,url,updated_at,status,feature_image';
+const imagesAnswer = z.object({ images: z.array(z.object({ url: z.string() })).min(1) });
 const postsAnswer = z.object({ posts: z.array(postSchema) });
+/** Ghost answers only the `fields` asked for. */
+const idsAnswer = z.object({ posts: z.array(z.object({ id: z.string() })) });
 type GhostPost = z.infer<typeof postSchema>;
 
 /** The internal tag that marks the post of one Sightline article (internal tags start with `#`; Ghost slugs them `hash-…`). */
 export function markerTag(articleId: string): { name: string; slug: string } {
   const stem = `sightline-${articleId.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
   return { name: `#${stem}`, slug: `hash-${stem}` };
+}
+
+/**
+ * The file name (without extension) a featured image is uploaded under: the same source address always gives the same
+ * name, so a later publish sees on the post that this image is already there and uploads nothing. Ghost keeps an
+ * upload's name, adding `-1`, `-2` when the name is taken.
+ */
+export function uploadStem(sourceUrl: string): string {
+  return `sightline-${createHash('sha256').update(sourceUrl).digest('hex').slice(0, 24)}`;
+}
+
+/** Whether `imageUrl` (on Ghost) is the upload of `sourceUrl`. */
+function isUploadOf(imageUrl: string | null | undefined, sourceUrl: string): boolean {
+  if (imageUrl === null || imageUrl === undefined) return false;
+  const name = new URL(imageUrl, 'https://ghost.invalid/').pathname.split('/').at(-1) ?? '';
+  return new RegExp(`^${uploadStem(sourceUrl)}(-\\d+)?\\.[a-z]+$`).test(name);
 }
 
 function clip(text: string | null, max: number): string | null {
@@ -57,8 +83,12 @@ function tagsOf(article: CmsArticle): Array<{ name: string; slug?: string }> {
   return tags;
 }
 
-/** The post as Ghost's Admin API takes it (`?source=html` converts the HTML into Ghost's own format). */
-function postBody(article: CmsArticle): Record<string, unknown> {
+/**
+ * The post as Ghost's Admin API takes it. `?source=html` converts the HTML into Ghost's editor format (Lexical), which
+ * drops what it has no card for, `<script>` among them: so the FAQ stays plain HTML in the body and the JSON-LD goes
+ * into codeinjection_head. `featureImage` is the image's address on Ghost (uploaded to its media library).
+ */
+function postBody(article: CmsArticle, featureImage: string | null): Record<string, unknown> {
   const post: Record<string, unknown> = {
     title: article.title,
     slug: article.slug,
@@ -71,8 +101,8 @@ function postBody(article: CmsArticle): Record<string, unknown> {
     canonical_url: article.canonicalUrl,
     // The article's JSON-LD (Article, FAQPage) belongs in the page head; Ghost writes codeinjection_head there.
     codeinjection_head: `<script type="application/ld+json">${article.schemaJsonLd.replace(/</g, '\\u003c')}</script>`,
-    feature_image: article.featuredImage?.url ?? null,
-    feature_image_alt: article.featuredImage?.altText ?? null,
+    feature_image: featureImage,
+    feature_image_alt: featureImage === null ? null : (article.featuredImage?.altText ?? null),
     published_at: new Date(article.publishedAt).toISOString(),
   };
   return post;
@@ -106,33 +136,86 @@ export class GhostDestination implements CmsDestination {
       throw new DestinationError(GHOST_LABEL, 'refused', `Ghost ${site.version ?? '(version not given)'} is too old: Sightline needs Ghost ${MIN_MAJOR_VERSION} or later`, 'siteUrl');
     }
     // Reading posts needs the key: it proves the key, and that the integration may work with posts.
-    await this.call({ method: 'GET', path: 'posts/?limit=1&fields=id' }, postsAnswer);
+    await this.call({ method: 'GET', path: 'posts/?limit=1&fields=id' }, idsAnswer);
     return { summary: `Ghost ${site.version} at ${site.url ?? this.base}${site.title ? ` ("${site.title}")` : ''} accepted the Admin API key` };
   }
 
   async place(article: CmsArticle, earlier: PlacedPost | null): Promise<PlacedPost> {
     const existing = earlier === null ? await this.marked(article.id) : await this.current(earlier.remoteId);
-    const body = JSON.stringify({ posts: [existing === undefined ? postBody(article) : { ...postBody(article), updated_at: existing.updated_at }] });
+    const featureImage = await this.featureImage(article, existing);
+    const post = postBody(article, featureImage);
+    const body = JSON.stringify({ posts: [existing === undefined ? post : { ...post, updated_at: existing.updated_at }] });
     const answer =
       existing === undefined
         ? await this.call({ method: 'POST', path: 'posts/?source=html', body }, postsAnswer)
         : await this.call({ method: 'PUT', path: `posts/${encodeURIComponent(existing.id)}/?source=html`, body }, postsAnswer);
-    const post = answer.posts[0];
-    if (post === undefined) throw new DestinationError(GHOST_LABEL, 'bad_answer', 'Ghost answered without the post', null);
-    return { remoteId: post.id, url: post.status === 'published' ? (post.url ?? null) : null };
+    const placed = answer.posts[0];
+    if (placed === undefined) throw new DestinationError(GHOST_LABEL, 'bad_answer', 'Ghost answered without the post', null);
+    return { remoteId: placed.id, url: placed.status === 'published' ? (placed.url ?? null) : null };
+  }
+
+  /**
+   * The featured image's address on Ghost: the post's own when it already is the upload of this image (a retry, or a
+   * publish after an edit that kept the image), else the image downloaded through the SSRF guard and uploaded to
+   * Ghost's media library (an outside address would leave the page depending on another server).
+   */
+  private async featureImage(article: CmsArticle, existing: GhostPost | undefined): Promise<string | null> {
+    const image = article.featuredImage;
+    if (image === null) return null;
+    if (isUploadOf(existing?.feature_image, image.url)) return existing?.feature_image ?? null;
+    const { bytes, type } = await this.download(image.url);
+    const boundary = `sightline-${randomBytes(12).toString('hex')}`;
+    const part = (disposition: string, content: Buffer | string, contentType?: string) =>
+      Buffer.concat([
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; ${disposition}\r\n${contentType === undefined ? '' : `Content-Type: ${contentType}\r\n`}\r\n`),
+        Buffer.from(content),
+        Buffer.from('\r\n'),
+      ]);
+    const body = Buffer.concat([
+      part(`name="file"; filename="${uploadStem(image.url)}.${IMAGE_TYPES[type] ?? 'png'}"`, bytes, type),
+      part('name="purpose"', 'image'),
+      part('name="ref"', image.url),
+      Buffer.from(`--${boundary}--\r\n`),
+    ]);
+    const answer = await this.call({ method: 'POST', path: 'images/upload/', body, contentType: `multipart/form-data; boundary=${boundary}` }, imagesAnswer);
+    return answer.images[0]?.url ?? null;
+  }
+
+  /** The featured image's bytes: https through the SSRF guard, at most 10 MB, one of the image types Ghost takes. */
+  private async download(url: string): Promise<{ bytes: Buffer; type: string }> {
+    const failed = (kind: 'refused' | 'unavailable' | 'rate_limited', reason: string, facts: { cause?: unknown } = {}) =>
+      new DestinationError(GHOST_LABEL, kind, `the featured image ${url} could not be uploaded to Ghost: ${reason}`, null, facts);
+    let response: OutboundResponse;
+    try {
+      response = await this.deps.fetcher.request(new URL(url), { headers: { accept: Object.keys(IMAGE_TYPES).join(', ') }, timeoutMs: this.deps.timeoutMs, maxBytes: MAX_IMAGE_BYTES });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      if (error instanceof OutboundTooLarge) throw failed('refused', `it is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MB`, { cause: error });
+      throw failed(error instanceof OutboundRefused ? 'refused' : 'unavailable', reason, { cause: error });
+    }
+    if (response.status !== 200) {
+      // A 404 or 403 from the image's server is final; 429 and 5xx are tried again with the delivery.
+      const kind = kindOfStatus(response.status);
+      // No status in the facts: the delivery's status code is the CMS's, and this one is the image server's.
+      throw failed(kind === 'rate_limited' || kind === 'unavailable' ? kind : 'refused', `its server answered ${response.status}`);
+    }
+    const header = response.headers['content-type'];
+    const type = (Array.isArray(header) ? header[0] : header)?.split(';')[0]?.trim().toLowerCase() ?? '';
+    if (!Object.hasOwn(IMAGE_TYPES, type)) throw failed('refused', `it is ${type || 'of no stated type'}, not one of ${Object.keys(IMAGE_TYPES).join(', ')}`);
+    return { bytes: response.body, type };
   }
 
   /** The post an earlier attempt made, found by its marker tag (Ghost's Admin API lists posts of every status). */
   private async marked(articleId: string): Promise<GhostPost | undefined> {
     const filter = encodeURIComponent(`tag:${markerTag(articleId).slug}`);
-    const answer = await this.call({ method: 'GET', path: `posts/?filter=${filter}&limit=1&fields=id,url,updated_at,status` }, postsAnswer);
+    const answer = await this.call({ method: 'GET', path: `posts/?filter=${filter}&limit=1&fields=${POST_FIELDS}` }, postsAnswer);
     return answer.posts[0];
   }
 
   /** The post as it is now (its updated_at is Ghost's collision check); gone when someone deleted it on the CMS. */
   private async current(remoteId: string): Promise<GhostPost | undefined> {
     try {
-      return (await this.call({ method: 'GET', path: `posts/${encodeURIComponent(remoteId)}/?fields=id,url,updated_at,status` }, postsAnswer)).posts[0];
+      return (await this.call({ method: 'GET', path: `posts/${encodeURIComponent(remoteId)}/?fields=${POST_FIELDS}` }, postsAnswer)).posts[0];
     } catch (error) {
       if (error instanceof DestinationError && error.status === 404) return undefined;
       throw error;
@@ -150,9 +233,9 @@ export class GhostDestination implements CmsDestination {
     }
   }
 
-  private async call<T>(request: { method: 'GET' | 'POST' | 'PUT'; path: string; body?: string }, schema: z.ZodType<T>): Promise<T> {
+  private async call<T>(request: { method: 'GET' | 'POST' | 'PUT'; path: string; body?: string | Buffer; contentType?: string }, schema: z.ZodType<T>): Promise<T> {
     const headers: Record<string, string> = { authorization: `Ghost ${await this.token()}`, 'accept-version': 'v5.0' };
-    if (request.body !== undefined) headers['content-type'] = 'application/json';
+    if (request.body !== undefined) headers['content-type'] = request.contentType ?? 'application/json';
     const answer = await this.send({ method: request.method, url: `${this.base}${request.path}`, headers, ...(request.body === undefined ? {} : { body: request.body }) }, null);
     if (answer.status === 401 || answer.status === 403) {
       const failure = this.client.failure(answer);

@@ -59,7 +59,7 @@ export interface ProviderCall {
   method?: OutboundRequest['method'];
   url: string | URL;
   headers?: Record<string, string>;
-  body?: string;
+  body?: string | Buffer;
 }
 
 export interface ProviderAnswer {
