@@ -59,7 +59,8 @@ export interface ProviderCall {
   method?: OutboundRequest['method'];
   url: string | URL;
   headers?: Record<string, string>;
-  body?: string;
+  /** Text, or bytes for an upload. */
+  body?: string | Buffer;
 }
 
 export interface ProviderAnswer {
