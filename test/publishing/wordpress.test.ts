@@ -263,6 +263,31 @@ describe.skipIf(unavailable !== undefined)('WordPress destinations', () => {
       expect((await deliveriesOf(t, destinationId))[0]).toMatchObject({ state: 'delivered', returned_url: made.url });
     });
 
+    it('without the plugin puts the JSON-LD in the body and finds an earlier post by the marker that starts its content', async () => {
+      await wp.runPhp("require_once ABSPATH . 'wp-admin/includes/plugin.php'; deactivate_plugins( 'sightline/sightline.php' );");
+      try {
+        const ws = await t.workspace();
+        const created = await ok(t, ws.key, 'POST', DESTINATIONS, input(wp.admin));
+        const destinationId = String(created.destinationId);
+        await ok(t, ws.key, 'POST', '/api/v1/destinations/test', { destinationId });
+        await t.jobs.drain();
+        expect(((await destinationOf(t, ws, destinationId)).lastDelivery as { note: string }).note).toContain('the Sightline plugin is not active (JSON-LD goes in the post body)');
+        const contentId = await writtenArticle(t, ws, 'Dental CRM without plugins');
+        await publish(t, ws, contentId);
+        const delivery = await t.db.selectFrom('deliveries').select('body').where('article_id', '=', contentId).executeTakeFirstOrThrow();
+        const row = await t.db.selectFrom('destinations').select(['settings', 'credentials']).where('id', '=', destinationId).executeTakeFirstOrThrow();
+        const destination = CMS_KINDS.wordpress.open(wp.url, row.settings, t.service.services.credentials.open(row.credentials!), { fetcher: t.service.services.outbound, timeoutMs: 20_000, now: () => t.clock.now() });
+        const made = await destination.place((JSON.parse(delivery.body) as { article: CmsArticle }).article, null);
+        await t.jobs.drain();
+        const posts = await postsOf(contentId);
+        expect(posts.map((post) => String(post.id))).toEqual([made.remoteId]);
+        expect(posts[0]!.content.raw).toMatch(/<script type="application\/ld\+json">\{.*"@type":"Article".*<\/script>$/s);
+        expect(posts[0]!.meta).not.toHaveProperty('sightline_article_id');
+      } finally {
+        await wp.runPhp("require_once ABSPATH . 'wp-admin/includes/plugin.php'; activate_plugin( 'sightline/sightline.php' );");
+      }
+    });
+
     it("places the article once when two instances' workers race for its delivery", async () => {
       const ws = await t.workspace();
       const destinationId = await wordpressDestination(ws);
