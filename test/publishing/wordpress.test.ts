@@ -1,7 +1,9 @@
 // The WordPress destination against a real WordPress 6.1 with the Sightline plugin (test/support/wordpress.ts).
 // Skipped, with the reason, on a machine without WordPress, PHP or MariaDB (test/wordpress/install.sh).
 import { randomBytes } from 'node:crypto';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:https';
+import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentMarker } from '../../src/integrations/wordpress/restApi.js';
@@ -285,6 +287,31 @@ describe.skipIf(unavailable !== undefined)('WordPress destinations', () => {
         expect(posts[0]!.meta).not.toHaveProperty('sightline_article_id');
       } finally {
         await wp.runPhp("require_once ABSPATH . 'wp-admin/includes/plugin.php'; activate_plugin( 'sightline/sightline.php' );");
+      }
+    });
+
+    it("writes Yoast SEO's title, description and canonical address through the plugin when Yoast is active", async () => {
+      // Yoast is not packaged for Debian: a must-use plugin defining its version constant stands in for it (as in test/wordpress).
+      const muPlugins = join(wp.root, 'wp-content', 'mu-plugins');
+      await mkdir(muPlugins, { recursive: true });
+      await writeFile(join(muPlugins, 'yoast-stand-in.php'), "<?php\ndefine( 'WPSEO_VERSION', '21.0' );\n");
+      try {
+        const ws = await t.workspace();
+        const destinationId = await wordpressDestination(ws);
+        await ok(t, ws.key, 'POST', '/api/v1/destinations/test', { destinationId });
+        await t.jobs.drain();
+        expect(((await destinationOf(t, ws, destinationId)).lastDelivery as { note: string }).note).toMatch(/the Sightline plugin [\d.]+ is active, with Yoast SEO$/);
+        const contentId = await writtenArticle(t, ws, 'Dental CRM reviews');
+        await publish(t, ws, contentId);
+        await t.jobs.drain();
+        expect((await postsOf(contentId))[0]!.meta).toMatchObject({ _yoast_wpseo_title: 'CRM for dentists', _yoast_wpseo_metadesc: 'How to choose a CRM for a dental practice.', _yoast_wpseo_canonical: '' });
+        // Once the article has its address, the next publish names it as the canonical one.
+        await ok(t, ws.key, 'POST', '/api/v1/content/meta', { contentId, metaTitle: 'Dental CRM reviews 2026', confirm: true });
+        await t.jobs.drain();
+        const [post] = await postsOf(contentId);
+        expect(post!.meta).toMatchObject({ _yoast_wpseo_title: 'Dental CRM reviews 2026', _yoast_wpseo_canonical: post!.link });
+      } finally {
+        await rm(join(muPlugins, 'yoast-stand-in.php'));
       }
     });
 

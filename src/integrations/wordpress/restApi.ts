@@ -219,8 +219,9 @@ export class WordPressDestination implements CmsDestination {
       const meta: Record<string, string> = { sightline_article_id: article.id, sightline_schema_json_ld: article.schemaJsonLd };
       const title = article.metaTitle ?? article.title;
       const description = article.metaDescription ?? article.excerpt ?? '';
-      if (plugin.yoast) Object.assign(meta, { _yoast_wpseo_title: title, _yoast_wpseo_metadesc: description });
-      if (plugin.rankMath) Object.assign(meta, { rank_math_title: title, rank_math_description: description });
+      const canonical = article.canonicalUrl ?? '';
+      if (plugin.yoast) Object.assign(meta, { _yoast_wpseo_title: title, _yoast_wpseo_metadesc: description, _yoast_wpseo_canonical: canonical });
+      if (plugin.rankMath) Object.assign(meta, { rank_math_title: title, rank_math_description: description, rank_math_canonical_url: canonical });
       body.meta = meta;
     }
     return body;
