@@ -11,6 +11,7 @@ import { JOB_HANDLERS } from '../../src/jobs/handlers.js';
 import { JobWorker } from '../../src/jobs/worker.js';
 import { CMS_KINDS } from '../../src/publishing/cms/kinds.js';
 import type { CmsArticle } from '../../src/publishing/cms/destination.js';
+import { signedInVisitor } from '../dashboard/formVisitor.js';
 import { TestService, type TestWorkspace } from '../support/harness.js';
 import { closeServer, startHttpsServer } from '../support/localServers.js';
 import { snapshot } from '../support/snapshot.js';
@@ -166,6 +167,22 @@ describe.skipIf(unavailable !== undefined)('WordPress destinations', () => {
       const error = await refusal(input(wp.admin, { siteUrl: wp.url.replace('https://', 'http://') }));
       expect(error).toMatch(/^siteUrl: /);
       expect(error).toContain('https');
+    });
+  });
+
+  describe('the Destinations page', () => {
+    it('creates a WordPress destination from the form (nested fields) and lists it with its kind and masked password', async () => {
+      const { ws, visitor, post } = await signedInVisitor(t, 'owner', 'publishing');
+      const fields = { show: 'result', kind: 'wordpress', siteUrl: wp.url, 'wordpress.username': 'admin', publishAs: 'publish' };
+      const answer = await post('create_destination', { ...fields, name: 'Acme <Blog>', 'wordpress.applicationPassword': wp.admin.appPassword, 'wordpress.postType': '' });
+      expect(answer.status).toBe(200);
+      expect(await answer.text()).toMatch(/whsec_/);
+      const list = await (await visitor.request(`/w/${ws.workspaceId}/publishing`)).text();
+      expect(list).toContain('<td>WordPress</td>');
+      expect(list).toContain(`applicationPassword …${wp.admin.appPassword.slice(-4)}`);
+      expect(list).not.toContain(wp.admin.appPassword);
+      const refused = await post('create_destination', { ...fields, name: 'Wrong', 'wordpress.applicationPassword': 'abcd efgh ijkl mnop qrst uvwx' });
+      expect(await refused.text()).toContain('wordpress.applicationPassword: WordPress did not accept the username and application password');
     });
   });
 
