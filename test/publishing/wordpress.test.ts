@@ -95,12 +95,9 @@ describe.skipIf(unavailable !== undefined)('WordPress destinations', () => {
     return String((await ok(t, ws.key, 'POST', DESTINATIONS, input(wp.admin, { publishAs }))).destinationId);
   }
 
-  /** The article's featured image, set on the queued delivery (articles carry none of their own yet). */
-  async function withFeaturedImage(contentId: string): Promise<void> {
-    const delivery = await t.db.selectFrom('deliveries').select(['id', 'body']).where('article_id', '=', contentId).executeTakeFirstOrThrow();
-    const body = JSON.parse(delivery.body) as { article: CmsArticle };
-    body.article.featuredImage = { url: `https://127.0.0.1:${images.port}/hero.png`, altText: 'A dentist at the front desk' };
-    await t.db.updateTable('deliveries').set({ body: JSON.stringify(body) }).where('id', '=', delivery.id).execute();
+  /** The article's featured image, served by the local https server, as update_article_meta sets it on a draft. */
+  async function withFeaturedImage(ws: TestWorkspace, contentId: string): Promise<void> {
+    await ok(t, ws.key, 'POST', '/api/v1/content/meta', { contentId, featuredImageUrl: `https://127.0.0.1:${images.port}/hero.png`, featuredImageAlt: 'A dentist at the front desk', confirm: true });
   }
 
   async function refusal(body: Record<string, unknown>): Promise<string> {
@@ -191,8 +188,8 @@ describe.skipIf(unavailable !== undefined)('WordPress destinations', () => {
       const ws = await t.workspace();
       const destinationId = await wordpressDestination(ws);
       const contentId = await writtenArticle(t, ws);
+      await withFeaturedImage(ws, contentId);
       await publish(t, ws, contentId);
-      await withFeaturedImage(contentId);
       await t.jobs.drain();
       const posts = await postsOf(contentId);
       expect(posts).toHaveLength(1);
