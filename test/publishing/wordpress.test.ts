@@ -227,6 +227,8 @@ describe.skipIf(unavailable !== undefined)('WordPress destinations', () => {
       await publish(t, ws, contentId);
       await t.jobs.drain();
       const [first] = await postsOf(contentId);
+      // Deliveries are listed by time: the update comes an hour later.
+      t.clock.advance(3_600_000);
       await ok(t, ws.key, 'POST', '/api/v1/content/meta', { contentId, title: 'Dental CRM prices in 2026', metaDescription: 'What a dental CRM costs.', confirm: true });
       await t.jobs.drain();
       const after = await postsOf(contentId);
