@@ -19,6 +19,7 @@ import { TYPEFULLY } from './typefully/provider.js';
 import { UMAMI } from './umami/provider.js';
 import { WEBFLOW } from './webflow/provider.js';
 import { WIX } from './wix/provider.js';
+import { WORDPRESS } from './wordpress/provider.js';
 
 /**
  * Every outside provider the operator can configure, in the order the configuration table lists them. A new provider
@@ -41,6 +42,7 @@ export const PROVIDERS = [
   WEBFLOW,
   WIX,
   GHOST,
+  WORDPRESS,
   HUNTER,
   HACKER_NEWS,
   STACK_EXCHANGE,

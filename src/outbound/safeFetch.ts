@@ -39,6 +39,7 @@ function guardedLookup(allowPrivate: boolean): LookupFunction {
 export interface OutboundRequest {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   headers?: Record<string, string>;
+  /** Text, or bytes for an upload (a CMS's media). */
   body?: string | Buffer;
   /** The whole exchange, connect to last byte. */
   timeoutMs?: number;

@@ -144,14 +144,16 @@ async function cmsTarget(clock: Clock, services: Pick<Services, 'outbound' | 'cr
   checkReachable(services.outbound, 'siteUrl', input.siteUrl);
   const { settings, credentials } = declared.split(input[kind]);
   const destination = declared.open(input.siteUrl, settings, credentials, { fetcher: services.outbound, timeoutMs: services.timing.webhookTimeoutMs, now: () => clock.now() });
+  let checked: Awaited<ReturnType<typeof destination.check>>;
   try {
-    await destination.check();
+    checked = await destination.check();
   } catch (error) {
     if (error instanceof DestinationError) throw BadInputError.field(error.field ?? 'siteUrl', error.message);
     if (error instanceof ProviderError) throw BadInputError.field('siteUrl', error.message);
     throw error;
   }
-  return { kind, endpointUrl: declared.endpointOf(input.siteUrl), siteUrl: input.siteUrl, settings, credentials: services.credentials.seal(credentials) };
+  const learned = checked.settings === undefined ? settings : JSON.stringify(checked.settings);
+  return { kind, endpointUrl: declared.endpointOf(input.siteUrl), siteUrl: input.siteUrl, settings: learned, credentials: services.credentials.seal(credentials) };
 }
 
 async function targetOf(clock: Clock, services: Pick<Services, 'outbound' | 'credentials' | 'timing'>, input: NewDestination): Promise<StoredTarget> {

@@ -157,7 +157,7 @@ describe.skipIf(unavailable !== undefined)('the WordPress plugin', () => {
     expect(JSON.parse(script!)).toEqual(jsonLd);
   });
 
-  it("makes Yoast SEO's title and description writable through REST when Yoast is active, and says so in its status", async () => {
+  it("makes Yoast SEO's title, description and canonical address writable through REST when Yoast is active, and says so in its status", async () => {
     // Yoast itself is not packaged for Debian: a must-use plugin that defines its version constant stands in for it.
     const muPlugins = join(wp.root, 'wp-content', 'mu-plugins');
     await mkdir(muPlugins, { recursive: true });
@@ -165,7 +165,7 @@ describe.skipIf(unavailable !== undefined)('the WordPress plugin', () => {
     try {
       const status = await fetch(`${wp.url}/wp-json/sightline/v1/status`, { headers: { authorization: wp.basicAuth(wp.author) } });
       expect(await status.json()).toEqual({ version: VERSION, yoast: true, rankMath: false });
-      const meta = { _yoast_wpseo_title: 'A title for search', _yoast_wpseo_metadesc: 'A description for search' };
+      const meta = { _yoast_wpseo_title: 'A title for search', _yoast_wpseo_metadesc: 'A description for search', _yoast_wpseo_canonical: 'https://acme.example/guide' };
       const created = await fetch(`${wp.url}/wp-json/wp/v2/posts`, {
         method: 'POST',
         headers: { authorization: wp.basicAuth(wp.author), 'content-type': 'application/json' },

@@ -59,6 +59,7 @@ export interface ProviderCall {
   method?: OutboundRequest['method'];
   url: string | URL;
   headers?: Record<string, string>;
+  /** Text, or bytes for an upload. */
   body?: string | Buffer;
 }
 

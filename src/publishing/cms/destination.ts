@@ -60,9 +60,11 @@ export interface CmsDestination {
   /**
    * Proves the destination works without changing anything visible: the site answers, the credentials are accepted
    * with the permissions publishing needs, and the CMS (or its plugin) is recent enough. Answers a line saying what
-   * was found; throws a DestinationError naming the failure and the input field it concerns.
+   * was found; throws a DestinationError naming the failure and the input field it concerns. `settings`, when given,
+   * is what the check learned that deliveries need not learn again (WordPress's REST root): stored at creation in place
+   * of the settings the input gave, read back by the kind's own schema.
    */
-  check(): Promise<{ summary: string }>;
+  check(): Promise<{ summary: string; settings?: object }>;
   /**
    * Creates the post, or updates in place the one an earlier delivery made (`earlier`). Without `earlier` the vendor
    * first looks for a post carrying the article's marker, so a retry after a timeout the CMS in fact completed never

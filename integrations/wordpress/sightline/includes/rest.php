@@ -1,7 +1,7 @@
 <?php
 /**
  * What Sightline's WordPress destination uses through the REST API: the post meta it writes (the marker that finds an
- * earlier delivery's post, the article's JSON-LD, and the active SEO plugin's title and description) and a status
+ * earlier delivery's post, the article's JSON-LD, and the active SEO plugin's title, description and canonical address) and a status
  * route that says the plugin is installed, its version and which SEO plugin is active.
  *
  * @package Sightline
@@ -68,15 +68,24 @@ function sightline_register_meta() {
 	register_post_meta( '', 'sightline_article_id', $common + array( 'sanitize_callback' => 'sanitize_text_field' ) );
 	register_post_meta( '', 'sightline_schema_json_ld', $common + array( 'sanitize_callback' => 'sightline_sanitize_json_ld' ) );
 
+	// Each SEO plugin's title, description and canonical address, by the sanitizer each needs.
 	$seo_keys = array();
 	if ( sightline_yoast_active() ) {
-		$seo_keys = array_merge( $seo_keys, array( '_yoast_wpseo_title', '_yoast_wpseo_metadesc' ) );
+		$seo_keys += array(
+			'_yoast_wpseo_title'     => 'sanitize_text_field',
+			'_yoast_wpseo_metadesc'  => 'sanitize_text_field',
+			'_yoast_wpseo_canonical' => 'esc_url_raw',
+		);
 	}
 	if ( sightline_rank_math_active() ) {
-		$seo_keys = array_merge( $seo_keys, array( 'rank_math_title', 'rank_math_description' ) );
+		$seo_keys += array(
+			'rank_math_title'         => 'sanitize_text_field',
+			'rank_math_description'   => 'sanitize_text_field',
+			'rank_math_canonical_url' => 'esc_url_raw',
+		);
 	}
-	foreach ( $seo_keys as $key ) {
-		register_post_meta( '', $key, $common + array( 'sanitize_callback' => 'sanitize_text_field' ) );
+	foreach ( $seo_keys as $key => $sanitize ) {
+		register_post_meta( '', $key, $common + array( 'sanitize_callback' => $sanitize ) );
 	}
 }
 add_action( 'init', 'sightline_register_meta' );

@@ -11,7 +11,7 @@ export interface Choice {
 export const choicesOf = (values: readonly string[]): Choice[] => values.map((value) => ({ value, label: value.replace(/_/g, ' ') }));
 
 export interface TextFieldOptions {
-  type?: 'text' | 'url' | 'email';
+  type?: 'text' | 'url' | 'email' | 'password';
   required?: boolean;
   placeholder?: string;
   hint?: string;
