@@ -17,7 +17,7 @@ import { REDDIT } from './reddit/provider.js';
 import { STACK_EXCHANGE } from './stackExchange/provider.js';
 import { TYPEFULLY } from './typefully/provider.js';
 import { UMAMI } from './umami/provider.js';
-import { WEBFLOW } from './webflow/provider.js';
+import { WEBFLOW, WEBFLOW_CMS } from './webflow/provider.js';
 import { WIX } from './wix/provider.js';
 
 /**
@@ -41,6 +41,7 @@ export const PROVIDERS = [
   WEBFLOW,
   WIX,
   GHOST,
+  WEBFLOW_CMS,
   HUNTER,
   HACKER_NEWS,
   STACK_EXCHANGE,

@@ -23,6 +23,9 @@ const input = z.strictObject({
     .default('publish')
     .describe("Sent as the article's status: draft keeps it unpublished on the receiver."),
   ghost: CMS_KINDS.ghost.input.optional().describe('kind ghost only: the Admin API key of a custom integration (Ghost → Settings → Integrations).'),
+  webflow: CMS_KINDS.webflow.input
+    .optional()
+    .describe("kind webflow only: the CMS collection and which of its fields takes each part of the article (field slugs); written through the workspace's Webflow connection."),
 });
 
 export default defineTool({
@@ -35,6 +38,7 @@ export default defineTool({
     "Add a destination published articles go to. kind webhook (the default): an https endpoint on the customer's side that receives each article as a signed JSON POST; " +
     'with a siteUrl it can serve the site (the first such destination becomes active), without one it is a feed receiving every article. ' +
     "kind ghost: the customer's Ghost site, written to through its Admin API (siteUrl plus ghost.adminApiKey); the key is checked now, a refusal is a 400 naming the field. " +
+    "kind webflow: items of a Webflow CMS collection, through the workspace's Webflow connection (an owner connects Webflow in the dashboard); siteUrl is the site's published address, webflow.collectionId and webflow.fields map the article's parts to the collection's field slugs, checked now. " +
     `At most ${MAX_DESTINATIONS} per workspace. ` +
     'The signingSecret is shown only in this answer: give it to the receiver now, then check with send_test_event.',
   annotations: { title: 'Create destination', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },

@@ -1,4 +1,5 @@
 import { GHOST_KIND } from '../../integrations/ghost/provider.js';
+import { WEBFLOW_KIND } from '../../integrations/webflow/provider.js';
 import type { CmsKind } from './constructor.js';
 
 /**
@@ -8,6 +9,7 @@ import type { CmsKind } from './constructor.js';
  */
 export const CMS_KINDS = {
   ghost: GHOST_KIND,
+  webflow: WEBFLOW_KIND,
 } as const satisfies Record<string, CmsKind>;
 
 export type CmsKindName = keyof typeof CMS_KINDS;
