@@ -16,7 +16,7 @@ export const WEBFLOW = declareProvider({
     {
       names: APP.names,
       default: '—',
-      meaning: "Webflow Data Client app for `install_sitebuilder_embed`; redirect URI `<PUBLIC_URL>/dashboard/webflow/callback`. `WEBFLOW_AUTH_URL`, `WEBFLOW_API_BASE_URL` override Webflow's endpoints",
+      meaning: "Webflow Data Client app for `install_sitebuilder_embed` and `webflow` destinations (a CMS collection's items), with the scopes sites, custom code and CMS read and write; redirect URI `<PUBLIC_URL>/dashboard/webflow/callback`. `WEBFLOW_AUTH_URL`, `WEBFLOW_API_BASE_URL` override Webflow's endpoints",
       secrets: ['WEBFLOW_CLIENT_SECRET'],
     },
   ],
