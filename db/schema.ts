@@ -318,6 +318,9 @@ export interface ArticlesTable {
   published_at: number | null;
   /** The live URL the active destination returned. */
   url: string | null;
+  /** An https image the owner chose (update_article_meta), with its alt text; CMS destinations upload it. */
+  featured_image_url: string | null;
+  featured_image_alt: string | null;
   live_checked_at: number | null;
   live_confirmed_at: number | null;
   live_check_error: string | null;

@@ -11,19 +11,20 @@ const HTTP_URL_RULE = 'must be an absolute http(s) URL such as https://example.c
 
 export const httpUrl = () => webUrl(/^https?$/, HTTP_URL_RULE);
 
-function isHttpUrl(value: string): boolean {
-  return URL.canParse(value) && ['http:', 'https:'].includes(new URL(value).protocol);
-}
-
 /**
- * An http(s) URL, or an empty string that clears the stored one. Checked by a refinement rather than
- * `httpUrl().or(z.literal(''))` because a union becomes anyOf in the JSON Schema, which some MCP hosts mishandle.
+ * A URL of one of `protocols` (`['https:']`), or an empty string that clears the stored one. Checked by a refinement
+ * rather than `webUrl(…).or(z.literal(''))` because a union becomes anyOf in the JSON Schema, which some MCP hosts
+ * mishandle.
  */
-export const httpUrlOrEmpty = () =>
-  z
+export function webUrlOrEmpty(protocols: readonly string[], rule: string) {
+  return z
     .string()
     .trim()
-    .refine((value) => value === '' || isHttpUrl(value), `${HTTP_URL_RULE}, or an empty string to clear it`);
+    .refine((value) => value === '' || (URL.canParse(value) && protocols.includes(new URL(value).protocol)), `${rule}, or an empty string to clear it`);
+}
+
+/** An http(s) URL, or an empty string that clears the stored one. */
+export const httpUrlOrEmpty = () => webUrlOrEmpty(['http:', 'https:'], HTTP_URL_RULE);
 
 /** A list of short non-empty texts; surrounding spaces are trimmed before the limits apply. */
 export function textList(maxItems: number, maxChars: number) {

@@ -101,6 +101,8 @@ export async function insertPlannedArticle(db: Kysely<Database>, clock: Clock, a
       last_write_error: null,
       published_at: null,
       url: null,
+      featured_image_url: null,
+      featured_image_alt: null,
       live_checked_at: null,
       live_confirmed_at: null,
       live_check_error: null,

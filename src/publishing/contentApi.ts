@@ -29,6 +29,7 @@ function apiArticle(row: ArticleRow) {
     author: row.author === null ? null : fromJson<Author>(row.author),
     categoryName: row.category_name,
     keywords: fromJson<string[]>(row.keywords),
+    featuredImage: row.featured_image_url === null ? null : { url: row.featured_image_url, altText: row.featured_image_alt ?? row.title },
     publishedAt: toIso(row.published_at),
     updatedAt: toIso(row.updated_at),
   };

@@ -73,7 +73,7 @@ function withoutNulls(object: Record<string, unknown>): Record<string, unknown> 
 
 /**
  * The article as it is published, from its rendering: what a CMS receives, and what the webhook article object is made
- * of (one source for both). Articles carry no images yet.
+ * of (one source for both). The featured image is the only image an article carries (alt text defaults to the title).
  */
 export function publishedArticle(article: ArticleRow, rendered: RenderedArticle, publishAs: 'publish' | 'draft', publishedAt: number): CmsArticle {
   return {
@@ -92,14 +92,17 @@ export function publishedArticle(article: ArticleRow, rendered: RenderedArticle,
     canonicalUrl: article.url,
     language: rendered.language,
     author: rendered.author,
-    featuredImage: null,
+    featuredImage: article.featured_image_url === null ? null : { url: article.featured_image_url, altText: article.featured_image_alt ?? article.title },
     images: [],
     publishedAt,
     status: publishAs,
   };
 }
 
-/** The webhook article object of the specification's Events part (no images: articles carry none). */
+/**
+ * The webhook article object of the specification's Events part. The featured image is `featuredImageUrl`, and in
+ * `images` with its alt text (`placement: "featured"`), since featuredImageUrl alone cannot carry one.
+ */
 export function webhookArticle(article: CmsArticle): Record<string, unknown> {
   return withoutNulls({
     id: article.id,
@@ -116,6 +119,8 @@ export function webhookArticle(article: CmsArticle): Record<string, unknown> {
     language: article.language,
     author: article.author,
     categoryName: article.categoryName,
+    featuredImageUrl: article.featuredImage?.url,
+    images: article.featuredImage === null ? null : [{ url: article.featuredImage.url, altText: article.featuredImage.altText, placement: 'featured' }],
     publishedAt: article.publishedAt,
     status: article.status,
   });

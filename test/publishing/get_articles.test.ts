@@ -65,6 +65,7 @@ describe('get_articles, the headless Content API', () => {
         author: { name: 'Dana Smile', bio: 'Practice manager' },
         categoryName: 'Guides',
         keywords: ['crm for dentists', 'dental crm'],
+        featuredImage: null,
         publishedAt: new Date(stored.published_at!).toISOString(),
         updatedAt: new Date(stored.updated_at).toISOString(),
       },

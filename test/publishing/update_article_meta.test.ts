@@ -36,6 +36,8 @@ describe('update_article_meta', () => {
       title: 'A whole new title',
       metaTitle: 'CRM for dentists',
       metaDescription: 'Shorter.',
+      featuredImageUrl: null,
+      featuredImageAlt: null,
       slug: 'how-to-pick-a-crm-for-dentists',
       url: null,
       changed: ['title', 'metaDescription'],
@@ -79,7 +81,10 @@ describe('update_article_meta', () => {
     ['a 156-character meta description', { metaDescription: 'x'.repeat(156) }, 'metaDescription: must have at most 155 characters'],
     ['a 201-character title', { title: 'x'.repeat(201) }, 'title: must have at most 200 characters'],
     ['an empty title', { title: '  ' }, 'title: must not be empty'],
-    ['no field to change', {}, 'body: send at least one of title, metaTitle, metaDescription'],
+    ['no field to change', {}, 'body: send at least one of title, metaTitle, metaDescription, featuredImageUrl, featuredImageAlt'],
+    ['an http image', { featuredImageUrl: 'http://cdn.example.com/cover.png' }, 'featuredImageUrl: must be an https URL of an image such as https://cdn.example.com/cover.jpg, or an empty string to clear it'],
+    ['alt text without an image', { featuredImageAlt: 'A dentist at a desk' }, 'featuredImageAlt: needs a featured image: send featuredImageUrl with it'],
+    ['a 251-character alt text', { featuredImageUrl: 'https://cdn.example.com/cover.png', featuredImageAlt: 'x'.repeat(251) }, 'featuredImageAlt: must have at most 250 characters'],
   ])('refuses %s with a 400 naming the field, dry run or not, changing nothing', async (_case, bad, message) => {
     const ws = await t.workspace();
     const contentId = await writtenArticle(t, ws);
@@ -111,5 +116,54 @@ describe('update_article_meta', () => {
     const refused = await t.rest(ws.key, 'POST', META, { contentId: archived, title: 'New' });
     expect(refused.status).toBe(400);
     expect(refused.body.error).toMatch(/^contentId: .* is archived/);
+  });
+
+  it('refuses an image address no one could fetch (credentials in it), changing nothing', async () => {
+    const ws = await t.workspace();
+    const contentId = await writtenArticle(t, ws);
+    const before = await snapshot(t.db);
+    const answer = await t.rest(ws.key, 'POST', META, { contentId, featuredImageUrl: 'https://user:secret@cdn.example.com/cover.png', confirm: true });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toMatch(/^featuredImageUrl: cannot be fetched: /);
+    expect(answer.body.error).not.toContain('secret');
+    expect(await snapshot(t.db)).toEqual(before);
+  });
+
+  it('gives a published article a featured image: sent as featuredImageUrl and in images with its alt text; an empty string takes it away', async () => {
+    const ws = await t.workspace();
+    const path = `/image-${ws.workspaceId}`;
+    await destinationAt(t, ws, receiver, path, { siteUrl: receiver.origin });
+    const contentId = await writtenArticle(t, ws);
+    await publish(t, ws, contentId);
+    await t.jobs.drain();
+    expect(receiver.at(path)[0]!.body.article).not.toHaveProperty('featuredImageUrl');
+    expect(receiver.at(path)[0]!.body.article).not.toHaveProperty('images');
+
+    const image = 'https://cdn.example.com/dentist.png';
+    const dryRun = await ok(t, ws.key, 'POST', META, { contentId, featuredImageUrl: image, featuredImageAlt: 'A dentist at her desk' });
+    expect(dryRun.note).toContain(`featuredImageUrl to "${image}", featuredImageAlt to "A dentist at her desk"`);
+    const answer = await ok(t, ws.key, 'POST', META, { contentId, featuredImageUrl: image, featuredImageAlt: 'A dentist at her desk', confirm: true });
+    expect(answer).toMatchObject({ featuredImageUrl: image, featuredImageAlt: 'A dentist at her desk', changed: ['featuredImageUrl', 'featuredImageAlt'], republished: true });
+    await t.jobs.drain();
+    expect(receiver.at(path)[1]!.body.article).toMatchObject({
+      featuredImageUrl: image,
+      images: [{ url: image, altText: 'A dentist at her desk', placement: 'featured' }],
+    });
+
+    const removed = await ok(t, ws.key, 'POST', META, { contentId, featuredImageUrl: '', confirm: true });
+    expect(removed).toMatchObject({ featuredImageUrl: null, featuredImageAlt: null, changed: ['featuredImageUrl'], republished: true });
+    await t.jobs.drain();
+    expect(receiver.at(path)[2]!.body.article).not.toHaveProperty('featuredImageUrl');
+  });
+
+  it("uses the title as the image's alt text when none is given", async () => {
+    const ws = await t.workspace();
+    const path = `/alt-${ws.workspaceId}`;
+    await destinationAt(t, ws, receiver, path, { siteUrl: receiver.origin });
+    const contentId = await writtenArticle(t, ws);
+    await ok(t, ws.key, 'POST', META, { contentId, featuredImageUrl: 'https://cdn.example.com/a.png', confirm: true });
+    await publish(t, ws, contentId);
+    await t.jobs.drain();
+    expect(receiver.at(path)[0]!.body.article.images).toEqual([{ url: 'https://cdn.example.com/a.png', altText: 'How to pick a CRM for dentists', placement: 'featured' }]);
   });
 });

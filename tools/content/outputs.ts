@@ -135,9 +135,11 @@ export const articleMeta = z.object({
   title: z.string(),
   metaTitle: z.string().nullable(),
   metaDescription: z.string().nullable(),
+  featuredImageUrl: z.string().nullable(),
+  featuredImageAlt: z.string().nullable(),
   slug: z.string(),
   url: z.string().nullable(),
-  changed: z.array(z.enum(['title', 'metaTitle', 'metaDescription'])),
+  changed: z.array(z.enum(['title', 'metaTitle', 'metaDescription', 'featuredImageUrl', 'featuredImageAlt'])),
   republished: z.boolean(),
   deliveries,
 });

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import {
   describeMetaChange,
+  MAX_IMAGE_ALT_CHARS,
+  MAX_IMAGE_URL_CHARS,
   MAX_META_DESCRIPTION_CHARS,
   MAX_META_TITLE_CHARS,
   MAX_TITLE_CHARS,
@@ -8,7 +10,7 @@ import {
 } from '../../src/publishing/articleMeta.js';
 import { defineTool } from '../define.js';
 import { articleMeta } from './outputs.js';
-import { recordId } from '../fields.js';
+import { recordId, webUrlOrEmpty } from '../fields.js';
 
 export default defineTool({
   operationId: 'update_article_meta',
@@ -17,7 +19,7 @@ export default defineTool({
   scope: 'write:content',
   cap: 20,
   description:
-    'Change the title, meta title or meta description of a written article (draft or published); send at least one. The slug and URL never change. ' +
+    'Change the title, meta title, meta description or featured image of a written article (draft or published); send at least one. The slug and URL never change. ' +
     'A real change to a published article is published again at once, as publish_content does. ' +
     'Refused (400) for a planned, archived or being-written article.',
   annotations: { title: 'Update article meta', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
@@ -32,9 +34,14 @@ export default defineTool({
       .max(MAX_META_DESCRIPTION_CHARS)
       .optional()
       .describe('Meta description for search results.'),
+    featuredImageUrl: webUrlOrEmpty(['https:'], 'must be an https URL of an image such as https://cdn.example.com/cover.jpg')
+      .max(MAX_IMAGE_URL_CHARS)
+      .optional()
+      .describe('https image for the article; CMS destinations upload it to their media library. "" removes it.'),
+    featuredImageAlt: z.string().trim().max(MAX_IMAGE_ALT_CHARS).optional().describe('The image\'s alt text; "" or left out: the title.'),
   }),
   output: articleMeta,
   confirm: 'dry-run',
-  describe: (ctx, input) => describeMetaChange(ctx.db, ctx.workspaceId, input),
-  handler: (ctx, input) => updateArticleMeta(ctx.db, ctx.clock, ctx.workspaceId, input),
+  describe: (ctx, input) => describeMetaChange(ctx.db, ctx.services.outbound, ctx.workspaceId, input),
+  handler: (ctx, input) => updateArticleMeta(ctx.db, ctx.clock, ctx.services.outbound, ctx.workspaceId, input),
 });

@@ -64,6 +64,7 @@ export const publishedArticle = z.object({
   author: author.nullable(),
   categoryName: z.string().nullable(),
   keywords: z.array(z.string()),
+  featuredImage: z.object({ url: z.string(), altText: z.string() }).nullable().describe('Set with update_article_meta; altText defaults to the title.'),
   publishedAt: isoTime().nullable(),
   updatedAt: isoTime(),
 });

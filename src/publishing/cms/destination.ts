@@ -38,8 +38,9 @@ export interface CmsArticle {
   canonicalUrl: string | null;
   language: string;
   author: Author | null;
-  /** Articles carry no images yet: null and empty until they do. */
+  /** The image the owner chose for the article (update_article_meta), for the CMS's media library. */
   featuredImage: CmsImage | null;
+  /** Other images to upload; none yet (images inside the body stay where its HTML links them). */
   images: CmsImage[];
   /** Milliseconds since the epoch: the article's first publish. */
   publishedAt: number;
