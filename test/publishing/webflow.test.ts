@@ -162,10 +162,15 @@ describe('Webflow CMS destinations', () => {
       const { ws, collection } = await connected();
       const destinationId = await webflowDestination(ws, collection);
       const contentId = await writtenArticle(t, ws);
+      await t.db.updateTable('articles').set({ featured_image_url: 'https://cdn.acme.example/crm.png', featured_image_alt: 'A dentist at the front desk' }).where('id', '=', contentId).execute();
       await publish(t, ws, contentId);
       await t.jobs.drain();
       expect(itemsOf(collection)).toHaveLength(1);
       const [item] = itemsOf(collection);
+      // Sent as { url, alt }; Webflow fetches the image and keeps its own copy (a fileId).
+      const created = webflow.calls.find((call) => call.method === 'POST' && call.path === `/v2/collections/${collection.id}/items/live`)!;
+      expect((created.body as { fieldData: Record<string, unknown> }).fieldData['main-image']).toEqual({ url: 'https://cdn.acme.example/crm.png', alt: 'A dentist at the front desk' });
+      expect(item!.fieldData['main-image']).toMatchObject({ fileId: expect.any(String), url: 'https://cdn.acme.example/crm.png', alt: 'A dentist at the front desk' });
       expect(item).toMatchObject({ isDraft: false, lastPublished: expect.any(Number) });
       const slug = String(item!.fieldData.slug);
       expect(item!.fieldData).toMatchObject({
@@ -236,6 +241,8 @@ describe('Webflow CMS destinations', () => {
       await publish(t, ws, contentId);
       await t.jobs.drain();
       expect(itemsOf(collection)[0]).toMatchObject({ isDraft: true, live: null });
+      // An article without a featured image leaves the image field out.
+      expect(itemsOf(collection)[0]!.fieldData).not.toHaveProperty('main-image');
       expect(webflow.calls.some((call) => call.method === 'POST' && call.path === `/v2/collections/${collection.id}/items`)).toBe(true);
       expect((await deliveriesOf(t, destinationId))[0]).toMatchObject({ state: 'delivered', outcome: 'delivered_no_address', returned_url: null });
       expect((await destinationOf(t, ws, destinationId)).lastDelivery).toMatchObject({ statusMessage: 'Delivered as a draft', url: null });
