@@ -17,7 +17,7 @@ import { REDDIT } from './reddit/provider.js';
 import { STACK_EXCHANGE } from './stackExchange/provider.js';
 import { TYPEFULLY } from './typefully/provider.js';
 import { UMAMI } from './umami/provider.js';
-import { WEBFLOW } from './webflow/provider.js';
+import { WEBFLOW, WEBFLOW_CMS } from './webflow/provider.js';
 import { WIX } from './wix/provider.js';
 import { WORDPRESS } from './wordpress/provider.js';
 
@@ -43,6 +43,7 @@ export const PROVIDERS = [
   WIX,
   GHOST,
   WORDPRESS,
+  WEBFLOW_CMS,
   HUNTER,
   HACKER_NEWS,
   STACK_EXCHANGE,

@@ -9,6 +9,7 @@ import { retryAfterMs } from '../outbound/retryAfter.js';
 import { MAX_RESPONSE_BYTES, OutboundError, OutboundTimeout, type OutboundResponse, type SafeFetcher } from '../outbound/safeFetch.js';
 import { ProviderError } from '../integrations/kit/providerError.js';
 import type { CmsArticle, PlacedPost } from './cms/destination.js';
+import { cmsDeps } from './cms/deps.js';
 import { CMS_KINDS, isCmsKind, type CmsKindName } from './cms/kinds.js';
 import { MAX_RETURNED_URL_CHARS, receiverAddress } from './receiverAnswer.js';
 import { checkRendersLive } from './renderCheck.js';
@@ -133,6 +134,7 @@ function cmsFailure(error: ProviderError, timeoutMs: number): AttemptResult {
  * the post an earlier delivery made (`earlier`). Each call to the CMS has the delivery timeout.
  */
 async function placeOnCms(
+  db: Kysely<Database>,
   services: JobDeps['services'],
   clock: Clock,
   delivery: PendingDelivery,
@@ -140,11 +142,7 @@ async function placeOnCms(
   earlier: PlacedPost | null,
 ): Promise<{ result: AttemptResult; placed: PlacedPost | null }> {
   const timeoutMs = services.timing.webhookTimeoutMs;
-  const destination = CMS_KINDS[kind].open(delivery.siteUrl ?? '', delivery.settings, delivery.credentials ?? '{}', {
-    fetcher: services.outbound,
-    timeoutMs,
-    now: () => clock.now(),
-  });
+  const destination = CMS_KINDS[kind].open(delivery.siteUrl ?? '', delivery.settings, delivery.credentials ?? '{}', cmsDeps(db, clock, services, delivery.workspaceId));
   try {
     if (delivery.event === 'test') {
       const { summary } = await destination.check();
@@ -270,7 +268,7 @@ export const deliverJob: JobHandler = {
     const kind = delivery.kind;
     let result: AttemptResult;
     let placed: PlacedPost | null = null;
-    if (isCmsKind(kind)) ({ result, placed } = await placeOnCms(services, clock, delivery, kind, await earlierPost(db, delivery)));
+    if (isCmsKind(kind)) ({ result, placed } = await placeOnCms(db, services, clock, delivery, kind, await earlierPost(db, delivery)));
     else result = await send(services.outbound, delivery, clock.now(), services.timing.webhookTimeoutMs);
     const willRetry = result.retryAfterMs !== null && job.attempt < job.maxAttempts;
     await recordOutcome(db, clock, delivery, attemptId, result, !willRetry, services.timing.renderCheckDelayMs, placed);

@@ -12,6 +12,7 @@ import { lockWorkspace } from '../workspace/workspaces.js';
 import { ProviderError } from '../integrations/kit/providerError.js';
 import { DestinationError } from './cms/destination.js';
 import { CMS_KINDS, isCmsKind, type CmsKindName, type DestinationKind } from './cms/kinds.js';
+import { cmsDeps } from './cms/deps.js';
 import { cancelPendingDeliveries } from './deliveries.js';
 import { newSigningSecret } from './signing.js';
 
@@ -136,14 +137,16 @@ interface StoredTarget {
  * A CMS destination's input checked, then proven against the CMS itself (check()): the address, the credentials, the
  * permissions, the version. A failure is a 400 naming the field it concerns, and nothing is stored.
  */
-async function cmsTarget(clock: Clock, services: Pick<Services, 'outbound' | 'credentials' | 'timing'>, kind: CmsKindName, input: NewDestination): Promise<StoredTarget> {
+type DestinationServices = Pick<Services, 'outbound' | 'credentials' | 'timing' | 'siteBuilders'>;
+
+async function cmsTarget(db: Kysely<Database>, clock: Clock, services: DestinationServices, workspaceId: string, kind: CmsKindName, input: NewDestination): Promise<StoredTarget> {
   const declared = CMS_KINDS[kind];
   if (input.endpointUrl !== undefined) throw BadInputError.field('endpointUrl', `only for a webhook destination; a ${kind} destination is reached at its siteUrl`);
   if (input.siteUrl === undefined) throw BadInputError.field('siteUrl', `is required for a ${kind} destination: the ${declared.label} site's address, e.g. https://blog.example.com`);
   if (input[kind] === undefined) throw BadInputError.field(kind, `is required for kind ${kind}`);
   checkReachable(services.outbound, 'siteUrl', input.siteUrl);
   const { settings, credentials } = declared.split(input[kind]);
-  const destination = declared.open(input.siteUrl, settings, credentials, { fetcher: services.outbound, timeoutMs: services.timing.webhookTimeoutMs, now: () => clock.now() });
+  const destination = declared.open(input.siteUrl, settings, credentials, cmsDeps(db, clock, services, workspaceId));
   let checked: Awaited<ReturnType<typeof destination.check>>;
   try {
     checked = await destination.check();
@@ -153,13 +156,13 @@ async function cmsTarget(clock: Clock, services: Pick<Services, 'outbound' | 'cr
     throw error;
   }
   const learned = checked.settings === undefined ? settings : JSON.stringify(checked.settings);
-  return { kind, endpointUrl: declared.endpointOf(input.siteUrl), siteUrl: input.siteUrl, settings: learned, credentials: services.credentials.seal(credentials) };
+  return { kind, endpointUrl: declared.endpointOf(input.siteUrl, learned), siteUrl: input.siteUrl, settings: learned, credentials: services.credentials.seal(credentials) };
 }
 
-async function targetOf(clock: Clock, services: Pick<Services, 'outbound' | 'credentials' | 'timing'>, input: NewDestination): Promise<StoredTarget> {
+async function targetOf(db: Kysely<Database>, clock: Clock, services: DestinationServices, workspaceId: string, input: NewDestination): Promise<StoredTarget> {
   const kind = input.kind ?? 'webhook';
   refuseOtherKinds(input, kind);
-  if (kind !== 'webhook') return cmsTarget(clock, services, kind, input);
+  if (kind !== 'webhook') return cmsTarget(db, clock, services, workspaceId, kind, input);
   if (input.endpointUrl === undefined) throw BadInputError.field('endpointUrl', 'is required for a webhook destination');
   checkReachable(services.outbound, 'endpointUrl', input.endpointUrl);
   return { kind, endpointUrl: input.endpointUrl, siteUrl: input.siteUrl ?? null, settings: '{}', credentials: null };
@@ -173,11 +176,11 @@ async function targetOf(clock: Clock, services: Pick<Services, 'outbound' | 'cre
 export async function createDestination(
   db: Kysely<Database>,
   clock: Clock,
-  services: Pick<Services, 'outbound' | 'credentials' | 'timing'>,
+  services: DestinationServices,
   workspaceId: string,
   input: NewDestination,
 ) {
-  const target = await targetOf(clock, services, input);
+  const target = await targetOf(db, clock, services, workspaceId, input);
   return db.transaction().execute(async (trx) => {
     await lockWorkspace(trx, workspaceId);
     const existing = await trx

@@ -80,19 +80,28 @@ function coerce(value: string, type: string | undefined, format: unknown, timeZo
   return value;
 }
 
-/**
- * A field of an object input (`ghost.adminApiKey` for create_destination's `ghost: { adminApiKey }`): a text value set
- * inside the object, which is left out while all its fields are empty.
- */
-function nestedField(operation: RegisteredOperation, input: Record<string, unknown>, parent: string, child: string, raw: unknown): void {
-  const property = propertySchema(operation.inputJsonSchema, parent);
+/** The object variant of a property (an optional object is a union with null in JSON Schema), when it is one. */
+function objectSchema(property: JsonSchema | undefined): JsonSchema | undefined {
   const inner = property === undefined ? undefined : (((property.anyOf ?? property.oneOf) as JsonSchema[] | undefined)?.find((variant) => variant.type === 'object') ?? property);
-  if (inner === undefined || typeOf(inner) !== 'object' || propertySchema(inner, child) === undefined) return;
+  return inner !== undefined && typeOf(inner) === 'object' ? inner : undefined;
+}
+
+/**
+ * A field of an object input (`ghost.adminApiKey` for create_destination's `ghost: { adminApiKey }`, or deeper:
+ * `webflow.fields.body`): a text value set inside the objects, which are left out while all their fields are empty.
+ */
+function nestedField(operation: RegisteredOperation, input: Record<string, unknown>, path: string[], raw: unknown): void {
+  let schema: JsonSchema | undefined = operation.inputJsonSchema;
+  for (const name of path.slice(0, -1)) schema = objectSchema(schema === undefined ? undefined : propertySchema(schema, name));
+  if (schema === undefined || propertySchema(schema, path.at(-1)!) === undefined) return;
   const value = (Array.isArray(raw) ? raw : [raw]).filter((item): item is string => typeof item === 'string').at(-1);
   if (value === undefined || value === '') return;
-  const object = (input[parent] ?? {}) as Record<string, unknown>;
-  object[child] = value;
-  input[parent] = object;
+  let object = input;
+  for (const name of path.slice(0, -1)) {
+    object[name] ??= {};
+    object = object[name] as Record<string, unknown>;
+  }
+  object[path.at(-1)!] = value;
 }
 
 /**
@@ -105,9 +114,8 @@ function nestedField(operation: RegisteredOperation, input: Record<string, unkno
 export function formInput(operation: RegisteredOperation, body: Record<string, unknown>, timeZone: string): Record<string, unknown> {
   const input: Record<string, unknown> = {};
   for (const [name, raw] of Object.entries(body)) {
-    const nested = /^(\w+)\.(\w+)$/.exec(name);
-    if (nested !== null) {
-      nestedField(operation, input, nested[1]!, nested[2]!, raw);
+    if (/^\w+(\.\w+)+$/.test(name)) {
+      nestedField(operation, input, name.split('.'), raw);
       continue;
     }
     const property = propertySchema(operation.inputJsonSchema, name);

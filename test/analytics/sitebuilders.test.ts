@@ -186,7 +186,7 @@ describe('install_sitebuilder_embed (Webflow)', () => {
       response_type: 'code',
       client_id: webflow.clientId,
       redirect_uri: `${t.baseUrl}/dashboard/webflow/callback`,
-      scope: 'sites:read sites:write custom_code:read custom_code:write',
+      scope: 'sites:read sites:write custom_code:read custom_code:write cms:read cms:write',
       state,
     });
     const { site, token } = webflow.addSite();

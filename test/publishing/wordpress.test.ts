@@ -10,6 +10,7 @@ import { contentMarker } from '../../src/integrations/wordpress/restApi.js';
 import { JOB_HANDLERS } from '../../src/jobs/handlers.js';
 import { JobWorker } from '../../src/jobs/worker.js';
 import { CMS_KINDS } from '../../src/publishing/cms/kinds.js';
+import { cmsDeps } from '../../src/publishing/cms/deps.js';
 import type { CmsArticle } from '../../src/publishing/cms/destination.js';
 import { signedInVisitor } from '../dashboard/formVisitor.js';
 import { TestService, type TestWorkspace } from '../support/harness.js';
@@ -269,11 +270,7 @@ describe.skipIf(unavailable !== undefined)('WordPress destinations', () => {
       // The earlier attempt: WordPress made the post, but its answer never reached the outbox (nothing remembered).
       const delivery = await t.db.selectFrom('deliveries').select('body').where('article_id', '=', contentId).executeTakeFirstOrThrow();
       const row = await t.db.selectFrom('destinations').select(['settings', 'credentials']).where('id', '=', destinationId).executeTakeFirstOrThrow();
-      const destination = CMS_KINDS.wordpress.open(wp.url, row.settings, t.service.services.credentials.open(row.credentials!), {
-        fetcher: t.service.services.outbound,
-        timeoutMs: 20_000,
-        now: () => t.clock.now(),
-      });
+      const destination = CMS_KINDS.wordpress.open(wp.url, row.settings, t.service.services.credentials.open(row.credentials!), cmsDeps(t.db, t.clock, t.service.services, ws.workspaceId));
       const made = await destination.place((JSON.parse(delivery.body) as { article: CmsArticle }).article, null);
       await t.jobs.drain();
       const posts = await postsOf(contentId);
@@ -294,7 +291,7 @@ describe.skipIf(unavailable !== undefined)('WordPress destinations', () => {
         await publish(t, ws, contentId);
         const delivery = await t.db.selectFrom('deliveries').select('body').where('article_id', '=', contentId).executeTakeFirstOrThrow();
         const row = await t.db.selectFrom('destinations').select(['settings', 'credentials']).where('id', '=', destinationId).executeTakeFirstOrThrow();
-        const destination = CMS_KINDS.wordpress.open(wp.url, row.settings, t.service.services.credentials.open(row.credentials!), { fetcher: t.service.services.outbound, timeoutMs: 20_000, now: () => t.clock.now() });
+        const destination = CMS_KINDS.wordpress.open(wp.url, row.settings, t.service.services.credentials.open(row.credentials!), cmsDeps(t.db, t.clock, t.service.services, ws.workspaceId));
         const made = await destination.place((JSON.parse(delivery.body) as { article: CmsArticle }).article, null);
         await t.jobs.drain();
         const posts = await postsOf(contentId);

@@ -26,6 +26,9 @@ const input = z.strictObject({
   wordpress: CMS_KINDS.wordpress.input
     .optional()
     .describe('kind wordpress only: the username and an application password of an Editor or Administrator (WordPress → Users → Profile), and posts or pages.'),
+  webflow: CMS_KINDS.webflow.input
+    .optional()
+    .describe("kind webflow only: the CMS collection and which of its fields takes each part of the article (field slugs); written through the workspace's Webflow connection."),
 });
 
 export default defineTool({
@@ -39,6 +42,7 @@ export default defineTool({
     'with a siteUrl it can serve the site (the first such destination becomes active), without one it is a feed receiving every article. ' +
     "kind ghost: the customer's Ghost site, written to through its Admin API (siteUrl plus ghost.adminApiKey); the key is checked now, a refusal is a 400 naming the field. " +
     "kind wordpress: the customer's WordPress site (https), written to through its REST API (siteUrl plus wordpress.username and wordpress.applicationPassword of an Editor or Administrator); the account and its capabilities are checked now. " +
+    "kind webflow: items of a Webflow CMS collection, through the workspace's Webflow connection (an owner connects Webflow in the dashboard); siteUrl is the site's published address, webflow.collectionId and webflow.fields map the article's parts to the collection's field slugs, checked now. " +
     `At most ${MAX_DESTINATIONS} per workspace. ` +
     'The signingSecret is shown only in this answer: give it to the receiver now, then check with send_test_event.',
   annotations: { title: 'Create destination', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },

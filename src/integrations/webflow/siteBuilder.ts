@@ -2,8 +2,11 @@ import { z } from 'zod';
 import type { Clock } from '../../clock.js';
 import { builderJson, type BuilderCall } from '../../analytics/builders/http.js';
 
-/** What the connection asks of the owner: reading sites, publishing them, and managing the app's custom code. */
-export const WEBFLOW_SCOPES = ['sites:read', 'sites:write', 'custom_code:read', 'custom_code:write'] as const;
+/**
+ * What the connection asks of the owner: reading sites, publishing them, and managing the app's custom code (the site
+ * builder), and reading and writing CMS collections (a `webflow` destination writes through the same connection).
+ */
+export const WEBFLOW_SCOPES = ['sites:read', 'sites:write', 'custom_code:read', 'custom_code:write', 'cms:read', 'cms:write'] as const;
 /** Webflow's limit on a registered inline script. */
 export const MAX_INLINE_SCRIPT_CHARS = 2000;
 

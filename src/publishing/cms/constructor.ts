@@ -1,6 +1,16 @@
 import type { z } from 'zod';
 import type { SafeFetcher } from '../../outbound/safeFetch.js';
+import type { WebflowSettings } from '../../integrations/webflow/siteBuilder.js';
 import type { CmsDestination } from './destination.js';
+
+/**
+ * Connections the workspace made once in the dashboard that a kind may write through instead of credentials of its
+ * own (Webflow: the operator's app and the workspace's OAuth token). Read when called, so a reconnect counts at once.
+ */
+export interface WorkspaceConnections {
+  /** The operator's Webflow app (undefined: not configured) and the workspace's token (undefined: not connected). */
+  webflow(): Promise<{ app: WebflowSettings | undefined; accessToken: string | undefined }>;
+}
 
 /** What opening any CMS destination needs of the service. */
 export interface CmsDeps {
@@ -10,6 +20,8 @@ export interface CmsDeps {
   timeoutMs: number;
   /** The injected clock, for tokens that carry a time. */
   now: () => number;
+  /** The workspace's own connections, for a kind that writes through one. */
+  connections: WorkspaceConnections;
 }
 
 /** One CMS destination as stored: its site's address, its settings, its opened credentials. */
@@ -31,7 +43,7 @@ export interface CmsKindParts<Input extends z.ZodObject, Settings, Credentials> 
   /** create_destination's nested object for the kind (`ghost: { adminApiKey }`). */
   readonly input: Input;
   /** The CMS's API address for a site, shown as the destination's endpointUrl. */
-  endpointOf(siteUrl: string): string;
+  endpointOf(siteUrl: string, settings: Settings): string;
   split(input: z.output<Input>): { settings: Settings; credentials: Credentials };
   /** Read the stored JSON back. */
   readonly storedSettings: z.ZodType<Settings>;
@@ -45,7 +57,7 @@ export interface CmsKindParts<Input extends z.ZodObject, Settings, Credentials> 
 export interface CmsKind<Input extends z.ZodObject = z.ZodObject> {
   readonly label: string;
   readonly input: Input;
-  endpointOf(siteUrl: string): string;
+  endpointOf(siteUrl: string, settings: string): string;
   /** Settings and credentials JSON to store, from the kind's create_destination object. */
   split(input: unknown): { settings: string; credentials: string };
   masked(settings: string, credentials: string): Record<string, string>;
@@ -60,7 +72,7 @@ export function cmsKind<Input extends z.ZodObject, Settings, Credentials>(parts:
   return {
     label: parts.label,
     input: parts.input,
-    endpointOf: (siteUrl) => parts.endpointOf(siteUrl),
+    endpointOf: (siteUrl, settings) => parts.endpointOf(siteUrl, parts.storedSettings.parse(JSON.parse(settings))),
     split(input) {
       const { settings, credentials } = parts.split(parts.input.parse(input));
       return { settings: JSON.stringify(settings), credentials: JSON.stringify(credentials) };

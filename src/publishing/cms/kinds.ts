@@ -1,5 +1,6 @@
 import { GHOST_KIND } from '../../integrations/ghost/provider.js';
 import { WORDPRESS_KIND } from '../../integrations/wordpress/provider.js';
+import { WEBFLOW_KIND } from '../../integrations/webflow/provider.js';
 import type { CmsKind } from './constructor.js';
 
 /**
@@ -10,6 +11,7 @@ import type { CmsKind } from './constructor.js';
 export const CMS_KINDS = {
   ghost: GHOST_KIND,
   wordpress: WORDPRESS_KIND,
+  webflow: WEBFLOW_KIND,
 } as const satisfies Record<string, CmsKind>;
 
 export type CmsKindName = keyof typeof CMS_KINDS;

@@ -67,6 +67,11 @@ export abstract class FakeBuilderServer {
 
   protected abstract answer(call: BuilderCall): BuilderReply;
 
+  /** How long the answer to this call waits after the builder acted on it (a builder slower than the caller's timeout). */
+  protected delayOf(_call: BuilderCall): number {
+    return 0;
+  }
+
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const call = await receivedCall(req, this.origin);
     this.calls.push(call);
@@ -76,6 +81,8 @@ export abstract class FakeBuilderServer {
       res.socket?.destroy();
       return;
     }
+    const delay = this.delayOf(call);
+    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
     const body = this.change !== undefined && queued === -1 && answer.status >= 200 && answer.status < 300 ? this.change(answer.body) : answer.body;
     res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8', ...answer.headers }).end(JSON.stringify(body));
   }

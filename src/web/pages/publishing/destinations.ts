@@ -13,7 +13,25 @@ import { DESTINATION_KINDS } from '../../../publishing/cms/kinds.js';
 
 export type Destination = z.infer<typeof destination>;
 
-const KIND_LABELS: Record<Destination['kind'], string> = { webhook: 'Webhook', ghost: 'Ghost', wordpress: 'WordPress' };
+const KIND_LABELS: Record<Destination['kind'], string> = { webhook: 'Webhook', ghost: 'Ghost', wordpress: 'WordPress', webflow: 'Webflow CMS' };
+
+/** The article parts a Webflow collection's fields can take, as the form asks for their slugs. */
+const WEBFLOW_PARTS: Array<[part: string, label: string, hint: string]> = [
+  ['body', 'body (Rich text)', 'Webflow only, and required for it'],
+  ['excerpt', 'excerpt (Plain or Rich text)', 'optional'],
+  ['metaTitle', 'SEO title (Plain text)', 'optional'],
+  ['metaDescription', 'meta description (Plain text)', 'optional'],
+  ['featuredImage', 'featured image (Image)', 'optional'],
+  ['category', 'category (Plain text)', 'optional'],
+  ['tags', 'tags (Plain text, comma-separated)', 'optional'],
+  ['faq', 'FAQ (Rich or Plain text)', 'optional'],
+  ['schemaJsonLd', 'JSON-LD (Plain text, for an embed in the template page)', 'optional'],
+];
+
+function webflowFields(): SafeHtml {
+  return html`${textField('webflow.collectionId', 'Webflow collection id', '', { hint: "Webflow only: the collection's id, in its settings in the Designer's CMS panel" })}
+${WEBFLOW_PARTS.map(([part, label, hint]) => textField(`webflow.fields.${part}`, `Webflow field for the ${label}`, '', { hint: `${hint}: the field's slug` }))}`;
+}
 
 export const readDestinations = async (deps: DashboardDeps, res: Response): Promise<Destination[]> =>
   (await readOperation<{ destinations: Destination[] }>(deps, res, 'list_destinations')).destinations;
@@ -60,11 +78,12 @@ export async function destinationsPage(deps: DashboardDeps, _req: Request, res: 
     fields: html`${textField('name', 'Name', '', { required: true, placeholder: 'Main blog' })}
 ${selectField('kind', 'Kind', DESTINATION_KINDS.map((kind) => ({ value: kind, label: KIND_LABELS[kind] })), 'webhook')}
 ${textField('endpointUrl', 'Endpoint URL', '', { type: 'url', hint: 'webhook only, and required for it: https only', placeholder: 'https://example.com/api/sightline' })}
-${textField('siteUrl', 'Site URL', '', { type: 'url', hint: "webhook: where readers find the articles, empty for a feed; Ghost, WordPress: the site's address (required; https for WordPress)", placeholder: 'https://example.com/blog' })}
+${textField('siteUrl', 'Site URL', '', { type: 'url', hint: "webhook: where readers find the articles, empty for a feed; Ghost, WordPress: the site's address (required; https for WordPress); Webflow CMS: the site's published address, a custom domain or its webflow.io address (required)", placeholder: 'https://example.com/blog' })}
 ${textField('ghost.adminApiKey', 'Ghost Admin API key', '', { hint: 'Ghost only: Settings → Integrations → add a custom integration, copy its Admin API key' })}
 ${textField('wordpress.username', 'WordPress username', '', { hint: 'WordPress only: an Editor or Administrator account' })}
 ${textField('wordpress.applicationPassword', 'WordPress application password', '', { type: 'password', hint: 'WordPress only: Users → Profile → Application Passwords → add one named Sightline; not the login password' })}
 ${selectField('wordpress.postType', 'WordPress post type', [{ value: '', label: 'not WordPress (or posts)' }, { value: 'posts', label: 'posts' }, { value: 'pages', label: 'pages' }], '')}
+${webflowFields()}
 ${selectField('publishAs', 'Publish as', [{ value: 'publish', label: 'publish (go live)' }, { value: 'draft', label: 'draft (the receiver keeps it unpublished)' }], 'publish')}`,
     button: 'Create destination',
     showResult: true,
@@ -74,7 +93,7 @@ ${selectField('publishAs', 'Publish as', [{ value: 'publish', label: 'publish (g
     deps,
     res,
     'Destinations',
-    html`<p>Published articles are sent as signed webhooks to these endpoints, or written to the customer's CMS (Ghost, WordPress) through its API. The active site destination serves the site and its returned URLs become the articles' addresses; feeds receive a copy of every article.</p>
+    html`<p>Published articles are sent as signed webhooks to these endpoints, or written to the customer's CMS (Ghost, WordPress, or a Webflow CMS collection through the workspace's Webflow connection) through its API. The active site destination serves the site and its returned URLs become the articles' addresses; feeds receive a copy of every article.</p>
 ${destinations.length === 0 ? html`<p class="muted">No destinations yet.</p>` : table}
 <h2>Add a destination</h2>
 ${owner ? html`<p>The signing secret is shown once, on the next page: give it to the receiver then.</p>${create}` : html`<p class="muted">Only the workspace owner can add, activate, test or remove destinations.</p>`}`,
