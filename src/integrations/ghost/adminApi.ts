@@ -2,9 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { z } from 'zod';
 import { ProviderClient, type ProviderAnswer, type ProviderCall } from '../kit/client.js';
-import { kindOfStatus, ProviderError } from '../kit/providerError.js';
-import { OutboundRefused, OutboundTooLarge, type OutboundResponse } from '../../outbound/safeFetch.js';
+import { ProviderError } from '../kit/providerError.js';
 import type { CmsConnection, CmsDeps } from '../../publishing/cms/constructor.js';
+import { downloadImage } from '../../publishing/cms/featuredImage.js';
 import { DestinationError, type CmsArticle, type CmsDestination, type PlacedPost } from '../../publishing/cms/destination.js';
 
 export interface GhostCredentials {
@@ -26,9 +26,7 @@ const MAX_META_TITLE_CHARS = 300;
 const MAX_META_DESCRIPTION_CHARS = 500;
 const MAX_TAG_CHARS = 191;
 /** The largest featured image downloaded for upload. */
-const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 /** The image types taken for upload, with the file extension Ghost is given (it decides the type by extension). */
-const IMAGE_TYPES: Readonly<Record<string, string>> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp' };
 
 /** `id:secret`, the secret hex: what Ghost shows as the Admin API key. */
 export const ADMIN_API_KEY = /^[0-9a-f]{24}:[0-9a-f]{64}$/i;
@@ -163,7 +161,7 @@ export class GhostDestination implements CmsDestination {
     const image = article.featuredImage;
     if (image === null) return null;
     if (isUploadOf(existing?.feature_image, image.url)) return existing?.feature_image ?? null;
-    const { bytes, type } = await this.download(image.url);
+    const { bytes, type, extension } = await downloadImage(this.deps, GHOST_LABEL, image.url);
     const boundary = `sightline-${randomBytes(12).toString('hex')}`;
     const part = (disposition: string, content: Buffer | string, contentType?: string) =>
       Buffer.concat([
@@ -172,37 +170,13 @@ export class GhostDestination implements CmsDestination {
         Buffer.from('\r\n'),
       ]);
     const body = Buffer.concat([
-      part(`name="file"; filename="${uploadStem(image.url)}.${IMAGE_TYPES[type] ?? 'png'}"`, bytes, type),
+      part(`name="file"; filename="${uploadStem(image.url)}.${extension}"`, bytes, type),
       part('name="purpose"', 'image'),
       part('name="ref"', image.url),
       Buffer.from(`--${boundary}--\r\n`),
     ]);
     const answer = await this.call({ method: 'POST', path: 'images/upload/', body, contentType: `multipart/form-data; boundary=${boundary}` }, imagesAnswer);
     return answer.images[0]?.url ?? null;
-  }
-
-  /** The featured image's bytes: https through the SSRF guard, at most 10 MB, one of the image types Ghost takes. */
-  private async download(url: string): Promise<{ bytes: Buffer; type: string }> {
-    const failed = (kind: 'refused' | 'unavailable' | 'rate_limited', reason: string, facts: { cause?: unknown } = {}) =>
-      new DestinationError(GHOST_LABEL, kind, `the featured image ${url} could not be uploaded to Ghost: ${reason}`, null, facts);
-    let response: OutboundResponse;
-    try {
-      response = await this.deps.fetcher.request(new URL(url), { headers: { accept: Object.keys(IMAGE_TYPES).join(', ') }, timeoutMs: this.deps.timeoutMs, maxBytes: MAX_IMAGE_BYTES });
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      if (error instanceof OutboundTooLarge) throw failed('refused', `it is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MB`, { cause: error });
-      throw failed(error instanceof OutboundRefused ? 'refused' : 'unavailable', reason, { cause: error });
-    }
-    if (response.status !== 200) {
-      // A 404 or 403 from the image's server is final; 429 and 5xx are tried again with the delivery.
-      const kind = kindOfStatus(response.status);
-      // No status in the facts: the delivery's status code is the CMS's, and this one is the image server's.
-      throw failed(kind === 'rate_limited' || kind === 'unavailable' ? kind : 'refused', `its server answered ${response.status}`);
-    }
-    const header = response.headers['content-type'];
-    const type = (Array.isArray(header) ? header[0] : header)?.split(';')[0]?.trim().toLowerCase() ?? '';
-    if (!Object.hasOwn(IMAGE_TYPES, type)) throw failed('refused', `it is ${type || 'of no stated type'}, not one of ${Object.keys(IMAGE_TYPES).join(', ')}`);
-    return { bytes: response.body, type };
   }
 
   /** The post an earlier attempt made, found by its marker tag (Ghost's Admin API lists posts of every status). */

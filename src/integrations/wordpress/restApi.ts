@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { ProviderClient, type ProviderAnswer, type ProviderCall } from '../kit/client.js';
-import { kindOfStatus, ProviderError } from '../kit/providerError.js';
-import { OutboundTooLarge } from '../../outbound/safeFetch.js';
+import { ProviderError } from '../kit/providerError.js';
 import type { CmsConnection, CmsDeps } from '../../publishing/cms/constructor.js';
+import { downloadImage } from '../../publishing/cms/featuredImage.js';
 import { DestinationError, type CmsArticle, type CmsDestination, type CmsImage, type PlacedPost } from '../../publishing/cms/destination.js';
 
 export const WORDPRESS_LABEL = 'WordPress';
@@ -24,7 +24,6 @@ export type WordPressConnection = CmsConnection<WordPressSettings, WordPressCred
 /** Application passwords arrived in WordPress 5.6; the REST index lists them under `authentication` when they can be used. */
 const APPLICATION_PASSWORDS_VERSION = '5.6';
 /** A featured image larger than this is refused rather than uploaded (hosts commonly cap uploads near it). */
-const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 /** WordPress's REST answers for a page of terms or posts; more than this is never needed to find one by name. */
 const PER_PAGE = '100';
 /** The plugin's REST namespace: present in the index when the Sightline plugin is active. */
@@ -103,10 +102,9 @@ function plainMessage(text: string): { code: string; message: string } | undefin
   }
 }
 
-function filenameOf(image: CmsImage, slug: string, contentType: string): string {
+function filenameOf(image: CmsImage, slug: string, extension: string): string {
   const last = decodeURIComponent(new URL(image.url).pathname.split('/').pop() ?? '').replace(/[^\w.-]+/g, '-');
   if (/\.[a-z0-9]{2,5}$/i.test(last)) return last;
-  const extension = /^image\/(png|jpeg|gif|webp|avif)/.exec(contentType)?.[1]?.replace('jpeg', 'jpg') ?? 'img';
   return `${slug || 'image'}.${extension}`;
 }
 
@@ -296,38 +294,20 @@ export class WordPressDestination implements CmsDestination {
         if (!(error instanceof DestinationError && error.status === 404)) throw error;
       }
     }
-    const { bytes, contentType } = await this.download(image);
+    const { bytes, type: contentType, extension } = await downloadImage(this.deps, WORDPRESS_LABEL, image.url);
     const answer = await this.send({
       method: 'POST',
       url: this.endpoint('/wp/v2/media', {}),
       headers: {
         authorization: this.authorization,
         'content-type': contentType,
-        'content-disposition': `attachment; filename="${filenameOf(image, slug, contentType)}"`,
+        'content-disposition': `attachment; filename="${filenameOf(image, slug, extension)}"`,
       },
       body: bytes,
     });
     const uploaded = this.read(answer, media);
     await this.call({ method: 'POST', route: `/wp/v2/media/${uploaded.id}`, body: JSON.stringify({ alt_text: image.altText, description: imageNote(image) }) }, media);
     return uploaded.id;
-  }
-
-  /** The image's bytes, through the SSRF guard: its address is the article's, which anyone writing it may choose. */
-  private async download(image: CmsImage): Promise<{ bytes: Buffer; contentType: string }> {
-    const refuse = (why: string) => new DestinationError(WORDPRESS_LABEL, 'refused', `the featured image ${image.url} ${why}`, null);
-    if (!URL.canParse(image.url)) throw refuse('is not an address');
-    let answer;
-    try {
-      answer = await this.deps.fetcher.request(new URL(image.url), { headers: { accept: 'image/*' }, timeoutMs: this.deps.timeoutMs, maxBytes: MAX_IMAGE_BYTES });
-    } catch (error) {
-      if (error instanceof OutboundTooLarge) throw refuse(`is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MB`);
-      throw new DestinationError(WORDPRESS_LABEL, 'unavailable', `the featured image ${image.url} could not be fetched: ${error instanceof Error ? error.message : String(error)}`, null, { cause: error });
-    }
-    if (answer.status !== 200) throw new DestinationError(WORDPRESS_LABEL, kindOfStatus(answer.status) === 'refused' ? 'refused' : 'unavailable', `the featured image ${image.url} answered ${answer.status}`, null);
-    const header = answer.headers['content-type'];
-    const contentType = (Array.isArray(header) ? header[0] : header)?.split(';')[0]?.trim().toLowerCase() ?? '';
-    if (!contentType.startsWith('image/')) throw refuse(`is not an image (Content-Type ${contentType || 'not given'})`);
-    return { bytes: answer.body, contentType };
   }
 
   /** The WordPress user named as the article's author, when the account may assign posts to others; else the account itself. */
