@@ -114,6 +114,7 @@ describe('Webflow CMS destinations', () => {
       ['a field of the wrong type', (c: FakeCollection) => ({ collectionId: c.id, fields: { body: 'summary' } }), 'webflow.fields.body: the field summary ("summary") is PlainText; body needs a field of type RichText'],
       ['an image part on a text field', (c: FakeCollection) => ({ collectionId: c.id, fields: { body: 'post-body', featuredImage: 'tags' } }), 'webflow.fields.featuredImage: the field tags ("tags") is PlainText'],
       ['a field the collection lacks', (c: FakeCollection) => ({ collectionId: c.id, fields: { body: 'post-body', tags: 'labels' } }), 'webflow.fields.tags: the collection "Blog Posts" has no field with the slug labels'],
+      ['a part on the item\'s own name field', (c: FakeCollection) => ({ collectionId: c.id, fields: { body: 'post-body', metaTitle: 'name' } }), "webflow.fields.metaTitle: the field name is every item's own, filled with the article's title"],
       ['no body', (c: FakeCollection) => ({ collectionId: c.id, fields: {} }), 'webflow.fields.body'],
     ])('refuses %s with a 400 naming the field and stores nothing', async (_case, input, message) => {
       const { ws, collection } = await connected();

@@ -34,6 +34,15 @@ export const MAPPABLE_PARTS = {
 } as const satisfies Record<string, readonly string[]>;
 
 export type MappablePart = keyof typeof MAPPABLE_PARTS;
+
+/** Every item's own fields, filled with the article's title and slug: a part mapped onto one would overwrite them. */
+const ITEM_OWN_FIELDS: readonly string[] = ['name', 'slug'];
+
+/** Whether a field of this Webflow type can take the part: the rule check() enforces and the dashboard's picker offers. */
+export function fieldFits(part: MappablePart, fieldType: string): boolean {
+  const fits: readonly string[] = MAPPABLE_PARTS[part];
+  return fits.includes(fieldType);
+}
 /** The owner's mapping: article part → the collection field's slug. `body` is required; name and slug are Webflow's own. */
 export type FieldMapping = { body: string } & Partial<Record<Exclude<MappablePart, 'body'>, string>>;
 
@@ -202,15 +211,17 @@ export class WebflowCmsDestination implements CmsDestination {
     const types = new Map<string, string>();
     for (const [part, slug] of Object.entries(this.connection.settings.fields) as Array<[MappablePart, string]>) {
       const field = bySlug.get(slug);
-      const fits: readonly string[] = MAPPABLE_PARTS[part];
       if (field === undefined) {
         throw new DestinationError(WEBFLOW_CMS_LABEL, 'refused', `the collection "${collection.displayName ?? collection.id}" has no field with the slug ${slug}`, `webflow.fields.${part}`);
       }
-      if (!fits.includes(field.type)) {
+      if (ITEM_OWN_FIELDS.includes(slug)) {
+        throw new DestinationError(WEBFLOW_CMS_LABEL, 'refused', `the field ${slug} is every item's own, filled with the article's ${slug === 'name' ? 'title' : 'slug'}: map ${part} to another field`, `webflow.fields.${part}`);
+      }
+      if (!fieldFits(part, field.type)) {
         throw new DestinationError(
           WEBFLOW_CMS_LABEL,
           'refused',
-          `the field ${slug} ("${field.displayName ?? slug}") is ${field.type}; ${part} needs a field of type ${fits.join(' or ')}`,
+          `the field ${slug} ("${field.displayName ?? slug}") is ${field.type}; ${part} needs a field of type ${MAPPABLE_PARTS[part].join(' or ')}`,
           `webflow.fields.${part}`,
         );
       }
@@ -229,20 +240,62 @@ export class WebflowCmsDestination implements CmsDestination {
     return data;
   }
 
-  private async withApi<T>(use: (api: WebflowCall) => Promise<T>): Promise<T> {
-    const { app, accessToken } = await this.deps.connections.webflow();
-    if (app === undefined) {
-      throw new DestinationError(WEBFLOW_CMS_LABEL, 'not_configured', 'Webflow is not configured on this server: the operator must set WEBFLOW_CLIENT_ID and WEBFLOW_CLIENT_SECRET', CONNECTION_FIELD);
-    }
-    if (accessToken === undefined) {
-      throw new DestinationError(WEBFLOW_CMS_LABEL, 'refused', 'Webflow is not connected to this workspace: an owner connects it on the Settings page of the dashboard', CONNECTION_FIELD);
-    }
-    const api = new WebflowCall(app, accessToken, this.deps);
-    try {
-      return await use(api);
-    } finally {
-      await api.close();
-    }
+  private withApi<T>(use: (api: WebflowCall) => Promise<T>): Promise<T> {
+    return withWebflow(this.deps, use);
+  }
+}
+
+/** A collection the workspace's connection reaches, as the dashboard offers it: its site's name for telling them apart. */
+export interface WebflowCollectionChoice {
+  id: string;
+  displayName: string;
+  siteName: string;
+}
+
+/** A field of a collection as the dashboard offers it for a part. */
+export interface WebflowFieldChoice {
+  slug: string;
+  displayName: string;
+  type: string;
+}
+
+/** The collections of every site the connection reaches (Webflow lists collections per site), for the owner to pick one. */
+export function listWebflowCollections(deps: CmsDeps): Promise<WebflowCollectionChoice[]> {
+  return withWebflow(deps, async (api) => {
+    const sites = (await api.call('GET', '/sites', sitesSchema, CONNECTION_FIELD)).sites ?? [];
+    const perSite = await Promise.all(
+      sites.map(async (site) => {
+        const listed = (await api.call('GET', `/sites/${encodeURIComponent(site.id)}/collections`, collectionListSchema, COLLECTION_FIELD)).collections ?? [];
+        return listed.map((collection) => ({ id: collection.id, displayName: collection.displayName ?? collection.slug ?? collection.id, siteName: site.displayName ?? site.id }));
+      }),
+    );
+    return perSite.flat();
+  });
+}
+
+/** A collection's fields a part can be mapped onto (by slug; not the item's own name and slug); undefined when Webflow knows no such collection. */
+export function webflowCollectionFields(deps: CmsDeps, collectionId: string): Promise<WebflowFieldChoice[] | undefined> {
+  return withWebflow(deps, async (api) => {
+    const collection = await api.optional('GET', `/collections/${encodeURIComponent(collectionId)}`, collectionSchema);
+    if (collection === undefined) return undefined;
+    return (collection.fields ?? []).flatMap((field) => (field.slug && !ITEM_OWN_FIELDS.includes(field.slug) ? [{ slug: field.slug, displayName: field.displayName ?? field.slug, type: field.type }] : []));
+  });
+}
+
+/** A use of the Data API with the workspace's token, read at each call; refused when the server or workspace lacks Webflow. */
+async function withWebflow<T>(deps: CmsDeps, use: (api: WebflowCall) => Promise<T>): Promise<T> {
+  const { app, accessToken } = await deps.connections.webflow();
+  if (app === undefined) {
+    throw new DestinationError(WEBFLOW_CMS_LABEL, 'not_configured', 'Webflow is not configured on this server: the operator must set WEBFLOW_CLIENT_ID and WEBFLOW_CLIENT_SECRET', CONNECTION_FIELD);
+  }
+  if (accessToken === undefined) {
+    throw new DestinationError(WEBFLOW_CMS_LABEL, 'refused', 'Webflow is not connected to this workspace: an owner connects it on the Settings page of the dashboard', CONNECTION_FIELD);
+  }
+  const api = new WebflowCall(app, accessToken, deps);
+  try {
+    return await use(api);
+  } finally {
+    await api.close();
   }
 }
 
