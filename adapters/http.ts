@@ -11,6 +11,7 @@ import { ServiceError } from '../src/errors.js';
 import type { LimiterStore } from '../src/limits/store.js';
 import type { CredentialSealer } from '../src/credentials/sealed.js';
 import type { SafeFetcher } from '../src/outbound/safeFetch.js';
+import type { Timing } from '../src/outsideServices.js';
 import type { Pipeline } from '../src/pipeline/pipeline.js';
 import { developmentPrincipal } from '../src/pipeline/authenticate.js';
 import { dashboardRouter } from '../src/web/dashboard.js';
@@ -203,6 +204,8 @@ export interface HttpAppDeps {
   counterIngest: CounterIngest;
   /** Requests to addresses others chose: the dashboard checks a web-analytics connection through it. */
   outbound: SafeFetcher;
+  /** The outside calls' time limits: the dashboard reads a CMS destination's connection with the kind's own. */
+  timing: Timing;
 }
 
 export function createHttpApp({
@@ -219,6 +222,7 @@ export function createHttpApp({
   credentials,
   counterIngest,
   outbound,
+  timing,
 }: HttpAppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
@@ -269,7 +273,7 @@ export function createHttpApp({
 
   app.use(crawlReportRouter({ db, clock, limiterStore }));
 
-  app.use(dashboardRouter({ db, clock, config, pipeline, issuer, limiterStore, credentials, outbound, registry, logger }));
+  app.use(dashboardRouter({ db, clock, config, pipeline, issuer, limiterStore, credentials, outbound, timing, registry, logger }));
 
   app.use((req, res) => {
     res.status(404).json({ error: `no route ${req.method} ${req.path}` });

@@ -114,6 +114,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     credentials: services.credentials,
     counterIngest,
     outbound: services.outbound,
+    timing: services.timing,
   });
   let server: Server | undefined;
   return {

@@ -11,6 +11,7 @@ import type { LimiterStore } from '../limits/store.js';
 import type { OAuthIssuer } from '../oauth/issuer.js';
 import type { SafeFetcher } from '../outbound/safeFetch.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
+import type { Timing } from '../outsideServices.js';
 import type { SafeHtml } from './html.js';
 import { page, type MenuArea, type PageContext } from './layout.js';
 
@@ -29,6 +30,8 @@ export interface DashboardDeps {
   limiterStore: LimiterStore;
   credentials: CredentialSealer;
   outbound: SafeFetcher;
+  /** The outside calls' time limits (a page that reads a CMS through a destination kind's client uses the kind's). */
+  timing: Timing;
   registry: Registry;
   logger: Logger;
 }
