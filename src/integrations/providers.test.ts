@@ -11,10 +11,11 @@ describe('PROVIDERS', () => {
     for (const provider of PROVIDERS) expect(provider.label, provider.id).not.toBe('');
   });
 
-  it('documents every setting that turns a provider on, every secret among its own settings, and each limit setting', () => {
+  it('documents every setting that turns a provider on (in its own declaration, or in the one whose app it shares), every secret among its own settings, and each limit setting', () => {
+    const documentedAnywhere = PROVIDERS.flatMap((provider) => provider.settings.flatMap((setting) => setting.names));
     for (const provider of PROVIDERS) {
       const documented = provider.settings.flatMap((setting) => setting.names);
-      expect(documented, provider.id).toEqual(expect.arrayContaining([...provider.turnedOnBy]));
+      expect(documentedAnywhere, provider.id).toEqual(expect.arrayContaining([...provider.turnedOnBy]));
       for (const setting of provider.settings) expect(setting.names, provider.id).toEqual(expect.arrayContaining([...(setting.secrets ?? [])]));
       const perMinute = provider.limits?.requestsPerMinute;
       if (perMinute !== undefined) expect(documented, provider.id).toContain(perMinute.setting);

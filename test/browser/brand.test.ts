@@ -29,7 +29,7 @@ describe.skipIf(!hasChromium)('Brand and Publishing in a real browser', { timeou
   it('creates a destination, reads its signing secret once, and sends it a test event', async () => {
     const { ws, page } = await fixture.signedInOwner();
     await page.goto(`${fixture.t.baseUrl}/w/${ws.workspaceId}/publishing`);
-    await page.getByLabel('Name').fill('Main blog');
+    await page.getByLabel('Name', { exact: true }).fill('Main blog');
     await page.getByLabel(/Endpoint URL/).fill('https://receiver.example/hook');
     await page.getByLabel(/Site URL/).fill('https://acme.example/blog');
     await page.getByRole('button', { name: 'Create destination' }).click();
