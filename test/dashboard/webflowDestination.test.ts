@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeWebflow } from '../integrations/fakes/webflow.js';
+import { webflowEnv } from '../integrations/fakes/siteBuilders.js';
 import { TestService, type TestWorkspace } from '../support/harness.js';
 import { signedInVisitor } from './formVisitor.js';
 
@@ -19,10 +20,7 @@ describe('Destinations page: Webflow collection and fields to pick', () => {
       writer: false,
       env: {
         SECRETS_KEY: randomBytes(32).toString('base64'),
-        WEBFLOW_CLIENT_ID: webflow.clientId,
-        WEBFLOW_CLIENT_SECRET: webflow.clientSecret,
-        WEBFLOW_API_BASE_URL: webflow.origin,
-        WEBFLOW_AUTH_URL: `${webflow.origin}/oauth/authorize`,
+        ...webflowEnv(webflow),
       },
     });
   });

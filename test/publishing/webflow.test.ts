@@ -5,6 +5,7 @@ import { JOB_HANDLERS } from '../../src/jobs/handlers.js';
 import { JobWorker } from '../../src/jobs/worker.js';
 import { signedInVisitor } from '../dashboard/formVisitor.js';
 import { ALL_SCOPES, FakeWebflow, SITE_BUILDER_SCOPES, type FakeCollection, type FakeWebflowSite } from '../integrations/fakes/webflow.js';
+import { webflowEnv } from '../integrations/fakes/siteBuilders.js';
 import { TestService, type TestWorkspace } from '../support/harness.js';
 import { snapshot } from '../support/snapshot.js';
 import { hiddenFields } from '../support/visitor.js';
@@ -39,10 +40,7 @@ describe('Webflow CMS destinations', () => {
       writer: false,
       env: {
         SECRETS_KEY: randomBytes(32).toString('base64'),
-        WEBFLOW_CLIENT_ID: webflow.clientId,
-        WEBFLOW_CLIENT_SECRET: webflow.clientSecret,
-        WEBFLOW_API_BASE_URL: webflow.origin,
-        WEBFLOW_AUTH_URL: `${webflow.origin}/oauth/authorize`,
+        ...webflowEnv(webflow),
       },
       timing: { webhookTimeoutMs: 500, renderCheckDelayMs: 120_000 },
     });

@@ -101,6 +101,14 @@ describe.skipIf(unavailable !== undefined)('WordPress destinations', () => {
     await ok(t, ws.key, 'POST', '/api/v1/content/meta', { contentId, featuredImageUrl: `https://127.0.0.1:${images.port}/hero.png`, featuredImageAlt: 'A dentist at the front desk', confirm: true });
   }
 
+  /** An earlier attempt whose answer never reached the outbox: WordPress gets the queued delivery's article, nothing is remembered. */
+  async function placeAsALateAttempt(ws: TestWorkspace, destinationId: string, contentId: string) {
+    const delivery = await t.db.selectFrom('deliveries').select('body').where('article_id', '=', contentId).executeTakeFirstOrThrow();
+    const row = await t.db.selectFrom('destinations').select(['settings', 'credentials']).where('id', '=', destinationId).executeTakeFirstOrThrow();
+    const destination = CMS_KINDS.wordpress.open(wp.url, row.settings, t.service.services.credentials.open(row.credentials!), cmsDeps(t.db, t.clock, t.service.services, ws.workspaceId));
+    return destination.place((JSON.parse(delivery.body) as { article: CmsArticle }).article, null);
+  }
+
   async function refusal(body: Record<string, unknown>): Promise<string> {
     const ws = await t.workspace();
     const before = await snapshot(t.db);
@@ -268,10 +276,7 @@ describe.skipIf(unavailable !== undefined)('WordPress destinations', () => {
       const contentId = await writtenArticle(t, ws, 'Dental CRM migration');
       await publish(t, ws, contentId);
       // The earlier attempt: WordPress made the post, but its answer never reached the outbox (nothing remembered).
-      const delivery = await t.db.selectFrom('deliveries').select('body').where('article_id', '=', contentId).executeTakeFirstOrThrow();
-      const row = await t.db.selectFrom('destinations').select(['settings', 'credentials']).where('id', '=', destinationId).executeTakeFirstOrThrow();
-      const destination = CMS_KINDS.wordpress.open(wp.url, row.settings, t.service.services.credentials.open(row.credentials!), cmsDeps(t.db, t.clock, t.service.services, ws.workspaceId));
-      const made = await destination.place((JSON.parse(delivery.body) as { article: CmsArticle }).article, null);
+      const made = await placeAsALateAttempt(ws, destinationId, contentId);
       await t.jobs.drain();
       const posts = await postsOf(contentId);
       expect(posts.map((post) => String(post.id))).toEqual([made.remoteId]);
@@ -289,10 +294,7 @@ describe.skipIf(unavailable !== undefined)('WordPress destinations', () => {
         expect(((await destinationOf(t, ws, destinationId)).lastDelivery as { note: string }).note).toContain('the Sightline plugin is not active (JSON-LD goes in the post body)');
         const contentId = await writtenArticle(t, ws, 'Dental CRM without plugins');
         await publish(t, ws, contentId);
-        const delivery = await t.db.selectFrom('deliveries').select('body').where('article_id', '=', contentId).executeTakeFirstOrThrow();
-        const row = await t.db.selectFrom('destinations').select(['settings', 'credentials']).where('id', '=', destinationId).executeTakeFirstOrThrow();
-        const destination = CMS_KINDS.wordpress.open(wp.url, row.settings, t.service.services.credentials.open(row.credentials!), cmsDeps(t.db, t.clock, t.service.services, ws.workspaceId));
-        const made = await destination.place((JSON.parse(delivery.body) as { article: CmsArticle }).article, null);
+        const made = await placeAsALateAttempt(ws, destinationId, contentId);
         await t.jobs.drain();
         const posts = await postsOf(contentId);
         expect(posts.map((post) => String(post.id))).toEqual([made.remoteId]);

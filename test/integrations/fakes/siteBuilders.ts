@@ -22,12 +22,19 @@ export function sharedSiteBuilderFakes(): Promise<SiteBuilderFakes> {
   return shared;
 }
 
-export function siteBuilderEnv(webflow: FakeWebflow, wix: FakeWix): Record<string, string> {
+/** The operator's Webflow app settings pointing at the fake (the site builder and the webflow destination kind share them). */
+export function webflowEnv(webflow: FakeWebflow): Record<string, string> {
   return {
     WEBFLOW_CLIENT_ID: webflow.clientId,
     WEBFLOW_CLIENT_SECRET: webflow.clientSecret,
     WEBFLOW_API_BASE_URL: webflow.origin,
     WEBFLOW_AUTH_URL: `${webflow.origin}/oauth/authorize`,
+  };
+}
+
+export function siteBuilderEnv(webflow: FakeWebflow, wix: FakeWix): Record<string, string> {
+  return {
+    ...webflowEnv(webflow),
     WIX_APP_ID: wix.appId,
     WIX_APP_SECRET: wix.appSecret,
     WIX_API_BASE_URL: wix.origin,
