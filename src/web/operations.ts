@@ -49,8 +49,10 @@ export async function readOperation<T = Record<string, unknown>>(deps: Dashboard
   return result.data as T;
 }
 
+/** Own properties only: a posted field named `__proto__` or `constructor` must not find Object's. */
 function propertySchema(schema: JsonSchema, name: string): JsonSchema | undefined {
-  return (schema.properties as Record<string, JsonSchema> | undefined)?.[name];
+  const properties = schema.properties as Record<string, JsonSchema> | undefined;
+  return properties !== undefined && Object.hasOwn(properties, name) ? properties[name] : undefined;
 }
 
 function typeOf(schema: JsonSchema | undefined): string | undefined {
