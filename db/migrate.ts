@@ -36,6 +36,7 @@ import * as mcpTaskJobs from './migrations/2026_11_28_0036_mcp_task_jobs.js';
 import * as sessionLastSeen from './migrations/2026_11_28_0037_session_last_seen.js';
 import * as destinationKinds from './migrations/2026_11_29_0038_destination_kinds.js';
 import * as featuredImages from './migrations/2026_11_29_0039_featured_images.js';
+import * as changes from './migrations/2026_11_29_0040_changes.js';
 
 /**
  * Every migration, in order. Names are timestamped so that they sort in the order they were written. Kept by hand so that
@@ -78,6 +79,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_28_0037_session_last_seen': sessionLastSeen,
   '2026_11_29_0038_destination_kinds': destinationKinds,
   '2026_11_29_0039_featured_images': featuredImages,
+  '2026_11_29_0040_changes': changes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -12,6 +12,8 @@ export interface WorkspacesTable {
   created_at: number;
   /** IANA time zone the dashboard shows times in. */
   time_zone: Generated<string>;
+  /** Alert messages a channel (or a person's inbox) gets per UTC day at most; more changes wait for the next message. */
+  alerts_per_day: Generated<number>;
 }
 
 export interface UsersTable {
@@ -1353,6 +1355,117 @@ export interface RepurposeDraftsTable {
   updated_at: number;
 }
 
+export type ChangeSeverity = 'critical' | 'warning' | 'info';
+
+/** Something Sightline noticed on its own (src/changes/kinds.ts defines each kind), once per workspace and dedupe key. */
+export interface ChangesTable {
+  id: string;
+  workspace_id: string;
+  kind: string;
+  severity: ChangeSeverity;
+  /** What makes it the same change when found again (a job run twice, a sweep on two instances): recorded once. */
+  dedupe_key: string;
+  /** One plain-text line saying what changed. */
+  title: string;
+  /** JSON: the kind's figures (before and after, intervals, the engine's answers counted). */
+  details: string;
+  engine: EngineName | null;
+  query_id: string | null;
+  /** The check run whose answers showed it; null for changes not found by a run (a failed delivery). */
+  run_id: string | null;
+  detected_at: number;
+}
+
+/** Per tracked query and AI engine: the brand's result in its latest runs, oldest first, one letter a run (c cited, n not cited). */
+export interface ChangeCellsTable {
+  workspace_id: string;
+  query_id: string;
+  engine: EngineName;
+  history: string;
+  /** The run last added: a detection run again adds nothing. */
+  last_run_id: string;
+}
+
+/** A workspace's rule for one change kind; a kind without a row follows its defaults. */
+export interface AlertRulesTable {
+  workspace_id: string;
+  kind: string;
+  enabled: number;
+  /** The kind's threshold (its unit is in kinds.ts); null: the default. */
+  threshold: number | null;
+  /** JSON list: only these engines; null: every engine. */
+  engines: string | null;
+  /** JSON list: only these tracked queries; null: every query. */
+  query_ids: string | null;
+  updated_at: number;
+}
+
+export type AlertChannelKind = 'slack' | 'discord' | 'teams' | 'webhook';
+
+/** Where a workspace's alerts go beside the people's inboxes. */
+export interface AlertChannelsTable {
+  id: string;
+  workspace_id: string;
+  kind: AlertChannelKind;
+  name: string;
+  /** The incoming-webhook URL (Slack, Discord, Teams), sealed with SECRETS_KEY: whoever holds it can post. */
+  target_url: string | null;
+  /** `webhook`: the webhook destination whose endpoint and signing secret the events use. */
+  destination_id: string | null;
+  /** Changes below this severity are not sent here. */
+  min_severity: ChangeSeverity;
+  created_at: number;
+  removed_at: number | null;
+}
+
+export type NotificationSendState = 'pending' | 'sent' | 'failed' | 'skipped';
+
+/** One alert message to one recipient (`channel:<id>` or `user:<id>`), recorded before it is sent. */
+export interface AlertSendsTable {
+  id: string;
+  workspace_id: string;
+  recipient_key: string;
+  /** The batch it sends (the id of its newest change): the same batch to the same recipient is one row. */
+  batch_key: string;
+  /** JSON list of the change ids it carries. */
+  change_ids: string;
+  state: NotificationSendState;
+  attempts: number;
+  status_code: number | null;
+  error: string | null;
+  created_at: number;
+  sent_at: number | null;
+}
+
+/** A person's mail from one workspace; a person without a row gets the defaults (owners the digest, members nothing). */
+export interface NotificationSettingsTable {
+  workspace_id: string;
+  user_id: string;
+  /** 1 or 0; null: the role's default. */
+  digest: number | null;
+  alert_email: number | null;
+  /** 0 Sunday .. 6 Saturday, and the hour, in time_zone (null: the workspace's). */
+  digest_day: Generated<number>;
+  digest_hour: Generated<number>;
+  time_zone: string | null;
+  /** The secret in the person's unsubscribe links (RFC 8058): it alone turns their mail off. */
+  unsubscribe_token: string;
+  updated_at: number;
+}
+
+/** One person's digest of one week (its Monday, YYYY-MM-DD), recorded before it is sent: sent once per person and week. */
+export interface DigestSendsTable {
+  workspace_id: string;
+  user_id: string;
+  week: string;
+  state: NotificationSendState;
+  attempts: number;
+  message_id: string | null;
+  error: string | null;
+  created_at: number;
+  sent_at: number | null;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -1386,6 +1499,13 @@ export interface Database {
   delivery_attempts: DeliveryAttemptsTable;
   jobs: JobsTable;
   mcp_tasks: McpTasksTable;
+  changes: ChangesTable;
+  change_cells: ChangeCellsTable;
+  alert_rules: AlertRulesTable;
+  alert_channels: AlertChannelsTable;
+  alert_sends: AlertSendsTable;
+  notification_settings: NotificationSettingsTable;
+  digest_sends: DigestSendsTable;
   mcp_task_jobs: McpTaskJobsTable;
   crawler_visits: CrawlerVisitsTable;
   competitors: CompetitorsTable;

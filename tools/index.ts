@@ -4,6 +4,7 @@ import { backlinksTools } from './backlinks/index.js';
 import { billingTools } from './billing/index.js';
 import { analyticsTools } from './analytics/index.js';
 import { brandTools } from './brand/index.js';
+import { changesTools } from './changes/index.js';
 import { contentTools } from './content/index.js';
 import { jobsTools } from './jobs/index.js';
 import { linksTools } from './links/index.js';
@@ -40,6 +41,10 @@ export const registry = buildRegistry({
   analytics: {
     description: "Search rankings, Google versus AI answers, AI crawler access to the site, the Analytics and Reports screens, and the agents' activity.",
     operations: analyticsTools,
+  },
+  changes: {
+    description: 'What Sightline noticed on its own after each check run and as things happen (alerts), and the weekly digest.',
+    operations: changesTools,
   },
   backlinks: { description: 'Links to the site: the backlink index, verification of placed links, and their totals.', operations: backlinksTools },
   outreach: {

@@ -1,5 +1,6 @@
 import { ANALYTICS_BACKGROUND } from '../analytics/background.js';
 import { BACKLINKS_BACKGROUND } from '../backlinks/background.js';
+import { CHANGES_BACKGROUND } from '../changes/background.js';
 import { CONTENT_BACKGROUND } from '../content/background.js';
 import { NETWORK_BACKGROUND } from '../network/background.js';
 import { OUTREACH_BACKGROUND } from '../outreach/background.js';
@@ -23,6 +24,7 @@ const AREAS: readonly AreaBackground[] = [
   NETWORK_BACKGROUND,
   SOCIAL_BACKGROUND,
   REPURPOSE_BACKGROUND,
+  CHANGES_BACKGROUND,
 ];
 
 /** The one handler of every job kind; a kind no area handles, or two handle, stops the service from starting. */

@@ -22,6 +22,7 @@ export const JOB_KINDS = [
   'backlink_verify',
   'social_search',
   'repurpose_push',
+  'detect_changes',
 ] as const;
 
 export type JobKind = (typeof JOB_KINDS)[number];

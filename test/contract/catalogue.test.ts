@@ -64,6 +64,8 @@ const EXTENSIONS = new Map<string, CatalogueRow>([
   ['list_approvals', { method: 'GET', path: '/api/v1/approvals/list', scope: 'read:content', cap: '60' }],
   ['list_connected_apps', { method: 'GET', path: '/api/v1/workspace/apps', scope: 'any', cap: 'plan' }],
   ['revoke_connected_app', { method: 'POST', path: '/api/v1/workspace/apps/revoke', scope: 'any', cap: '10' }],
+  // Issue 33: what Sightline noticed on its own.
+  ['list_changes', { method: 'GET', path: '/api/v1/changes', scope: 'read:analytics', cap: 'plan' }],
 ]);
 
 describe('registry against the specification', () => {

@@ -282,6 +282,10 @@ export const fixtures: Record<string, Fixture> = {
   },
   get_article_policy: { valid: async () => ({}) },
   update_article_policy: { valid: async () => ({ publishDays: ['tue', 'thu'], publishTime: '10:30', targetWordCount: 1200 }) },
+  list_changes: {
+    valid: async (t, ws) => ({ queryId: await trackedQuery(t, ws), severity: 'warning', from: '2026-01-01' }),
+    foreign: async (t, other) => ({ queryId: await trackedQuery(t, other) }),
+  },
   list_jobs: { valid: async () => ({ limit: 10, state: 'failed' }) },
   get_job: {
     valid: async (t, ws) => ({ jobId: await queuedJob(t, ws) }),

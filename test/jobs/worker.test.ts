@@ -4,7 +4,7 @@ import type { DatabaseHandle } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import { ManualClock } from '../../src/clock.js';
 import { createWorkspace } from '../../src/workspace/workspaces.js';
-import { enqueueJob, type JobKind } from '../../src/jobs/queue.js';
+import { JOB_KINDS, enqueueJob, type JobKind } from '../../src/jobs/queue.js';
 import { backoffMs, JobWorker, RetryableJobError, type ClaimedJob, type JobDeps, type JobHandler } from '../../src/jobs/worker.js';
 import { cdnService } from '../../src/analytics/cdn/connection.js';
 import { loadConfig } from '../../src/config.js';
@@ -50,25 +50,7 @@ const handler: JobHandler = {
     failures.push({ id: job.id, reason });
   },
 };
-const handlers: Record<JobKind, JobHandler> = {
-  write_article: handler,
-  deliver: handler,
-  render_check: handler,
-  check_run: handler,
-  engine_check: handler,
-  rank_check: handler,
-  search_console_sync: handler,
-  competitor_positioning: handler,
-  cdn_sync: handler,
-  outreach_send: handler,
-  outreach_replies: handler,
-  outreach_discover: handler,
-  backlink_sync: handler,
-  link_network_match: handler,
-  backlink_verify: handler,
-  social_search: handler,
-  repurpose_push: handler,
-};
+const handlers = Object.fromEntries(JOB_KINDS.map((kind) => [kind, handler])) as Record<JobKind, JobHandler>;
 
 function worker(options: { leaseMs?: number; concurrency?: number } = {}): JobWorker {
   return new JobWorker({ db: database.db, clock, services, logger, handlers, ...options });

@@ -7,6 +7,7 @@ import { newId } from '../../ids.js';
 import { utcDay } from '../../shared/time.js';
 import { queuePositioning } from '../competitors/positioning.js';
 import { queueDiscovery } from '../../outreach/discover.js';
+import { queueChangeDetection } from '../../changes/detectJob.js';
 import type { EngineAnswer } from '../engines/engine.js';
 import { noteEngineCheck } from '../rankings/latestChecks.js';
 import { pageKey } from '../rankings/pages.js';
@@ -61,7 +62,8 @@ function inTransaction<T>(db: Kysely<Database>, work: (trx: Kysely<Database>) =>
 
 /**
  * Counts one more finished check on its run, and closes the run when every planned check is in; the check that closes
- * it queues the refresh of the competitors' positioning and the search for outreach prospects from the answers now in.
+ * it queues the refresh of the competitors' positioning, the search for outreach prospects from the answers now in, and
+ * the comparison with the run before (src/changes).
  */
 async function countOnRun(db: Kysely<Database>, clock: Clock, workspaceId: string, runId: string, failed: boolean): Promise<void> {
   await db
@@ -80,6 +82,7 @@ async function countOnRun(db: Kysely<Database>, clock: Clock, workspaceId: strin
     await queuePositioning(db, clock, workspaceId, runId);
     // The answers and rank checks just in are where new outreach prospects come from.
     await queueDiscovery(db, clock, workspaceId);
+    await queueChangeDetection(db, clock, workspaceId, runId);
   }
 }
 
