@@ -9,6 +9,7 @@ import { CredentialSealer } from './credentials/sealed.js';
 import type { LimiterStore } from './limits/store.js';
 import type { MxResolver } from './outreach/contacts/finder.js';
 import { HUNTER } from './integrations/hunter/provider.js';
+import { OPERATOR_SMTP } from './integrations/smtp/provider.js';
 import { SiteContactFinder } from './outreach/contacts/site.js';
 import { SafeFetcher, type OutboundOptions } from './outbound/safeFetch.js';
 import { DEFAULT_SOURCE_TUNING } from './social/sources/http.js';
@@ -75,6 +76,7 @@ export function createServices(config: Config, limiterStore: LimiterStore, ledge
     },
     credentials: new CredentialSealer(config.secretsKey, config.previousSecretsKeys),
     mail: config.mail,
+    notificationMail: config.notificationMail === undefined ? undefined : OPERATOR_SMTP.create(config.notificationMail),
     linkNetwork: config.linkNetwork,
     backlinkVerification: { everyMs: config.backlinkVerifyEveryDays * 86_400_000, pageTimeoutMs: LINKING_PAGE_TIMEOUT_MS },
     socialSources,

@@ -8,6 +8,7 @@ import type { GoogleAnalyticsSettings } from './integrations/google/analytics.js
 import type { SearchConsoleSettings } from './integrations/google/searchConsole.js';
 import type { HackerNewsSettings } from './integrations/hackerNews/socialSource.js';
 import type { HunterSettings } from './integrations/hunter/contactFinder.js';
+import type { OperatorSmtpSettings } from './integrations/smtp/mailer.js';
 import type { EngineSettings } from './integrations/kit/answerEngine.js';
 import type { CopilotSettings } from './integrations/microsoft/bingCopilotSearch.js';
 import type { WriterSettings } from './integrations/openai/chatCompletionsWriter.js';
@@ -113,6 +114,8 @@ export interface Config {
   siteBuilders: SiteBuilderSettings;
   /** A contact finder with a Hunter-compatible API (HUNTER_API_KEY); undefined: only the free reading of the prospect's pages. */
   hunter: HunterSettings | undefined;
+  /** The operator's SMTP server for digests and alert mail (SMTP_URL or SMTP_HOST, MAIL_FROM); undefined: no mail from Sightline. */
+  notificationMail: OperatorSmtpSettings | undefined;
   /** SECRETS_KEY: seals stored credentials; undefined: they are stored unencrypted. */
   secretsKey: Buffer | undefined;
   /** SECRETS_KEY_PREVIOUS: older keys, which only open what they sealed. */
@@ -300,6 +303,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cdn: providers.cdn,
     siteBuilders: { webflow: providers.webflow, wix: providers.wix },
     hunter: providers.hunter,
+    notificationMail: providers.smtp,
     socialSources: socialSources(env, providers),
     schedulerUrls: { postiz: providers.postiz, buffer: providers.buffer, typefully: providers.typefully },
     checkRunsPerQuery: wholeSetting(env, 'CHECK_RUNS_PER_QUERY', 1, 1, 10),

@@ -5,6 +5,7 @@ import type { CredentialSealer } from './credentials/sealed.js';
 import type { LimiterStore } from './limits/store.js';
 import type { ContactFinders } from './outreach/contacts/finder.js';
 import type { SafeFetcher } from './outbound/safeFetch.js';
+import type { NotificationMailer } from './notifications/mailer.js';
 import type { SocialSourceName } from '../db/schema.js';
 import type { SocialSource } from './social/sources/source.js';
 import type { AnswerEngine, EngineName } from './visibility/engines/engine.js';
@@ -41,6 +42,8 @@ export interface Services {
   contacts: ContactFinders;
   /** Seals credentials before they are stored and opens them when they are used (SECRETS_KEY). */
   credentials: CredentialSealer;
+  /** Sends digests and alert mail through the operator's SMTP server; undefined when SMTP_URL / SMTP_HOST is not set. */
+  notificationMail: NotificationMailer | undefined;
   /** How outreach reaches the workspaces' own mailboxes: TLS required unless MAIL_ALLOW_INSECURE, private hosts only with ALLOW_PRIVATE_TARGETS. */
   mail: MailSettings;
   /** The link network's similarity threshold and monthly cap (NETWORK_*). */

@@ -14,6 +14,7 @@ import { PERPLEXITY } from './perplexity/provider.js';
 import { PLAUSIBLE } from './plausible/provider.js';
 import { POSTIZ } from './postiz/provider.js';
 import { REDDIT } from './reddit/provider.js';
+import { OPERATOR_SMTP } from './smtp/provider.js';
 import { STACK_EXCHANGE } from './stackExchange/provider.js';
 import { TYPEFULLY } from './typefully/provider.js';
 import { UMAMI } from './umami/provider.js';
@@ -52,6 +53,7 @@ export const PROVIDERS = [
   POSTIZ,
   BUFFER,
   TYPEFULLY,
+  OPERATOR_SMTP,
 ] as const;
 
 type Provider = (typeof PROVIDERS)[number];

@@ -38,6 +38,7 @@ const services: Services = {
   backlinkVerification: { everyMs: 7 * 86_400_000, pageTimeoutMs: 15_000 },
   socialSources: {},
   schedulers: { urls: loadConfig({}).schedulerUrls, limits: new MemoryLimiterStore() },
+  notificationMail: undefined,
 };
 const logger = pino({ level: 'silent' });
 

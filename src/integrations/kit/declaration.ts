@@ -22,7 +22,8 @@ export type ProviderFamily =
   | 'social source'
   | 'contact finder'
   | 'scheduler'
-  | 'cms';
+  | 'cms'
+  | 'notification mail';
 
 /** One row of the configuration table: one variable, or a few documented together. */
 export interface SettingDoc {
