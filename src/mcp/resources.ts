@@ -14,6 +14,7 @@ import { writtenArticleMarkdown, writtenArticlesMark, writtenArticlesPage, type 
 import { ServiceError } from '../errors.js';
 import { brandMemoryPrompt } from '../brand/brandMemory.js';
 import { mayUseAll, mcpOperation, refusalError, spendCall, type McpCaller, type McpDeps } from './caller.js';
+import { recentChangesMarkdown } from './changesText.js';
 import { WEEKLY_REPORT_OPERATIONS, weeklyReportMarkdown } from './weeklyReport.js';
 
 /** Results a client may keep: per caller (the lists follow the token's scopes), for `ttlMs`. */
@@ -26,6 +27,7 @@ export type Cacheable<T> = T & { ttlMs: number; cacheScope: CacheScope };
  * - Lists (resources, templates, prompts): a minute, as tools/list, so the lists a client holds age together.
  * - Brand memory and an article: a minute; they change when someone edits them, and an agent reads them several
  *   times in one task (before each article it writes or reviews).
+ * - Recent changes: a minute; a client subscribed to it is told of a new change anyway.
  * - The weekly report: 5 minutes; its figures are whole UTC days, it costs two reports (and possibly the analytics
  *   provider's API) to make, and nothing in it changes from one minute to the next.
  */
@@ -33,12 +35,14 @@ export const RESOURCE_LIST_TTL_MS = 60_000;
 const BRAND_TTL_MS = 60_000;
 const ARTICLE_TTL_MS = 60_000;
 const REPORT_TTL_MS = 300_000;
+const CHANGES_TTL_MS = 60_000;
 
 const MARKDOWN = 'text/markdown';
 const ARTICLES_PER_PAGE = 50;
 
 export const BRAND_URI = 'sightline://brand';
 export const WEEKLY_REPORT_URI = 'sightline://reports/weekly';
+export const CHANGES_URI = 'sightline://changes';
 export const ARTICLE_URI_TEMPLATE = 'sightline://articles/{id}';
 const ARTICLE_URI = /^sightline:\/\/articles\/([A-Za-z0-9_]{1,100})$/;
 
@@ -97,6 +101,23 @@ const FIXED_RESOURCES: readonly FixedResource[] = [
     ttlMs: REPORT_TTL_MS,
     // Through the pipeline: both operations' calls are counted there.
     read: (deps, caller) => weeklyReportMarkdown(deps, caller.principal),
+  },
+  {
+    resource: {
+      uri: CHANGES_URI,
+      name: 'recent-changes',
+      title: 'Recent changes',
+      description:
+        'The 50 newest changes Sightline noticed (visibility moves beyond the noise, citations gained or lost, rank moves, crawler access, failed deliveries, broken connections, replies, lost links), ' +
+        'from list_changes. Subscribe to be told when a new one is recorded.',
+      mimeType: MARKDOWN,
+    },
+    readVia: ['list_changes'],
+    ttlMs: CHANGES_TTL_MS,
+    read: async (deps, caller, charged) => {
+      if (charged) await spendAs(deps, caller, 'list_changes');
+      return recentChangesMarkdown(deps, caller.principal.workspaceId);
+    },
   },
 ];
 

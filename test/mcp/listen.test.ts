@@ -2,6 +2,7 @@ import { TASKS_EXTENSION_ID_V2, TaskStatusNotificationV2Schema } from '@modelcon
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeApiKeys } from '../../src/auth/apiKeys.js';
+import { recordChanges } from '../../src/changes/record.js';
 import { destinationAt, ok, writtenArticle } from '../publishing/support.js';
 import { Receiver } from '../publishing/receiver.js';
 import { TestService, type TestWorkspace } from '../support/harness.js';
@@ -54,6 +55,21 @@ describe('subscriptions/listen', () => {
 
     await subscription.close();
     expect(await subscription.closed).toBe('local');
+    await client.close();
+  });
+
+  it('tells a client subscribed to the recent changes of a change recorded by any instance', async () => {
+    const client = new Client({ name: 'watching-agent', version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } } });
+    await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', t.baseUrl), { requestInit: { headers: { authorization: `Bearer ${ws.key}` } } }));
+    const heard: string[] = [];
+    client.setNotificationHandler('notifications/resources/updated', (notification) => void heard.push(notification.params.uri));
+    const subscription = await client.listen({ resourceSubscriptions: ['sightline://changes'] });
+    await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
+    expect(heard).toEqual([]);
+    // Recorded straight in the database, as a worker on another instance would.
+    await recordChanges(t.db, t.clock, ws.workspaceId, [{ kind: 'outreach.replied', dedupeKey: 'reply-1', title: 'A prospect replied', details: {} }]);
+    await expect.poll(() => heard, { timeout: 5000 }).toEqual(['sightline://changes']);
+    await subscription.close();
     await client.close();
   });
 

@@ -2,7 +2,8 @@ import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError } from '@modelc
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertPlannedArticle } from '../../src/content/articles.js';
 import { type McpCaller, type McpDeps } from '../../src/mcp/caller.js';
-import { articleUri, BRAND_URI, listResources, listResourceTemplates, readResource, WEEKLY_REPORT_URI } from '../../src/mcp/resources.js';
+import { recordChanges } from '../../src/changes/record.js';
+import { articleUri, BRAND_URI, CHANGES_URI, listResources, listResourceTemplates, readResource, WEEKLY_REPORT_URI } from '../../src/mcp/resources.js';
 import type { Scope } from '../../src/scopes.js';
 import { writtenArticle } from '../publishing/support.js';
 import { TestService, type TestWorkspace } from '../support/harness.js';
@@ -91,7 +92,7 @@ describe('MCP resources', () => {
     expect((await readResource(deps, await caller(other.key), articleUri(theirs))).contents).toHaveLength(1);
   });
 
-  it("lists the brand, the weekly report and the workspace's written articles, a page at a time", async () => {
+  it("lists the brand, the weekly report, the recent changes and the workspace's written articles, a page at a time", async () => {
     const ws = await t.workspace();
     const other = await t.workspace({ name: 'Other', site: 'https://other.example' });
     await writtenArticle(t, other, 'Not ours');
@@ -102,8 +103,8 @@ describe('MCP resources', () => {
 
     const first = await listResources(deps, who);
     expect(first).toMatchObject({ ttlMs: 60_000, cacheScope: 'private' });
-    expect(first.resources.slice(0, 2).map((r) => r.uri)).toEqual([BRAND_URI, WEEKLY_REPORT_URI]);
-    expect(first.resources).toHaveLength(52);
+    expect(first.resources.slice(0, 3).map((r) => r.uri)).toEqual([BRAND_URI, WEEKLY_REPORT_URI, CHANGES_URI]);
+    expect(first.resources).toHaveLength(53);
     expect(first.nextCursor).toEqual(expect.any(String));
     const second = await listResources(deps, who, first.nextCursor);
     expect(second.nextCursor).toBeUndefined();
@@ -134,10 +135,10 @@ describe('MCP resources', () => {
     const scopeless = await caller(await keyWith(ws, ['write:social']));
     expect((await listResources(deps, scopeless)).resources).toEqual([]);
     expect(listResourceTemplates(deps, scopeless).resourceTemplates).toEqual([]);
-    for (const uri of [BRAND_URI, WEEKLY_REPORT_URI, articleUri(id)]) await expectNotFound(scopeless, uri);
+    for (const uri of [BRAND_URI, WEEKLY_REPORT_URI, CHANGES_URI, articleUri(id)]) await expectNotFound(scopeless, uri);
 
     const analyticsOnly = await caller(await keyWith(ws, ['read:analytics']));
-    expect((await listResources(deps, analyticsOnly)).resources.map((r) => r.uri)).toEqual([WEEKLY_REPORT_URI]);
+    expect((await listResources(deps, analyticsOnly)).resources.map((r) => r.uri)).toEqual([WEEKLY_REPORT_URI, CHANGES_URI]);
     await expectNotFound(analyticsOnly, BRAND_URI);
   });
 
@@ -168,5 +169,24 @@ describe('MCP resources', () => {
     expect(text.text).toContain(summary.narrative);
     expect(text.text).toContain('| Articles published | 0 | 0 | 0 |');
     expect(text.text).toContain('## Wins');
+  });
+
+  it("reads the workspace's newest changes as Markdown, the text of others escaped, and none of another workspace's", async () => {
+    const ws = await t.workspace();
+    const other = await t.workspace({ name: 'Other', site: 'https://other.example' });
+    const who = await caller(ws.key);
+    const empty = (await readResource(deps, who, CHANGES_URI)).contents[0] as { text: string };
+    expect(empty.text).toContain('Nothing has changed yet');
+
+    await recordChanges(t.db, t.clock, other.workspaceId, [{ kind: 'delivery.failed', dedupeKey: 'theirs', title: 'Not ours', details: {} }]);
+    await recordChanges(t.db, t.clock, ws.workspaceId, [
+      { kind: 'citation.lost', dedupeKey: 'q1', title: 'ChatGPT stopped citing you for *best* [crm](x)', details: {}, engine: 'chatgpt' },
+    ]);
+    const read = await readResource(deps, who, CHANGES_URI);
+    expect(read).toMatchObject({ ttlMs: 60_000, cacheScope: 'private' });
+    const text = (read.contents[0] as { text: string }).text;
+    expect(text).toContain('The 1 newest of 1');
+    expect(text).toContain('**warning** · `citation.lost` · ChatGPT stopped citing you for \\*best\\* \\[crm\\]\\(x\\) (chatgpt)');
+    expect(text).not.toContain('Not ours');
   });
 });
