@@ -20,6 +20,7 @@ import { GROWTH_NETWORK } from './pages/growth/network.js';
 import { GROWTH_OUTREACH } from './pages/growth/outreach.js';
 import { GROWTH_REPURPOSE } from './pages/growth/repurpose.js';
 import { GROWTH_SOCIAL } from './pages/growth/social.js';
+import { OVERVIEW_CHANGES } from './pages/overview/changes.js';
 import { OVERVIEW } from './pages/overview/overview.js';
 import { PUBLISHING_DELIVERIES } from './pages/publishing/deliveries.js';
 import { PUBLISHING_DESTINATIONS } from './pages/publishing/destinations.js';
@@ -40,6 +41,7 @@ import { WORKSPACE_TEAM } from './pages/workspace/team.js';
 /** Every page of the dashboard's menus, in menu order within each area; the first page of an area is where its entry leads. */
 export const DASHBOARD_PAGES: readonly DashboardPage[] = [
   OVERVIEW,
+  OVERVIEW_CHANGES,
   VISIBILITY_SCORE,
   VISIBILITY_QUERIES,
   VISIBILITY_COMPETITORS,

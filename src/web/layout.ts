@@ -36,6 +36,10 @@ button.danger { background: var(--bad); border-color: var(--bad); }
 .notice { padding: .75rem 1rem; border: 1px solid var(--accent); border-radius: 4px; margin: 1rem 0; }
 .error { border-color: var(--bad); color: var(--bad); }
 .muted { color: var(--muted); }
+.severity { font-weight: 600; }
+.severity-critical { color: var(--bad); }
+.severity-warning { color: #b35c00; }
+@media (prefers-color-scheme: dark) { .severity-warning { color: #ffa94d; } }
 .cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr)); gap: 1rem; margin: 1rem 0; }
 .card { border: 1px solid var(--line); border-radius: 6px; padding: .75rem 1rem; }
 .card .figure { font-size: 1.6rem; font-weight: 700; }

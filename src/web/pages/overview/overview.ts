@@ -7,6 +7,7 @@ import { formatNumber, formatPercent, formatTime } from '../../format.js';
 import { html, type SafeHtml } from '../../html.js';
 import { showPage } from '../../kit.js';
 import { callOperation } from '../../operations.js';
+import { changesBadge } from './changes.js';
 import { googleVsAiGrid, type GoogleVsAiReport } from '../visibility/rankings.js';
 import { scoreFigure, type ScoreReport } from '../visibility/score.js';
 import { engineLabel, rateText, scoreTrendChart, shareOfVoiceChart, type ShareOfVoiceReport, type TrendReport } from '../visibility/shared.js';
@@ -60,7 +61,8 @@ function agentSection(activity: AgentActivity, timeZone: string): SafeHtml {
 async function overviewPage(deps: DashboardDeps, res: Response): Promise<void> {
   const current = res.locals.current!;
   // Independent reads side by side; each operation answers from its own aggregates, so the page stays fast on big workspaces.
-  const [score, trend, voice, grid, funnel, agents] = await Promise.all([
+  const [badge, score, trend, voice, grid, funnel, agents] = await Promise.all([
+    changesBadge(deps, res, deps.clock.now()),
     callOperation(deps, res, 'get_visibility_score', { days: '30' }),
     callOperation(deps, res, 'get_visibility_trend', { days: '90' }),
     callOperation(deps, res, 'get_share_of_voice', { days: '30' }),
@@ -74,6 +76,7 @@ async function overviewPage(deps: DashboardDeps, res: Response): Promise<void> {
     res,
     current.name,
     html`<p>${current.websiteUrl} · you are ${current.role === 'owner' ? 'an owner' : 'a member'} of this workspace.</p>
+${badge}
 <h2>AI visibility</h2>
 ${answered<ScoreReport>(score, (data) => scoreSection(data, current.workspaceId))}
 ${answered<TrendReport>(trend, scoreTrendChart)}
