@@ -15,17 +15,16 @@ export default defineTool({
   scope: 'read:analytics',
   cap: 'plan',
   description:
-    'What Sightline noticed on its own, newest first: visibility moves beyond the noise, citations gained or lost, competitors overtaking, ' +
-    'new top sources, Google top-10 and top-3 moves, AI-crawler access, failed deliveries, broken connections, plan limits, outreach replies, lost links, relevant threads. ' +
-    'Use it to learn what happened since you last looked (from) or why an alert fired; each change has a severity and the figures behind it.',
+    'Changes Sightline noticed on its own, newest first, each with its severity and figures: visibility moves beyond the noise, citations gained or lost, competitors, sources, ' +
+    'Google top-10/top-3 moves, crawler access, failed deliveries, broken connections, plan limits, replies, lost links, threads. Use from to catch up, or to see why an alert fired.',
   annotations: { title: 'List changes', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
-    kind: changeKind.optional().describe('Only changes of this kind.'),
-    severity: changeSeverity.optional().describe('Only changes this urgent or more (critical > warning > info).'),
-    engine: engineName.optional().describe('Only changes about this answer engine.'),
-    queryId: recordId().optional().describe('Only changes about this tracked query.'),
-    from: utcDate('only changes detected on or after this day').optional(),
-    to: utcDate('only changes detected on or before this day').optional(),
+    kind: changeKind.optional().describe('Only this kind.'),
+    severity: changeSeverity.optional().describe('This urgent or more.'),
+    engine: engineName.optional().describe('Only about this engine.'),
+    queryId: recordId().optional().describe('Only about this tracked query.'),
+    from: utcDate('detected on or after').optional(),
+    to: utcDate('detected on or before').optional(),
     page: pageNumber(),
     limit: pageSize(100, 25, 'Changes'),
   }),

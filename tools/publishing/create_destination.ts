@@ -13,22 +13,22 @@ const input = z.strictObject({
   endpointUrl: webUrl(/^https$/, 'must be an https URL such as https://example.com/api/sightline')
     .max(MAX_URL_CHARS)
     .optional()
-    .describe('Webhook only, and required for it: https, reachable from the internet (no private addresses).'),
+    .describe('Webhook only (required): https, public address.'),
   siteUrl: httpUrl()
     .max(MAX_URL_CHARS)
     .optional()
-    .describe("Webhook: where readers find the articles, e.g. https://acme.com/blog; leave out for a feed. CMS kinds: the CMS site's address (required)."),
+    .describe("Webhook: where readers find the articles (https://acme.com/blog), none for a feed. CMS kinds: the site's address (required)."),
   publishAs: z
     .enum(['publish', 'draft'])
     .default('publish')
     .describe("Sent as the article's status: draft keeps it unpublished on the receiver."),
-  ghost: CMS_KINDS.ghost.input.optional().describe('kind ghost only: the Admin API key of a custom integration (Ghost → Settings → Integrations).'),
+  ghost: CMS_KINDS.ghost.input.optional().describe('kind ghost only.'),
   wordpress: CMS_KINDS.wordpress.input
     .optional()
-    .describe('kind wordpress only: the username and an application password of an Editor or Administrator (WordPress → Users → Profile), and posts or pages.'),
+    .describe('kind wordpress only.'),
   webflow: CMS_KINDS.webflow.input
     .optional()
-    .describe("kind webflow only: the CMS collection and which of its fields takes each part of the article (field slugs); written through the workspace's Webflow connection."),
+    .describe('kind webflow only.'),
 });
 
 export default defineTool({
@@ -38,13 +38,11 @@ export default defineTool({
   scope: 'manage:org',
   cap: 10,
   description:
-    "Add a destination published articles go to. kind webhook (the default): an https endpoint on the customer's side that receives each article as a signed JSON POST; " +
-    'with a siteUrl it can serve the site (the first such destination becomes active), without one it is a feed receiving every article. ' +
-    "kind ghost: the customer's Ghost site, written to through its Admin API (siteUrl plus ghost.adminApiKey); the key is checked now, a refusal is a 400 naming the field. " +
-    "kind wordpress: the customer's WordPress site (https), written to through its REST API (siteUrl plus wordpress.username and wordpress.applicationPassword of an Editor or Administrator); the account and its capabilities are checked now. " +
-    "kind webflow: items of a Webflow CMS collection, through the workspace's Webflow connection (an owner connects Webflow in the dashboard); siteUrl is the site's published address, webflow.collectionId and webflow.fields map the article's parts to the collection's field slugs, checked now. " +
-    `At most ${MAX_DESTINATIONS} per workspace. ` +
-    'The signingSecret is shown only in this answer: give it to the receiver now, then check with send_test_event.',
+    'Add a destination published articles go to. webhook (default): an https endpoint receiving each article as a signed JSON POST; ' +
+    'with siteUrl it can serve the site (the first becomes active), without it is a feed. ' +
+    'ghost (siteUrl, ghost.adminApiKey), wordpress (https siteUrl, wordpress.username and applicationPassword of an Editor or Administrator), ' +
+    "webflow (a CMS collection through the workspace's Webflow connection; siteUrl, webflow.collectionId and webflow.fields): credentials and fields are checked now, a refusal is a 400 naming the field. " +
+    `At most ${MAX_DESTINATIONS} per workspace. The signingSecret is shown only in this answer; then check with send_test_event.`,
   annotations: { title: 'Create destination', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   input,
   output: z.object({ destinationId: z.string(), signingSecret: z.string().describe('whsec_…: shown only in this answer.'), destination }),

@@ -9,7 +9,7 @@ const ghostInput = z.strictObject({
     .string()
     .trim()
     .regex(ADMIN_API_KEY, 'must be the Admin API key Ghost shows for a custom integration (Settings → Integrations): id:secret')
-    .describe('The Admin API key of a custom integration made for Sightline on Ghost (Settings → Integrations).'),
+    .describe('Admin API key of a custom integration (Ghost → Settings → Integrations).'),
 });
 
 /**

@@ -47,11 +47,11 @@ const PART_MEANINGS: Record<MappablePart, string> = {
   faq: 'the FAQ as question and answer pairs (Rich or Plain text)',
   schemaJsonLd: "the JSON-LD for the page head, for an embed in the collection's template (Plain text)",
 };
-const partField = (part: MappablePart) => fieldSlug.describe(`The slug of the collection field for ${PART_MEANINGS[part]}.`);
+const partField = (part: MappablePart) => fieldSlug.describe(`For ${PART_MEANINGS[part]}.`);
 
 /** create_destination's `webflow` object: the collection and the owner's mapping of article parts to its fields. */
 const webflowInput = z.strictObject({
-  collectionId: z.string().trim().regex(/^[0-9a-f]{24}$/i, "must be a Webflow collection id (24 hexadecimal characters, shown in the collection's settings)").describe("The id of the CMS collection the articles become items of."),
+  collectionId: z.string().trim().regex(/^[0-9a-f]{24}$/i, "must be a Webflow collection id (24 hexadecimal characters, shown in the collection's settings)").describe('The CMS collection the articles become items of.'),
   fields: z
     .strictObject({
       body: partField('body'),
@@ -64,7 +64,7 @@ const webflowInput = z.strictObject({
       faq: partField('faq').optional(),
       schemaJsonLd: partField('schemaJsonLd').optional(),
     })
-    .describe("Which field of the collection takes each part of the article; the title and slug go to Webflow's own name and slug."),
+    .describe("The collection's field slug for each part of the article; title and slug go to Webflow's own name and slug."),
 });
 
 const mappingSchema = z.object({

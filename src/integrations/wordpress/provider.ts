@@ -5,14 +5,14 @@ import { WORDPRESS_LABEL, WordPressDestination, type WordPressCredentials, type 
 
 /** create_destination's `wordpress` object. */
 const wordpressInput = z.strictObject({
-  username: z.string().trim().min(1).max(60).describe('The WordPress username (login name) of the account Sightline publishes as.'),
+  username: z.string().trim().min(1).max(60).describe('The login name Sightline publishes as.'),
   applicationPassword: z
     .string()
     .trim()
     .min(16)
     .max(100)
-    .describe("An application password of that account (WordPress → Users → Profile → Application Passwords), as WordPress shows it, spaces and all: not the login password."),
-  postType: z.enum(['posts', 'pages']).default('posts').describe('posts (default) or pages: what the articles become.'),
+    .describe('An application password of that account (Users → Profile), spaces and all; not the login password.'),
+  postType: z.enum(['posts', 'pages']).default('posts').describe('What the articles become.'),
 });
 
 /**
