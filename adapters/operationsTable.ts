@@ -1,4 +1,5 @@
 import { scopeText } from '../tools/define.js';
+import { withGeneratedBlock } from '../src/exports/generatedBlock.js';
 import type { RegisteredOperation, Registry } from '../tools/registry.js';
 import { commandName } from './cli.js';
 
@@ -50,8 +51,5 @@ export function buildOperationsTable(registry: Registry): string {
 
 /** Replaces the generated block in the page's text; throws when the markers are missing. */
 export function withOperationsTable(page: string, table: string): string {
-  const start = page.indexOf(TABLE_START);
-  const end = page.indexOf(TABLE_END);
-  if (start === -1 || end === -1) throw new Error(`${OPERATIONS_PAGE} lacks the markers ${TABLE_START} … ${TABLE_END}`);
-  return page.slice(0, start) + table + page.slice(end + TABLE_END.length);
+  return withGeneratedBlock(page, { start: TABLE_START, end: TABLE_END, page: OPERATIONS_PAGE }, table);
 }

@@ -24,7 +24,7 @@ export interface ChangeKindDefinition {
 }
 
 const INTERVALS =
-  'the 95 % Wilson intervals of the two runs do not overlap (a move inside the engines\u2019 noise is never a change)';
+  "the 95 % Wilson intervals of the two runs do not overlap (a move inside the engines' noise is never a change)";
 
 /**
  * Every kind of change, with its severity and definition. The kind is also the name of the webhook event that carries
@@ -50,40 +50,41 @@ export const CHANGE_KINDS = {
   'citation.gained': {
     severity: 'info',
     definition:
-      'A tracked query where an AI engine (Google\u2019s AI overview included) did not cite any of the brand\u2019s pages in two consecutive runs, then cited one in the two runs after.',
+      "A tracked query where an AI engine (Google's AI overview included) did not cite any of the brand's pages in two consecutive runs, then cited one in the two runs after.",
     perEngine: true,
     perQuery: true,
   },
   'citation.lost': {
     severity: 'warning',
     definition:
-      'A tracked query where an AI engine (Google\u2019s AI overview included) cited one of the brand\u2019s pages in two consecutive runs, then cited none in the two runs after.',
+      "A tracked query where an AI engine (Google's AI overview included) cited one of the brand's pages in two consecutive runs, then cited none in the two runs after.",
     perEngine: true,
     perQuery: true,
   },
   'competitor.overtook': {
     severity: 'warning',
-    definition: `A tracked competitor's share of voice is above the brand's in this run, and ${INTERVALS}, where in the run before it was not.`,
+    definition:
+      "A tracked competitor's share of voice is above the brand's in this run, with their 95 % Wilson intervals apart (not overlapping), where in the run before it was not.",
     perEngine: false,
     perQuery: false,
   },
   'source.new': {
     severity: 'info',
     definition:
-      'A domain is among the most cited sources of this run\u2019s answers for the brand\u2019s queries (cited by at least 3 answers) and was not among the top 20 of the run before.',
+      "A domain is among the most cited sources of this run's answers for the brand's queries (cited by at least 3 answers) and was not among the top 20 of the run before.",
     threshold: { meaning: 'how many top cited sources count', default: 10, min: 1, max: 50 },
     perEngine: false,
     perQuery: false,
   },
   'rank.entered_top': {
     severity: 'info',
-    definition: 'The brand\u2019s Google position for a tracked query entered the top 10 or the top 3 (the details say which) between two rank checks that answered.',
+    definition: "The brand's Google position for a tracked query entered the top 10 or the top 3 (the details say which) between two rank checks that answered.",
     perEngine: false,
     perQuery: true,
   },
   'rank.left_top': {
     severity: 'warning',
-    definition: 'The brand\u2019s Google position for a tracked query left the top 10 or the top 3 (the details say which) between two rank checks that answered.',
+    definition: "The brand's Google position for a tracked query left the top 10 or the top 3 (the details say which) between two rank checks that answered.",
     perEngine: false,
     perQuery: true,
   },
@@ -108,19 +109,19 @@ export const CHANGE_KINDS = {
   },
   'delivery.failed': {
     severity: 'critical',
-    definition: 'An article\u2019s delivery to a destination failed after all its attempts.',
+    definition: "An article's delivery to a destination failed after all its attempts.",
     perEngine: false,
     perQuery: false,
   },
   'article.not_rendered': {
     severity: 'warning',
-    definition: 'A published article\u2019s page did not show the article when Sightline checked it after delivery.',
+    definition: "A published article's page did not show the article when Sightline checked it after delivery.",
     perEngine: false,
     perQuery: false,
   },
   'connection.broken': {
     severity: 'critical',
-    definition: 'A connected provider (Search Console, an analytics source, a CDN, a site builder, a scheduling tool, a mailbox) refused Sightline\u2019s credentials: an expired token or a revoked key.',
+    definition: "A connected provider (Search Console, an analytics source, a CDN, a site builder, a scheduling tool, a mailbox) refused Sightline's credentials: an expired token or a revoked key.",
     perEngine: false,
     perQuery: false,
   },

@@ -7,6 +7,7 @@ import { buildOperationsTable, OPERATIONS_PAGE, withOperationsTable } from '../.
 import { REFERENCE_DIR, referencePages } from '../../adapters/referenceMarkdown.js';
 import type { Registry } from '../../tools/registry.js';
 import { PROVIDERS } from '../integrations/providers.js';
+import { buildChangeKindsTable, CHANGE_KINDS_BLOCK, withChangeKindsTable } from './changeKindsTable.js';
 import { buildContract, type Contract } from './contract.js';
 import { buildProvidersTable, CONFIGURATION_PAGE, withProvidersTable } from './providersTable.js';
 import { buildSiteCrawlers, SITE_CRAWLERS_FILE } from './siteCrawlers.js';
@@ -26,14 +27,17 @@ export async function committedContract(): Promise<Contract | undefined> {
 }
 
 /**
- * The committed files generated from the registry, the provider declarations and the AI-crawler list (the
- * @sightline/site package's copy and the WordPress plugin's), with the content they should have now.
+ * The committed files generated from the registry, the provider declarations, the change kinds (the README's table)
+ * and the AI-crawler list (the @sightline/site package's copy and the WordPress plugin's), with the content they
+ * should have now.
  */
 export async function expectedArtifacts(registry: Registry): Promise<Record<string, string>> {
   const operationsPage = await readFile(`${ROOT}${OPERATIONS_PAGE}`, 'utf8');
   const configurationPage = await readFile(`${ROOT}${CONFIGURATION_PAGE}`, 'utf8');
+  const readme = await readFile(`${ROOT}${CHANGE_KINDS_BLOCK.page}`, 'utf8');
   return {
     [CONFIGURATION_PAGE]: withProvidersTable(configurationPage, buildProvidersTable(PROVIDERS)),
+    [CHANGE_KINDS_BLOCK.page]: withChangeKindsTable(readme, buildChangeKindsTable()),
     'mcp.json': `${JSON.stringify(buildMcpJson(registry), null, 2)}\n`,
     'openapi.json': `${JSON.stringify(buildOpenApi(registry), null, 2)}\n`,
     [OPERATIONS_PAGE]: withOperationsTable(operationsPage, buildOperationsTable(registry)),
