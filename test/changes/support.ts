@@ -5,7 +5,7 @@ import type { EngineName } from '../../db/schema.js';
 import { cdnService } from '../../src/analytics/cdn/connection.js';
 import { detectChangesJob } from '../../src/changes/detectJob.js';
 import { listChanges, type ChangeRecord } from '../../src/changes/listChanges.js';
-import { ManualClock } from '../../src/clock.js';
+import { ManualClock, type Clock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { insertQuery } from '../../src/content/queries.js';
 import { CredentialSealer } from '../../src/credentials/sealed.js';
@@ -23,7 +23,8 @@ import { openTestDatabase } from '../support/database.js';
 export const BRAND = { name: 'Acme', domain: 'acme.example' };
 const WEEK_MS = 7 * 86_400_000;
 
-function servicesFor(clock: ManualClock): Services {
+/** The outside services of a workspace with no provider configured: the detectors reach none. */
+export function offlineServices(clock: Clock): Services {
   const config = loadConfig({});
   return {
     writer: undefined,
@@ -103,7 +104,7 @@ export class ChangeWorld {
     await migrateToLatest(database);
     const clock = new ManualClock(Date.parse('2026-06-01T08:00:00Z'));
     const workspaceId = await createWorkspace(database.db, clock, { name: BRAND.name, websiteUrl: `https://${BRAND.domain}`, plan: 'scale' });
-    return new ChangeWorld(database, clock, servicesFor(clock), workspaceId);
+    return new ChangeWorld(database, clock, offlineServices(clock), workspaceId);
   }
 
   get db() {
