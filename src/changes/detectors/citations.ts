@@ -35,7 +35,7 @@ export const citationDetector: ChangeDetector = {
       db
         .selectFrom('engine_answers')
         .select((eb) => ['query_id', 'engine', eb.fn.max(eb.case().when('brand_result', '=', 'cited').then(1).else(0).end()).as('cited')])
-        .where('workspace_id', '=', workspaceId)
+        // The run is the workspace's (read above): by run id alone, through the (run, query, engine, result) index.
         .where('run_id', '=', runId)
         .where('brand_result', 'in', ANSWERED)
         .groupBy(['query_id', 'engine'])

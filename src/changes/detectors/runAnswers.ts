@@ -14,14 +14,24 @@ export interface EngineCounts {
 }
 
 /**
+ * Whether every run named is the workspace's. The detectors then read a run's answers by run id alone, through the
+ * (run, query, engine, result) index: with the workspace in the condition too, SQLite's planner walks the workspace's
+ * whole history by its (workspace, engine, time) index instead.
+ */
+export async function runsOfWorkspace(db: Kysely<Database>, workspaceId: string, runIds: readonly string[]): Promise<boolean> {
+  const rows = await db.selectFrom('check_runs').select('id').where('workspace_id', '=', workspaceId).where('id', 'in', runIds).execute();
+  return rows.length === new Set(runIds).size;
+}
+
+/**
  * The answers of `runId` per engine, restricted to the cells (query and engine) that `otherRunId` answered too: two runs
  * compare like with like even when one of them added or lost a query or an engine. Two grouped reads over the run's
  * answers (the other run's cell is found through the (run, query, engine, result) index), however many queries.
  */
 export async function runCounts(db: Kysely<Database>, workspaceId: string, runId: string, otherRunId: string, subjects: Subjects): Promise<Map<EngineName, EngineCounts>> {
+  if (!(await runsOfWorkspace(db, workspaceId, [runId, otherRunId]))) return new Map();
   const coveredAnswers = db
     .selectFrom('engine_answers as ea')
-    .where('ea.workspace_id', '=', workspaceId)
     .where('ea.run_id', '=', runId)
     .where('ea.brand_result', 'in', ANSWERED)
     .where((eb) =>

@@ -5,6 +5,7 @@ import { isOnDomain } from '../../visibility/checks/classify.js';
 import { metricSubjects } from '../../visibility/metrics/daily.js';
 import type { NoticedChange } from '../record.js';
 import type { ChangeDetector } from './detector.js';
+import { runsOfWorkspace } from './runAnswers.js';
 
 /** A domain counts among the top sources only when at least this many answers of the run cite it. */
 export const MIN_CITING_ANSWERS = 3;
@@ -17,20 +18,20 @@ interface CitedDomain {
 }
 
 /**
- * The run's most cited domains: per domain, the answers citing it at least once (each answer's citation list read in
+ * The run's most cited domains (the caller checked the run is the workspace's): per domain, the answers citing it at least once (each answer's citation list read in
  * the database, grouped by domain), most cited first, ties by name.
  */
-async function topDomains(db: Kysely<Database>, workspaceId: string, runId: string, limit: number): Promise<CitedDomain[]> {
+async function topDomains(db: Kysely<Database>, runId: string, limit: number): Promise<CitedDomain[]> {
   const rows = isPostgres(db)
     ? await sql<{ domain: string; answers: number | string }>`
         select c.value->>'domain' as domain, count(distinct a.id) as answers
         from engine_answers a cross join lateral jsonb_array_elements(a.citations::jsonb) as c(value)
-        where a.workspace_id = ${workspaceId} and a.run_id = ${runId} and a.citations <> '[]'
+        where a.run_id = ${runId} and a.citations <> '[]'
         group by 1 order by answers desc, domain limit ${limit}`.execute(db)
     : await sql<{ domain: string; answers: number | string }>`
         select json_extract(c.value, '$.domain') as domain, count(distinct a.id) as answers
         from engine_answers a, json_each(a.citations) as c
-        where a.workspace_id = ${workspaceId} and a.run_id = ${runId} and a.citations <> '[]'
+        where a.run_id = ${runId} and a.citations <> '[]'
         group by 1 order by answers desc, domain limit ${limit}`.execute(db);
   return rows.rows.map((row) => ({ domain: row.domain, answers: Number(row.answers) }));
 }
@@ -45,8 +46,9 @@ export const sourceDetector: ChangeDetector = {
   async detect({ db, workspaceId, runId, previousRunId, rules }) {
     if (previousRunId === null) return [];
     const top = rules['source.new'].threshold ?? 10;
+    if (!(await runsOfWorkspace(db, workspaceId, [runId, previousRunId]))) return [];
     const subjects = await metricSubjects(db, workspaceId);
-    const [now, before] = await Promise.all([topDomains(db, workspaceId, runId, top), topDomains(db, workspaceId, previousRunId, PREVIOUS_TOP)]);
+    const [now, before] = await Promise.all([topDomains(db, runId, top), topDomains(db, previousRunId, PREVIOUS_TOP)]);
     const known = new Set(before.map((source) => source.domain));
     return now.flatMap((source, index): NoticedChange[] => {
       if (source.answers < MIN_CITING_ANSWERS || known.has(source.domain)) return [];
