@@ -17,6 +17,8 @@ function scoreOf(counts: EngineCounts, competitorsTracked: number) {
   return { components, composite: compositeScore(components, competitorsTracked) };
 }
 
+const VERBS = { 'visibility.rose': 'rose', 'visibility.fell': 'fell' } as const;
+
 const rateDetails = (value: Rate) => ({ rate: value.rate, interval: value.interval, count: value.count, of: value.of });
 const where = (engine: EngineName | null) => (engine === null ? ' (all engines)' : ` on ${ENGINE_LABELS[engine]}`);
 
@@ -38,8 +40,13 @@ export const visibilityDetector: ChangeDetector = {
       if (earlier !== undefined) scopes.push([engine, earlier, counts]);
     }
     const changes: NoticedChange[] = [];
-    const report = (engine: EngineName | null, metric: RateMetric | 'score', direction: 'up' | 'down', title: string, details: Record<string, unknown>) => {
+    /** Up or down beyond the noise and by at least the rule's threshold (`move` in its unit): the kind to record. */
+    const kindOf = (direction: ReturnType<typeof changeBetween>, move: number) => {
+      if (direction !== 'up' && direction !== 'down') return null;
       const kind = direction === 'up' ? 'visibility.rose' : 'visibility.fell';
+      return Math.abs(move) < (rules[kind].threshold ?? 0) ? null : kind;
+    };
+    const report = (kind: 'visibility.rose' | 'visibility.fell', engine: EngineName | null, metric: RateMetric | 'score', title: string, details: Record<string, unknown>) => {
       changes.push({ kind, dedupeKey: `${runId}:${metric}:${engine ?? 'all'}`, title, engine, runId, details: { metric, engine, ...details, runId, previousRunId } });
     };
     for (const [engine, earlier, later] of scopes) {
@@ -47,12 +54,10 @@ export const visibilityDetector: ChangeDetector = {
       const now = scoreOf(later, subjects.competitors.length);
       for (const metric of ['mentionRate', 'citationRate'] as const) {
         const [from, to] = [was.components[metric], now.components[metric]];
-        const direction = changeBetween(from.interval, to.interval);
-        if (direction !== 'up' && direction !== 'down') continue;
-        const kind = direction === 'up' ? 'visibility.rose' : 'visibility.fell';
-        if (Math.abs(to.rate! - from.rate!) * 100 < (rules[kind].threshold ?? 0)) continue;
-        const verb = direction === 'up' ? 'rose' : 'fell';
-        report(engine, metric, direction, `${METRIC_NAMES[metric]}${where(engine)} ${verb} from ${percentText(from.rate)} to ${percentText(to.rate)}`, {
+        // Intervals exist only for rates measured in both runs; then both rates do too.
+        const kind = kindOf(changeBetween(from.interval, to.interval), ((to.rate ?? 0) - (from.rate ?? 0)) * 100);
+        if (kind === null) continue;
+        report(kind, engine, metric, `${METRIC_NAMES[metric]}${where(engine)} ${VERBS[kind]} from ${percentText(from.rate)} to ${percentText(to.rate)}`, {
           before: rateDetails(from),
           after: rateDetails(to),
         });
@@ -60,17 +65,15 @@ export const visibilityDetector: ChangeDetector = {
       const [from, to] = [was.composite, now.composite];
       // Scores built from different components are different measures: compared only when both rest on the same ones.
       if (from.score === null || to.score === null || from.basedOn.join() !== to.basedOn.join()) continue;
-      const direction = changeBetween(from.range, to.range);
-      if (direction !== 'up' && direction !== 'down') continue;
-      const kind = direction === 'up' ? 'visibility.rose' : 'visibility.fell';
-      if (Math.abs(to.score - from.score) < (rules[kind].threshold ?? 0)) continue;
+      const kind = kindOf(changeBetween(from.range, to.range), to.score - from.score);
+      if (kind === null) continue;
       const score = (value: { score: number | null; range: Interval | null }, counts: EngineCounts) => ({
         score: value.score,
         range: value.range,
         answers: counts.brand.checked,
         answersNamingBrand: mentions(counts.brand),
       });
-      report(engine, 'score', direction, `${METRIC_NAMES.score}${where(engine)} ${direction === 'up' ? 'rose' : 'fell'} from ${from.score.toFixed(1)} to ${to.score.toFixed(1)}`, {
+      report(kind, engine, 'score', `${METRIC_NAMES.score}${where(engine)} ${VERBS[kind]} from ${from.score.toFixed(1)} to ${to.score.toFixed(1)}`, {
         before: { ...score(from, earlier), basedOn: from.basedOn },
         after: { ...score(to, later), basedOn: to.basedOn },
       });
