@@ -29,9 +29,10 @@
  * cold start and memory (startup.ts), then the visibility part runs (visibility.ts: list_citations and the metric
  * reads at scale, on SQLite and PostgreSQL) and the counter part (counter.ts: the loader's size, collect throughput,
  * and the counter's reads of a site with 10 million events, on SQLite and PostgreSQL), the backlinks part, and the
- * dashboard part (dashboard.ts: every dashboard page on the visibility part's workspace at 500 queries), and the apps
- * part (apps.ts: each MCP Apps view's size, gzipped, under 200 KB);
- * BENCH_PARTS=api, cli, startup, visibility, counter, backlinks, dashboard or apps (or a comma list) runs only those.
+ * dashboard part (dashboard.ts: every dashboard page on the visibility part's workspace at 500 queries), the changes
+ * part (changes.ts: each check run's changes of a 5,000-query workspace found within 60 s, on SQLite and PostgreSQL),
+ * and the apps part (apps.ts: each MCP Apps view's size, gzipped, under 200 KB);
+ * BENCH_PARTS=api, cli, startup, visibility, counter, backlinks, dashboard, changes or apps (or a comma list) runs only those.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -502,10 +503,11 @@ async function main(): Promise<void> {
 
 /**
  * BENCH_PARTS: `api` (the above), `cli` (cliBench), `startup` (startup.ts: the service's cold start and memory,
- * compiled and from sources), `visibility` (visibility.ts), `counter` (counter.ts), `backlinks` (backlinks.ts) and
- * `dashboard` (dashboard.ts), each in a child process, and `apps` (apps.ts, in this one); all by default.
+ * compiled and from sources), `visibility` (visibility.ts), `counter` (counter.ts), `backlinks` (backlinks.ts),
+ * `dashboard` (dashboard.ts) and `changes` (changes.ts), each in a child process, and `apps` (apps.ts, in this one); all
+ * by default.
  */
-const PART_NAMES = ['api', 'cli', 'startup', 'visibility', 'counter', 'backlinks', 'dashboard', 'apps'];
+const PART_NAMES = ['api', 'cli', 'startup', 'visibility', 'counter', 'backlinks', 'dashboard', 'changes', 'apps'];
 const PARTS = new Set((process.env.BENCH_PARTS ?? PART_NAMES.join(',')).split(',').map((part) => part.trim()));
 for (const part of PARTS) if (!PART_NAMES.includes(part)) throw new Error(`BENCH_PARTS: a comma list of ${PART_NAMES.join(', ')}, got "${part}"`);
 
@@ -620,6 +622,7 @@ if (PARTS.has('visibility')) await partInChild('visibility', 'visibility.ts', 12
 if (PARTS.has('counter')) await partInChild('counter', 'counter.ts', 30);
 if (PARTS.has('backlinks')) await partInChild('backlinks', 'backlinks.ts', 20);
 if (PARTS.has('dashboard')) await partInChild('dashboard', 'dashboard.ts', 30);
+if (PARTS.has('changes')) await partInChild('changes', 'changes.ts', 30);
 if (PARTS.has('apps')) {
   const result = appsBench(log);
   process.stdout.write(`bench-result-apps ${JSON.stringify(result)}\n`);
