@@ -42,6 +42,7 @@ export function offlineServices(clock: Clock): Services {
     contacts: { hunter: undefined, site: new SiteContactFinder(new SafeFetcher({ allowPrivateAddresses: false }), async () => []) },
     credentials: new CredentialSealer(undefined),
     mail: config.mail,
+    notificationMail: undefined,
     linkNetwork: { similarityThreshold: 0.8, monthlyCap: 4 },
     backlinkVerification: { everyMs: 7 * 86_400_000, pageTimeoutMs: 15_000 },
     socialSources: {},
