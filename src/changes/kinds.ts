@@ -35,14 +35,14 @@ const INTERVALS =
 export const CHANGE_KINDS = {
   'visibility.rose': {
     severity: 'info',
-    definition: `The brand's mention rate, citation rate or composite visibility score, overall or on one engine, is higher in this run than in the run before (over the queries and engines both runs answered) and ${INTERVALS} (for the score: its ranges, every component at the ends of its interval).`,
+    definition: `The brand's mention rate, citation rate or composite visibility score, overall or on one engine, is higher in this run than in the run before, over the queries and engines both runs answered, and ${INTERVALS}. For the score the ranges take the intervals' place (every component at the ends of its interval).`,
     threshold: { meaning: 'the smallest move worth a change, in percentage points of the rate (points of the 0-100 score)', default: 0, min: 0, max: 100 },
     perEngine: true,
     perQuery: false,
   },
   'visibility.fell': {
     severity: 'warning',
-    definition: `The brand's mention rate, citation rate or composite visibility score, overall or on one engine, is lower in this run than in the run before (over the queries and engines both runs answered) and ${INTERVALS} (for the score: its ranges, every component at the ends of its interval).`,
+    definition: `The brand's mention rate, citation rate or composite visibility score, overall or on one engine, is lower in this run than in the run before, over the queries and engines both runs answered, and ${INTERVALS}. For the score the ranges take the intervals' place (every component at the ends of its interval).`,
     threshold: { meaning: 'the smallest move worth a change, in percentage points of the rate (points of the 0-100 score)', default: 0, min: 0, max: 100 },
     perEngine: true,
     perQuery: false,
