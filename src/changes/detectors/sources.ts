@@ -45,7 +45,8 @@ export const sourceDetector: ChangeDetector = {
   name: 'sources',
   async detect({ db, workspaceId, runId, previousRunId, rules }) {
     if (previousRunId === null) return [];
-    const top = rules['source.new'].threshold ?? 10;
+    // A whole number of places (the rule's threshold is stored as a real).
+    const top = Math.floor(rules['source.new'].threshold ?? 10);
     if (!(await runsOfWorkspace(db, workspaceId, [runId, previousRunId]))) return [];
     const subjects = await metricSubjects(db, workspaceId);
     const [now, before] = await Promise.all([topDomains(db, runId, top), topDomains(db, previousRunId, PREVIOUS_TOP)]);
