@@ -25,7 +25,7 @@ async function topDomains(db: Kysely<Database>, runId: string, limit: number): P
   const rows = isPostgres(db)
     ? await sql<{ domain: string; answers: number | string }>`
         select c.value->>'domain' as domain, count(distinct a.id) as answers
-        from engine_answers a cross join lateral jsonb_array_elements(a.citations::jsonb) as c(value)
+        from engine_answers a cross join lateral json_array_elements(a.citations::json) as c(value)
         where a.run_id = ${runId} and a.citations <> '[]'
         group by 1 order by answers desc, domain limit ${limit}`.execute(db)
     : await sql<{ domain: string; answers: number | string }>`
@@ -45,7 +45,8 @@ export const sourceDetector: ChangeDetector = {
   name: 'sources',
   async detect({ db, workspaceId, runId, previousRunId, rules }) {
     if (previousRunId === null) return [];
-    const top = rules['source.new'].threshold ?? 10;
+    // A whole number of places (the rule's threshold is stored as a real).
+    const top = Math.floor(rules['source.new'].threshold ?? 10);
     if (!(await runsOfWorkspace(db, workspaceId, [runId, previousRunId]))) return [];
     const subjects = await metricSubjects(db, workspaceId);
     const [now, before] = await Promise.all([topDomains(db, runId, top), topDomains(db, previousRunId, PREVIOUS_TOP)]);
