@@ -15,8 +15,8 @@ export default defineTool({
     'A dry run unless confirm: true; then check it with send_test_alert.',
   annotations: { title: 'Add alert channel', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   input: z.strictObject({
-    kind: z.enum(ALERT_CHANNEL_KINDS),
-    name: z.string().trim().min(1).max(100),
+    kind: z.enum(ALERT_CHANNEL_KINDS).describe('slack, discord, teams, or webhook (a webhook destination).'),
+    name: z.string().trim().min(1).max(100).describe('A name people recognise, e.g. "#marketing".'),
     url: webUrl(/^https$/, 'must be an https URL').max(2048).optional().describe('slack, discord, teams: the incoming-webhook URL.'),
     destinationId: recordId().optional().describe('kind webhook: from list_destinations.'),
     minSeverity: changeSeverity.default('warning').describe('Only changes this urgent or more.'),

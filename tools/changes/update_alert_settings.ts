@@ -11,7 +11,7 @@ export default defineTool({
   description: 'Set how many alert messages each channel and person gets a UTC day at most; changes beyond it wait for the next day\u2019s first message.',
   annotations: { title: 'Update alert settings', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
-    alertsPerDay: z.int().min(ALERTS_PER_DAY_MIN).max(ALERTS_PER_DAY_MAX),
+    alertsPerDay: z.int().min(ALERTS_PER_DAY_MIN).max(ALERTS_PER_DAY_MAX).describe('Messages per recipient per UTC day (default 10).'),
   }),
   output: z.object({ alertsPerDay: z.int() }),
   confirm: 'none',
