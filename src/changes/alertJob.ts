@@ -162,7 +162,8 @@ interface StoredBatch {
  * changes not yet sent to them at or above their severity, at most the workspace's alertsPerDay messages a UTC day.
  * Each message is recorded (one row per recipient and batch) before it is sent and its outcome after; a batch that
  * met a 429, a 5xx or no answer stays pending and the job's next attempt sends the same batch again. One run per
- * workspace at a time (the jobs table says which runs), so two instances never build two batches of the same changes.
+ * workspace at a time (the jobs table says which runs; a second one leaves its work to a run a minute later), so two
+ * instances never build two batches of the same changes.
  */
 export const sendAlertsJob: JobHandler = {
   async run(job, deps) {
@@ -177,7 +178,11 @@ export const sendAlertsJob: JobHandler = {
       .where('id', '!=', job.id)
       .where('lease_until', '>=', now)
       .executeTakeFirst();
-    if (other !== undefined) throw new RetryableJobError(`another run (${other.id}) is sending this workspace's alerts`);
+    if (other !== undefined) {
+      // That run may have passed a recipient before this run's changes came: a later run reads them.
+      await queueLater(db, clock, job.workspaceId, now + NEXT_MESSAGE_MS);
+      return { skipped: `another run (${other.id}) is sending this workspace's alerts`, sent: {}, failed: [] };
+    }
     const workspace = await db.selectFrom('workspaces').select(['name', 'alerts_per_day']).where('id', '=', job.workspaceId).executeTakeFirstOrThrow();
     const ctx: SendContext = { db, clock, services, workspaceId: job.workspaceId };
     const final = job.attempt >= job.maxAttempts;
@@ -185,6 +190,7 @@ export const sendAlertsJob: JobHandler = {
     const sent: Record<string, number> = {};
     const failures: string[] = [];
     let retryAfter = 0;
+    let retry = false;
     let again: 'soon' | 'tomorrow' | undefined;
 
     for (const recipient of await recipientsOf(ctx)) {
@@ -221,14 +227,17 @@ export const sendAlertsJob: JobHandler = {
         if (outcome.ok) sent[recipient.key] = (sent[recipient.key] ?? 0) + send.changeIds.length;
         else {
           failures.push(`${recipient.key}: ${outcome.error}`);
-          if (outcome.retryable && !final) retryAfter = Math.max(retryAfter, outcome.retryAfterMs);
+          if (outcome.retryable && !final) {
+            retry = true;
+            retryAfter = Math.max(retryAfter, outcome.retryAfterMs);
+          }
         }
         if (!outcome.ok || pending === undefined || resent) break;
       }
     }
 
     if (again !== undefined) await queueLater(db, clock, job.workspaceId, again === 'soon' ? now + NEXT_MESSAGE_MS : utcDay(now) + DAY_MS);
-    if (!final && (await hasPending(db, job.workspaceId))) {
+    if (retry) {
       throw new RetryableJobError(`alerts not delivered yet: ${failures.join('; ')}`, retryAfter);
     }
     return { sent, failed: failures };
@@ -239,8 +248,3 @@ export const sendAlertsJob: JobHandler = {
     await db.updateTable('alert_sends').set({ state: 'failed', error: reason.slice(0, 500) }).where('workspace_id', '=', job.workspaceId).where('state', '=', 'pending').execute();
   },
 };
-
-async function hasPending(db: Kysely<Database>, workspaceId: string): Promise<boolean> {
-  const row = await db.selectFrom('alert_sends').select('id').where('workspace_id', '=', workspaceId).where('state', '=', 'pending').executeTakeFirst();
-  return row !== undefined;
-}

@@ -127,5 +127,13 @@ export async function addAlertChannel(db: Kysely<Database>, clock: Clock, servic
 export async function removeAlertChannel(db: Kysely<Database>, clock: Clock, workspaceId: string, channelId: string) {
   const row = await findChannel(db, workspaceId, channelId);
   await db.updateTable('alert_channels').set({ removed_at: clock.now() }).where('id', '=', row.id).where('removed_at', 'is', null).execute();
+  // A batch still waiting for another attempt is not sent to a removed channel.
+  await db
+    .updateTable('alert_sends')
+    .set({ state: 'skipped', error: 'the channel was removed' })
+    .where('workspace_id', '=', workspaceId)
+    .where('recipient_key', '=', channelRecipient(row.id))
+    .where('state', '=', 'pending')
+    .execute();
   return { channelId: row.id, removed: true as const };
 }
