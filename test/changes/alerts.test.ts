@@ -110,6 +110,9 @@ describe('alerts as they happen', () => {
 
     const rows = await sends(ws);
     expect(rows.map((row) => row.state)).toEqual(['sent', 'sent', 'sent', 'sent', 'sent']);
+    // The same change found again records nothing, and so queues no job.
+    expect(await record(ws, [blocked])).toEqual([]);
+    expect((await sendJobs(ws)).filter((job) => job.state === 'queued')).toEqual([]);
   });
 
   it('keeps to the daily cap, says how many wait, and sends them in the next day\u2019s first message', async () => {
