@@ -77,6 +77,7 @@ export function createServices(config: Config, limiterStore: LimiterStore, ledge
     credentials: new CredentialSealer(config.secretsKey, config.previousSecretsKeys),
     mail: config.mail,
     notificationMail: config.notificationMail === undefined ? undefined : OPERATOR_SMTP.create(config.notificationMail),
+    publicUrl: config.publicUrl,
     linkNetwork: config.linkNetwork,
     backlinkVerification: { everyMs: config.backlinkVerifyEveryDays * 86_400_000, pageTimeoutMs: LINKING_PAGE_TIMEOUT_MS },
     socialSources,

@@ -44,6 +44,8 @@ export interface Services {
   credentials: CredentialSealer;
   /** Sends digests and alert mail through the operator's SMTP server; undefined when SMTP_URL / SMTP_HOST is not set. */
   notificationMail: NotificationMailer | undefined;
+  /** The service's public address (PUBLIC_URL): links in alerts and mail that people open. */
+  publicUrl: string;
   /** How outreach reaches the workspaces' own mailboxes: TLS required unless MAIL_ALLOW_INSECURE, private hosts only with ALLOW_PRIVATE_TARGETS. */
   mail: MailSettings;
   /** The link network's similarity threshold and monthly cap (NETWORK_*). */

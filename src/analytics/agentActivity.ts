@@ -27,6 +27,7 @@ const LANE_OF: Record<JobKind, AgentLane> = {
   social_search: 'social',
   repurpose_push: 'social',
   detect_changes: 'checks',
+  send_alerts: 'checks',
 };
 
 export const AGENT_ACTIVITY_DEFINITION =

@@ -3,6 +3,7 @@ import type { Database, EngineName } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
 import { toJson } from '../shared/json.js';
+import { queueAlerts } from './alertJob.js';
 import { CHANGE_KINDS, type ChangeKind } from './kinds.js';
 import { loadRules, ruleAllows, type AlertRules } from './rules.js';
 
@@ -22,7 +23,8 @@ export interface NoticedChange {
 /**
  * Records the changes the workspace's rules let through, each once: a change found again (a job run twice, two
  * instances) is left as it was. Runs in the caller's transaction when there is one, so a change exists exactly when the
- * state that shows it does. Returns the ids of the changes recorded now.
+ * state that shows it does, and so is the alert job that sends them (only when something was recorded). Returns the
+ * ids of the changes recorded now.
  */
 export async function recordChanges(
   db: Kysely<Database>,
@@ -58,5 +60,6 @@ export async function recordChanges(
       .executeTakeFirst();
     if ((inserted.numInsertedOrUpdatedRows ?? 0n) === 1n) recorded.push(id);
   }
+  if (recorded.length > 0) await queueAlerts(db, clock, workspaceId);
   return recorded;
 }

@@ -43,6 +43,7 @@ export function offlineServices(clock: Clock): Services {
     credentials: new CredentialSealer(undefined),
     mail: config.mail,
     notificationMail: undefined,
+    publicUrl: 'http://127.0.0.1:8787',
     linkNetwork: { similarityThreshold: 0.8, monthlyCap: 4 },
     backlinkVerification: { everyMs: 7 * 86_400_000, pageTimeoutMs: 15_000 },
     socialSources: {},

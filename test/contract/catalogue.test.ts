@@ -66,6 +66,14 @@ const EXTENSIONS = new Map<string, CatalogueRow>([
   ['revoke_connected_app', { method: 'POST', path: '/api/v1/workspace/apps/revoke', scope: 'any', cap: '10' }],
   // Issue 33: what Sightline noticed on its own.
   ['list_changes', { method: 'GET', path: '/api/v1/changes', scope: 'read:analytics', cap: 'plan' }],
+  // Issue 33: alerts as they happen, their rules and channels.
+  ['list_alert_rules', { method: 'GET', path: '/api/v1/changes/rules', scope: 'read:analytics', cap: 'plan' }],
+  ['update_alert_rule', { method: 'POST', path: '/api/v1/changes/rules', scope: 'manage:org', cap: '30' }],
+  ['update_alert_settings', { method: 'POST', path: '/api/v1/changes/alert-settings', scope: 'manage:org', cap: '10' }],
+  ['list_alert_channels', { method: 'GET', path: '/api/v1/changes/channels', scope: 'read:analytics', cap: 'plan' }],
+  ['add_alert_channel', { method: 'POST', path: '/api/v1/changes/channels', scope: 'manage:org', cap: '10' }],
+  ['remove_alert_channel', { method: 'POST', path: '/api/v1/changes/channels/remove', scope: 'manage:org', cap: '10' }],
+  ['send_test_alert', { method: 'POST', path: '/api/v1/changes/channels/test', scope: 'manage:org', cap: '10' }],
 ]);
 
 describe('registry against the specification', () => {

@@ -52,6 +52,9 @@ const destination = (t: TestService, ws: TestWorkspace) =>
   data(t, ws, '/api/v1/destinations', { name: 'Main blog', endpointUrl: 'https://receiver.example/hook', siteUrl: 'https://acme.example/blog' }).then((d) =>
     String(d.destinationId),
   );
+/** A Slack channel at an address nothing answers (.example): a test alert to it fails and says why. */
+const alertChannel = (t: TestService, ws: TestWorkspace) =>
+  data(t, ws, '/api/v1/changes/channels', { kind: 'slack', name: 'Team channel', url: 'https://hooks.slack.example/services/T0/B0/secret', confirm: true }).then((d) => String(d.channelId));
 /** A planned article given a body directly, as the write job leaves it: a draft. */
 const writtenArticle = async (t: TestService, ws: TestWorkspace) => {
   const id = await insertPlannedArticle(t.db, t.clock, { workspaceId: ws.workspaceId, keyword: 'crm for dentists', title: 'How to pick a CRM for dentists', scheduledAt: t.clock.now(), language: 'en' });
@@ -285,6 +288,25 @@ export const fixtures: Record<string, Fixture> = {
   list_changes: {
     valid: async (t, ws) => ({ queryId: await trackedQuery(t, ws), severity: 'warning', from: '2026-01-01' }),
     foreign: async (t, other) => ({ queryId: await trackedQuery(t, other) }),
+  },
+  list_alert_rules: { valid: async () => ({}) },
+  update_alert_rule: {
+    valid: async (t, ws) => ({ kind: 'citation.lost', enabled: true, engines: ['perplexity'], queryIds: [await trackedQuery(t, ws)] }),
+    foreign: async (t, other) => ({ kind: 'citation.lost', queryIds: [await trackedQuery(t, other)] }),
+  },
+  update_alert_settings: { valid: async () => ({ alertsPerDay: 5 }) },
+  list_alert_channels: { valid: async () => ({}) },
+  add_alert_channel: {
+    valid: async () => ({ kind: 'slack', name: 'Team channel', url: 'https://hooks.slack.example/services/T0/B0/secret', minSeverity: 'critical' }),
+    foreign: async (t, other) => ({ kind: 'webhook', name: 'Events', destinationId: await destination(t, other) }),
+  },
+  remove_alert_channel: {
+    valid: async (t, ws) => ({ channelId: await alertChannel(t, ws) }),
+    foreign: async (t, other) => ({ channelId: await alertChannel(t, other) }),
+  },
+  send_test_alert: {
+    valid: async (t, ws) => ({ channelId: await alertChannel(t, ws) }),
+    foreign: async (t, other) => ({ channelId: await alertChannel(t, other) }),
   },
   list_jobs: { valid: async () => ({ limit: 10, state: 'failed' }) },
   get_job: {

@@ -39,6 +39,7 @@ const services: Services = {
   socialSources: {},
   schedulers: { urls: loadConfig({}).schedulerUrls, limits: new MemoryLimiterStore() },
   notificationMail: undefined,
+  publicUrl: 'http://127.0.0.1',
 };
 const logger = pino({ level: 'silent' });
 

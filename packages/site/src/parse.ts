@@ -1,4 +1,4 @@
-import { type Article, type DeliveryEvent, EVENT_NAMES, type EventName } from './types.js';
+import { type Article, type ChangeEvent, type DeliveryEvent, EVENT_NAMES, type EventName, type SightlineChange } from './types.js';
 
 type Fields = Record<string, unknown>;
 
@@ -67,4 +67,34 @@ export function parseDeliveryEvent(body: unknown): DeliveryEvent | string {
   const problem = article(body.article);
   if (problem !== undefined) return within('article', problem);
   return { event: body.event as EventName, timestamp: body.timestamp, article: body.article as unknown as Article };
+}
+
+const nullable =
+  (check: Check): Check =>
+  (value) =>
+    value === null ? undefined : check(value);
+
+const change = object({
+  id: string,
+  kind: string,
+  severity: (v) => (v === 'critical' || v === 'warning' || v === 'info' ? undefined : 'is not critical, warning or info'),
+  title: string,
+  detectedAt: string,
+  engine: nullable(string),
+  queryId: nullable(string),
+  query: nullable(string),
+  runId: nullable(string),
+  details: (v) => (isObject(v) ? undefined : 'is not an object'),
+});
+
+/** A change event's body: an event named like a change kind (`citation.lost`), not an article event, and the change it names. */
+export function parseChangeEvent(body: unknown): ChangeEvent | string {
+  if (!isObject(body)) return 'the body is not a JSON object';
+  if (!isString(body.event) || EVENT_NAMES.includes(body.event as EventName) || !/^[a-z]+\.[a-z_]+$/.test(body.event)) return `event ${JSON.stringify(body.event)} is not a change kind`;
+  if (!isNumber(body.timestamp)) return 'timestamp is not a number';
+  const problem = change(body.change);
+  if (problem !== undefined) return within('change', problem);
+  const parsed = body.change as unknown as SightlineChange;
+  if (parsed.kind !== body.event) return `change.kind ${parsed.kind} is not the event ${body.event}`;
+  return { event: body.event, timestamp: body.timestamp, change: parsed };
 }

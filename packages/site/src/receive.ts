@@ -1,6 +1,6 @@
 import { answer } from './types.js';
-import type { Delivery } from './types.js';
-import { checkDelivery, type SeenDeliveries, type VerifyOptions } from './verify.js';
+import type { ChangeDelivery, Delivery } from './types.js';
+import { checkChangeEvent, checkDelivery, type SeenDeliveries, type VerifyOptions } from './verify.js';
 
 export interface ReceiverOptions {
   /** The destination's signing secret (`whsec_…`), shown once by create_destination. */
@@ -11,6 +11,11 @@ export interface ReceiverOptions {
    * most: do slow work after answering.
    */
   onArticle: (delivery: Delivery) => Promise<string | URL | undefined | void> | string | URL | undefined | void;
+  /**
+   * Called with each change event (an alert channel of kind webhook on this destination): `citation.lost`,
+   * `crawler.blocked`, ... Without it change events are answered `{ ok: true, ignored: true }` and dropped.
+   */
+  onChange?: (delivery: ChangeDelivery) => Promise<void> | void;
   /**
    * Acts on each delivery once: MemorySeenDeliveries for one process, a shared store for several. Sightline sends an
    * attempt again with the same id after a timeout or a 5xx, so an id handled before is answered as it was then.
@@ -36,6 +41,16 @@ export interface Reply {
  */
 export async function receive(options: ReceiverOptions, body: Pick<VerifyOptions, 'rawBody'> | Pick<VerifyOptions, 'parsedBody'>, headers: VerifyOptions['headers']): Promise<Reply> {
   const checked = await checkDelivery({ ...options, ...body, headers } as VerifyOptions);
+  if (!checked.ok && checked.reason === 'malformed') {
+    const change = await checkChangeEvent({ ...options, ...body, headers } as VerifyOptions);
+    if (change.ok) {
+      if (options.onChange === undefined) return { status: 200, body: { ok: true, ignored: true } };
+      await options.onChange(change.delivery);
+      await options.seen?.remember(change.delivery.id, change.rememberUntil, null);
+      return { status: 200, body: { ok: true } };
+    }
+    if (change.reason === 'replayed') return { status: 200, body: { ok: true, duplicate: true } };
+  }
   if (!checked.ok && checked.reason === 'replayed') return { status: 200, body: { ...answer({ url: checked.earlierUrl ?? undefined }), duplicate: true } };
   if (!checked.ok) return { status: checked.status, body: { ok: false, error: checked.message } };
   const { delivery, rememberUntil } = checked;

@@ -60,6 +60,38 @@ export interface DeliveryEvent {
   article: Article;
 }
 
+/**
+ * A change Sightline noticed (a citation lost, a crawler blocked, ...), as its list_changes operation shows it. Its
+ * kind is also the event's name; new kinds may come, so a receiver acts on the ones it knows.
+ */
+export interface SightlineChange {
+  id: string;
+  kind: string;
+  severity: 'critical' | 'warning' | 'info';
+  /** One line: what changed, with the figure. */
+  title: string;
+  /** ISO 8601, UTC. */
+  detectedAt: string;
+  engine: string | null;
+  queryId: string | null;
+  query: string | null;
+  runId: string | null;
+  details: Record<string, unknown>;
+}
+
+/** A change event's JSON body: `event` is the change's kind (`citation.lost`), one event per change. */
+export interface ChangeEvent {
+  event: string;
+  /** Epoch milliseconds. */
+  timestamp: number;
+  change: SightlineChange;
+}
+
+/** A verified change event and its id (`webhook-id`, the same on every attempt). */
+export interface ChangeDelivery extends ChangeEvent {
+  id: string;
+}
+
 /** A verified delivery: its body and its id (`webhook-id`, the same on every attempt of one delivery). */
 export interface Delivery extends DeliveryEvent {
   id: string;

@@ -1,5 +1,5 @@
-import { parseDeliveryEvent } from './parse.js';
-import type { Delivery } from './types.js';
+import { parseChangeEvent, parseDeliveryEvent } from './parse.js';
+import type { ChangeDelivery, ChangeEvent, Delivery, DeliveryEvent } from './types.js';
 
 /** Request headers as a web `Headers` object or as Node's (and express's) plain object with lowercase names. */
 export type HeadersLike = Headers | Readonly<Record<string, string | readonly string[] | undefined>>;
@@ -168,7 +168,20 @@ async function standardSignatureMatches(secret: string, header: string | undefin
 export type Checked = { ok: true; delivery: Delivery; rememberUntil: number } | Failure;
 
 /** Every check of verifyDelivery except remembering the id: the handlers remember it only once the site took the article. */
-export async function checkDelivery(options: VerifyOptions): Promise<Checked> {
+export function checkDelivery(options: VerifyOptions): Promise<Checked> {
+  return checkSigned<DeliveryEvent>(options, parseDeliveryEvent);
+}
+
+/** The same checks of a change event. */
+export function checkChangeEvent(options: VerifyOptions): Promise<{ ok: true; delivery: ChangeDelivery; rememberUntil: number } | Failure> {
+  return checkSigned<ChangeEvent>(options, parseChangeEvent);
+}
+
+/** The signatures (or bearer), the timestamp window, the body's shape as `parse` reads it, the event header, and the id. */
+async function checkSigned<Event extends { event: string }>(
+  options: VerifyOptions,
+  parse: (body: unknown) => Event | string,
+): Promise<{ ok: true; delivery: Event & { id: string }; rememberUntil: number } | Failure> {
   const { secret, headers } = options;
   const toleranceSeconds = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   const id = readHeader(headers, 'webhook-id');
@@ -208,7 +221,7 @@ export async function checkDelivery(options: VerifyOptions): Promise<Checked> {
   if (seconds < nowSeconds - toleranceSeconds) return fail('expired', `webhook-timestamp is more than ${toleranceSeconds} seconds old`);
   if (seconds > nowSeconds + toleranceSeconds) return fail('expired', `webhook-timestamp is more than ${toleranceSeconds} seconds in the future`);
 
-  const event = parseDeliveryEvent(body);
+  const event = parse(body);
   if (typeof event === 'string') return fail('malformed', event);
   const eventHeader = readHeader(headers, 'x-service-event');
   if (eventHeader !== undefined && eventHeader !== event.event) return fail('malformed', `X-Service-Event ${eventHeader} is not the body's event ${event.event}`);
@@ -224,6 +237,19 @@ export async function checkDelivery(options: VerifyOptions): Promise<Checked> {
  */
 export async function verifyDelivery(options: VerifyOptions): Promise<Verification> {
   const checked = await checkDelivery(options);
+  if (!checked.ok) return checked;
+  await options.seen?.remember(checked.delivery.id, checked.rememberUntil, null);
+  return { ok: true, delivery: checked.delivery };
+}
+
+export type ChangeVerification = { ok: true; delivery: ChangeDelivery } | Failure;
+
+/**
+ * Checks one change event (Sightline's alerts to a webhook destination: `citation.lost`, `crawler.blocked`, ...) by the
+ * same rules as verifyDelivery, with the same secret and headers; answers the typed change or why it was refused.
+ */
+export async function verifyChangeEvent(options: VerifyOptions): Promise<ChangeVerification> {
+  const checked = await checkChangeEvent(options);
   if (!checked.ok) return checked;
   await options.seen?.remember(checked.delivery.id, checked.rememberUntil, null);
   return { ok: true, delivery: checked.delivery };

@@ -10,6 +10,7 @@ import { searchConsoleSection } from '../../connections/google/searchConsole.js'
 import { siteAnalyticsSection } from '../../connections/siteAnalytics.js';
 import { webflowSection } from '../../connections/webflow.js';
 import type { DashboardPage } from '../../dashboardPage.js';
+import { alertsSection } from './alerts.js';
 
 // Some runtimes leave UTC, every workspace's default, out of their list of zones.
 const TIME_ZONES: readonly string[] = [...new Set(['UTC', ...Intl.supportedValuesOf('timeZone')])];
@@ -39,6 +40,7 @@ function settingsRoutes(router: Router, deps: DashboardDeps, stack: RequestHandl
 <h2>Time zone</h2>
 <p>Every page shows times in <strong id="current-time-zone">${current.timeZone}</strong> (now ${formatTime(deps.clock.now(), current.timeZone)}); the API answers in UTC.</p>
 ${timeZone}
+${await alertsSection(deps, res)}
 ${await searchConsoleSection(deps, res, current)}
 ${await siteAnalyticsSection(deps, res, current)}
 ${await cdnSection(deps, res, current)}
