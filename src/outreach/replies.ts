@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { simpleParser, type ParsedMail, type StructuredHeader } from 'mailparser';
 import type { Database } from '../../db/schema.js';
+import { recordChanges } from '../changes/record.js';
 import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
 import { enqueueJob, workspacesWithJob } from '../jobs/queue.js';
@@ -168,10 +169,11 @@ export async function ingestMessage(db: Kysely<Database>, clock: Clock, workspac
   const subject = mail.subject ?? '';
   const text = (mail.text ?? '').slice(0, MAX_BODY_CHARS);
   const references = referencesOf(mail);
+  const messageRowId = newId('msg');
   await db
     .insertInto('outreach_messages')
     .values({
-      id: newId('msg'),
+      id: messageRowId,
       workspace_id: workspaceId,
       prospect_id: prospectId,
       direction: 'in',
@@ -198,6 +200,24 @@ export async function ingestMessage(db: Kysely<Database>, clock: Clock, workspac
   if (autoSubmitted === 'no') {
     const prospect = await db.selectFrom('outreach_prospects').selectAll().where('id', '=', prospectId).executeTakeFirstOrThrow();
     if (prospect.stage === 'contacted') await moveProspect(db, clock, prospect, 'replied');
+    // Keyed by the mail's own Message-ID: two reads of the mailbox that both file it record one change.
+    await recordChanges(db, clock, workspaceId, [
+      {
+        kind: 'outreach.replied',
+        dedupeKey: mail.messageId ?? messageRowId,
+        title: `${sender} (${prospect.domain}) replied to outreach${subject === '' ? '' : `: "${subject.slice(0, 120)}"`}`,
+        details: {
+          prospectId,
+          domain: prospect.domain,
+          pageUrl: prospect.page_url,
+          from: sender,
+          subject,
+          messageId: messageRowId,
+          excerpt: ownText(text).slice(0, 500),
+          stopRequested: stop !== undefined,
+        },
+      },
+    ]);
   }
   return 'reply';
 }
