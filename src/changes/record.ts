@@ -60,3 +60,8 @@ export async function recordChanges(
   }
   return recorded;
 }
+
+/** Runs `work` in the caller's transaction, or in one of its own: an area marks its state and records the change together. */
+export function inTransaction<T>(db: Kysely<Database>, work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}

@@ -1,14 +1,15 @@
 import type { Kysely } from 'kysely';
 import { simpleParser, type ParsedMail, type StructuredHeader } from 'mailparser';
 import type { Database } from '../../db/schema.js';
+import { noteBrokenConnection } from '../changes/connections.js';
 import { recordChanges } from '../changes/record.js';
 import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
 import { enqueueJob, workspacesWithJob } from '../jobs/queue.js';
 import { RetryableJobError, type ClaimedJob, type JobDeps, type JobHandler } from '../jobs/worker.js';
 import { readInbox, type InboxPosition } from './imap.js';
-import { MailConnectionError } from './mailHosts.js';
-import { findMailbox, imapAccount } from './mailbox.js';
+import { MailConnectionError, MailLoginRefused } from './mailHosts.js';
+import { findMailbox, imapAccount, mailboxPagePath } from './mailbox.js';
 import { normaliseAddress, suppress } from './messages.js';
 import { moveProspect } from './stages.js';
 
@@ -236,7 +237,18 @@ export const outreachRepliesJob: JobHandler = {
       read = await readInbox(services.mail, account, position, clock.now());
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      await db.updateTable('outreach_mailboxes').set({ imap_error: reason, imap_checked_at: clock.now() }).where('workspace_id', '=', job.workspaceId).execute();
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable('outreach_mailboxes').set({ imap_error: reason, imap_checked_at: clock.now() }).where('workspace_id', '=', job.workspaceId).execute();
+        if (!(error instanceof MailLoginRefused)) return;
+        // The stored password names the breakage: the same one refused on every poll is one change.
+        await noteBrokenConnection(trx, clock, job.workspaceId, {
+          connection: 'mailbox',
+          provider: `The outreach mailbox's IMAP server (${row.imap_host ?? ''})`,
+          credential: `${row.imap_user ?? ''}:${row.imap_password ?? ''}`,
+          error: reason,
+          reconnectAt: mailboxPagePath(job.workspaceId),
+        });
+      });
       if (error instanceof MailConnectionError) throw new RetryableJobError(reason);
       return { failed: reason };
     }

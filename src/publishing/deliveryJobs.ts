@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database, DeliveryOutcome } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import type { CredentialSealer } from '../credentials/sealed.js';
+import { noteBrokenConnection } from '../changes/connections.js';
 import { recordChanges } from '../changes/record.js';
 import { newId } from '../ids.js';
 import { enqueueJob } from '../jobs/queue.js';
@@ -34,6 +35,8 @@ interface AttemptResult {
   note: string | null;
   /** Worth another attempt (timeouts, connection failures, 429, 5xx), not before this many milliseconds. */
   retryAfterMs: number | null;
+  /** The CMS refused the destination's credentials. */
+  refused?: boolean;
 }
 
 function answered(response: OutboundResponse, endpointUrl: string, now: number): AttemptResult {
@@ -127,7 +130,7 @@ function liveAddress(url: string | null): { url: string | null; note: string | n
 function cmsFailure(error: ProviderError, timeoutMs: number): AttemptResult {
   const retryAfter = error.transient ? (error.retryAfterMs ?? 0) : null;
   if (error.timedOut) return { outcome: 'timeout', statusCode: null, url: null, message: `Failed: the CMS did not answer within ${timeoutMs / 1000} seconds`, note: null, retryAfterMs: retryAfter };
-  return { outcome: 'failed', statusCode: error.status, url: null, message: `Failed: ${error.message}`, note: null, retryAfterMs: retryAfter };
+  return { outcome: 'failed', statusCode: error.status, url: null, message: `Failed: ${error.message}`, note: null, retryAfterMs: retryAfter, refused: error.kind === 'auth' };
 }
 
 /**
@@ -280,6 +283,17 @@ async function recordOutcome(
       .where('id', '=', delivery.destinationId)
       .execute();
     if (state === 'failed') await noteFailedDelivery(trx, clock, delivery.id, result.message);
+    if (result.refused === true) {
+      const destination = await trx.selectFrom('destinations').select(['name', 'credentials']).where('id', '=', delivery.destinationId).executeTakeFirstOrThrow();
+      await noteBrokenConnection(trx, clock, delivery.workspaceId, {
+        connection: 'destination',
+        provider: `${isCmsKind(delivery.kind) ? CMS_KINDS[delivery.kind].label : delivery.kind} (destination ${destination.name})`,
+        connectionId: delivery.destinationId,
+        credential: destination.credentials ?? '',
+        error: result.message.replace(/^Failed: /, ''),
+        reconnectAt: `/w/${delivery.workspaceId}/settings`,
+      });
+    }
     const destination = await trx.selectFrom('destinations').select(['active', 'site_url']).where('id', '=', delivery.destinationId).executeTakeFirstOrThrow();
     const servesSite = destination.active === 1 && destination.site_url !== null;
     if (result.url === null || delivery.articleId === null || delivery.event === 'test' || !servesSite) return;
