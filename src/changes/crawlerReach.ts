@@ -1,14 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
-import { enqueueJob, pendingJobId, workspacesWithJob } from '../jobs/queue.js';
+import { enqueueJob, pendingJobId } from '../jobs/queue.js';
 import type { JobHandler } from '../jobs/worker.js';
 import { crawlerAccess } from '../visibility/crawlerAccess/crawlerAccess.js';
+import { readRobots } from '../visibility/crawlerAccess/robots.js';
 import { recordChanges, type NoticedChange } from './record.js';
 
-const DAY_MS = 86_400_000;
-/** How often a workspace's site is probed at least: a robots.txt edit is found within a day even without check runs. */
-export const CRAWLER_REACH_EVERY_MS = DAY_MS;
 /** Crawlers named in a change's title; the details list them all. */
 const NAMED_IN_TITLE = 3;
 
@@ -19,17 +17,6 @@ type Report = Awaited<ReturnType<typeof crawlerAccess>>;
 export async function queueCrawlerReach(db: Kysely<Database>, clock: Clock, workspaceId: string): Promise<void> {
   if ((await pendingJobId(db, workspaceId, 'crawler_reach')) !== undefined) return;
   await enqueueJob(db, clock, { workspaceId, kind: 'crawler_reach', subjectId: workspaceId, maxAttempts: 2 });
-}
-
-/** The daily sweep: every workspace whose site was not probed (nor queued to be) in the last day. */
-export async function queueDueCrawlerReach(db: Kysely<Database>, clock: Clock): Promise<number> {
-  const due = await db
-    .selectFrom('workspaces')
-    .select('id')
-    .where('id', 'not in', workspacesWithJob(db, 'crawler_reach', clock.now() - CRAWLER_REACH_EVERY_MS))
-    .execute();
-  for (const { id } of due) await queueCrawlerReach(db, clock, id);
-  return due.length;
 }
 
 /**
@@ -128,11 +115,17 @@ async function recordReach(db: Kysely<Database>, clock: Clock, workspaceId: stri
 }
 
 /**
- * crawler_reach: probes the site as get_crawler_access does (robots.txt by RFC 9309 and the home page with each
+ * crawler_reach, queued when a check run closes: probes the site as get_crawler_access does (robots.txt by RFC 9309 and the home page with each
  * crawler's user agent), outside any transaction as it waits on the customer's site, then records the flips in one.
  */
 export const crawlerReachJob: JobHandler = {
   async run(job, { db, clock, services, progress }) {
+    // A site that does not answer at all would hold the probe for its whole budget and tell nothing: one look first.
+    const workspace = await db.selectFrom('workspaces').select('website_url').where('id', '=', job.workspaceId).executeTakeFirstOrThrow();
+    const origin = new URL(workspace.website_url);
+    origin.protocol = 'https:';
+    const robots = await readRobots(services.outbound, origin.origin);
+    if (robots.status === 'unreachable' && robots.httpStatus === null) return { skipped: `the site did not answer: ${robots.error}` };
     await progress('reading robots.txt and fetching the home page as each AI crawler');
     const report = await crawlerAccess(db, services.outbound, job.workspaceId);
     const counts = await db.transaction().execute((trx) => recordReach(trx, clock, job.workspaceId, report));
