@@ -37,6 +37,7 @@ import * as sessionLastSeen from './migrations/2026_11_28_0037_session_last_seen
 import * as destinationKinds from './migrations/2026_11_29_0038_destination_kinds.js';
 import * as featuredImages from './migrations/2026_11_29_0039_featured_images.js';
 import * as changes from './migrations/2026_11_29_0040_changes.js';
+import * as crawlerReach from './migrations/2026_11_29_0041_crawler_reach.js';
 
 /**
  * Every migration, in order. Names are timestamped so that they sort in the order they were written. Kept by hand so that
@@ -80,6 +81,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_29_0038_destination_kinds': destinationKinds,
   '2026_11_29_0039_featured_images': featuredImages,
   '2026_11_29_0040_changes': changes,
+  '2026_11_29_0041_crawler_reach': crawlerReach,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

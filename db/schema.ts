@@ -1376,6 +1376,19 @@ export interface ChangesTable {
   detected_at: number;
 }
 
+/** The last known reachability of the site for one AI crawler token (src/changes/crawlerReach.ts). */
+export interface CrawlerReachTable {
+  workspace_id: string;
+  token: string;
+  /** 1: robots.txt lets it fetch the home page and the home page answered its user agent with a 2xx. */
+  reachable: number;
+  robots_allowed: number;
+  home_status: number | null;
+  /** When this state was first seen: names the flip that led to it. */
+  since: number;
+  checked_at: number;
+}
+
 /** Per tracked query and AI engine: the brand's result in its latest runs, oldest first, one letter a run (c cited, n not cited). */
 export interface ChangeCellsTable {
   workspace_id: string;
@@ -1501,6 +1514,7 @@ export interface Database {
   mcp_tasks: McpTasksTable;
   changes: ChangesTable;
   change_cells: ChangeCellsTable;
+  crawler_reach: CrawlerReachTable;
   alert_rules: AlertRulesTable;
   alert_channels: AlertChannelsTable;
   alert_sends: AlertSendsTable;

@@ -28,12 +28,13 @@ const LANE_OF: Record<JobKind, AgentLane> = {
   repurpose_push: 'social',
   detect_changes: 'checks',
   send_alerts: 'checks',
+  crawler_reach: 'checks',
 };
 
 export const AGENT_ACTIVITY_DEFINITION =
   'A run is a background job the service started in the window (from UTC midnight of its first day): succeeded when it finished, ' +
   'failed when its last attempt failed, inProgress while it waits or runs; retries of a job count once. ' +
-  'Lanes: writing (articles), publishing (webhook deliveries, render checks), checks (answer-engine, rank and positioning checks, backlink verification, the comparison of each check run with the one before), ' +
+  'Lanes: writing (articles), publishing (webhook deliveries, render checks), checks (answer-engine, rank and positioning checks, backlink verification, the comparison of each check run with the one before, the AI crawlers\' reach of the site), ' +
   'syncs (Search Console, the CDN, the backlink index), outreach (finding prospects, mail sends and reads of the mailbox for replies, link-network matching), social (searches of the social sources for threads, pushes of repurposed posts to the scheduling tool).';
 
 /** Runs per agent lane over the window, from the jobs table. */

@@ -15,7 +15,7 @@ import {
   type DayRange,
   type WebAnalyticsProvider,
 } from './providers/provider.js';
-import { noteSiteAnalyticsError, siteAnalyticsProvider, type SiteAnalyticsServices } from './providers/connections.js';
+import { noteSiteAnalyticsError, noteSiteAnalyticsRefused, siteAnalyticsProvider, type SiteAnalyticsServices } from './providers/connections.js';
 
 export type TrafficScope = 'ours' | 'site';
 
@@ -95,7 +95,8 @@ async function connectedSiteTraffic(deps: TrafficDeps, window: MetricWindow) {
     await noteSiteAnalyticsError(deps.db, deps.workspaceId, null);
     return traffic;
   } catch (error) {
-    if (error instanceof WebAnalyticsError && !(error instanceof AnalyticsNotConfiguredError)) await noteSiteAnalyticsError(deps.db, deps.workspaceId, error.message);
+    if (error instanceof AnalyticsAuthError) await noteSiteAnalyticsRefused(deps.db, { now: () => deps.now }, deps.workspaceId, error);
+    else if (error instanceof WebAnalyticsError && !(error instanceof AnalyticsNotConfiguredError)) await noteSiteAnalyticsError(deps.db, deps.workspaceId, error.message);
     throw providerFailure(error);
   }
 }

@@ -2,6 +2,7 @@ import type { Kysely, Updateable } from 'kysely';
 import { z } from 'zod';
 import { isPostgres } from '../../db/locks.js';
 import type { BacklinksTable, Database } from '../../db/schema.js';
+import { recordChanges } from '../changes/record.js';
 import type { Clock } from '../clock.js';
 import { enqueueJobs } from '../jobs/queue.js';
 import type { JobHandler } from '../jobs/worker.js';
@@ -164,6 +165,41 @@ export async function makeKnownLinksDue(db: Kysely<Database>, clock: Clock, work
   return Number(result.numUpdatedRows);
 }
 
+/**
+ * Records `backlink.lost` for a link the workspace built (through outreach or the link network) that just turned lost,
+ * by the rule of outcomeOf, in the transaction that marks it. Keyed by the link and the time it was lost: a link found
+ * again and lost later is a new change.
+ */
+async function noteLostLink(
+  db: Kysely<Database>,
+  clock: Clock,
+  workspaceId: string,
+  row: Pick<BacklinksTable, 'id' | 'linking_url' | 'target_url' | 'source' | 'anchor_text' | 'prospect_id' | 'placement_id'>,
+  update: Updateable<BacklinksTable>,
+): Promise<void> {
+  if (row.source !== 'outreach' && row.source !== 'network') return;
+  const lostAt = Number(update.lost_at);
+  const reason = typeof update.check_error === 'string' ? `the page could not be read ${UNREADABLE_LIMIT} times in a row (${update.check_error})` : 'the page no longer links to the site';
+  await recordChanges(db, clock, workspaceId, [
+    {
+      kind: 'backlink.lost',
+      dedupeKey: `${row.id}:${lostAt}`,
+      title: `Link from ${row.linking_url} to ${row.target_url} is lost: ${reason}`,
+      details: {
+        backlinkId: row.id,
+        source: row.source,
+        linkingUrl: row.linking_url,
+        targetUrl: row.target_url,
+        anchorText: row.anchor_text,
+        prospectId: row.prospect_id,
+        placementId: row.placement_id,
+        lostAt,
+        reason,
+      },
+    },
+  ]);
+}
+
 const payloadSchema = z.object({ backlinkIds: z.array(z.string()).min(1), claimedUntil: z.number() });
 
 export interface VerifySummary {
@@ -186,7 +222,7 @@ export const backlinkVerifyJob: JobHandler = {
     const settings: BacklinkVerificationSettings = services.backlinkVerification;
     const rows = await db
       .selectFrom('backlinks')
-      .select(['id', 'linking_url', 'target_url', 'status', 'lost_at', 'status_changed_at', 'check_failures'])
+      .select(['id', 'linking_url', 'target_url', 'status', 'lost_at', 'status_changed_at', 'check_failures', 'source', 'anchor_text', 'prospect_id', 'placement_id'])
       .where('workspace_id', '=', job.workspaceId)
       .where('id', 'in', backlinkIds)
       .where('source', '!=', 'index')
@@ -201,13 +237,17 @@ export const backlinkVerifyJob: JobHandler = {
         const page = await readLinkingPage(services.outbound, linkingUrl, settings.pageTimeoutMs);
         for (const row of links) {
           const update = outcomeOf(row, checkOf(page, row.target_url), clock.now(), settings.everyMs);
-          const written = await db
-            .updateTable('backlinks')
-            .set(update)
-            .where('id', '=', row.id)
-            .where('workspace_id', '=', job.workspaceId)
-            .where('next_check_at', '=', claimedUntil)
-            .executeTakeFirst();
+          const written = await db.transaction().execute(async (trx) => {
+            const result = await trx
+              .updateTable('backlinks')
+              .set(update)
+              .where('id', '=', row.id)
+              .where('workspace_id', '=', job.workspaceId)
+              .where('next_check_at', '=', claimedUntil)
+              .executeTakeFirst();
+            if (result.numUpdatedRows === 1n && row.status !== 'lost' && update.status === 'lost') await noteLostLink(trx, clock, job.workspaceId, row, update);
+            return result;
+          });
           if (written.numUpdatedRows === 0n) continue;
           if (update.status === 'verified') summary.verified++;
           else if (update.status === 'lost') summary.lost++;

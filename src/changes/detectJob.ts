@@ -3,6 +3,7 @@ import type { Database } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import { enqueueJob } from '../jobs/queue.js';
 import type { JobHandler } from '../jobs/worker.js';
+import { queueCrawlerReach } from './crawlerReach.js';
 import { RUN_DETECTORS } from './detectors/index.js';
 import { recordChanges } from './record.js';
 import { loadRules } from './rules.js';
@@ -11,10 +12,14 @@ export interface DetectChangesPayload {
   runId: string;
 }
 
-/** Queued by the check that closes a run, in its transaction: every finished run is compared once. */
+/**
+ * Queued by the check that closes a run, in its transaction: every finished run is compared once, and the AI
+ * crawlers' reach of the site is probed again beside it.
+ */
 export async function queueChangeDetection(db: Kysely<Database>, clock: Clock, workspaceId: string, runId: string): Promise<void> {
   const payload: DetectChangesPayload = { runId };
   await enqueueJob(db, clock, { workspaceId, kind: 'detect_changes', subjectId: runId, payload: { ...payload } });
+  await queueCrawlerReach(db, clock, workspaceId);
 }
 
 /** The workspace's latest finished run created before `runId`. */

@@ -140,7 +140,8 @@ export const CHANGE_KINDS = {
   },
   'backlink.lost': {
     severity: 'warning',
-    definition: 'A link placed through outreach or the link network is no longer on its page (two verifications in a row did not find it).',
+    definition:
+      'A link placed through outreach or the link network is no longer on its page: a verification found the page without the link or gone (404, 410), or could not read the page three times in a row.',
     perEngine: false,
     perQuery: false,
   },

@@ -63,3 +63,8 @@ export async function recordChanges(
   if (recorded.length > 0) await queueAlerts(db, clock, workspaceId);
   return recorded;
 }
+
+/** Runs `work` in the caller's transaction, or in one of its own: an area marks its state and records the change together. */
+export function inTransaction<T>(db: Kysely<Database>, work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}

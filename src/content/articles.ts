@@ -1,6 +1,10 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { ArticlesTable, Database } from '../../db/schema.js';
+import { notePlanUsage } from '../changes/planLimits.js';
 import type { Clock } from '../clock.js';
+import { PLANS } from '../plans.js';
+import { loadTeamWorkspace } from '../team/seats.js';
+import { articlesInMonth, monthKey } from './calendar.js';
 import { NotFoundError } from '../errors.js';
 import { newId } from '../ids.js';
 
@@ -111,6 +115,9 @@ export async function insertPlannedArticle(db: Kysely<Database>, clock: Clock, a
       updated_at: now,
     })
     .execute();
+  const [used, workspace] = await Promise.all([articlesInMonth(db, article.workspaceId, article.scheduledAt), loadTeamWorkspace(db, article.workspaceId)]);
+  const month = monthKey(article.scheduledAt);
+  await notePlanUsage(db, clock, article.workspaceId, { limit: 'articles', used, of: PLANS[workspace.plan].articlesPerMonth, plan: workspace.plan, month });
   return id;
 }
 

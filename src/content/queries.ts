@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { ArticleStatus, Database, QueriesTable } from '../../db/schema.js';
+import { notePlanUsage } from '../changes/planLimits.js';
 import type { Clock } from '../clock.js';
 import { BadInputError, NotFoundError } from '../errors.js';
 import { newId } from '../ids.js';
@@ -106,6 +107,8 @@ export async function insertQuery(db: Kysely<Database>, clock: Clock, workspaceI
   };
   await db.insertInto('queries').values(row).execute();
   await noteQueryWording(db, row);
+  const [usage, workspace] = await Promise.all([queryUsage(db, workspaceId), loadTeamWorkspace(db, workspaceId)]);
+  await notePlanUsage(db, clock, workspaceId, { limit: 'trackedQueries', used: usage.used, of: usage.limit, plan: workspace.plan, month: toIso(row.created_at).slice(0, 7) });
   return row;
 }
 

@@ -24,6 +24,7 @@ export const JOB_KINDS = [
   'repurpose_push',
   'detect_changes',
   'send_alerts',
+  'crawler_reach',
 ] as const;
 
 export type JobKind = (typeof JOB_KINDS)[number];

@@ -1,6 +1,6 @@
 import { ImapFlow, type ImapFlowOptions } from 'imapflow';
 import type { MailSettings } from '../config.js';
-import { MailConnectionError, MailSetupError, resolveMailHost } from './mailHosts.js';
+import { MailConnectionError, MailLoginRefused, MailSetupError, resolveMailHost } from './mailHosts.js';
 
 const CONNECT_TIMEOUT_MS = 15_000;
 const SOCKET_TIMEOUT_MS = 60_000;
@@ -56,7 +56,7 @@ export async function readInbox(settings: MailSettings, account: ImapAccount, si
     await client.connect();
   } catch (error) {
     const failure = error as { authenticationFailed?: boolean; tlsFailed?: boolean; message?: string };
-    if (failure.authenticationFailed === true) throw new MailSetupError(`the IMAP server refused the login for ${account.user}`);
+    if (failure.authenticationFailed === true) throw new MailLoginRefused(`the IMAP server refused the login for ${account.user}`);
     if (failure.tlsFailed === true) throw new MailSetupError(`the IMAP server's TLS failed: ${failure.message ?? String(error)}; mail is read only encrypted unless MAIL_ALLOW_INSECURE is set`);
     throw new MailConnectionError(`the IMAP server could not be reached: ${failure.message ?? String(error)}`);
   }

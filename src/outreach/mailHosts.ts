@@ -9,6 +9,9 @@ export class MailConnectionError extends Error {}
 /** The mailbox settings cannot work as they are (a private host, a refused login): trying again changes nothing. */
 export class MailSetupError extends Error {}
 
+/** The mail server refused the mailbox's login: only new credentials help. */
+export class MailLoginRefused extends MailSetupError {}
+
 export interface ResolvedMailHost {
   /** The address connected to: resolved once here, so a name that rebinds later cannot redirect the connection. */
   address: string;

@@ -1,13 +1,15 @@
 import type { Kysely } from 'kysely';
 import { simpleParser, type ParsedMail, type StructuredHeader } from 'mailparser';
 import type { Database } from '../../db/schema.js';
+import { noteBrokenConnection } from '../changes/connections.js';
+import { recordChanges } from '../changes/record.js';
 import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
 import { enqueueJob, workspacesWithJob } from '../jobs/queue.js';
 import { RetryableJobError, type ClaimedJob, type JobDeps, type JobHandler } from '../jobs/worker.js';
 import { readInbox, type InboxPosition } from './imap.js';
-import { MailConnectionError } from './mailHosts.js';
-import { findMailbox, imapAccount } from './mailbox.js';
+import { MailConnectionError, MailLoginRefused } from './mailHosts.js';
+import { findMailbox, imapAccount, mailboxPagePath } from './mailbox.js';
 import { normaliseAddress, suppress } from './messages.js';
 import { moveProspect } from './stages.js';
 
@@ -168,10 +170,11 @@ export async function ingestMessage(db: Kysely<Database>, clock: Clock, workspac
   const subject = mail.subject ?? '';
   const text = (mail.text ?? '').slice(0, MAX_BODY_CHARS);
   const references = referencesOf(mail);
+  const messageRowId = newId('msg');
   await db
     .insertInto('outreach_messages')
     .values({
-      id: newId('msg'),
+      id: messageRowId,
       workspace_id: workspaceId,
       prospect_id: prospectId,
       direction: 'in',
@@ -198,6 +201,24 @@ export async function ingestMessage(db: Kysely<Database>, clock: Clock, workspac
   if (autoSubmitted === 'no') {
     const prospect = await db.selectFrom('outreach_prospects').selectAll().where('id', '=', prospectId).executeTakeFirstOrThrow();
     if (prospect.stage === 'contacted') await moveProspect(db, clock, prospect, 'replied');
+    // Keyed by the mail's own Message-ID: two reads of the mailbox that both file it record one change.
+    await recordChanges(db, clock, workspaceId, [
+      {
+        kind: 'outreach.replied',
+        dedupeKey: mail.messageId ?? messageRowId,
+        title: `${sender} (${prospect.domain}) replied to outreach${subject === '' ? '' : `: "${subject.slice(0, 120)}"`}`,
+        details: {
+          prospectId,
+          domain: prospect.domain,
+          pageUrl: prospect.page_url,
+          from: sender,
+          subject,
+          messageId: messageRowId,
+          excerpt: ownText(text).slice(0, 500),
+          stopRequested: stop !== undefined,
+        },
+      },
+    ]);
   }
   return 'reply';
 }
@@ -216,7 +237,18 @@ export const outreachRepliesJob: JobHandler = {
       read = await readInbox(services.mail, account, position, clock.now());
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      await db.updateTable('outreach_mailboxes').set({ imap_error: reason, imap_checked_at: clock.now() }).where('workspace_id', '=', job.workspaceId).execute();
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable('outreach_mailboxes').set({ imap_error: reason, imap_checked_at: clock.now() }).where('workspace_id', '=', job.workspaceId).execute();
+        if (!(error instanceof MailLoginRefused)) return;
+        // The stored password names the breakage: the same one refused on every poll is one change.
+        await noteBrokenConnection(trx, clock, job.workspaceId, {
+          connection: 'mailbox',
+          provider: `The outreach mailbox's IMAP server (${row.imap_host ?? ''})`,
+          credential: `${row.imap_user ?? ''}:${row.imap_password ?? ''}`,
+          error: reason,
+          reconnectAt: mailboxPagePath(job.workspaceId),
+        });
+      });
       if (error instanceof MailConnectionError) throw new RetryableJobError(reason);
       return { failed: reason };
     }

@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Database, DeliveryOutcome } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import type { CredentialSealer } from '../credentials/sealed.js';
+import { noteBrokenConnection } from '../changes/connections.js';
+import { recordChanges } from '../changes/record.js';
 import { newId } from '../ids.js';
 import { enqueueJob } from '../jobs/queue.js';
 import { RetryableJobError, type ClaimedJob, type JobDeps, type JobHandler } from '../jobs/worker.js';
@@ -33,6 +35,8 @@ interface AttemptResult {
   note: string | null;
   /** Worth another attempt (timeouts, connection failures, 429, 5xx), not before this many milliseconds. */
   retryAfterMs: number | null;
+  /** The CMS refused the destination's credentials. */
+  refused?: boolean;
 }
 
 function answered(response: OutboundResponse, endpointUrl: string, now: number): AttemptResult {
@@ -126,7 +130,7 @@ function liveAddress(url: string | null): { url: string | null; note: string | n
 function cmsFailure(error: ProviderError, timeoutMs: number): AttemptResult {
   const retryAfter = error.transient ? (error.retryAfterMs ?? 0) : null;
   if (error.timedOut) return { outcome: 'timeout', statusCode: null, url: null, message: `Failed: the CMS did not answer within ${timeoutMs / 1000} seconds`, note: null, retryAfterMs: retryAfter };
-  return { outcome: 'failed', statusCode: error.status, url: null, message: `Failed: ${error.message}`, note: null, retryAfterMs: retryAfter };
+  return { outcome: 'failed', statusCode: error.status, url: null, message: `Failed: ${error.message}`, note: null, retryAfterMs: retryAfter, refused: error.kind === 'auth' };
 }
 
 /**
@@ -170,6 +174,53 @@ async function earlierPost(db: Kysely<Database>, delivery: PendingDelivery): Pro
     .where('article_id', '=', delivery.articleId)
     .executeTakeFirst();
   return row === undefined ? null : { remoteId: row.remote_id, url: row.remote_url };
+}
+
+/**
+ * Records `delivery.failed` for a delivery that just ended failed, in the transaction that marks it: once per delivery.
+ * A destination's test is not an article's delivery, so its failure is only shown where it was asked for.
+ */
+async function noteFailedDelivery(db: Kysely<Database>, clock: Clock, deliveryId: string, error: string): Promise<void> {
+  const row = await db
+    .selectFrom('deliveries')
+    .innerJoin('destinations', 'destinations.id', 'deliveries.destination_id')
+    .leftJoin('articles', 'articles.id', 'deliveries.article_id')
+    .select([
+      'deliveries.workspace_id as workspaceId',
+      'deliveries.event as event',
+      'deliveries.attempts as attempts',
+      'deliveries.status_code as statusCode',
+      'deliveries.article_id as articleId',
+      'articles.title as articleTitle',
+      'destinations.id as destinationId',
+      'destinations.name as destinationName',
+      'destinations.kind as destinationKind',
+      'destinations.endpoint_url as endpointUrl',
+    ])
+    .where('deliveries.id', '=', deliveryId)
+    .executeTakeFirstOrThrow();
+  if (row.event === 'test' || row.articleId === null) return;
+  const attempts = row.attempts === 1 ? '1 attempt' : `${row.attempts} attempts`;
+  await recordChanges(db, clock, row.workspaceId, [
+    {
+      kind: 'delivery.failed',
+      dedupeKey: deliveryId,
+      title: `Delivery of "${row.articleTitle ?? row.articleId}" to ${row.destinationName} failed after ${attempts}: ${error.replace(/^Failed: /, '')}`,
+      details: {
+        deliveryId,
+        event: row.event,
+        articleId: row.articleId,
+        articleTitle: row.articleTitle,
+        destinationId: row.destinationId,
+        destinationName: row.destinationName,
+        destinationKind: row.destinationKind,
+        endpointUrl: row.endpointUrl,
+        attempts: row.attempts,
+        statusCode: row.statusCode,
+        error,
+      },
+    },
+  ]);
 }
 
 /**
@@ -231,6 +282,18 @@ async function recordOutcome(
       })
       .where('id', '=', delivery.destinationId)
       .execute();
+    if (state === 'failed') await noteFailedDelivery(trx, clock, delivery.id, result.message);
+    if (result.refused === true) {
+      const destination = await trx.selectFrom('destinations').select(['name', 'credentials']).where('id', '=', delivery.destinationId).executeTakeFirstOrThrow();
+      await noteBrokenConnection(trx, clock, delivery.workspaceId, {
+        connection: 'destination',
+        provider: `${isCmsKind(delivery.kind) ? CMS_KINDS[delivery.kind].label : delivery.kind} (destination ${destination.name})`,
+        connectionId: delivery.destinationId,
+        credential: destination.credentials ?? '',
+        error: result.message.replace(/^Failed: /, ''),
+        reconnectAt: `/w/${delivery.workspaceId}/settings`,
+      });
+    }
     const destination = await trx.selectFrom('destinations').select(['active', 'site_url']).where('id', '=', delivery.destinationId).executeTakeFirstOrThrow();
     const servesSite = destination.active === 1 && destination.site_url !== null;
     if (result.url === null || delivery.articleId === null || delivery.event === 'test' || !servesSite) return;
@@ -279,13 +342,17 @@ export const deliverJob: JobHandler = {
 
   /** A job that ended on an unexpected fault must not leave its delivery pending forever. */
   async onFailed(job, reason, { db, clock }) {
-    if (job.subjectId === null) return;
-    await db
-      .updateTable('deliveries')
-      .set({ state: 'failed', error: reason, completed_at: clock.now() })
-      .where('id', '=', job.subjectId)
-      .where('state', '=', 'pending')
-      .execute();
+    const deliveryId = job.subjectId;
+    if (deliveryId === null) return;
+    await db.transaction().execute(async (trx) => {
+      const ended = await trx
+        .updateTable('deliveries')
+        .set({ state: 'failed', error: reason, completed_at: clock.now() })
+        .where('id', '=', deliveryId)
+        .where('state', '=', 'pending')
+        .executeTakeFirst();
+      if (ended.numUpdatedRows === 1n) await noteFailedDelivery(trx, clock, deliveryId, reason);
+    });
   },
 };
 
@@ -300,14 +367,28 @@ export const renderCheckJob: JobHandler = {
       .where('id', '=', job.subjectId ?? '')
       .executeTakeFirst();
     if (article?.url == null) return { skipped: 'the article has no address' };
-    const check = await checkRendersLive(services.outbound, article.url, article.title, services.timing.webhookTimeoutMs);
+    const url = article.url;
+    const check = await checkRendersLive(services.outbound, url, article.title, services.timing.webhookTimeoutMs);
     const now = clock.now();
-    await db
-      .updateTable('articles')
-      .set(check.live ? { live_checked_at: now, live_confirmed_at: now, live_check_error: null } : { live_checked_at: now, live_check_error: check.reason })
-      .where('id', '=', article.id)
-      .execute();
-    if (!check.live) throw new RetryableJobError(`${article.url}: ${check.reason}`);
+    const lastLook = job.attempt >= job.maxAttempts;
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('articles')
+        .set(check.live ? { live_checked_at: now, live_confirmed_at: now, live_check_error: null } : { live_checked_at: now, live_check_error: check.reason })
+        .where('id', '=', article.id)
+        .execute();
+      if (check.live || !lastLook) return;
+      // The job is this publish's render check: a later publish of the article checks, and may record, again.
+      await recordChanges(trx, clock, job.workspaceId, [
+        {
+          kind: 'article.not_rendered',
+          dedupeKey: `${article.id}:${job.id}`,
+          title: `"${article.title}" did not render at ${url} after ${job.maxAttempts} checks: ${check.reason}`,
+          details: { articleId: article.id, articleTitle: article.title, url, checks: job.maxAttempts, reason: check.reason },
+        },
+      ]);
+    });
+    if (!check.live) throw new RetryableJobError(`${url}: ${check.reason}`);
     return { url: article.url, live: true };
   },
 };

@@ -1,13 +1,15 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Database, SchedulerTool } from '../../db/schema.js';
+import { noteBrokenConnection } from '../changes/connections.js';
+import { inTransaction } from '../changes/record.js';
 import type { Clock } from '../clock.js';
 import type { SchedulerUrls } from '../config.js';
 import type { CredentialSealer } from '../credentials/sealed.js';
 import { BadInputError } from '../errors.js';
 import type { Services } from '../outsideServices.js';
 import { openScheduler } from './schedulers/index.js';
-import { SCHEDULER_TOOLS, type Scheduler, type SchedulerAccount } from './schedulers/scheduler.js';
+import { SCHEDULER_TOOLS, type Scheduler, type SchedulerAccount, type SchedulerAuthError } from './schedulers/scheduler.js';
 
 /** Where an owner connects the scheduling tool; refusals that need one name it. */
 export function schedulerPagePath(workspaceId: string): string {
@@ -82,6 +84,25 @@ export async function removeConnection(db: Kysely<Database>, workspaceId: string
 /** Remembers the last check of the connection (a channel list, a push): its time and what went wrong, if anything. */
 export async function recordCheck(db: Kysely<Database>, clock: Clock, workspaceId: string, error: string | null): Promise<void> {
   await db.updateTable('scheduler_connections').set({ checked_at: clock.now(), last_error: error }).where('workspace_id', '=', workspaceId).execute();
+}
+
+/**
+ * The scheduling tool refused the stored key: remembered as the connection's last check, and recorded once as
+ * `connection.broken` for this key (a key saved again is a new connection that can break anew).
+ */
+export async function recordRefusal(db: Kysely<Database>, clock: Clock, workspaceId: string, error: SchedulerAuthError): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    await recordCheck(trx, clock, workspaceId, error.message);
+    const row = await trx.selectFrom('scheduler_connections').select(['tool', 'api_key']).where('workspace_id', '=', workspaceId).executeTakeFirst();
+    if (row === undefined) return;
+    await noteBrokenConnection(trx, clock, workspaceId, {
+      connection: 'scheduler',
+      provider: error.provider ?? row.tool,
+      credential: `${row.tool}:${row.api_key}`,
+      error: error.message,
+      reconnectAt: schedulerPagePath(workspaceId),
+    });
+  });
 }
 
 export type SchedulerServices = Pick<Services, 'outbound' | 'credentials' | 'schedulers'>;

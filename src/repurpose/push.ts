@@ -6,7 +6,7 @@ import { newId } from '../ids.js';
 import { enqueueJob } from '../jobs/queue.js';
 import type { DryRunNote } from '../shared/dryRun.js';
 import { formProblem } from './channels.js';
-import { recordCheck, schedulerFor, schedulerPagePath, type SchedulerServices } from './connection.js';
+import { recordCheck, recordRefusal, schedulerFor, schedulerPagePath, type SchedulerServices } from './connection.js';
 import { draftParts, draftRecord, draftsQuery, findDraft, type DraftRow } from './drafts.js';
 import { SCHEDULER_NAMES, SCHEDULER_SETTINGS, TAKES_THREADS } from './schedulers/index.js';
 import { SchedulerAuthError, SchedulerError, SchedulerRateLimitedError, type Scheduler, type SchedulerChannel, type SchedulerPost } from './schedulers/scheduler.js';
@@ -34,7 +34,8 @@ async function channelsOf(db: Kysely<Database>, clock: Clock, workspaceId: strin
     if (record) await recordCheck(db, clock, workspaceId, null);
     return channels;
   } catch (error) {
-    if (record && (error instanceof SchedulerAuthError || error instanceof SchedulerError)) await recordCheck(db, clock, workspaceId, error.message);
+    if (record && error instanceof SchedulerAuthError) await recordRefusal(db, clock, workspaceId, error);
+    else if (record && error instanceof SchedulerError) await recordCheck(db, clock, workspaceId, error.message);
     throw schedulerProblem(error, scheduler.tool, workspaceId, clock.now());
   }
 }

@@ -4,7 +4,7 @@ import type { Database } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import { enqueueJob } from '../jobs/queue.js';
 import type { ClaimedJob, JobDeps, JobHandler } from '../jobs/worker.js';
-import { recordCheck, schedulerAccount, schedulerPagePath } from './connection.js';
+import { recordCheck, recordRefusal, schedulerAccount, schedulerPagePath } from './connection.js';
 import { draftParts } from './drafts.js';
 import { openScheduler } from './schedulers/index.js';
 import { REPURPOSE_CHANNELS } from './channels.js';
@@ -67,7 +67,7 @@ export const repurposePushJob: JobHandler = {
       }
       if (error instanceof SchedulerAuthError) {
         const reason = `${error.message}; reconnect the scheduling tool at ${schedulerPagePath(job.workspaceId)} and push again`;
-        await recordCheck(db, clock, job.workspaceId, error.message);
+        await recordRefusal(db, clock, job.workspaceId, error);
         await fail(db, clock, job.id, reason);
         return { failed: reason };
       }

@@ -1,5 +1,7 @@
-import type { Kysely } from 'kysely';
-import type { Database, SocialSourceName, ThreadSourceState } from '../../db/schema.js';
+import type { Insertable, Kysely } from 'kysely';
+import type { Database, SocialSourceName, SocialThreadsTable, ThreadSourceState } from '../../db/schema.js';
+import { recordChanges, type NoticedChange } from '../changes/record.js';
+import { loadRules } from '../changes/rules.js';
 import type { Clock } from '../clock.js';
 import { BadInputError } from '../errors.js';
 import { enqueueJob, pendingJobId, workspacesWithJob } from '../jobs/queue.js';
@@ -108,6 +110,34 @@ async function searchSource(source: SocialSource, terms: readonly SearchTerm[], 
   }
 }
 
+/**
+ * `social.thread_found` for a thread just stored that is open and at or above the workspace's relevance threshold.
+ * Keyed by the thread at its source: found again by another search or instance, it is the same change.
+ */
+function threadFound(row: Insertable<SocialThreadsTable>, threshold: number | null): NoticedChange[] {
+  if (row.status !== 'new' || row.relevance < (threshold ?? 0)) return [];
+  return [
+    {
+      kind: 'social.thread_found',
+      dedupeKey: `${row.source}:${row.external_id}`,
+      title: `New ${row.community} thread, relevance ${row.relevance}: "${row.title.slice(0, 150)}"`,
+      details: {
+        threadId: row.id,
+        source: row.source,
+        community: row.community,
+        url: row.url,
+        title: row.title,
+        author: row.author,
+        postedAt: row.posted_at,
+        relevance: row.relevance,
+        relevanceReason: row.relevance_reason,
+        matchedQuery: row.matched_query,
+        matchedKind: row.matched_kind,
+      },
+    },
+  ];
+}
+
 /** Asks the sources again about the threads shown as open that were not checked lately; closes those no longer open. */
 async function recheckOpenThreads(db: Kysely<Database>, clock: Clock, workspaceId: string, sources: readonly SocialSource[]): Promise<{ rechecked: number; closed: number }> {
   let rechecked = 0;
@@ -195,15 +225,20 @@ export const socialSearchJob: JobHandler = {
     const judged = await judgeThreads(db, services.writer, job.workspaceId, fresh, usage, (error) => logger.warn({ err: error, jobId: job.id }, 'social relevance: the writer failed; words decide'));
 
     const now = clock.now();
+    const rules = await loadRules(db, job.workspaceId);
     await db.transaction().execute(async (trx) => {
       if ((await trx.selectFrom('workspaces').select('id').where('id', '=', job.workspaceId).executeTakeFirst()) === undefined) return;
+      const relevant: NoticedChange[] = [];
       for (const [i, { source, thread, term }] of fresh.entries()) {
-        await trx
+        const row = newThreadRow(job.workspaceId, source, thread, term, judged[i]!, now);
+        const inserted = await trx
           .insertInto('social_threads')
-          .values(newThreadRow(job.workspaceId, source, thread, term, judged[i]!, now))
+          .values(row)
           .onConflict((oc) => oc.columns(['workspace_id', 'source', 'external_id']).doNothing())
-          .execute();
+          .executeTakeFirst();
+        if ((inserted.numInsertedOrUpdatedRows ?? 0n) === 1n) relevant.push(...threadFound(row, rules['social.thread_found'].threshold));
       }
+      await recordChanges(trx, clock, job.workspaceId, relevant, rules);
       for (const { source, thread } of refreshed) {
         await trx
           .updateTable('social_threads')

@@ -373,3 +373,51 @@ describe('backlink verification: in the service', () => {
     ]);
   });
 });
+
+describe('backlink verification: the backlink.lost change', () => {
+  const lostChanges = () => t.db.selectFrom('changes').selectAll().where('workspace_id', '=', workspaceId).where('kind', '=', 'backlink.lost').orderBy('detected_at').execute();
+  beforeEach(async () => {
+    await t.db.deleteFrom('changes').execute();
+  });
+
+  it('is recorded once when a link placed through outreach turns lost, and again only after it was found and lost anew', async () => {
+    pages.set('/outreach-drops', html(`<a href="https://acme.example/">home, not the page placed</a>`));
+    const id = await place('/outreach-drops', { source: 'outreach' });
+    await verifyDue();
+    t.clock.advance(WEEK_MS);
+    await verifyDue();
+    const [first, ...more] = await lostChanges();
+    expect(more).toEqual([]);
+    expect(first!.title).toBe(`Link from ${origin}/outreach-drops to ${TARGET} is lost: the page no longer links to the site`);
+    expect(JSON.parse(first!.details)).toMatchObject({ backlinkId: id, source: 'outreach', linkingUrl: `${origin}/outreach-drops`, targetUrl: TARGET });
+
+    pages.set('/outreach-drops', html(`<a href="${TARGET}">Acme</a>`));
+    t.clock.advance(WEEK_MS);
+    await verifyDue();
+    expect(await lostChanges()).toHaveLength(1);
+    pages.set('/outreach-drops', status(410));
+    t.clock.advance(WEEK_MS);
+    await verifyDue();
+    expect(await lostChanges()).toHaveLength(2);
+  });
+
+  it('names the unreadable page when a network link is lost after three failed reads', async () => {
+    pages.set('/network-down', status(500));
+    await place('/network-down', { source: 'network' });
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      await verifyDue();
+      expect(await lostChanges()).toHaveLength(attempt === 3 ? 1 : 0);
+      t.clock.advance(UNREADABLE_RETRY_MS);
+    }
+    expect((await lostChanges())[0]!.title).toBe(`Link from ${origin}/network-down to ${TARGET} is lost: the page could not be read 3 times in a row (${origin}/network-down answered 500)`);
+  });
+
+  it('is not recorded for a link the workspace tracks by hand, nor for a link still on its page', async () => {
+    pages.set('/managed-drops', html('<p>nothing</p>'));
+    pages.set('/outreach-keeps', html(`<a href="${TARGET}">Acme</a>`));
+    await place('/managed-drops');
+    await place('/outreach-keeps', { source: 'outreach' });
+    await verifyDue();
+    expect(await lostChanges()).toEqual([]);
+  });
+});

@@ -86,6 +86,10 @@ describe('replies read over IMAP', () => {
 
     await readMailbox();
     expect(await messages(prospectId)).toHaveLength(2);
+    // The reply is one outreach.replied change, read twice or not; the unrelated mail is none.
+    const replied = await t.db.selectFrom('changes').selectAll().where('workspace_id', '=', ws.workspaceId).where('kind', '=', 'outreach.replied').execute();
+    expect(replied.map((c) => c.title)).toEqual([expect.stringMatching(/^dana@clinicblog\.example \(blog-\w+\.example\) replied to outreach: "Re: A resource for your CRM list"$/)]);
+    expect(JSON.parse(replied[0]!.details)).toMatchObject({ prospectId, from: 'dana@clinicblog.example', excerpt: 'Happy to have a look. Which page?', stopRequested: false });
   });
 
   it('a bounce (multipart/report from MAILER-DAEMON) suppresses the address and marks the send', async () => {

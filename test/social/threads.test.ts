@@ -96,6 +96,22 @@ describe('the social search', () => {
     expect(again).toMatchObject({ found: 2, new: 0, refreshed: 2 });
     expect(t.writer.requests.length).toBe(judgedBefore);
     expect((await threads(ws)).total).toBe(2);
+
+    // One change for the thread at or above the default relevance threshold (70), recorded when it was first stored.
+    const found = await t.db.selectFrom('changes').selectAll().where('workspace_id', '=', ws.workspaceId).where('kind', '=', 'social.thread_found').execute();
+    expect(found.map((c) => c.title)).toEqual(['New Hacker News thread, relevance 92: "Ask HN: Which CRM do dentists use?"']);
+    expect(JSON.parse(found[0]!.details)).toMatchObject({ source: 'hackernews', url: 'https://news.ycombinator.com/item?id=5001', relevance: 92, relevanceReason: 'A clinic asks which CRM to pick.', matchedQuery: 'crm for dentists' });
+  });
+
+  it("records social.thread_found by the workspace's own relevance threshold", async () => {
+    const ws = await workspaceWithTerms();
+    await t.db.insertInto('alert_rules').values({ workspace_id: ws.workspaceId, kind: 'social.thread_found', enabled: 1, threshold: 95, engines: null, query_ids: null, updated_at: t.clock.now() }).execute();
+    const now = t.clock.now();
+    hitsFor = (query) => (query === 'crm for dentists' ? [hit('7001', 'Which CRM for a dental clinic?', 'Molar CRM or ToothTrack?', now - HOUR), hit('7002', 'Dentist CRM must-haves', 'A checklist.', now - HOUR)] : []);
+    t.writer.answer('social_relevance', () => ({ threads: [{ index: 1, relevance: 96, reason: 'Asks which to pick.' }, { index: 2, relevance: 90, reason: 'Close.' }] }));
+    await search(ws);
+    const found = await t.db.selectFrom('changes').select('title').where('workspace_id', '=', ws.workspaceId).where('kind', '=', 'social.thread_found').execute();
+    expect(found).toEqual([{ title: 'New Hacker News thread, relevance 96: "Which CRM for a dental clinic?"' }]);
   });
 
   it('judges by the words when the writer model fails, and says so', async () => {

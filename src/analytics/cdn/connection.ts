@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import type { Clock } from '../../clock.js';
+import { noteBrokenConnection } from '../../changes/connections.js';
+import { inTransaction } from '../../changes/record.js';
 import type { CdnSettings } from '../../config.js';
 import type { CredentialSealer } from '../../credentials/sealed.js';
 import { BadInputError } from '../../errors.js';
@@ -150,13 +152,17 @@ export async function clearZone(trx: Kysely<Database>, workspaceId: string): Pro
  * are forgotten and the reason kept for the owner, who connects again. Only the token that failed is forgotten, so a
  * newer grant saved meanwhile survives.
  */
-export async function markGrantRefused(db: Kysely<Database>, workspaceId: string, storedAccessToken: string, reason: string): Promise<void> {
-  await db
-    .updateTable('cdn_connections')
-    .set({ access_token: null, refresh_token: null, access_expires_at: null, last_error: reason })
-    .where('workspace_id', '=', workspaceId)
-    .where('access_token', '=', storedAccessToken)
-    .execute();
+export async function markGrantRefused(db: Kysely<Database>, clock: Clock, workspaceId: string, storedAccessToken: string, reason: string): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    const marked = await trx
+      .updateTable('cdn_connections')
+      .set({ access_token: null, refresh_token: null, access_expires_at: null, last_error: reason })
+      .where('workspace_id', '=', workspaceId)
+      .where('access_token', '=', storedAccessToken)
+      .executeTakeFirst();
+    if (marked.numUpdatedRows !== 1n) return;
+    await noteBrokenConnection(trx, clock, workspaceId, { connection: 'cdn', provider: 'Cloudflare', credential: storedAccessToken, error: reason, reconnectAt: `/w/${workspaceId}/settings` });
+  });
 }
 
 export interface UsableGrant {
@@ -180,7 +186,7 @@ export async function usableGrant(db: Kysely<Database>, clock: Clock, cdn: CdnSe
   const fresh = row.via === 'api_token' || row.access_expires_at === null || row.access_expires_at - EXPIRY_MARGIN_MS > clock.now();
   if (fresh) return { token: sealer.open(row.access_token), stored: row.access_token };
   const refused = async (reason: string): Promise<never> => {
-    await markGrantRefused(db, workspaceId, row.access_token!, reason);
+    await markGrantRefused(db, clock, workspaceId, row.access_token!, reason);
     throw new CloudflareAuthError(reason);
   };
   if (row.refresh_token === null || cdn.oauth === undefined) {

@@ -393,7 +393,7 @@ export const cdnSyncJob: JobHandler = {
           summary.incompleteHours += traffic.incompleteHours.length;
         } catch (error) {
           // The worker reads Cloudflare's failures (jobErrorOf): a rate limit or an outage is another attempt later.
-          if (error instanceof CloudflareAuthError && stored !== undefined) await markGrantRefused(db, job.workspaceId, stored, error.message);
+          if (error instanceof CloudflareAuthError && stored !== undefined) await markGrantRefused(db, clock, job.workspaceId, stored, error.message);
           throw error;
         }
       }

@@ -1,13 +1,15 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../../db/schema.js';
+import { noteBrokenConnection } from '../../changes/connections.js';
+import { inTransaction } from '../../changes/record.js';
 import type { Clock } from '../../clock.js';
 import type { Services } from '../../outsideServices.js';
 import { GOOGLE_ANALYTICS } from '../../integrations/google/provider.js';
 import { PLAUSIBLE } from '../../integrations/plausible/provider.js';
 import { UMAMI } from '../../integrations/umami/provider.js';
 import type { SiteAnalyticsConnection } from './connection.js';
-import { AnalyticsNotConfiguredError, type DayRange, type WebAnalyticsProvider, type WebAnalyticsProviderName } from './provider.js';
+import { AnalyticsNotConfiguredError, PROVIDER_LABELS, type AnalyticsAuthError, type DayRange, type WebAnalyticsProvider, type WebAnalyticsProviderName } from './provider.js';
 import { requireGoogle } from './requireGoogle.js';
 
 /** What building a provider needs of the services: where requests go, Google's client, and the sealer. */
@@ -122,6 +124,26 @@ export async function readSiteAnalyticsConnection(db: Kysely<Database>, workspac
  */
 export async function noteSiteAnalyticsError(db: Kysely<Database>, workspaceId: string, message: string | null): Promise<void> {
   await db.updateTable('site_analytics_connections').set({ last_error: message }).where('workspace_id', '=', workspaceId).execute();
+}
+
+/**
+ * The provider refused the stored credentials: kept as the connection's last error like any failure, and recorded
+ * once as `connection.broken` for this connection (a reconnection saves a new connected_at, so it can break anew).
+ * Call it with the database itself, as noteSiteAnalyticsError.
+ */
+export async function noteSiteAnalyticsRefused(db: Kysely<Database>, clock: Clock, workspaceId: string, error: AnalyticsAuthError): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    await noteSiteAnalyticsError(trx, workspaceId, error.message);
+    const row = await trx.selectFrom('site_analytics_connections').select(['provider', 'connected_at']).where('workspace_id', '=', workspaceId).executeTakeFirst();
+    if (row === undefined) return;
+    await noteBrokenConnection(trx, clock, workspaceId, {
+      connection: 'site_analytics',
+      provider: PROVIDER_LABELS[error.provider],
+      credential: `${row.provider}:${row.connected_at}`,
+      error: error.message,
+      reconnectAt: `/w/${workspaceId}/settings`,
+    });
+  });
 }
 
 const DAY_MS = 86_400_000;

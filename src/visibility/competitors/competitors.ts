@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { getDomain } from 'tldts';
 import type { CompetitorsTable, Database } from '../../../db/schema.js';
 import type { Clock } from '../../clock.js';
+import { notePlanUsage } from '../../changes/planLimits.js';
 import { fromJson, toJson } from '../../shared/json.js';
 import { toIso } from '../../shared/time.js';
 import { loadTeamWorkspace } from '../../team/seats.js';
@@ -140,7 +141,10 @@ export async function addCompetitor(db: Kysely<Database>, clock: Clock, services
     await lockWorkspace(trx, workspaceId);
     await checkRoom(trx, workspaceId, domain);
     await trx.insertInto('competitors').values(row).execute();
-    return { competitor: competitorRecord(row, subjectNumbers(domain, NO_COUNTS), services.writer !== undefined), websiteFound: given === undefined, usage: await competitorUsage(trx, workspaceId) };
+    const usage = await competitorUsage(trx, workspaceId);
+    const { plan } = await loadTeamWorkspace(trx, workspaceId);
+    await notePlanUsage(trx, clock, workspaceId, { limit: 'competitors', used: usage.used, of: usage.limit, plan, month: toIso(row.created_at).slice(0, 7) });
+    return { competitor: competitorRecord(row, subjectNumbers(domain, NO_COUNTS), services.writer !== undefined), websiteFound: given === undefined, usage };
   });
 }
 

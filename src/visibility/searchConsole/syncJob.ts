@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, SearchConsolePeriod } from '../../../db/schema.js';
+import { noteBrokenConnection } from '../../changes/connections.js';
 import type { JobHandler } from '../../jobs/worker.js';
 import { DAY_MS, isoDate } from '../../shared/time.js';
 import { pageKey } from '../rankings/pages.js';
@@ -133,12 +134,22 @@ export const searchConsoleSyncJob: JobHandler = {
       if (!(error instanceof SearchConsoleError)) throw error;
       if (error.revoked) {
         const message = `Google no longer accepts the stored authorization (${error.message}): connect Search Console again in the dashboard`;
-        await db
-          .updateTable('search_console_connections')
-          .set({ refresh_token: null, last_error: message })
-          .where('workspace_id', '=', job.workspaceId)
-          .where('refresh_token', '=', refreshToken)
-          .execute();
+        await db.transaction().execute(async (trx) => {
+          const marked = await trx
+            .updateTable('search_console_connections')
+            .set({ refresh_token: null, last_error: message })
+            .where('workspace_id', '=', job.workspaceId)
+            .where('refresh_token', '=', refreshToken)
+            .executeTakeFirst();
+          if (marked.numUpdatedRows !== 1n) return;
+          await noteBrokenConnection(trx, clock, job.workspaceId, {
+            connection: 'search_console',
+            provider: 'Google Search Console',
+            credential: refreshToken,
+            error: error.message,
+            reconnectAt: `/w/${job.workspaceId}/settings`,
+          });
+        });
         throw new Error(message);
       }
       // The worker reads the rest (jobErrorOf): a 429, a 5xx or no answer is another attempt later.

@@ -187,6 +187,12 @@ describe('the Search Console sync job', () => {
     );
     expect(await rows(workspaceId)).toHaveLength(3);
     expect(await queueSearchConsoleSync(t.db, t.clock, workspaceId)).toBeUndefined();
+    // One connection.broken change, with the refusal and where to connect again.
+    const broken = await t.db.selectFrom('changes').selectAll().where('workspace_id', '=', workspaceId).where('kind', '=', 'connection.broken').execute();
+    expect(broken.map((c) => [c.severity, c.title])).toEqual([
+      ['critical', 'Google Search Console refused Sightline\u2019s credentials: Google refused the refresh of the stored authorization (invalid_grant: Token has been expired or revoked.)'],
+    ]);
+    expect(JSON.parse(broken[0]!.details)).toMatchObject({ connection: 'search_console', reconnectAt: `/w/${workspaceId}/settings` });
 
     const owner = await t.db.selectFrom('memberships').innerJoin('users', 'users.id', 'memberships.user_id').select('users.email').where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow();
     const visitor = new Visitor(t.baseUrl);
@@ -210,6 +216,8 @@ describe('the Search Console sync job', () => {
     expect(await jobs(workspaceId)).toEqual([expect.objectContaining({ state: 'failed', attempts: 3 })]);
     expect((await connection(t, workspaceId))!.last_error).toBe('the Search Console API answered 503: The service is currently unavailable.');
     expect(await rows(workspaceId)).toEqual([]);
+    // An outage is no refusal of the credentials.
+    expect(await t.db.selectFrom('changes').select('id').where('workspace_id', '=', workspaceId).where('kind', '=', 'connection.broken').execute()).toEqual([]);
   });
 
   it("ends at once on a refusal another attempt cannot fix, keeping Google's message", async () => {
