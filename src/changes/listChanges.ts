@@ -30,6 +30,49 @@ export interface ChangeRecord {
   details: Record<string, unknown>;
 }
 
+/** What a change's row is read with, the query's text joined (as `queries`): listChanges and the digest read the same. */
+export const CHANGE_COLUMNS = [
+  'changes.id',
+  'changes.kind',
+  'changes.severity',
+  'changes.title',
+  'changes.detected_at',
+  'changes.engine',
+  'changes.query_id',
+  'changes.run_id',
+  'changes.details',
+  'queries.text as query',
+] as const;
+
+interface ChangeRow {
+  id: string;
+  kind: string;
+  severity: ChangeSeverity;
+  title: string;
+  detected_at: number | string;
+  engine: EngineName | null;
+  query_id: string | null;
+  run_id: string | null;
+  details: string;
+  query: string | null;
+}
+
+export function changeRecord(row: ChangeRow): ChangeRecord {
+  return {
+    id: row.id,
+    // Written only by recordChanges, which takes a ChangeKind.
+    kind: row.kind as ChangeKind,
+    severity: row.severity,
+    title: row.title,
+    detectedAt: toIso(Number(row.detected_at)),
+    engine: row.engine,
+    queryId: row.query_id,
+    query: row.query ?? null,
+    runId: row.run_id,
+    details: fromJson<Record<string, unknown>>(row.details),
+  };
+}
+
 /** The workspace's changes, newest first, with the text of the query each is about. */
 export async function listChanges(db: Kysely<Database>, workspaceId: string, filter: ChangeFilter) {
   // Another workspace's query is 404, as everywhere, not an empty list.
@@ -47,7 +90,7 @@ export async function listChanges(db: Kysely<Database>, workspaceId: string, fil
   const [rows, total] = await Promise.all([
     query
       .leftJoin('queries', (join) => join.onRef('queries.id', '=', 'changes.query_id').onRef('queries.workspace_id', '=', 'changes.workspace_id'))
-      .select(['changes.id', 'changes.kind', 'changes.severity', 'changes.title', 'changes.detected_at', 'changes.engine', 'changes.query_id', 'changes.run_id', 'changes.details', 'queries.text as query'])
+      .select(CHANGE_COLUMNS)
       .orderBy('changes.detected_at', 'desc')
       .orderBy('changes.id', 'desc')
       .limit(filter.limit)
@@ -55,18 +98,6 @@ export async function listChanges(db: Kysely<Database>, workspaceId: string, fil
       .execute(),
     query.select((eb) => eb.fn.countAll<number | string>().as('count')).executeTakeFirstOrThrow(),
   ]);
-  const changes: ChangeRecord[] = rows.map((row) => ({
-    id: row.id,
-    // Written only by recordChanges, which takes a ChangeKind.
-    kind: row.kind as ChangeKind,
-    severity: row.severity,
-    title: row.title,
-    detectedAt: toIso(row.detected_at),
-    engine: row.engine,
-    queryId: row.query_id,
-    query: row.query ?? null,
-    runId: row.run_id,
-    details: fromJson<Record<string, unknown>>(row.details),
-  }));
+  const changes = rows.map(changeRecord);
   return { ...pageOf(filter, Number(total.count)), changes };
 }

@@ -23,6 +23,7 @@ export const JOB_KINDS = [
   'social_search',
   'repurpose_push',
   'detect_changes',
+  'digest_send',
 ] as const;
 
 export type JobKind = (typeof JOB_KINDS)[number];

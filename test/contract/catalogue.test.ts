@@ -66,6 +66,8 @@ const EXTENSIONS = new Map<string, CatalogueRow>([
   ['revoke_connected_app', { method: 'POST', path: '/api/v1/workspace/apps/revoke', scope: 'any', cap: '10' }],
   // Issue 33: what Sightline noticed on its own.
   ['list_changes', { method: 'GET', path: '/api/v1/changes', scope: 'read:analytics', cap: 'plan' }],
+  // Issue 33: the weekly digest of any week, as it is mailed.
+  ['get_digest', { method: 'GET', path: '/api/v1/changes/digest', scope: 'read:analytics', cap: 'plan' }],
 ]);
 
 describe('registry against the specification', () => {

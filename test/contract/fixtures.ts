@@ -286,6 +286,7 @@ export const fixtures: Record<string, Fixture> = {
     valid: async (t, ws) => ({ queryId: await trackedQuery(t, ws), severity: 'warning', from: '2026-01-01' }),
     foreign: async (t, other) => ({ queryId: await trackedQuery(t, other) }),
   },
+  get_digest: { valid: async () => ({ week: '2026-11-11' }) },
   list_jobs: { valid: async () => ({ limit: 10, state: 'failed' }) },
   get_job: {
     valid: async (t, ws) => ({ jobId: await queuedJob(t, ws) }),
