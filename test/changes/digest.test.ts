@@ -3,6 +3,8 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANGES_BACKGROUND } from '../../src/changes/background.js';
+import type { Digest } from '../../src/changes/digest/digest.js';
+import { renderDigestMail, TREND_CID } from '../../src/changes/digest/render.js';
 import { queueDueDigests } from '../../src/changes/digest/send.js';
 import { dueWeek, lastCompleteWeek, weekOfDate } from '../../src/changes/digest/week.js';
 import type { ChangeKind } from '../../src/changes/kinds.js';
@@ -14,6 +16,7 @@ import { PNG_SIGNATURE } from '../../src/notifications/png.js';
 import { unsubscribeToken } from '../../src/notifications/recipients.js';
 import { BRAND_SUBJECT } from '../../src/visibility/checks/subjects.js';
 import { FakeSmtp } from '../outreach/fakes/mailServers.js';
+import { hasChromium, launchChromium } from '../support/chromium.js';
 import { TestService, type TestWorkspace } from '../support/harness.js';
 import { hiddenFields, Visitor } from '../support/visitor.js';
 
@@ -373,5 +376,38 @@ describe('the Email settings page', () => {
     const bad = await visitor.request(path, { method: 'POST', form: { ...fields, digest: 'on', alerts: 'on', digestDay: '1', digestHour: '8', timeZone: 'Mars/Olympus' } });
     expect(bad.status).toBe(400);
     expect(await bad.text()).toContain('timeZone: must be a time zone');
+  });
+});
+
+describe.skipIf(!hasChromium)('the digest mail in Chromium', () => {
+  it('reads at desktop and phone width with nothing wider than the screen', async () => {
+    const ws = await seededWorkspace();
+    const long = `${'averyveryverylongunbrokenqueryword'.repeat(6)}.example`;
+    const query = await insertQuery(t.db, t.clock, ws.workspaceId, { text: long, source: 'user' });
+    await change(ws.workspaceId, 'citation.lost', 'warning', `Lost the citation on ${long}`, at('2026-11-28T12:00:00Z'), query.id);
+    t.clock.set(at('2026-12-01T09:00:00Z'));
+    const digest = (await t.rest(ws.key, 'GET', '/api/v1/changes/digest', { week: WEEK })).body.data as unknown as Digest;
+    const links = { workspaceName: 'Acme', websiteUrl: 'https://acme.example', dashboardUrl: `${t.baseUrl}/w/x`, settingsUrl: `${t.baseUrl}/w/x/email`, unsubscribeUrl: `${t.baseUrl}/unsubscribe/x?list=digest` };
+    const rendered = renderDigestMail(digest, links);
+    const html = rendered.html.replace(`cid:${TREND_CID}`, `data:image/png;base64,${rendered.chart.toString('base64')}`);
+    const browser = await launchChromium();
+    try {
+      for (const width of [600, 375]) {
+        const page = await browser.newPage({ viewport: { width, height: 800 } });
+        await page.setContent(html, { waitUntil: 'load' });
+        // A string, as the other browser tests do: the test files compile without the DOM's types.
+        const sizes = await page.evaluate<{ scroll: number; client: number; image: number; shown: number }>(
+          "({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth, image: document.querySelector('img').naturalWidth, shown: document.querySelector('img').getBoundingClientRect().width })",
+        );
+        expect(sizes.scroll, `width ${width}`).toBeLessThanOrEqual(sizes.client);
+        // The chart decoded (a broken image has no natural width) and fits the column.
+        expect(sizes.image).toBe(1120);
+        expect(sizes.shown).toBeLessThanOrEqual(width);
+        expect(await page.getByRole('heading', { name: 'What to do next' }).isVisible()).toBe(true);
+        await page.close();
+      }
+    } finally {
+      await browser.close();
+    }
   });
 });
