@@ -30,7 +30,7 @@ export interface ChangeRecord {
   details: Record<string, unknown>;
 }
 
-/** The columns a ChangeRecord is read from, with the changes table joined to its query (left join on `queries`). */
+/** What a change's row is read with, the query's text joined (as `queries`): the list, the digest and the alerts read the same. */
 export const CHANGE_COLUMNS = [
   'changes.id',
   'changes.kind',
@@ -44,26 +44,28 @@ export const CHANGE_COLUMNS = [
   'queries.text as query',
 ] as const;
 
-/** A change as list_changes, the alerts and the webhook events show it. */
-export function changeRecord(row: {
+interface ChangeRow {
   id: string;
   kind: string;
   severity: ChangeSeverity;
   title: string;
-  detected_at: number;
+  detected_at: number | string;
   engine: EngineName | null;
   query_id: string | null;
   run_id: string | null;
   details: string;
   query: string | null;
-}): ChangeRecord {
+}
+
+/** A change as list_changes, the digest, the alerts and the webhook events show it. */
+export function changeRecord(row: ChangeRow): ChangeRecord {
   return {
     id: row.id,
     // Written only by recordChanges, which takes a ChangeKind.
     kind: row.kind as ChangeKind,
     severity: row.severity,
     title: row.title,
-    detectedAt: toIso(row.detected_at),
+    detectedAt: toIso(Number(row.detected_at)),
     engine: row.engine,
     queryId: row.query_id,
     query: row.query ?? null,

@@ -9,6 +9,7 @@ import { registerBillingCommands } from './billing.js';
 import { registerCheckCommands } from './checks.js';
 import { registerCommonCrawlCommands } from './commoncrawl.js';
 import { registerCredentialCommands } from './credentials.js';
+import { registerDigestCommands } from './digest.js';
 import { registerLeadCommands } from './leads.js';
 import { registerSupportCommands } from './support.js';
 import { report, withDatabase } from './common.js';
@@ -105,4 +106,5 @@ export function registerAdminCommands(program: Command): void {
   registerCredentialCommands(admin);
   registerBacklinkCommands(admin);
   registerCommonCrawlCommands(admin);
+  registerDigestCommands(admin);
 }

@@ -25,6 +25,7 @@ export const JOB_KINDS = [
   'detect_changes',
   'send_alerts',
   'crawler_reach',
+  'digest_send',
 ] as const;
 
 export type JobKind = (typeof JOB_KINDS)[number];

@@ -33,6 +33,7 @@ import { VISIBILITY_SENTIMENT, VISIBILITY_SOURCES } from './pages/visibility/rep
 import { VISIBILITY_SCORE } from './pages/visibility/score.js';
 import { WORKSPACE_APPROVALS } from './pages/workspace/approvals.js';
 import { WORKSPACE_APPS } from './pages/workspace/apps.js';
+import { WORKSPACE_EMAIL } from './pages/workspace/email.js';
 import { WORKSPACE_BILLING, WORKSPACE_EXPORT, WORKSPACE_SUPPORT } from './pages/workspace/account.js';
 import { WORKSPACE_KEYS } from './pages/workspace/keys.js';
 import { WORKSPACE_SETTINGS } from './pages/workspace/settings.js';
@@ -72,6 +73,7 @@ export const DASHBOARD_PAGES: readonly DashboardPage[] = [
   ANALYTICS_REPORTS,
   ANALYTICS_LEADS,
   WORKSPACE_SETTINGS,
+  WORKSPACE_EMAIL,
   WORKSPACE_TEAM,
   WORKSPACE_KEYS,
   WORKSPACE_APPS,

@@ -18,6 +18,7 @@ import { googleAnalyticsPages } from './connections/google/analytics.js';
 import { searchConsolePages } from './connections/google/searchConsole.js';
 import { siteAnalyticsPages } from './connections/siteAnalytics.js';
 import { siteBuilderPages } from './connections/webflow.js';
+import { unsubscribePages } from './unsubscribe.js';
 
 // Per account and per address, so that neither one guessed password list nor one busy address gets far.
 const SIGN_IN_WINDOW_SECONDS = 15 * 60;
@@ -29,7 +30,7 @@ function safeNext(value: unknown): string {
 }
 
 /** Paths the dashboard owns: a miss or a failure under them is an HTML page, not the API's JSON. */
-const DASHBOARD_PATHS = ['/w', '/approvals', '/invite', '/signin', '/signout', '/device', '/oauth/authorize', '/assets', '/docs'];
+const DASHBOARD_PATHS = ['/w', '/approvals', '/invite', '/signin', '/signout', '/device', '/oauth/authorize', '/assets', '/docs', '/unsubscribe'];
 
 export function dashboardRouter(deps: DashboardDeps): express.Router {
   const { db, clock, config } = deps;
@@ -311,6 +312,8 @@ ${problem === undefined ? '' : html`<p class="notice error" role="alert">${probl
   router.use(consentPages(deps, signedIn));
   router.use(devicePages(deps, signedIn));
   router.use(referencePages(deps, pageStack, pageContext));
+  // Public, outside the page stack: mail clients post without cookies or a CSRF token (RFC 8058).
+  router.use(unsubscribePages(deps));
   // The dashboard's own paths answer in HTML when nothing matched or something failed; the API keeps its JSON.
   router.use(DASHBOARD_PATHS, ...pageStack, (req: Request, res: Response) => {
     sendPage(res, 404, 'Page not found', pageContext(req, res), html`<p>There is no page at this address. <a href="/">Go to your workspaces</a>.</p>`);

@@ -39,7 +39,7 @@ export interface WriterModel {
 }
 
 /** What writer calls are made for: the writer_usage ledger and get_billing add tokens up by it. */
-export const WRITER_PURPOSES = ['plan_titles', 'idea_title', 'draft_icp', 'suggest_icps', 'article', 'sentiment', 'positioning', 'network_match', 'outreach_email', 'social_relevance', 'social_reply', 'repurpose'] as const;
+export const WRITER_PURPOSES = ['plan_titles', 'idea_title', 'draft_icp', 'suggest_icps', 'article', 'sentiment', 'positioning', 'network_match', 'outreach_email', 'social_relevance', 'social_reply', 'repurpose', 'digest_summary'] as const;
 export type WriterPurpose = (typeof WRITER_PURPOSES)[number];
 
 /** Whom a writer call is booked to. */

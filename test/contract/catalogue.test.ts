@@ -74,6 +74,8 @@ const EXTENSIONS = new Map<string, CatalogueRow>([
   ['add_alert_channel', { method: 'POST', path: '/api/v1/changes/channels', scope: 'manage:org', cap: '10' }],
   ['remove_alert_channel', { method: 'POST', path: '/api/v1/changes/channels/remove', scope: 'manage:org', cap: '10' }],
   ['send_test_alert', { method: 'POST', path: '/api/v1/changes/channels/test', scope: 'manage:org', cap: '10' }],
+  // Issue 33: the weekly digest of any week, as it is mailed.
+  ['get_digest', { method: 'GET', path: '/api/v1/changes/digest', scope: 'read:analytics', cap: 'plan' }],
 ]);
 
 describe('registry against the specification', () => {

@@ -308,6 +308,7 @@ export const fixtures: Record<string, Fixture> = {
     valid: async (t, ws) => ({ channelId: await alertChannel(t, ws) }),
     foreign: async (t, other) => ({ channelId: await alertChannel(t, other) }),
   },
+  get_digest: { valid: async () => ({ week: '2026-11-11' }) },
   list_jobs: { valid: async () => ({ limit: 10, state: 'failed' }) },
   get_job: {
     valid: async (t, ws) => ({ jobId: await queuedJob(t, ws) }),
