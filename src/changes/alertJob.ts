@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { ChangeSeverity, Database } from '../../db/schema.js';
-import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
-import { enqueueJob } from '../jobs/queue.js';
+import { CHANGES_PATH, pageUrl } from '../web/paths.js';
 import { RetryableJobError, type JobHandler } from '../jobs/worker.js';
 import { mailRecipients } from '../notifications/recipients.js';
 import { fromJson, toJson } from '../shared/json.js';
@@ -11,11 +10,10 @@ import { DAY_MS, utcDay } from '../shared/time.js';
 import type { AlertMessage } from './alertFormats.js';
 import { sendToChannel, sendToPerson, type SendContext, type SendOutcome } from './alertSend.js';
 import { channelRecipient, liveChannels } from './channels.js';
+import { queueLater } from './alertQueue.js';
 import { CHANGE_SEVERITIES, SEVERITY_RANK } from './kinds.js';
 import { CHANGE_COLUMNS, changeRecord, type ChangeRecord } from './listChanges.js';
 
-/** Attempts of one send_alerts job: each resends the batches still pending (429, 5xx, no answer). */
-export const ALERT_JOB_ATTEMPTS = 6;
 /** Changes one message lists; the rest come in the next message. */
 export const MAX_LISTED = 20;
 /** Between two messages of one long batch. */
@@ -27,37 +25,8 @@ export const PEOPLE_MIN_SEVERITY: ChangeSeverity = 'warning';
 /** Batches of send_test_alert: recorded like any send, never counted against the day's cap. */
 export const TEST_BATCH_PREFIX = 'test:';
 
-export const changesPageUrl = (publicUrl: string) => `${publicUrl}/dashboard/changes`;
-
-/**
- * Queues the workspace's alert job in the caller's transaction (recordChanges, when it recorded something). One job
- * waiting is enough, since it reads every change not yet sent when it runs: another is added only when none waits, and
- * one waiting for tomorrow (a recipient at its daily cap) is brought forward, as other recipients may have room.
- */
-export async function queueAlerts(db: Kysely<Database>, clock: Clock, workspaceId: string): Promise<void> {
-  const now = clock.now();
-  const waiting = await db
-    .selectFrom('jobs')
-    .select(['id', 'run_at', 'attempts'])
-    .where('workspace_id', '=', workspaceId)
-    .where('kind', '=', 'send_alerts')
-    .where('state', '=', 'queued')
-    .orderBy('run_at')
-    .limit(1)
-    .executeTakeFirst();
-  if (waiting === undefined) {
-    await enqueueJob(db, clock, { workspaceId, kind: 'send_alerts', maxAttempts: ALERT_JOB_ATTEMPTS });
-    return;
-  }
-  // A retry keeps its wait (a receiver's Retry-After); it reads the new changes too when it runs.
-  if (waiting.run_at > now && waiting.attempts === 0) await db.updateTable('jobs').set({ run_at: now }).where('id', '=', waiting.id).where('state', '=', 'queued').execute();
-}
-
-/** Queues a later run of the alerts when none waits: the rest of a long batch, or tomorrow's first message. */
-async function queueLater(db: Kysely<Database>, clock: Clock, workspaceId: string, runAt: number): Promise<void> {
-  const waiting = await db.selectFrom('jobs').select('id').where('workspace_id', '=', workspaceId).where('kind', '=', 'send_alerts').where('state', '=', 'queued').executeTakeFirst();
-  if (waiting === undefined) await enqueueJob(db, clock, { workspaceId, kind: 'send_alerts', runAt, maxAttempts: ALERT_JOB_ATTEMPTS });
-}
+/** The dashboard's Changes page of the workspace, where a message's "and N more" leads. */
+export const changesPageUrl = (publicUrl: string, workspaceId: string) => `${publicUrl}${pageUrl(workspaceId, CHANGES_PATH)}`;
 
 interface Recipient {
   key: string;
@@ -186,7 +155,7 @@ export const sendAlertsJob: JobHandler = {
     const workspace = await db.selectFrom('workspaces').select(['name', 'alerts_per_day']).where('id', '=', job.workspaceId).executeTakeFirstOrThrow();
     const ctx: SendContext = { db, clock, services, workspaceId: job.workspaceId };
     const final = job.attempt >= job.maxAttempts;
-    const base = { workspaceName: workspace.name, alertsPerDay: workspace.alerts_per_day, changesUrl: changesPageUrl(services.publicUrl), test: false };
+    const base = { workspaceName: workspace.name, alertsPerDay: workspace.alerts_per_day, changesUrl: changesPageUrl(services.publicUrl, job.workspaceId), test: false };
     const sent: Record<string, number> = {};
     const failures: string[] = [];
     let retryAfter = 0;

@@ -3,7 +3,7 @@ import type { Database, EngineName } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
 import { toJson } from '../shared/json.js';
-import { queueAlerts } from './alertJob.js';
+import { queueAlerts } from './alertQueue.js';
 import { CHANGE_KINDS, type ChangeKind } from './kinds.js';
 import { loadRules, ruleAllows, type AlertRules } from './rules.js';
 

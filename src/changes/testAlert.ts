@@ -40,7 +40,7 @@ export async function sendTestAlert(db: Kysely<Database>, clock: Clock, services
     .insertInto('alert_sends')
     .values({ id, workspace_id: workspaceId, recipient_key: channelRecipient(channel.id), batch_key: `${TEST_BATCH_PREFIX}${id}`, change_ids: toJson({ ids: [], more: 0, lastToday: false }), state: 'pending', attempts: 1, status_code: null, error: null, created_at: clock.now(), sent_at: null })
     .execute();
-  const message = { workspaceName: workspace.name, changes: [sampleChange(clock.now())], more: 0, lastToday: false, alertsPerDay: 0, changesUrl: changesPageUrl(services.publicUrl), test: true };
+  const message = { workspaceName: workspace.name, changes: [sampleChange(clock.now())], more: 0, lastToday: false, alertsPerDay: 0, changesUrl: changesPageUrl(services.publicUrl, workspaceId), test: true };
   const outcome = await sendToChannel({ db, clock, services, workspaceId }, channel, id, message);
   const error = outcome.ok ? null : outcome.error.slice(0, 500);
   await db

@@ -7,3 +7,6 @@ export function pageUrl(workspaceId: string, path: string): string {
 export function pageRoute(path: string): string {
   return pageUrl(':ws', path);
 }
+
+/** The Changes page's path: alert messages and the digest link to it from outside the dashboard. */
+export const CHANGES_PATH = 'changes';

@@ -135,7 +135,7 @@ describe('get_digest', () => {
     t.writer.answer('digest_summary', () => ({ summary: 'A quiet week.' }));
     const answer = await t.rest(ws.key, 'GET', '/api/v1/changes/digest', { week: '2026-11-26' });
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-    const digest = answer.body.data as Record<string, any>;
+    const digest = answer.body.data as Digest;
     expect(digest.week).toEqual({ from: '2026-11-23', to: '2026-11-29' });
     expect(digest.complete).toBe(true);
     // 15 changes in the week; the 10 shown start with the critical and the warning.
@@ -175,18 +175,18 @@ describe('get_digest', () => {
 
   it('keeps the plain template when the writer invents a figure or fails', async () => {
     t.writer.answer('digest_summary', () => ({ summary: 'Your score rose by 12 points to 99.' }));
-    const invented = (await t.rest(ws.key, 'GET', '/api/v1/changes/digest', { week: WEEK })).body.data as Record<string, any>;
+    const invented = (await t.rest(ws.key, 'GET', '/api/v1/changes/digest', { week: WEEK })).body.data as Digest;
     expect(invented.summary.by).toBe('template');
     expect(invented.summary.text).toContain('the visibility score was 56.7 (range');
     expect(invented.summary.text).toContain('30 of 50 answers, 60 % (95 % interval 46.2 % to 72.4 %), a rise beyond the noise');
     t.writer.answer('digest_summary', () => ({ wrong: true }));
-    const failed = (await t.rest(ws.key, 'GET', '/api/v1/changes/digest', { week: WEEK })).body.data as Record<string, any>;
+    const failed = (await t.rest(ws.key, 'GET', '/api/v1/changes/digest', { week: WEEK })).body.data as Digest;
     expect(failed.summary.by).toBe('template');
     t.writer.reset();
   });
 
   it('defaults to the last week that has ended, and refuses a week not begun', async () => {
-    const latest = (await t.rest(ws.key, 'GET', '/api/v1/changes/digest')).body.data as Record<string, any>;
+    const latest = (await t.rest(ws.key, 'GET', '/api/v1/changes/digest')).body.data as Digest;
     expect(latest.week).toEqual({ from: '2026-11-23', to: '2026-11-29' });
     const future = await t.rest(ws.key, 'GET', '/api/v1/changes/digest', { week: '2026-12-08' });
     expect(future.status).toBe(400);
@@ -387,7 +387,7 @@ describe.skipIf(!hasChromium)('the digest mail in Chromium', () => {
     await change(ws.workspaceId, 'citation.lost', 'warning', `Lost the citation on ${long}`, at('2026-11-28T12:00:00Z'), query.id);
     t.clock.set(at('2026-12-01T09:00:00Z'));
     const digest = (await t.rest(ws.key, 'GET', '/api/v1/changes/digest', { week: WEEK })).body.data as unknown as Digest;
-    const links = { workspaceName: 'Acme', websiteUrl: 'https://acme.example', dashboardUrl: `${t.baseUrl}/w/x`, settingsUrl: `${t.baseUrl}/w/x/email`, unsubscribeUrl: `${t.baseUrl}/unsubscribe/x?list=digest` };
+    const links = { workspaceName: 'Acme', websiteUrl: 'https://acme.example', dashboardUrl: `${t.baseUrl}/w/x`, changesUrl: `${t.baseUrl}/w/x/changes`, settingsUrl: `${t.baseUrl}/w/x/email`, unsubscribeUrl: `${t.baseUrl}/unsubscribe/x?list=digest` };
     const rendered = renderDigestMail(digest, links);
     const html = rendered.html.replace(`cid:${TREND_CID}`, `data:image/png;base64,${rendered.chart.toString('base64')}`);
     const browser = await launchChromium();

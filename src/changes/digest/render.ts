@@ -9,6 +9,8 @@ export interface DigestMailContext {
   workspaceName: string;
   websiteUrl: string;
   dashboardUrl: string;
+  /** The workspace's Changes page, where the changes the mail leaves out are. */
+  changesUrl: string;
   settingsUrl: string;
   unsubscribeUrl: string;
 }
@@ -118,7 +120,7 @@ ${visibility.trend.map((point) => html`<tr><td style="${cell}">${point.week}</td
 )}
 ${section(
   `What changed (${changes.total})`,
-  html`${changeList(changes.shown, 'Nothing worth a change this week.')}${changes.more === 0 ? '' : html`<p style="margin:6px 0 0 0;color:${MUTED};">And ${plural(changes.more, 'more change')} on the ${link(context.dashboardUrl, 'dashboard')}.</p>`}`,
+  html`${changeList(changes.shown, 'Nothing worth a change this week.')}${changes.more === 0 ? '' : html`<p style="margin:6px 0 0 0;color:${MUTED};">And ${plural(changes.more, 'more change')} on the ${link(context.changesUrl, 'Changes page')}.</p>`}`,
 )}
 ${section(
   'Wins',
@@ -169,7 +171,7 @@ ${section(
     '',
     `WHAT CHANGED (${changes.total})`,
     ...(changes.shown.length === 0 ? ['Nothing worth a change this week.'] : changes.shown.map(changeText)),
-    ...(changes.more === 0 ? [] : [`And ${plural(changes.more, 'more change')} on the dashboard.`]),
+    ...(changes.more === 0 ? [] : [`And ${plural(changes.more, 'more change')} on the Changes page: ${context.changesUrl}`]),
     '',
     'WINS',
     ...(wins.changes.length === 0 ? ['No citation gained and no rank won this week.'] : wins.changes.map(changeText)),

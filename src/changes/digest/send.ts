@@ -7,6 +7,7 @@ import { RetryableJobError, type JobHandler } from '../../jobs/worker.js';
 import { NotificationMailRefused, type NotificationMailer } from '../../notifications/mailer.js';
 import { mailRecipients, unsubscribeToken, unsubscribeUrl, type MailRecipient } from '../../notifications/recipients.js';
 import type { Services } from '../../outsideServices.js';
+import { CHANGES_PATH, pageUrl } from '../../web/paths.js';
 import { buildDigest } from './digest.js';
 import { renderDigestMail, TREND_CID } from './render.js';
 import { dueWeek, weekOfDate, type DigestWeek } from './week.js';
@@ -99,8 +100,9 @@ async function attemptDigest(deps: DigestDeps, mailer: NotificationMailer, works
   const rendered = renderDigestMail(digest, {
     workspaceName: workspace.name,
     websiteUrl: workspace.website_url,
-    dashboardUrl: `${publicUrl}/w/${workspaceId}`,
-    settingsUrl: `${publicUrl}/w/${workspaceId}/email`,
+    dashboardUrl: `${publicUrl}${pageUrl(workspaceId, '')}`,
+    changesUrl: `${publicUrl}${pageUrl(workspaceId, CHANGES_PATH)}`,
+    settingsUrl: `${publicUrl}${pageUrl(workspaceId, 'email')}`,
     unsubscribeUrl: unsubscribe,
   });
   const messageId = messageIdOf(publicUrl, workspaceId, userId, week.key);

@@ -9,7 +9,7 @@ import { html, type SafeHtml } from '../../html.js';
 import { dataView, nextPageLink, queryChoice, queryPage, queryValue, showPage } from '../../kit.js';
 import { readOperation } from '../../operations.js';
 import type { DashboardDeps } from '../../pageContext.js';
-import { pageUrl } from '../../paths.js';
+import { CHANGES_PATH, pageUrl } from '../../paths.js';
 import { choicesOf, selectField } from '../brand/fields.js';
 import { engineLabel } from '../visibility/shared.js';
 
@@ -21,8 +21,6 @@ interface ChangeList {
   nextPage: number | null;
   changes: Change[];
 }
-
-export const CHANGES_PATH = 'changes';
 
 /** The days the overview's badge counts: the week an owner catches up on. */
 const BADGE_DAYS = 7;
