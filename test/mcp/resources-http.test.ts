@@ -38,7 +38,7 @@ describe('resources and prompts over HTTP', () => {
     const listed = await client.listResources();
     expect(listed).toMatchObject({ ttlMs: 60_000, cacheScope: 'private' });
     // The MCP Apps views (ui://) lead the list; then the workspace's own resources.
-    expect(listed.resources.map((r) => r.uri).filter((uri) => uri.startsWith('sightline://'))).toEqual(['sightline://brand', 'sightline://reports/weekly', `sightline://articles/${id}`]);
+    expect(listed.resources.map((r) => r.uri).filter((uri) => uri.startsWith('sightline://'))).toEqual(['sightline://brand', 'sightline://reports/weekly', 'sightline://changes', `sightline://articles/${id}`]);
     expect((await client.listResourceTemplates()).resourceTemplates.map((r) => r.uriTemplate)).toEqual(['sightline://articles/{id}']);
 
     const brand = await client.readResource({ uri: 'sightline://brand' });
