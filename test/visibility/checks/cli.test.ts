@@ -59,8 +59,9 @@ describe('cli: admin run-checks', () => {
     try {
       const answers = await handle.db.selectFrom('engine_answers').select(['engine', 'brand_result']).where('workspace_id', '=', workspaceId).execute();
       expect(answers).toEqual(Array(4).fill({ engine: 'chatgpt', brand_result: 'cited' }));
-      const jobs = await handle.db.selectFrom('jobs').select('state').where('workspace_id', '=', workspaceId).execute();
-      expect(jobs).toEqual(Array(4).fill({ state: 'done' }));
+      const jobs = await handle.db.selectFrom('jobs').select(['kind', 'state']).where('workspace_id', '=', workspaceId).orderBy('kind').execute();
+      // The checks ran here; what the closed run queues beside them (the comparison with the run before, the crawlers' reach) waits for the service.
+      expect(jobs).toEqual([{ kind: 'crawler_reach', state: 'queued' }, { kind: 'detect_changes', state: 'queued' }, ...Array(4).fill({ kind: 'engine_check', state: 'done' })]);
     } finally {
       await handle.close();
     }
