@@ -20,7 +20,7 @@ describe("the areas' background work", () => {
     const sweeps = areaSweeps({ db: database.db, clock: systemClock, services: {} as Services, logger: pino({ level: 'silent' }), config });
     expect(new Set(sweeps.map((sweep) => sweep.name)).size).toBe(sweeps.length);
     expect(sweeps.map((sweep) => sweep.name).sort()).toEqual(
-      ['autopilot', 'backlink-syncs', 'backlink-verify', 'cdn-polls', 'counter-salts', 'link-network-match', 'outreach-discovery', 'outreach-replies', 'social-search', 'weekly-checks'],
+      ['autopilot', 'backlink-syncs', 'backlink-verify', 'cdn-polls', 'counter-salts', 'link-network-match', 'outreach-discovery', 'outreach-replies', 'social-search', 'weekly-checks', 'weekly-digest'],
     );
     expect(sweeps.find((sweep) => sweep.name === 'outreach-replies')?.everyMs).toBe(config.mail.imapPollMs);
     for (const sweep of sweeps) expect(sweep.everyMs).toBeGreaterThan(0);
