@@ -12,7 +12,7 @@ import { sendToChannel, sendToPerson, type SendContext, type SendOutcome } from 
 import { channelRecipient, liveChannels } from './channels.js';
 import { queueLater } from './alertQueue.js';
 import { CHANGE_SEVERITIES, SEVERITY_RANK } from './kinds.js';
-import { CHANGE_COLUMNS, changeRecord, type ChangeRecord } from './listChanges.js';
+import { CHANGE_COLUMNS, changeRecord, workspaceChanges, type ChangeRecord } from './listChanges.js';
 
 /** Changes one message lists; the rest come in the next message. */
 export const MAX_LISTED = 20;
@@ -50,11 +50,8 @@ async function recipientsOf(ctx: SendContext): Promise<Recipient[]> {
 
 async function changesByIds(db: Kysely<Database>, workspaceId: string, ids: readonly string[]): Promise<ChangeRecord[]> {
   if (ids.length === 0) return [];
-  const rows = await db
-    .selectFrom('changes')
-    .leftJoin('queries', (join) => join.onRef('queries.id', '=', 'changes.query_id').onRef('queries.workspace_id', '=', 'changes.workspace_id'))
+  const rows = await workspaceChanges(db, workspaceId)
     .select(CHANGE_COLUMNS)
-    .where('changes.workspace_id', '=', workspaceId)
     .where('changes.id', 'in', ids)
     .execute();
   const byId = new Map(rows.map((row) => [row.id, changeRecord(row)]));
@@ -65,11 +62,8 @@ async function changesByIds(db: Kysely<Database>, workspaceId: string, ids: read
 async function unsent(db: Kysely<Database>, workspaceId: string, recipient: Recipient, now: number): Promise<ChangeRecord[]> {
   const since = Math.max(recipient.since, now - ALERT_LOOKBACK_MS);
   const severities = CHANGE_SEVERITIES.filter((severity) => SEVERITY_RANK[severity] >= SEVERITY_RANK[recipient.minSeverity]);
-  const rows = await db
-    .selectFrom('changes')
-    .leftJoin('queries', (join) => join.onRef('queries.id', '=', 'changes.query_id').onRef('queries.workspace_id', '=', 'changes.workspace_id'))
+  const rows = await workspaceChanges(db, workspaceId)
     .select(CHANGE_COLUMNS)
-    .where('changes.workspace_id', '=', workspaceId)
     .where('changes.detected_at', '>=', since)
     .where('changes.severity', 'in', severities)
     .orderBy('changes.detected_at')

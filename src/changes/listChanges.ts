@@ -57,6 +57,14 @@ interface ChangeRow {
   query: string | null;
 }
 
+/** The workspace's changes, each with its tracked query joined (as `queries`), ready for CHANGE_COLUMNS and filters. */
+export function workspaceChanges(db: Kysely<Database>, workspaceId: string) {
+  return db
+    .selectFrom('changes')
+    .leftJoin('queries', (join) => join.onRef('queries.id', '=', 'changes.query_id').onRef('queries.workspace_id', '=', 'changes.workspace_id'))
+    .where('changes.workspace_id', '=', workspaceId);
+}
+
 /** A change as list_changes, the digest, the alerts and the webhook events show it. */
 export function changeRecord(row: ChangeRow): ChangeRecord {
   return {
@@ -78,7 +86,7 @@ export function changeRecord(row: ChangeRow): ChangeRecord {
 export async function listChanges(db: Kysely<Database>, workspaceId: string, filter: ChangeFilter) {
   // Another workspace's query is 404, as everywhere, not an empty list.
   if (filter.queryId !== undefined) await findQuery(db, workspaceId, filter.queryId);
-  let query = db.selectFrom('changes').where('changes.workspace_id', '=', workspaceId);
+  let query = workspaceChanges(db, workspaceId);
   if (filter.kind !== undefined) query = query.where('changes.kind', '=', filter.kind);
   if (filter.severity !== undefined) {
     const atLeast = CHANGE_SEVERITIES.filter((severity) => SEVERITY_RANK[severity] >= SEVERITY_RANK[filter.severity!]);
@@ -90,7 +98,6 @@ export async function listChanges(db: Kysely<Database>, workspaceId: string, fil
   if (filter.to !== undefined) query = query.where('changes.detected_at', '<', filter.to);
   const [rows, total] = await Promise.all([
     query
-      .leftJoin('queries', (join) => join.onRef('queries.id', '=', 'changes.query_id').onRef('queries.workspace_id', '=', 'changes.workspace_id'))
       .select(CHANGE_COLUMNS)
       .orderBy('changes.detected_at', 'desc')
       .orderBy('changes.id', 'desc')

@@ -18,7 +18,7 @@ import { detectChangesJob } from '../../src/changes/detectJob.js';
 import { systemClock } from '../../src/clock.js';
 import { ENGINE_NAMES } from '../../src/visibility/engines/engine.js';
 import { createWorkspace } from '../../src/workspace/workspaces.js';
-import { offlineServices } from '../changes/support.js';
+import { offlineServices } from '../support/offlineServices.js';
 import { onEachStore, round, seededRandom, setting, type Row, type Store } from './store.js';
 import { trackedQuery, VISIBILITY_TABLES } from './visibilityData.js';
 

@@ -2,54 +2,21 @@ import { pino } from 'pino';
 import type { DatabaseHandle } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import type { EngineName } from '../../db/schema.js';
-import { cdnService } from '../../src/analytics/cdn/connection.js';
 import { detectChangesJob } from '../../src/changes/detectJob.js';
 import { listChanges, type ChangeRecord } from '../../src/changes/listChanges.js';
-import { ManualClock, type Clock } from '../../src/clock.js';
-import { loadConfig } from '../../src/config.js';
+import { ManualClock } from '../../src/clock.js';
 import { insertQuery } from '../../src/content/queries.js';
-import { CredentialSealer } from '../../src/credentials/sealed.js';
 import { jobOfRow } from '../../src/jobs/worker.js';
-import { MemoryLimiterStore } from '../../src/limits/memoryStore.js';
-import { SafeFetcher } from '../../src/outbound/safeFetch.js';
-import { SiteContactFinder } from '../../src/outreach/contacts/site.js';
-import { SPECIFIED_TIMING, type Services } from '../../src/outsideServices.js';
 import { recordEngineAnswer, recordRankCheck } from '../../src/visibility/checks/record.js';
 import { insertCheckRun } from '../../src/visibility/checks/runs.js';
 import { normaliseCitations } from '../../src/visibility/engines/engine.js';
 import { createWorkspace } from '../../src/workspace/workspaces.js';
 import { openTestDatabase } from '../support/database.js';
+import { offlineServices } from '../support/offlineServices.js';
+import type { Services } from '../../src/outsideServices.js';
 
 export const BRAND = { name: 'Acme', domain: 'acme.example' };
 const WEEK_MS = 7 * 86_400_000;
-
-/** The outside services of a workspace with no provider configured: the detectors reach none. */
-export function offlineServices(clock: Clock): Services {
-  const config = loadConfig({});
-  return {
-    writer: undefined,
-    outbound: new SafeFetcher({ allowPrivateAddresses: false }),
-    timing: SPECIFIED_TIMING,
-    engines: {},
-    serp: undefined,
-    backlinkIndex: undefined,
-    searchConsole: undefined,
-    googleAnalytics: undefined,
-    cdn: cdnService(config.cdn, clock),
-    checkRunsPerQuery: 1,
-    callPrices: {},
-    siteBuilders: { webflow: undefined, wix: undefined },
-    contacts: { hunter: undefined, site: new SiteContactFinder(new SafeFetcher({ allowPrivateAddresses: false }), async () => []) },
-    credentials: new CredentialSealer(undefined),
-    mail: config.mail,
-    notificationMail: undefined,
-    publicUrl: 'http://127.0.0.1:8787',
-    linkNetwork: { similarityThreshold: 0.8, monthlyCap: 4 },
-    backlinkVerification: { everyMs: 7 * 86_400_000, pageTimeoutMs: 15_000 },
-    socialSources: {},
-    schedulers: { urls: config.schedulerUrls, limits: new MemoryLimiterStore() },
-  };
-}
 
 /** What one answer says about the brand and the competitors: who it names in its text, which pages it cites. */
 export interface AnswerSpec {

@@ -6,41 +6,13 @@ import { ManualClock } from '../../src/clock.js';
 import { createWorkspace } from '../../src/workspace/workspaces.js';
 import { JOB_KINDS, enqueueJob, type JobKind } from '../../src/jobs/queue.js';
 import { backoffMs, JobWorker, RetryableJobError, type ClaimedJob, type JobDeps, type JobHandler } from '../../src/jobs/worker.js';
-import { cdnService } from '../../src/analytics/cdn/connection.js';
-import { loadConfig } from '../../src/config.js';
-import { CredentialSealer } from '../../src/credentials/sealed.js';
-import { MemoryLimiterStore } from '../../src/limits/memoryStore.js';
-import { SafeFetcher } from '../../src/outbound/safeFetch.js';
-import { SiteContactFinder } from '../../src/outreach/contacts/site.js';
-import { SPECIFIED_TIMING, type Services } from '../../src/outsideServices.js';
 import { openTestDatabase } from '../support/database.js';
+import { offlineServices } from '../support/offlineServices.js';
 
 let database: DatabaseHandle;
 let workspaceId: string;
 const clock = new ManualClock(Date.parse('2026-11-21T09:00:00Z'));
-const services: Services = {
-  writer: undefined,
-  outbound: new SafeFetcher({ allowPrivateAddresses: false }),
-  timing: SPECIFIED_TIMING,
-  engines: {},
-  serp: undefined,
-  backlinkIndex: undefined,
-  searchConsole: undefined,
-  googleAnalytics: undefined,
-  cdn: cdnService(loadConfig({}).cdn, clock),
-  checkRunsPerQuery: 1,
-  callPrices: {},
-  siteBuilders: { webflow: undefined, wix: undefined },
-  contacts: { hunter: undefined, site: new SiteContactFinder(new SafeFetcher({ allowPrivateAddresses: false }), async () => []) },
-  credentials: new CredentialSealer(undefined),
-  mail: loadConfig({}).mail,
-  linkNetwork: { similarityThreshold: 0.8, monthlyCap: 4 },
-  backlinkVerification: { everyMs: 7 * 86_400_000, pageTimeoutMs: 15_000 },
-  socialSources: {},
-  schedulers: { urls: loadConfig({}).schedulerUrls, limits: new MemoryLimiterStore() },
-  notificationMail: undefined,
-  publicUrl: 'http://127.0.0.1',
-};
+const services = offlineServices(clock);
 const logger = pino({ level: 'silent' });
 
 /** What the handlers of one test do for each kind; the worker under test is real. */

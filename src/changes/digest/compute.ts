@@ -10,7 +10,7 @@ import { groupBy, loadDaily, metricSubjects } from '../../visibility/metrics/dai
 import { scoreRows } from '../../visibility/metrics/score.js';
 import { changeBetween } from '../../visibility/metrics/wilson.js';
 import { SEVERITY_RANK, type ChangeKind } from '../kinds.js';
-import { CHANGE_COLUMNS, changeRecord, type ChangeRecord } from '../listChanges.js';
+import { CHANGE_COLUMNS, changeRecord, workspaceChanges, type ChangeRecord } from '../listChanges.js';
 import { weeksUpTo, type DigestWeek } from './week.js';
 
 /** Changes shown in a digest, most severe first; the rest are counted. */
@@ -29,10 +29,7 @@ const LOSS_KINDS: readonly ChangeKind[] = ['citation.lost', 'rank.left_top'];
 const severityOrder = sql<number>`case changes.severity when 'critical' then ${SEVERITY_RANK.critical} when 'warning' then ${SEVERITY_RANK.warning} else ${SEVERITY_RANK.info} end`;
 
 function weekChanges(db: Kysely<Database>, workspaceId: string, week: DigestWeek) {
-  return db
-    .selectFrom('changes')
-    .leftJoin('queries', (join) => join.onRef('queries.id', '=', 'changes.query_id').onRef('queries.workspace_id', '=', 'changes.workspace_id'))
-    .where('changes.workspace_id', '=', workspaceId)
+  return workspaceChanges(db, workspaceId)
     .where('changes.detected_at', '>=', week.from)
     .where('changes.detected_at', '<', week.to + DAY_MS);
 }
