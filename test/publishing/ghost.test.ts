@@ -250,6 +250,8 @@ describe('Ghost destinations', () => {
           ['/page.html', 'it is text/html, not one of image/png'],
           ['/gone.png', 'its server answered 404'],
         ] as const) {
+          // Deliveries are listed by created_at: each failure gets its own instant so the last one is the newest.
+          t.clock.advance(HOUR);
           await ok(t, ws.key, 'POST', '/api/v1/content/meta', { contentId, featuredImageUrl: `${origin}${path}`, confirm: true });
           await t.jobs.drain();
           const last = (await deliveriesOf(t, destinationId)).at(-1)!;
