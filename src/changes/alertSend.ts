@@ -3,15 +3,11 @@ import type { Database } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import { NotificationMailRefused } from '../notifications/mailer.js';
 import { unsubscribeToken, unsubscribeUrl } from '../notifications/recipients.js';
-import { retryAfterMs } from '../outbound/retryAfter.js';
-import { MAX_RESPONSE_BYTES, OutboundRefused, OutboundTimeout, OutboundError } from '../outbound/safeFetch.js';
+import { postToEndpoint } from '../outbound/postToEndpoint.js';
 import type { Services } from '../outsideServices.js';
 import { deliveryHeaders } from '../publishing/signing.js';
 import { alertMail, discordPayload, slackPayload, teamsPayload, type AlertMessage } from './alertFormats.js';
 import type { AlertChannelRow } from './channels.js';
-
-/** A Retry-After longer than this is not waited for; the worker's own backoff applies. */
-const MAX_RETRY_AFTER_MS = 3_600_000;
 
 /** How one message to one recipient went. `retryable`: worth sending the same batch again (429, 5xx, no answer, a busy mail server). */
 export type SendOutcome = { ok: true; statusCode: number | null } | { ok: false; retryable: boolean; retryAfterMs: number; statusCode: number | null; error: string };
@@ -26,24 +22,16 @@ export interface SendContext {
 /** One POST of JSON to an address a customer chose, through the outbound guard, read as an outcome. */
 async function postJson(ctx: SendContext, url: string, body: string, headers: Record<string, string>): Promise<SendOutcome> {
   const { services, clock } = ctx;
-  try {
-    const response = await services.outbound.request(new URL(url), { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, timeoutMs: services.timing.webhookTimeoutMs, maxBytes: MAX_RESPONSE_BYTES });
-    if (response.status >= 200 && response.status < 300) return { ok: true, statusCode: response.status };
-    const retryable = response.status === 429 || response.status >= 500;
-    const said = response.body.toString('utf8').slice(0, 200).trim();
-    return {
-      ok: false,
-      retryable,
-      retryAfterMs: retryable ? (retryAfterMs(response.headers['retry-after'], clock.now(), MAX_RETRY_AFTER_MS) ?? 0) : 0,
-      statusCode: response.status,
-      error: `the endpoint answered ${response.status}${said === '' ? '' : `: ${said}`}`,
-    };
-  } catch (error) {
-    if (error instanceof OutboundTimeout) return { ok: false, retryable: true, retryAfterMs: 0, statusCode: null, error: `the endpoint did not answer within ${services.timing.webhookTimeoutMs / 1000} seconds` };
-    if (error instanceof OutboundRefused) return { ok: false, retryable: false, retryAfterMs: 0, statusCode: null, error: error.message };
-    if (error instanceof OutboundError) return { ok: false, retryable: true, retryAfterMs: 0, statusCode: null, error: error.message };
-    throw error;
+  const timeoutMs = services.timing.webhookTimeoutMs;
+  const attempt = await postToEndpoint(services.outbound, url, { body, headers: { 'content-type': 'application/json', ...headers }, timeoutMs, now: clock.now() });
+  if (!attempt.answered) {
+    const error = attempt.timedOut ? `the endpoint did not answer within ${timeoutMs / 1000} seconds` : attempt.error;
+    return { ok: false, retryable: !attempt.refused, retryAfterMs: 0, statusCode: null, error };
   }
+  const { status } = attempt.response;
+  if (attempt.accepted) return { ok: true, statusCode: status };
+  const said = attempt.response.body.toString('utf8').slice(0, 200).trim();
+  return { ok: false, retryable: attempt.retryable, retryAfterMs: attempt.retryAfterMs, statusCode: status, error: `the endpoint answered ${status}${said === '' ? '' : `: ${said}`}` };
 }
 
 /**

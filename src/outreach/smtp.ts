@@ -1,9 +1,6 @@
-import nodemailer from 'nodemailer';
 import type { MailSettings } from '../config.js';
+import { sendOneMessage, smtpFailure } from '../shared/smtp.js';
 import { MailConnectionError, MailSetupError, requireTransportSecurity, resolveMailHost } from './mailHosts.js';
-
-const CONNECT_TIMEOUT_MS = 15_000;
-const SOCKET_TIMEOUT_MS = 60_000;
 
 export interface SmtpAccount {
   host: string;
@@ -38,23 +35,16 @@ export class SmtpRefused extends Error {
   }
 }
 
-interface SmtpFailure {
-  code?: string;
-  responseCode?: number;
-  response?: string;
-  message?: string;
-}
-
 // 550 5.1.1 (user unknown), 551, 553: the recipient itself is refused; 552/554 and policy refusals are not about the address.
 const RECIPIENT_UNKNOWN = /\b5\.1\.[0-3]\b|user unknown|no such user|does not exist|unknown recipient|recipient address rejected/i;
 
 function classify(error: unknown): Error {
-  const failure = error as SmtpFailure;
+  const failure = smtpFailure(error);
   const code = failure.responseCode;
-  const text = (failure.response ?? failure.message ?? String(error)).slice(0, 500);
+  const text = failure.text;
   // No STARTTLS where it is required, or a certificate that does not verify: the settings must change, not the time.
   // Checked before the 5xx answers: a server without STARTTLS answers the command with 500, which refuses no message.
-  if (failure.code === 'ETLS') return new MailSetupError(`the mail server's TLS failed: ${(failure.message ?? String(error)).slice(0, 500)}; mail goes only encrypted unless MAIL_ALLOW_INSECURE is set`);
+  if (failure.code === 'ETLS') return new MailSetupError(`the mail server's TLS failed: ${failure.message}; mail goes only encrypted unless MAIL_ALLOW_INSECURE is set`);
   if (code !== undefined && code >= 500 && code < 600) {
     const recipientUnknown = failure.code === 'EENVELOPE' && [550, 551, 553].includes(code) && RECIPIENT_UNKNOWN.test(text);
     return new SmtpRefused(`the mail server refused the message: ${text}`, code, recipientUnknown);
@@ -66,7 +56,7 @@ function classify(error: unknown): Error {
 /** Sends one message over the mailbox's SMTP server; resolves once the server accepted it. */
 export async function sendOverSmtp(settings: MailSettings, account: SmtpAccount, mail: OutgoingMail): Promise<void> {
   const { address, sni } = await resolveMailHost(settings, account.host);
-  const transport = nodemailer.createTransport({
+  const server = {
     host: address,
     port: account.port,
     secure: account.secure,
@@ -74,12 +64,9 @@ export async function sendOverSmtp(settings: MailSettings, account: SmtpAccount,
     ...requireTransportSecurity(settings),
     tls: sni,
     auth: { user: account.user, pass: account.password },
-    connectionTimeout: CONNECT_TIMEOUT_MS,
-    greetingTimeout: CONNECT_TIMEOUT_MS,
-    socketTimeout: SOCKET_TIMEOUT_MS,
-  });
+  };
   try {
-    await transport.sendMail({
+    await sendOneMessage(server, {
       from: mail.from,
       to: mail.to,
       subject: mail.subject,
@@ -91,7 +78,5 @@ export async function sendOverSmtp(settings: MailSettings, account: SmtpAccount,
     });
   } catch (error) {
     throw classify(error);
-  } finally {
-    transport.close();
   }
 }

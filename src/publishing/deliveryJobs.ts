@@ -7,8 +7,8 @@ import { recordChanges } from '../changes/record.js';
 import { newId } from '../ids.js';
 import { enqueueJob } from '../jobs/queue.js';
 import { RetryableJobError, type ClaimedJob, type JobDeps, type JobHandler } from '../jobs/worker.js';
-import { retryAfterMs } from '../outbound/retryAfter.js';
-import { MAX_RESPONSE_BYTES, OutboundError, OutboundTimeout, type OutboundResponse, type SafeFetcher } from '../outbound/safeFetch.js';
+import { postToEndpoint } from '../outbound/postToEndpoint.js';
+import type { SafeFetcher } from '../outbound/safeFetch.js';
 import { ProviderError } from '../integrations/kit/providerError.js';
 import type { CmsArticle, PlacedPost } from './cms/destination.js';
 import { cmsDeps } from './cms/deps.js';
@@ -19,9 +19,6 @@ import { deliveryHeaders } from './signing.js';
 
 /** Render checks of one publish: a static site may still be building at the first look. */
 export const RENDER_CHECK_ATTEMPTS = 3;
-/** A Retry-After longer than this is not waited for; the worker's own backoff applies. */
-const MAX_RETRY_AFTER_MS = 3_600_000;
-
 export function timeoutMessage(timeoutMs: number): string {
   return `Failed: the endpoint did not answer within ${timeoutMs / 1000} seconds`;
 }
@@ -37,25 +34,6 @@ interface AttemptResult {
   retryAfterMs: number | null;
   /** The CMS refused the destination's credentials. */
   refused?: boolean;
-}
-
-function answered(response: OutboundResponse, endpointUrl: string, now: number): AttemptResult {
-  const { status } = response;
-  if (status >= 200 && status < 300) {
-    const { url, note } = receiverAddress(response.body, endpointUrl);
-    if (url !== null) return { outcome: 'delivered', statusCode: status, url, message: 'Delivered', note, retryAfterMs: null };
-    return { outcome: 'delivered_no_address', statusCode: status, url: null, message: 'Delivered, no address', note, retryAfterMs: null };
-  }
-  // Redirects are not followed (the endpoint must answer itself); other 4xx mean the request itself is refused.
-  const retryable = status === 429 || status >= 500;
-  return {
-    outcome: 'failed',
-    statusCode: status,
-    url: null,
-    message: `Failed: the endpoint answered ${status}`,
-    note: null,
-    retryAfterMs: retryable ? (retryAfterMs(response.headers['retry-after'], now, MAX_RETRY_AFTER_MS) ?? 0) : null,
-  };
 }
 
 interface PendingDelivery {
@@ -105,16 +83,18 @@ async function pendingDelivery(db: Kysely<Database>, credentials: CredentialSeal
 
 async function send(outbound: SafeFetcher, delivery: PendingDelivery, now: number, timeoutMs: number): Promise<AttemptResult> {
   const headers = deliveryHeaders({ deliveryId: delivery.id, event: delivery.event, body: delivery.body, secret: delivery.secret, now });
-  try {
-    const response = await outbound.request(new URL(delivery.endpointUrl), { method: 'POST', headers, body: delivery.body, timeoutMs, maxBytes: MAX_RESPONSE_BYTES });
-    return answered(response, delivery.endpointUrl, now);
-  } catch (error) {
-    if (error instanceof OutboundTimeout) {
-      return { outcome: 'timeout', statusCode: null, url: null, message: timeoutMessage(timeoutMs), note: null, retryAfterMs: 0 };
-    }
-    if (error instanceof OutboundError) return { outcome: 'failed', statusCode: null, url: null, message: `Failed: ${error.message}`, note: null, retryAfterMs: 0 };
-    throw error;
+  const attempt = await postToEndpoint(outbound, delivery.endpointUrl, { body: delivery.body, headers, timeoutMs, now });
+  if (!attempt.answered) {
+    if (attempt.timedOut) return { outcome: 'timeout', statusCode: null, url: null, message: timeoutMessage(timeoutMs), note: null, retryAfterMs: 0 };
+    return { outcome: 'failed', statusCode: null, url: null, message: `Failed: ${attempt.error}`, note: null, retryAfterMs: 0 };
   }
+  const { status } = attempt.response;
+  if (attempt.accepted) {
+    const { url, note } = receiverAddress(attempt.response.body, delivery.endpointUrl);
+    if (url !== null) return { outcome: 'delivered', statusCode: status, url, message: 'Delivered', note, retryAfterMs: null };
+    return { outcome: 'delivered_no_address', statusCode: status, url: null, message: 'Delivered, no address', note, retryAfterMs: null };
+  }
+  return { outcome: 'failed', statusCode: status, url: null, message: `Failed: the endpoint answered ${status}`, note: null, retryAfterMs: attempt.retryable ? attempt.retryAfterMs : null };
 }
 
 /** The CMS's live address for the post, when it is an absolute http(s) URL without credentials. */

@@ -1,8 +1,5 @@
-import nodemailer from 'nodemailer';
 import { NotificationMailRefused, type NotificationMail, type NotificationMailer } from '../../notifications/mailer.js';
-
-const CONNECT_TIMEOUT_MS = 15_000;
-const SOCKET_TIMEOUT_MS = 60_000;
+import { sendOneMessage, smtpFailure } from '../../shared/smtp.js';
 
 export interface OperatorSmtpSettings {
   host: string;
@@ -14,13 +11,6 @@ export interface OperatorSmtpSettings {
   from: string;
   /** MAIL_ALLOW_INSECURE=1: the server may be spoken to without TLS (a local test server). */
   allowInsecure: boolean;
-}
-
-interface SmtpFailure {
-  code?: string;
-  responseCode?: number;
-  response?: string;
-  message?: string;
 }
 
 /**
@@ -36,18 +26,15 @@ export class OperatorSmtpMailer implements NotificationMailer {
 
   async send(mail: NotificationMail): Promise<void> {
     const { settings } = this;
-    const transport = nodemailer.createTransport({
+    const server = {
       host: settings.host,
       port: settings.port,
       secure: settings.secure,
       requireTLS: !settings.secure && !settings.allowInsecure,
       ...(settings.user === undefined ? {} : { auth: { user: settings.user, pass: settings.password ?? '' } }),
-      connectionTimeout: CONNECT_TIMEOUT_MS,
-      greetingTimeout: CONNECT_TIMEOUT_MS,
-      socketTimeout: SOCKET_TIMEOUT_MS,
-    });
+    };
     try {
-      await transport.sendMail({
+      await sendOneMessage(server, {
         from: settings.from,
         to: mail.to,
         subject: mail.subject,
@@ -63,12 +50,9 @@ export class OperatorSmtpMailer implements NotificationMailer {
         attachments: (mail.inlineImages ?? []).map((image) => ({ cid: image.cid, filename: image.filename, contentType: image.contentType, content: image.content })),
       });
     } catch (error) {
-      const failure = error as SmtpFailure;
-      const text = (failure.response ?? failure.message ?? String(error)).slice(0, 500);
+      const failure = smtpFailure(error);
       const refusedForGood = (failure.responseCode !== undefined && failure.responseCode >= 500) || failure.code === 'EAUTH' || failure.code === 'ENOAUTH';
-      throw refusedForGood ? new NotificationMailRefused(`the mail server refused the message: ${text}`) : new Error(`the mail server could not take the message now: ${text}`);
-    } finally {
-      transport.close();
+      throw refusedForGood ? new NotificationMailRefused(`the mail server refused the message: ${failure.text}`) : new Error(`the mail server could not take the message now: ${failure.text}`);
     }
   }
 }
