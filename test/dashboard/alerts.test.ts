@@ -31,12 +31,22 @@ it('shows the alert rules and channels in the settings, and an owner changes the
 
   const cap = await submit(owner.visitor, page, 'update_alert_settings', { alertsPerDay: '3' });
   expect(cap.status).toBe(303);
-  const rule = await submit(owner.visitor, await text(owner.visitor, settings), 'update_alert_rule', { enabled: 'false' });
+  const rule = await submit(owner.visitor, await text(owner.visitor, settings), 'update_alert_rule', { enabled: 'false', engines: 'perplexity' });
   expect(rule.status).toBe(303);
-  const rules = await t.rest(owner.key, 'GET', '/api/v1/changes/rules');
-  const data = rules.body.data as { alertsPerDay: number; rules: Array<{ kind: string; rule: { enabled: boolean } }> };
+  const rulesNow = async () => {
+    const rules = await t.rest(owner.key, 'GET', '/api/v1/changes/rules');
+    return rules.body.data as { alertsPerDay: number; rules: Array<{ kind: string; perEngine: boolean; rule: { enabled: boolean; engines: string[] } }> };
+  };
+  let data = await rulesNow();
   expect(data.alertsPerDay).toBe(3);
-  expect(data.rules[0]!.rule.enabled).toBe(false);
+  expect(data.rules[0]).toMatchObject({ perEngine: true, rule: { enabled: false, engines: ['perplexity'] } });
+  page = await text(owner.visitor, settings);
+  expect(page).toContain('<input type="checkbox" name="engines" value="perplexity" checked>');
+  expect(page).toContain('off<br><span class="muted">Perplexity</span>');
+  // Unticking every engine sends the hidden empty field alone: back to every engine, not left as it was.
+  expect((await submit(owner.visitor, page, 'update_alert_rule')).status).toBe(303);
+  data = await rulesNow();
+  expect(data.rules[0]!.rule.engines).toEqual([]);
 
   // Adding a channel is a dry run first, confirmed on the next page.
   const dry = await submit(owner.visitor, await text(owner.visitor, settings), 'add_alert_channel', { kind: 'slack', name: '<script>alert(1)</script>', url: 'https://hooks.slack.example/services/T0/B0/abcd', minSeverity: 'critical' });

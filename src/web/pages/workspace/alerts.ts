@@ -8,6 +8,8 @@ import { operationForm } from '../../kit.js';
 import { readOperation } from '../../operations.js';
 import { selectField, textField, yesNo } from '../brand/fields.js';
 import { kindLabel } from '../../../changes/alertFormats.js';
+import { ENGINE_NAMES } from '../../../visibility/engines/engine.js';
+import { engineLabel } from '../visibility/shared.js';
 
 type AlertRule = z.infer<typeof alertRule>;
 type AlertChannel = z.infer<typeof alertChannel>;
@@ -24,13 +26,34 @@ const CHANNEL_KINDS = [
   { value: 'webhook', label: 'Webhook destination (signed events)' },
 ];
 
+/**
+ * The engines a rule watches, as checkboxes. The hidden empty field always sends `engines`, so unticking every box
+ * sends an empty list (every engine) instead of nothing (which would leave the stored list as it was).
+ */
+function enginesField(engines: readonly string[]): SafeHtml {
+  return html`<fieldset><legend>Engines <span class="muted">(none ticked: every engine)</span></legend><input type="hidden" name="engines" value="">${ENGINE_NAMES.map(
+    (engine) => html`<label><input type="checkbox" name="engines" value="${engine}"${engines.includes(engine) ? html` checked` : ''}> ${engineLabel(engine)}</label>`,
+  )}</fieldset>`;
+}
+
+/** What a rule watches beyond on/off: its engines and queries, where the kind can be narrowed to them. */
+function scopeText(rule: AlertRule): string {
+  const parts = [
+    ...(rule.perEngine ? [rule.rule.engines.length === 0 ? 'every engine' : rule.rule.engines.map(engineLabel).join(', ')] : []),
+    // Queries are chosen by id through update_alert_rule; thousands of them do not fit a form.
+    ...(rule.perQuery ? [rule.rule.queryIds.length === 0 ? 'every query' : `${rule.rule.queryIds.length} chosen ${rule.rule.queryIds.length === 1 ? 'query' : 'queries'}`] : []),
+  ];
+  return parts.join('; ');
+}
+
 function ruleRow(res: Response, rule: AlertRule, owner: boolean): SafeHtml {
   const threshold = rule.threshold === null ? html`<span class="muted">on or off</span>` : html`${rule.rule.threshold ?? ''} <span class="muted">(${rule.threshold.meaning}; ${rule.threshold.min}-${rule.threshold.max})</span>`;
+  const scope = scopeText(rule);
   const form = owner
     ? operationForm(res, {
         operationId: 'update_alert_rule',
         hidden: { kind: rule.kind },
-        fields: html`${yesNo('enabled', 'On', rule.rule.enabled)}${rule.threshold === null ? '' : textField('threshold', 'Threshold', String(rule.rule.threshold ?? ''))}`,
+        fields: html`${yesNo('enabled', 'On', rule.rule.enabled)}${rule.threshold === null ? '' : textField('threshold', 'Threshold', String(rule.rule.threshold ?? ''))}${rule.perEngine ? enginesField(rule.rule.engines) : ''}`,
         button: `Save ${rule.kind}`,
         buttonClass: 'secondary',
         inline: true,
@@ -40,7 +63,7 @@ function ruleRow(res: Response, rule: AlertRule, owner: boolean): SafeHtml {
 <th scope="row">${kindLabel(rule.kind)} <span class="muted">${rule.kind}</span></th>
 <td>${rule.severity}</td>
 <td>${rule.definition}</td>
-<td>${rule.rule.enabled ? 'on' : 'off'}</td>
+<td>${rule.rule.enabled ? 'on' : 'off'}${scope === '' ? '' : html`<br><span class="muted">${scope}</span>`}</td>
 <td>${threshold}</td>
 ${owner ? html`<td>${form}</td>` : ''}
 </tr>`;
