@@ -38,6 +38,7 @@ import * as destinationKinds from './migrations/2026_11_29_0038_destination_kind
 import * as featuredImages from './migrations/2026_11_29_0039_featured_images.js';
 import * as changes from './migrations/2026_11_29_0040_changes.js';
 import * as crawlerReach from './migrations/2026_11_29_0041_crawler_reach.js';
+import * as digestSummaries from './migrations/2026_11_29_0042_digest_summaries.js';
 
 /**
  * Every migration, in order. Names are timestamped so that they sort in the order they were written. Kept by hand so that
@@ -82,6 +83,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_29_0039_featured_images': featuredImages,
   '2026_11_29_0040_changes': changes,
   '2026_11_29_0041_crawler_reach': crawlerReach,
+  '2026_11_29_0042_digest_summaries': digestSummaries,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -1479,6 +1479,16 @@ export interface DigestSendsTable {
   sent_at: number | null;
 }
 
+/** The writer model's phrasing of the digest summary for one set of figures (src/changes/digest/summary.ts). */
+export interface DigestSummariesTable {
+  workspace_id: string;
+  /** sha256 of the model and the template's sentences: the same figures phrased by the same model. */
+  figures_hash: string;
+  text: string;
+  model: string;
+  created_at: number;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -1520,6 +1530,7 @@ export interface Database {
   alert_sends: AlertSendsTable;
   notification_settings: NotificationSettingsTable;
   digest_sends: DigestSendsTable;
+  digest_summaries: DigestSummariesTable;
   mcp_task_jobs: McpTaskJobsTable;
   crawler_visits: CrawlerVisitsTable;
   competitors: CompetitorsTable;

@@ -173,7 +173,19 @@ describe('get_digest', () => {
     expect(digest.summary).toEqual({ text: 'A quiet week.', by: 'writer', model: 'fake-writer-1' });
   });
 
-  it('keeps the plain template when the writer invents a figure or fails', async () => {
+  it('asks the writer once for the same figures: the next reader gets the kept phrasing', async () => {
+    const summaryRequests = () => t.writer.requests.filter((request) => request.response_format?.json_schema?.name === 'digest_summary').length;
+    const before = summaryRequests();
+    t.writer.answer('digest_summary', () => ({ summary: 'Another phrasing.' }));
+    const again = (await t.rest(ws.key, 'GET', '/api/v1/changes/digest', { week: WEEK })).body.data as Digest;
+    expect(again.summary).toEqual({ text: 'A quiet week.', by: 'writer', model: 'fake-writer-1' });
+    expect(summaryRequests()).toBe(before);
+    expect(await t.db.selectFrom('digest_summaries').select('text').where('workspace_id', '=', ws.workspaceId).execute()).toEqual([{ text: 'A quiet week.' }]);
+  });
+
+  it('keeps the plain template when the writer invents a figure or fails, and keeps no phrasing then', async () => {
+    // The phrasing kept by the tests above would be read instead of asking the writer.
+    await t.db.deleteFrom('digest_summaries').where('workspace_id', '=', ws.workspaceId).execute();
     t.writer.answer('digest_summary', () => ({ summary: 'Your score rose by 12 points to 99.' }));
     const invented = (await t.rest(ws.key, 'GET', '/api/v1/changes/digest', { week: WEEK })).body.data as Digest;
     expect(invented.summary.by).toBe('template');
@@ -182,6 +194,7 @@ describe('get_digest', () => {
     t.writer.answer('digest_summary', () => ({ wrong: true }));
     const failed = (await t.rest(ws.key, 'GET', '/api/v1/changes/digest', { week: WEEK })).body.data as Digest;
     expect(failed.summary.by).toBe('template');
+    expect(await t.db.selectFrom('digest_summaries').select('text').where('workspace_id', '=', ws.workspaceId).execute()).toEqual([]);
     t.writer.reset();
   });
 

@@ -24,7 +24,7 @@ export async function buildDigest(
   onWriterFailure: (error: unknown) => void,
 ) {
   const figures = await digestFigures(db, workspaceId, week, now);
-  const summary = await digestSummary(figures, writer, workspaceId, onWriterFailure);
+  const summary = await digestSummary(figures, writer, { db, workspaceId, now }, onWriterFailure);
   return { ...figures, complete: weekEnded(week, now), summary };
 }
 

@@ -1,4 +1,8 @@
+import type { Kysely } from 'kysely';
 import { z } from 'zod';
+import type { Database } from '../../../db/schema.js';
+import { sha256Hex } from '../../secrets.js';
+import { DAY_MS } from '../../shared/time.js';
 import type { Writer } from '../../writer/model.js';
 import type { DigestFigures } from './compute.js';
 
@@ -54,26 +58,62 @@ export interface DigestSummary {
   model: string | null;
 }
 
+/** A phrasing kept this long is dropped when the workspace's next one is stored; an older week asked again is phrased again. */
+const PHRASING_KEPT_MS = 90 * DAY_MS;
+
+interface SummaryStore {
+  db: Kysely<Database>;
+  workspaceId: string;
+  now: number;
+}
+
+/**
+ * The writer's phrasing of these exact figures, asked once and kept: every recipient of the week's digest and every
+ * get_digest call read the same words. Two instances asking at once both call the model; the first phrasing stored is
+ * the one both return.
+ */
+async function keptPhrasing(store: SummaryStore, writer: Writer, template: string, phrase: () => Promise<string>): Promise<DigestSummary> {
+  const { db, workspaceId, now } = store;
+  const figuresHash = sha256Hex(`${writer.model}\n${template}`);
+  const kept = () => db.selectFrom('digest_summaries').select(['text', 'model']).where('workspace_id', '=', workspaceId).where('figures_hash', '=', figuresHash).executeTakeFirst();
+  const found = await kept();
+  if (found !== undefined) return { text: found.text, by: 'writer', model: found.model };
+  const text = await phrase();
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('digest_summaries').where('workspace_id', '=', workspaceId).where('created_at', '<', now - PHRASING_KEPT_MS).execute();
+    await trx
+      .insertInto('digest_summaries')
+      .values({ workspace_id: workspaceId, figures_hash: figuresHash, text, model: writer.model, created_at: now })
+      .onConflict((oc) => oc.columns(['workspace_id', 'figures_hash']).doNothing())
+      .execute();
+  });
+  const stored = (await kept())!;
+  return { text: stored.text, by: 'writer', model: stored.model };
+}
+
+/** The writer's text, or the reason it may not be used: a number the template's figures do not hold. */
+async function phrased(writer: Writer, template: string, workspaceId: string): Promise<string> {
+  const answer = await writer.structured(
+    { system: SUMMARY_TASK, user: template, schemaName: 'digest_summary', schema: summaryAnswer, temperature: 0, maxTokens: 400 },
+    { workspaceId, purpose: 'digest_summary' },
+  );
+  const allowed = allowedNumbers(template);
+  const invented = numbersIn(answer.summary).filter((n) => !allowed.has(n));
+  if (invented.length > 0) throw new Error(`the writer's summary has numbers the figures do not: ${invented.join(', ')}`);
+  return answer.summary.trim();
+}
+
 /**
  * The summary: the writer model phrases the template's sentences when it is configured, else (and whenever it fails,
- * or its text holds a number the figures do not) the template itself.
+ * or its text holds a number the figures do not) the template itself. A failed phrasing is not kept, so the next
+ * reader asks again.
  */
-export async function digestSummary(figures: DigestFigures, writer: Writer | undefined, workspaceId: string, onWriterFailure: (error: unknown) => void): Promise<DigestSummary> {
+export async function digestSummary(figures: DigestFigures, writer: Writer | undefined, store: SummaryStore, onWriterFailure: (error: unknown) => void): Promise<DigestSummary> {
   const template = templateSummary(figures);
   const plain: DigestSummary = { text: template, by: 'template', model: null };
   if (writer === undefined) return plain;
   try {
-    const answer = await writer.structured(
-      { system: SUMMARY_TASK, user: template, schemaName: 'digest_summary', schema: summaryAnswer, temperature: 0, maxTokens: 400 },
-      { workspaceId, purpose: 'digest_summary' },
-    );
-    const allowed = allowedNumbers(template);
-    const invented = numbersIn(answer.summary).filter((n) => !allowed.has(n));
-    if (invented.length > 0) {
-      onWriterFailure(new Error(`the writer's summary has numbers the figures do not: ${invented.join(', ')}`));
-      return plain;
-    }
-    return { text: answer.summary.trim(), by: 'writer', model: writer.model };
+    return await keptPhrasing(store, writer, template, () => phrased(writer, template, store.workspaceId));
   } catch (error) {
     onWriterFailure(error);
     return plain;
