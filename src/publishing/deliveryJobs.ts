@@ -13,7 +13,7 @@ import { ProviderError } from '../integrations/kit/providerError.js';
 import type { CmsArticle, PlacedPost } from './cms/destination.js';
 import { cmsDeps } from './cms/deps.js';
 import { CMS_KINDS, isCmsKind, type CmsKindName } from './cms/kinds.js';
-import { MAX_RETURNED_URL_CHARS, receiverAddress } from './receiverAnswer.js';
+import { receiverAddress, usableAddress } from './receiverAnswer.js';
 import { checkRendersLive } from './renderCheck.js';
 import { deliveryHeaders } from './signing.js';
 
@@ -100,10 +100,8 @@ async function send(outbound: SafeFetcher, delivery: PendingDelivery, now: numbe
 /** The CMS's live address for the post, when it is an absolute http(s) URL without credentials. */
 function liveAddress(url: string | null): { url: string | null; note: string | null } {
   if (url === null) return { url: null, note: null };
-  if (url.length > MAX_RETURNED_URL_CHARS || !URL.canParse(url)) return { url: null, note: `the CMS gave an address that is not a usable URL: ${url.slice(0, 200)}` };
-  const parsed = new URL(url);
-  if (!['http:', 'https:'].includes(parsed.protocol) || parsed.username !== '' || parsed.password !== '') return { url: null, note: `the CMS gave an address that is not a usable URL: ${url.slice(0, 200)}` };
-  return { url: parsed.href, note: null };
+  const address = usableAddress(url);
+  return address instanceof URL ? { url: address.href, note: null } : { url: null, note: `the CMS gave an address that is not usable: the returned URL ${address.slice(0, 200)}` };
 }
 
 /** A CMS's failure as an attempt's outcome: retried after the CMS's wait when it is transient, final otherwise. */

@@ -47,11 +47,21 @@ export function receiverAddress(body: Buffer, endpointUrl: string): ReceiverAddr
   const value = candidate(answer);
   if (value === undefined || value === null || value === '') return { url: null, note: null };
   if (typeof value !== 'string') return { url: null, note: 'the returned url was not a string' };
-  if (value.length > MAX_RETURNED_URL_CHARS) return { url: null, note: `the returned URL is longer than ${MAX_RETURNED_URL_CHARS} characters` };
-  if (!URL.canParse(value)) return { url: null, note: `the returned URL ${value} is not absolute` };
+  const address = usableAddress(value);
+  if (!(address instanceof URL)) return { url: null, note: `the returned URL ${address}` };
+  if (!sameSite(address, new URL(endpointUrl))) return { url: null, note: `the returned URL ${value} is not on the endpoint's site, so it was ignored` };
+  return { url: address.href, note: null };
+}
+
+/**
+ * An article's address as someone else gave it (a receiver's answer, a CMS's post), parsed, or why it is not taken:
+ * it must be absolute http(s), without credentials, and not absurdly long. The reason reads after "the returned URL".
+ */
+export function usableAddress(value: string): URL | string {
+  if (value.length > MAX_RETURNED_URL_CHARS) return `is longer than ${MAX_RETURNED_URL_CHARS} characters`;
+  if (!URL.canParse(value)) return `${value} is not absolute`;
   const url = new URL(value);
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { url: null, note: `the returned URL ${value} is not http(s)` };
-  if (url.username !== '' || url.password !== '') return { url: null, note: 'the returned URL contains credentials' };
-  if (!sameSite(url, new URL(endpointUrl))) return { url: null, note: `the returned URL ${value} is not on the endpoint's site, so it was ignored` };
-  return { url: url.href, note: null };
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return `${value} is not http(s)`;
+  if (url.username !== '' || url.password !== '') return 'contains credentials';
+  return url;
 }
