@@ -14,6 +14,7 @@ import type { CopilotSettings } from './integrations/microsoft/bingCopilotSearch
 import type { WriterSettings } from './integrations/openai/chatCompletionsWriter.js';
 import { readValue, wholeNumber } from './integrations/kit/declaration.js';
 import { readProviderSettings, type ProviderSettings } from './integrations/providers.js';
+import { commaList } from './shared/commaList.js';
 import type { RedditSettings } from './integrations/reddit/socialSource.js';
 import type { StackExchangeSettings } from './integrations/stackExchange/socialSource.js';
 import type { WebflowSettings } from './integrations/webflow/siteBuilder.js';
@@ -176,13 +177,6 @@ export interface SiteBuilderSettings {
 
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 
-function list(value: string | undefined): string[] {
-  return (value ?? '')
-    .split(',')
-    .map((v) => v.trim())
-    .filter((v) => v.length > 0);
-}
-
 function parsePort(value: string | undefined): number {
   if (value === undefined || value === '') return 8787;
   const port = Number(value);
@@ -212,7 +206,7 @@ function configuredEngines(providers: ProviderSettings): Partial<Record<ApiEngin
 
 /** HN and Stack Exchange need no key and are on unless SOCIAL_SOURCES_OFF lists them; Bluesky and Reddit need their accounts. */
 function socialSources(env: NodeJS.ProcessEnv, providers: ProviderSettings): SocialSourceSettings {
-  const off = new Set(list(env.SOCIAL_SOURCES_OFF));
+  const off = new Set(commaList(env.SOCIAL_SOURCES_OFF));
   for (const name of off) if (!(SOCIAL_SOURCE_NAMES as readonly string[]).includes(name)) throw new Error(`SOCIAL_SOURCES_OFF: "${name}" is not a source (${SOCIAL_SOURCE_NAMES.join(', ')})`);
   return {
     hackernews: off.has('hackernews') ? undefined : providers.hackernews,
@@ -261,7 +255,7 @@ function parseShutdown(env: NodeJS.ProcessEnv): Pick<Config, 'shutdownGraceMs' |
 function parseTrustProxy(value: string | undefined): false | number | string[] {
   if (value === undefined || value === '' || value === '0' || value === 'false') return false;
   if (/^\d+$/.test(value)) return wholeSetting({ TRUST_PROXY: value }, 'TRUST_PROXY', 0, 1, 10);
-  const entries = list(value);
+  const entries = commaList(value);
   const named = new Set(['loopback', 'linklocal', 'uniquelocal']);
   for (const entry of entries) {
     const [address, bits, extra] = entry.split('/');
@@ -280,8 +274,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const displayHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   const publicUrl = parsePublicUrl(env.PUBLIC_URL || `http://${displayHost}:${port}`);
   const publicHost = new URL(publicUrl).hostname;
-  const allowedHosts = [...new Set([...LOOPBACK_HOSTS, publicHost, ...list(env.ALLOWED_HOSTS)])];
-  const allowedOrigins = [...new Set([new URL(publicUrl).origin, ...list(env.ALLOWED_ORIGINS)])];
+  const allowedHosts = [...new Set([...LOOPBACK_HOSTS, publicHost, ...commaList(env.ALLOWED_HOSTS)])];
+  const allowedOrigins = [...new Set([new URL(publicUrl).origin, ...commaList(env.ALLOWED_ORIGINS)])];
   const mcpDevNoAuth = env.MCP_DEV_NO_AUTH === '1';
   if (mcpDevNoAuth && !['127.0.0.1', 'localhost', '::1'].includes(host)) {
     throw new Error('MCP_DEV_NO_AUTH: refused unless HOST is a loopback address (127.0.0.1, localhost or ::1)');
@@ -327,13 +321,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perSitePerMinute: wholeSetting(env, 'COUNTER_SITE_EVENTS_PER_MINUTE', 300_000, 1, 100_000_000),
     },
     secretsKey: env.SECRETS_KEY ? parseSealingKey('SECRETS_KEY', env.SECRETS_KEY) : undefined,
-    previousSecretsKeys: list(env.SECRETS_KEY_PREVIOUS).map((key) => parseSealingKey('SECRETS_KEY_PREVIOUS', key)),
+    previousSecretsKeys: commaList(env.SECRETS_KEY_PREVIOUS).map((key) => parseSealingKey('SECRETS_KEY_PREVIOUS', key)),
     mail: {
       allowInsecure: env.MAIL_ALLOW_INSECURE === '1',
       allowPrivateHosts: env.ALLOW_PRIVATE_TARGETS === '1',
       imapPollMs: wholeSetting(env, 'OUTREACH_IMAP_POLL_MS', 300_000, 60_000, 86_400_000),
     },
-    oauthRedirectSchemes: env.OAUTH_REDIRECT_SCHEMES === undefined ? ['cursor', 'vscode', 'vscode-insiders', 'claude', 'windsurf'] : list(env.OAUTH_REDIRECT_SCHEMES),
+    oauthRedirectSchemes: env.OAUTH_REDIRECT_SCHEMES === undefined ? ['cursor', 'vscode', 'vscode-insiders', 'claude', 'windsurf'] : commaList(env.OAUTH_REDIRECT_SCHEMES),
     bootstrap: {
       workspaceName: env.BOOTSTRAP_WORKSPACE_NAME || 'My site',
       siteUrl: env.BOOTSTRAP_SITE_URL || 'https://example.com',

@@ -1,3 +1,5 @@
+import { commaList } from './shared/commaList.js';
+
 /** The specification's scopes, with what each grants (shown on consent screens and in docs). */
 export const SCOPES = {
   'read:citations': 'visibility scores, trends, citation checks, sentiment, sources',
@@ -22,10 +24,7 @@ export function isScope(value: string): value is Scope {
 /** Parses `all` or a comma list; throws on an unknown scope so a typo never yields a weaker key silently. */
 export function parseScopeList(value: string): Scope[] {
   if (value.trim() === 'all') return [...ALL_SCOPES];
-  const scopes = value
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
+  const scopes = commaList(value);
   if (scopes.length === 0) throw new Error('scopes: give "all" or a comma-separated list');
   for (const scope of scopes) {
     if (!isScope(scope)) throw new Error(`scopes: unknown scope "${scope}"; known: ${ALL_SCOPES.join(', ')}`);

@@ -1,4 +1,5 @@
 import { declareProvider, httpUrl, readValue, setting, type Environment } from '../kit/declaration.js';
+import { commaList } from '../../shared/commaList.js';
 import type { SocialSourceConstructor } from '../../social/sources/constructor.js';
 import { StackExchangeSource, type StackExchangeSettings } from './socialSource.js';
 
@@ -18,10 +19,7 @@ export const STACK_EXCHANGE = declareProvider({
   ],
   create: ((settings, pauses, tuning) => new StackExchangeSource(settings, pauses, tuning)) satisfies SocialSourceConstructor<StackExchangeSettings>,
   read(env: Environment): StackExchangeSettings {
-    const sites = (setting(env, 'STACKEXCHANGE_SITES') ?? '')
-      .split(',')
-      .map((site) => site.trim())
-      .filter((site) => site.length > 0);
+    const sites = commaList(setting(env, 'STACKEXCHANGE_SITES'));
     for (const site of sites) if (!/^[a-z0-9.-]+$/.test(site)) throw new Error(`STACKEXCHANGE_SITES: "${site}" is not a Stack Exchange site name (stackoverflow, superuser, webapps...)`);
     return {
       baseUrl: readValue(env, 'STACKEXCHANGE_BASE_URL', httpUrl, 'https://api.stackexchange.com/2.3'),
