@@ -19,6 +19,7 @@ import { deliveryHeaders } from './signing.js';
 
 /** Render checks of one publish: a static site may still be building at the first look. */
 export const RENDER_CHECK_ATTEMPTS = 3;
+
 export function timeoutMessage(timeoutMs: number): string {
   return `Failed: the endpoint did not answer within ${timeoutMs / 1000} seconds`;
 }
