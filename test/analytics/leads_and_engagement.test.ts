@@ -122,7 +122,8 @@ describe('admin leads export and remove', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const admin = (...args: string[]) => runEntry('src/cli/main.ts', ['admin', 'leads', ...args], { DATABASE_URL: file });
 
-  it('exports every lead of a workspace and removes them by id or email', async () => {
+  // Four CLI processes, each compiling the CLI with tsx: about 10 s alone, more beside a full suite.
+  it('exports every lead of a workspace and removes them by id or email', { timeout: 60_000 }, async () => {
     const handle = openDatabase(file);
     const { migrateToLatest } = await import('../../db/migrate.js');
     await migrateToLatest(handle);
