@@ -19,7 +19,7 @@ function json(stdout: string): Record<string, unknown> {
 }
 
 describe('operator commands', () => {
-  it('create-workspace, create-user, create-key and revoke-key work as documented', async () => {
+  it('create-workspace, create-user, create-key and revoke-key work as documented', { timeout: 60_000 }, async () => {
     const workspace = await admin('create-workspace', '--name', 'Acme', '--site', 'https://acme.example/', '--plan', 'growth', '--json');
     expect(workspace.code, workspace.stderr).toBe(0);
     const { workspaceId } = json(workspace.stdout);
@@ -52,7 +52,7 @@ describe('operator commands', () => {
     expect(again.stderr).toContain('already revoked');
   });
 
-  it('refuses bad arguments with a message and a non-zero exit', async () => {
+  it('refuses bad arguments with a message and a non-zero exit', { timeout: 60_000 }, async () => {
     const badScope = await admin('create-key', '--workspace', 'ws_x', '--scopes', 'read:everything', '--json');
     expect(badScope.code).toBe(2);
     expect(badScope.stderr).toContain('unknown scope "read:everything"');

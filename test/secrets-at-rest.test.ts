@@ -130,7 +130,7 @@ describe('the operator commands for key material', () => {
     }
   };
 
-  it('rotate-signing-key makes a key and retires the one before; reseal-credentials seals what was stored unencrypted', async () => {
+  it('rotate-signing-key makes a key and retires the one before; reseal-credentials seals what was stored unencrypted', { timeout: 60_000 }, async () => {
     const made = await admin({}, 'rotate-signing-key');
     expect(made.code, made.stderr).toBe(0);
     const first = JSON.parse(made.stdout) as { kid: string; retiring: string[] };
